@@ -1,0 +1,60 @@
+"""Loads the TOML knowledge base in ``rules/`` (shipped as ``reprolint._rules``).
+
+Which APIs a rule knows lives in the catalogs; how to detect lives in Python.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from reprolint import _toml
+
+__all__ = ["CatalogError", "catalog_digest", "catalog_names", "load_catalog"]
+
+
+class CatalogError(ValueError):
+    """A catalog file is missing or malformed (a bug in reprolint, not in user code)."""
+
+
+def _rules_dir() -> Path:
+    try:
+        root = resources.files("reprolint._rules")
+        path = Path(str(root))
+        if path.is_dir():
+            return path
+    except ModuleNotFoundError:  # running from a source tree that was never installed
+        pass
+    return Path(__file__).resolve().parent.parent / "rules"
+
+
+def catalog_names() -> list[str]:
+    """Names of every catalog file (without ``.toml``), sorted."""
+    return sorted(p.stem for p in _rules_dir().glob("*.toml"))
+
+
+@functools.lru_cache(maxsize=None)
+def load_catalog(name: str) -> dict[str, Any]:
+    """Parse ``rules/<name>.toml``; raises :class:`CatalogError` with the file named."""
+    path = _rules_dir() / f"{name}.toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogError(f"catalog {name!r} not found at {path}") from exc
+    try:
+        return _toml.loads(text)
+    except _toml.TOMLDecodeError as exc:
+        raise CatalogError(f"catalog {path}: {exc}") from exc
+
+
+@functools.lru_cache(maxsize=1)
+def catalog_digest() -> str:
+    """A hash of every catalog file, for cache keys."""
+    h = hashlib.sha256()
+    for name in catalog_names():
+        h.update(name.encode())
+        h.update((_rules_dir() / f"{name}.toml").read_bytes())
+    return h.hexdigest()[:16]

@@ -1,0 +1,25 @@
+"""Command line: argv -> api -> reporter. Thin on purpose."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional, Sequence
+
+# Subcommands that run training code live in reprolint.harness.cli (imported lazily:
+# `reprolint check` must start fast and never import torch).
+HARNESS_COMMANDS = ("verify", "profile", "variance")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in HARNESS_COMMANDS:
+        from reprolint.harness.cli import main as harness_main
+
+        return harness_main(args)
+    from reprolint._cli_lint import main as lint_main
+
+    return lint_main(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

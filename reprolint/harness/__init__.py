@@ -1,0 +1,1 @@
+"""The harness: run a training command several times and compare (verify, profile)."""

@@ -1,0 +1,1 @@
+"""Runtime support (record/replay, determinism flags, tracing). Imports torch lazily."""

@@ -1,0 +1,1 @@
+"""Data package: reprolint's TOML knowledge base (shipped as ``reprolint._rules``)."""
