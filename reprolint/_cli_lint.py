@@ -1,0 +1,208 @@
+"""The static commands: check, rules, explain, guide, clean. argv -> api -> reporter."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from reprolint import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> "None":  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"reprolint: error: {message}\n")
+        raise SystemExit(EXIT_ERROR)
+
+
+def _codes(value: str) -> list[str]:
+    return [c.strip() for c in value.split(",") if c.strip()]
+
+
+def _add_selection(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--select", type=_codes, help="only these codes or prefixes (comma-separated)")
+    p.add_argument("--ignore", type=_codes, help="skip these codes or prefixes")
+    p.add_argument("--extend-select", type=_codes, help="add codes to the selection")
+    p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or reprolint.toml")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="reprolint",
+        description="Find, fix and verify why two identical training runs differ.",
+    )
+    parser.add_argument("--version", action="version", version=f"reprolint {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = sub.add_parser("check", help="audit training code (static; never runs it)")
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    _add_selection(check)
+    check.add_argument(
+        "--output-format", choices=["text", "concise", "json"], default="text",
+        help="how findings are printed (default: text)",
+    )
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    check.add_argument("--show-source", action="store_true", help="print the offending line")
+    check.add_argument("--statistics", action="store_true", help="counts per rule code")
+    check.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    check.add_argument(
+        "--stdin-filename", metavar="NAME",
+        help="read the source from stdin (path `-`) and report it as NAME",
+    )
+
+    rules = sub.add_parser("rules", help="list every rule")
+    rules.add_argument("--format", choices=["text", "json"], default="text")
+
+    explain = sub.add_parser("explain", help="rationale and mitigation of one rule")
+    explain.add_argument("code", metavar="CODE")
+
+    sub.add_parser("guide", help="the reproducibility guideline, as Markdown")
+
+    clean = sub.add_parser("clean", help="remove the cache")
+    clean.add_argument("--config", metavar="FILE")
+
+    fix = sub.add_parser("fix", help="rewrite code to seed and make it deterministic")
+    fix.add_argument("paths", nargs="*", default=["."])
+    for name in ("verify", "profile", "variance"):
+        sub.add_parser(name, help=f"see `reprolint {name} --help`", add_help=False)
+    return parser
+
+
+def _settings(args: argparse.Namespace, start: Path):  # -> Settings
+    from reprolint.checks.base import all_rules
+    from reprolint.config import find_config, load_settings, parse_codes
+
+    known = [r.code for r in all_rules()]
+    path = Path(args.config) if getattr(args, "config", None) else find_config(start)
+    if getattr(args, "config", None) and not path.is_file():
+        raise _UsageError(f"config file not found: {args.config}")
+    settings = load_settings(path, known)
+    changes = {}
+    for key in ("select", "ignore", "extend_select"):
+        value = getattr(args, key, None)
+        if value is not None:
+            changes[key] = parse_codes(value, f"--{key.replace('_', '-')}", known)
+    return settings.replace(**changes) if changes else settings
+
+
+def _check(args: argparse.Namespace) -> int:
+    from reprolint import api
+    from reprolint.reporters import Report, render
+
+    if args.stdin_filename is not None or args.paths == ["-"]:
+        start = Path(args.stdin_filename or ".").parent
+        settings = _settings(args, start if str(start) else Path("."))
+        name = args.stdin_filename or "<stdin>"
+        data = sys.stdin.buffer.read()
+        diagnostics = api.check_source(data, name, settings)
+        files = 1
+    else:
+        missing = [p for p in args.paths if not Path(p).exists()]
+        if missing:
+            raise _UsageError(f"no such file or directory: {', '.join(missing)}")
+        settings = _settings(args, Path(args.paths[0]))
+        result = api.check_paths(args.paths, settings)
+        diagnostics, files = result.diagnostics, result.files_checked
+    status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
+    report = Report(
+        diagnostics, files, show_source=args.show_source, statistics=args.statistics,
+        quiet=args.quiet, exit_status=status,
+    )
+    render(args.output_format, report, sys.stdout)
+    return status
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from reprolint.checks.base import all_rules
+
+    rows = [
+        {
+            "code": r.code,
+            "name": r.name(),
+            "summary": r.summary(),
+            "fixable": r.fixable(),
+            "framework": r.framework,
+            "implemented": r.implemented,
+        }
+        for r in all_rules()
+    ]
+    if args.format == "json":
+        json.dump(rows, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return EXIT_CLEAN
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold")
+    for column in ("code", "name", "fixable", "framework", "summary"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(row["code"], row["name"], row["fixable"], row["framework"], row["summary"])
+    Console(highlight=False).print(table)
+    return EXIT_CLEAN
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from reprolint.checks.base import get_rule
+    from reprolint.docs import rule_markdown
+
+    rule = get_rule(args.code)
+    if rule is None:
+        raise _UsageError(f"unknown rule code `{args.code}` (see `reprolint rules`)")
+    sys.stdout.write(rule_markdown(rule))
+    return EXIT_CLEAN
+
+
+def _guide(args: argparse.Namespace) -> int:
+    from reprolint.docs import guide_markdown
+
+    sys.stdout.write(guide_markdown())
+    return EXIT_CLEAN
+
+
+def _clean(args: argparse.Namespace) -> int:
+    settings = _settings(args, Path("."))
+    cache = Path(settings.root) / settings.cache_dir
+    if cache.is_dir():
+        shutil.rmtree(cache)
+        print(f"Removed {cache}")
+    else:
+        print(f"No cache at {cache}")
+    return EXIT_CLEAN
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list:
+        parser.print_help()
+        return EXIT_ERROR
+    args = parser.parse_args(args_list)
+    handlers = {"check": _check, "rules": _rules, "explain": _explain, "guide": _guide, "clean": _clean}
+    try:
+        if args.command == "fix":
+            sys.stderr.write("reprolint: `fix` is not implemented yet in this version\n")
+            return EXIT_ERROR
+        return handlers[args.command](args)
+    except _UsageError as exc:
+        sys.stderr.write(f"reprolint: error: {exc}\n")
+        return EXIT_ERROR
+    except ValueError as exc:  # ConfigError and friends: bad configuration
+        from reprolint.config import ConfigError
+
+        if isinstance(exc, ConfigError):
+            sys.stderr.write(f"reprolint: error: {exc}\n")
+            return EXIT_ERROR
+        raise
+    except BrokenPipeError:
+        return EXIT_CLEAN

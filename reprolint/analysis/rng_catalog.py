@@ -1,0 +1,169 @@
+"""Typed view of ``rules/rng.toml``: seeders, global draws, RNG instances, entropy sources."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Optional, Union
+
+from reprolint.catalog import CatalogError, load_catalog
+
+__all__ = [
+    "ArgCondition",
+    "DrawApi",
+    "InstanceApi",
+    "RngCatalog",
+    "SeederApi",
+    "rng_catalog",
+]
+
+Literal = Union[None, bool, int, float, str]
+
+
+@dataclass(frozen=True)
+class ArgCondition:
+    """An argument of a call, by keyword and/or position, and the literal values that count."""
+
+    keyword: str
+    position: Optional[int] = None
+    default: Literal = None
+    values: Optional[tuple[Literal, ...]] = None  # `in = [...]`; None: presence is enough
+
+
+@dataclass(frozen=True)
+class SeederApi:
+    api: str
+    seeds: tuple[str, ...]
+    seed_arg: Optional[int]
+    keyword: Optional[str]
+    entropy_without_seed: bool
+
+
+@dataclass(frozen=True)
+class DrawApi:
+    api: str
+    library: str
+    kind: str
+    deferred: bool
+    unless: tuple[ArgCondition, ...]
+    when: tuple[ArgCondition, ...]
+    method: bool = False
+    requires: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class InstanceApi:
+    api: str
+    library: str
+    seed_arg: Optional[int]
+    keyword: Optional[str]
+    seed_required: bool
+
+
+def _conditions(raw: Any, where: str) -> tuple[ArgCondition, ...]:
+    out = []
+    for item in raw or ():
+        if not isinstance(item, dict) or "keyword" not in item:
+            raise CatalogError(f"rng.toml {where}: each condition needs a `keyword`")
+        values = item.get("in")
+        out.append(
+            ArgCondition(
+                keyword=item["keyword"],
+                position=item.get("position"),
+                default=item.get("default"),
+                values=tuple(values) if values is not None else None,
+            )
+        )
+    return tuple(out)
+
+
+class RngCatalog:
+    """Lookups by qualified name; built once per process."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.libraries: dict[str, str] = {
+            name: lib["display"] for name, lib in data.get("libraries", {}).items()
+        }
+        self.library_modules = frozenset(
+            lib.get("module", name) for name, lib in data.get("libraries", {}).items()
+        )
+        self.seeders: dict[str, SeederApi] = {}
+        self.draws: dict[str, DrawApi] = {}
+        self.draw_prefixes: list[tuple[str, DrawApi]] = []
+        self.method_draws: dict[str, list[DrawApi]] = {}
+        self.instances: dict[str, InstanceApi] = {}
+        self.entropy: frozenset[str] = frozenset(
+            api for entry in data.get("entropy", []) for api in entry["api"]
+        )
+        for i, entry in enumerate(data.get("seeders", [])):
+            for api in entry["api"]:
+                self.seeders[api] = SeederApi(
+                    api=api,
+                    seeds=tuple(entry["seeds"]),
+                    seed_arg=entry.get("seed_arg"),
+                    keyword=entry.get("keyword"),
+                    entropy_without_seed=entry.get("entropy_without_seed", False),
+                )
+        for i, entry in enumerate(data.get("draws", [])):
+            self._check_library(entry, f"draws[{i}]")
+            for api in entry["api"]:
+                draw = DrawApi(
+                    api=api,
+                    library=entry["library"],
+                    kind=entry.get("kind", "draw"),
+                    deferred=entry.get("deferred", False),
+                    unless=_conditions(entry.get("unless"), f"draws[{i}]"),
+                    when=_conditions(entry.get("when"), f"draws[{i}]"),
+                )
+                if api.endswith(".*"):
+                    self.draw_prefixes.append((api[:-1], draw))
+                else:
+                    self.draws[api] = draw
+        for i, entry in enumerate(data.get("method_draws", [])):
+            self._check_library(entry, f"method_draws[{i}]")
+            for method in entry["methods"]:
+                self.method_draws.setdefault(method, []).append(
+                    DrawApi(
+                        api=method,
+                        library=entry["library"],
+                        kind=entry.get("kind", "draw"),
+                        deferred=entry.get("deferred", False),
+                        unless=_conditions(entry.get("unless"), f"method_draws[{i}]"),
+                        when=_conditions(entry.get("when"), f"method_draws[{i}]"),
+                        method=True,
+                        requires=entry["requires"],
+                    )
+                )
+        for entry in data.get("instances", []):
+            for api in entry["api"]:
+                self.instances[api] = InstanceApi(
+                    api=api,
+                    library=entry["library"],
+                    seed_arg=entry.get("seed_arg"),
+                    keyword=entry.get("keyword"),
+                    seed_required=entry.get("seed_required", False),
+                )
+
+    def _check_library(self, entry: dict[str, Any], where: str) -> None:
+        if entry.get("library") not in self.libraries:
+            raise CatalogError(f"rng.toml {where}: unknown library {entry.get('library')!r}")
+        for key in ("since", "ref"):
+            if key not in entry:
+                raise CatalogError(f"rng.toml {where}: missing `{key}`")
+
+    def draw(self, qualname: str) -> Optional[DrawApi]:
+        found = self.draws.get(qualname)
+        if found is not None:
+            return found
+        for prefix, draw in self.draw_prefixes:
+            if qualname.startswith(prefix):
+                return draw
+        return None
+
+    def display(self, library: str) -> str:
+        return self.libraries.get(library, f"{library}'s")
+
+
+@functools.lru_cache(maxsize=1)
+def rng_catalog() -> RngCatalog:
+    return RngCatalog(load_catalog("rng"))

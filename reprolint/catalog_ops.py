@@ -1,0 +1,908 @@
+"""Typed view of the nondeterministic-op knowledge base.
+
+Two catalogs feed the op rules:
+
+* ``rules/nondeterministic_ops.toml`` -- PyTorch ops that
+  ``torch.use_deterministic_algorithms(True)`` makes deterministic (RPL201) or
+  that raise under it (RPL202), plus the ``CUBLAS_WORKSPACE_CONFIG`` facts.
+* ``rules/tf.toml`` -- TensorFlow/Keras ops, settings and determinism flags
+  (RPL204, RPL304).
+
+This module turns the parsed TOML into frozen dataclasses, validates every entry
+(a malformed entry raises :class:`reprolint.catalog.CatalogError` naming it), and
+answers the questions a rule asks: *which entries hold for torch X.Y?*, *which
+entries is ``torch.nn.functional.interpolate`` called by?*, *does this call's
+arguments meet the entry's argument conditions?*.
+
+The schema is documented in ``rules/README.md``. Versions are compared with a tiny
+comparator (``packaging`` is not a dependency).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal, Union
+
+from reprolint.catalog import CatalogError, load_catalog
+
+__all__ = [
+    "ArgCondition",
+    "CublasFacts",
+    "OpEntry",
+    "TfFlag",
+    "TfSetting",
+    "UNKNOWN",
+    "Version",
+    "entries_for_tf",
+    "entries_for_torch",
+    "load_cublas",
+    "load_tf_flags",
+    "load_tf_ops",
+    "load_tf_settings",
+    "load_torch_ops",
+    "lookup",
+    "normalize_name",
+    "parse_tf_catalog",
+    "parse_torch_catalog",
+    "parse_version",
+]
+
+# --------------------------------------------------------------------------- versions
+
+Version = tuple[int, int, int]
+
+_VERSION_RE: Final = re.compile(r"^\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+
+
+def parse_version(text: str) -> Version:
+    """Parse ``"2.13"``, ``"2.13.0+cpu"``, ``"2.1.0a0+git49444c3"`` into ``(2, 13, 0)``.
+
+    Pre-release and local suffixes are dropped on purpose: a nightly ``2.14.0.dev``
+    behaves like 2.14 for catalog purposes, which is what a user running it expects.
+    Raises :class:`ValueError` for text that does not start with a number.
+    """
+    match = _VERSION_RE.match(text)
+    if match is None:
+        raise ValueError(f"not a version: {text!r}")
+    major, minor, patch = (int(g) if g is not None else 0 for g in match.groups())
+    return (major, minor, patch)
+
+
+def _as_version(version: str | Version) -> Version:
+    return parse_version(version) if isinstance(version, str) else version
+
+
+# --------------------------------------------------------------------------- vocabularies
+
+KINDS: Final = frozenset({"deterministic-with-flag", "raises", "nondeterministic"})
+TORCH_KINDS: Final = frozenset({"deterministic-with-flag", "raises"})
+
+# Facts a static checker usually cannot see at a call site; rules mention them in
+# the message instead of deciding on them. Documented in rules/README.md.
+RUNTIME_TAGS: Final = frozenset(
+    {
+        "sparse-dense",  # one operand sparse, the other dense
+        "index-is-tensor-list",  # t[[idx_a, idx_b]] style advanced indexing
+        "requires-grad",  # the input requires grad (the backward pass is the problem)
+        "src-is-tensor",  # scatter called with a tensor `src`, not a scalar `value`
+        "input-1d",  # the input tensor has exactly one dimension
+        "input-nd",  # the input tensor has more than one dimension
+        "floating-or-complex-dtype",
+        "quantized",  # the tensor is quantized
+        "spatial-input",  # loss input has more than two dimensions (N, C, d1, ...)
+        "cudnn-enabled",  # the cuDNN implementation is selected
+        "fine-tuning-inference-mode",  # Keras BN trainable but called with training=False
+        "no-global-seed",  # tf.random.set_seed was never called
+        "cudnn-older-than-7.6",
+        "indexed-slices-input",  # a tf.IndexedSlices value (sparse gradient)
+    }
+)
+
+_FIXED_BY_FIXED: Final = frozenset(
+    {
+        "torch.use_deterministic_algorithms",
+        "torch.backends.cudnn.deterministic",
+        "tensorflow.config.experimental.enable_op_determinism",
+    }
+)
+_FIXED_BY_ENV_RE: Final = re.compile(r"^env:[A-Z][A-Z0-9_]*=\S+$")
+
+_TORCH_NAME_RE: Final = re.compile(r"^(?:torch(?:\.[A-Za-z_]\w*)+|Tensor\.[A-Za-z_]\w*)$")
+_TF_NAME_RE: Final = re.compile(r"^(?:tensorflow|keras)(?:\.[A-Za-z_]\w*)+$")
+_ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_IDENT_RE: Final = re.compile(r"^[A-Za-z_]\w*$")
+
+TORCH_DEVICES: Final = frozenset({"cuda", "cpu", "any"})
+TF_DEVICES: Final = frozenset({"gpu", "cpu", "any"})
+
+# --------------------------------------------------------------------------- conditions
+
+Literal_ = Union[str, int, float, bool, None]
+
+
+class _Unknown:
+    """Marker for an argument whose value is not a literal at the call site."""
+
+    _instance: _Unknown | None = None
+
+    def __new__(cls) -> _Unknown:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Final = _Unknown()
+"""Pass this for an argument that is present but not a literal (a variable, a call)."""
+
+_MISSING: Final = object()
+
+Predicate = Literal["in", "not_in", "equals", "present"]
+
+
+@dataclass(frozen=True)
+class ArgCondition:
+    """One argument condition; an entry holds for a call when all its conditions do.
+
+    ``predicate`` is one of ``in`` / ``not_in`` (``values`` is the allowed or the
+    excluded set), ``equals`` (``values`` has one element) or ``present`` (``values``
+    is ``(True,)`` or ``(False,)``: the argument is given and is not the literal
+    ``None``). ``default`` is the value the callee uses when the argument is absent,
+    so ``in``/``equals`` can be decided for calls that omit it. ``positions`` maps a
+    qualified name to the 0-based index of the argument in a call of that name
+    (``Tensor.*`` methods do not count ``self``); a name missing there matches the
+    keyword form only. ``names`` limits the condition to some of the entry's names
+    (empty: all of them).
+    """
+
+    arg: str
+    predicate: Predicate
+    values: tuple[Literal_, ...]
+    default: Literal_ | object = _MISSING
+    positions: tuple[tuple[str, int], ...] = ()
+    names: tuple[str, ...] = ()
+
+    def position_for(self, name: str) -> int | None:
+        """The 0-based position of the argument in a call of ``name``, if positional."""
+        for candidate, index in self.positions:
+            if candidate == name:
+                return index
+        return None
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not _MISSING
+
+    def applies_to(self, name: str) -> bool:
+        return not self.names or name in self.names
+
+    def value_in_call(
+        self, name: str, args: Sequence[object], kwargs: Mapping[str, object]
+    ) -> object:
+        """The argument's value in the call, ``_MISSING`` when it is not passed."""
+        if self.arg in kwargs:
+            return kwargs[self.arg]
+        position = self.position_for(name)
+        if position is not None and position < len(args):
+            return args[position]
+        return _MISSING
+
+    def evaluate(
+        self, name: str, args: Sequence[object], kwargs: Mapping[str, object]
+    ) -> bool | None:
+        """True/False when decidable from literals, None when the value is unknown.
+
+        ``args``/``kwargs`` hold Python literals for literal arguments and
+        :data:`UNKNOWN` for anything else. A ``*args``/``**kwargs`` splat at the call
+        site makes every absent argument unknown; the caller should then pass
+        ``UNKNOWN`` for this condition's argument itself.
+        """
+        if not self.applies_to(name):
+            return True
+        value = self.value_in_call(name, args, kwargs)
+        if self.predicate == "present":
+            want = bool(self.values[0])
+            if value is _MISSING:
+                return not want
+            if value is UNKNOWN:
+                # A variable may hold None; treat it as present, the common case,
+                # but say so: rules decide whether "probably" is enough.
+                return None
+            return (value is not None) == want
+        if value is _MISSING:
+            if not self.has_default:
+                return None
+            value = self.default
+        if value is UNKNOWN:
+            return None
+        if self.predicate == "not_in":
+            return value not in self.values
+        return value in self.values  # "in" and "equals"
+
+
+# --------------------------------------------------------------------------- entries
+
+
+@dataclass(frozen=True)
+class OpEntry:
+    """One op (or op family) with its behaviour under the framework's determinism flag."""
+
+    id: str
+    framework: Literal["torch", "tf"]
+    kind: str
+    names: tuple[str, ...]
+    since: Version
+    until: Version | None
+    reference: str
+    device: str = "any"
+    backward_only: bool = False
+    when: tuple[ArgCondition, ...] = ()
+    runtime: tuple[str, ...] = ()
+    alternative: str | None = None
+    fixed_by: tuple[str, ...] = ()
+    source: str = "other"
+    doc_names: tuple[str, ...] = ()
+    doc_match: str | None = None
+    evidence: str = "read"
+    notes: str | None = None
+
+    @property
+    def cuda_only(self) -> bool:
+        """True when the op is only a problem on an accelerator (CUDA / TF GPU)."""
+        return self.device in ("cuda", "gpu")
+
+    @property
+    def rule(self) -> str:
+        """The rule code that reports this entry."""
+        if self.framework == "tf":
+            return "RPL204"
+        return "RPL202" if self.kind == "raises" else "RPL201"
+
+    def holds_for(self, version: str | Version) -> bool:
+        """Whether this entry describes ``version`` (``since <= version < until``)."""
+        v = _as_version(version)
+        return self.since <= v and (self.until is None or v < self.until)
+
+    def match_call(
+        self, name: str, args: Sequence[object] = (), kwargs: Mapping[str, object] | None = None
+    ) -> bool | None:
+        """Whether a call of ``name`` with these arguments meets every ``when`` condition.
+
+        Returns True (all conditions hold), False (one fails) or None (none fails but
+        at least one depends on a non-literal value). ``name`` must be one of
+        :attr:`names` (after :func:`normalize_name`).
+        """
+        name = normalize_name(name)
+        if name not in self.names:
+            return False
+        kwargs = kwargs or {}
+        result: bool | None = True
+        for condition in self.when:
+            outcome = condition.evaluate(name, args, kwargs)
+            if outcome is False:
+                return False
+            if outcome is None:
+                result = None
+        return result
+
+
+@dataclass(frozen=True)
+class CublasFacts:
+    """When deterministic mode needs ``CUBLAS_WORKSPACE_CONFIG`` (RPL303)."""
+
+    env: str
+    accepted: tuple[str, ...]
+    min_cuda: str
+    ops: tuple[str, ...]
+    also_affects: tuple[str, ...]
+    required_since: Version
+    required_until: Version | None
+    set_before: str
+    reference: str
+    evidence: str
+    notes: str | None
+
+    def required_for(self, version: str | Version) -> bool:
+        """True when torch ``version`` raises on cuBLAS ops without the variable."""
+        v = _as_version(version)
+        return self.required_since <= v and (
+            self.required_until is None or v < self.required_until
+        )
+
+
+@dataclass(frozen=True)
+class TfSetting:
+    """A TensorFlow construct or setting that makes runs nondeterministic."""
+
+    id: str
+    form: Literal["call", "assign", "use"]
+    names: tuple[str, ...]
+    since: Version
+    until: Version | None
+    reference: str
+    when: tuple[ArgCondition, ...] = ()
+    value: Literal_ = None
+    overridden_by: tuple[str, ...] = ()
+    overridden_since: Version | None = None
+    alternative: str | None = None
+    evidence: str = "read"
+    notes: str | None = None
+
+    def holds_for(self, version: str | Version) -> bool:
+        v = _as_version(version)
+        return self.since <= v and (self.until is None or v < self.until)
+
+
+@dataclass(frozen=True)
+class TfFlag:
+    """A way of turning TensorFlow op determinism on, with the versions that honour it."""
+
+    id: str
+    form: Literal["call", "env"]
+    name: str
+    honoured_since: Version
+    honoured_until: Version | None
+    reference: str
+    values: tuple[str, ...] = ()
+    deprecated_since: Version | None = None
+    covers: str = ""
+    evidence: str = "read"
+    notes: str | None = None
+
+    def honoured_by(self, version: str | Version) -> bool:
+        v = _as_version(version)
+        return self.honoured_since <= v and (
+            self.honoured_until is None or v < self.honoured_until
+        )
+
+    def deprecated_in(self, version: str | Version) -> bool:
+        return self.deprecated_since is not None and _as_version(version) >= self.deprecated_since
+
+
+# --------------------------------------------------------------------------- validation
+
+
+class _Reader:
+    """Reads one TOML table with precise, entry-naming errors."""
+
+    def __init__(self, catalog: str, what: str, table: Any) -> None:
+        self.catalog = catalog
+        self.what = what
+        if not isinstance(table, Mapping):
+            self.fail("must be a table")
+        self.table: Mapping[str, Any] = table
+
+    def fail(self, message: str) -> Any:
+        raise CatalogError(f"catalog {self.catalog!r}: {self.what}: {message}")
+
+    def check_keys(self, allowed: Iterable[str]) -> None:
+        unknown = sorted(set(self.table) - set(allowed))
+        if unknown:
+            self.fail(f"unknown key(s) {', '.join(unknown)}")
+
+    def str(self, key: str, *, required: bool = True) -> str | None:
+        value = self.table.get(key)
+        if value is None:
+            if required:
+                self.fail(f"missing required key {key!r}")
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{key!r} must be a non-empty string")
+        return value
+
+    def bool(self, key: str, default: bool = False) -> bool:
+        value = self.table.get(key, default)
+        if not isinstance(value, bool):
+            self.fail(f"{key!r} must be true or false")
+        return value
+
+    def str_list(self, key: str, *, required: bool = False) -> tuple[str, ...]:
+        value = self.table.get(key)
+        if value is None:
+            if required:
+                self.fail(f"missing required key {key!r}")
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            self.fail(f"{key!r} must be a list of non-empty strings")
+        if required and not value:
+            self.fail(f"{key!r} must not be empty")
+        if len(set(value)) != len(value):
+            self.fail(f"{key!r} has duplicates")
+        return tuple(value)
+
+    def version(self, key: str, *, required: bool = True) -> Version | None:
+        text = self.str(key, required=required)
+        if text is None:
+            return None
+        if not re.fullmatch(r"\d+\.\d+(?:\.\d+)?", text):
+            self.fail(f"{key!r} must look like '2.1' or '2.1.3', not {text!r}")
+        return parse_version(text)
+
+    def choice(self, key: str, choices: Iterable[str], default: str | None = None) -> str:
+        value = self.table.get(key, default)
+        allowed = sorted(choices)
+        if value not in allowed:
+            self.fail(f"{key!r} must be one of {', '.join(allowed)}, not {value!r}")
+        return value  # type: ignore[no-any-return]
+
+    def reference(self) -> str:
+        ref = self.str("reference")
+        assert ref is not None
+        if not ref.startswith("https://"):
+            self.fail(f"'reference' must be an https:// URL, not {ref!r}")
+        return ref
+
+
+def _literal(reader: _Reader, value: Any, key: str) -> Literal_:
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    return reader.fail(f"{key!r} values must be strings, numbers or booleans")
+
+
+_PREDICATES: Final = ("in", "not_in", "equals", "present")
+
+
+def _parse_condition(reader: _Reader, raw: Any, entry_names: Sequence[str]) -> ArgCondition:
+    cond = _Reader(reader.catalog, f"{reader.what}: condition", raw)
+    cond.fail = reader.fail  # type: ignore[method-assign]  # errors name the entry
+    cond.check_keys({"arg", "positions", "names", "default", *_PREDICATES})
+    arg = cond.str("arg")
+    assert arg is not None
+    if not _IDENT_RE.match(arg):
+        reader.fail(f"condition arg {arg!r} is not an identifier")
+    given = [p for p in _PREDICATES if p in cond.table]
+    if len(given) != 1:
+        reader.fail(f"condition on {arg!r} needs exactly one of {', '.join(_PREDICATES)}")
+    predicate = given[0]
+    raw_value = cond.table[predicate]
+    values: tuple[Literal_, ...]
+    if predicate in ("in", "not_in"):
+        if not isinstance(raw_value, list) or not raw_value:
+            reader.fail(f"condition on {arg!r}: {predicate!r} must be a non-empty list")
+        values = tuple(_literal(reader, v, predicate) for v in raw_value)
+    elif predicate == "equals":
+        values = (_literal(reader, raw_value, predicate),)
+    else:
+        if not isinstance(raw_value, bool):
+            reader.fail(f"condition on {arg!r}: 'present' must be true or false")
+        values = (raw_value,)
+    default: Literal_ | object = _MISSING
+    if "default" in cond.table:
+        if predicate == "present":
+            reader.fail(f"condition on {arg!r}: 'default' makes no sense with 'present'")
+        default = _literal(reader, cond.table["default"], "default")
+    names = cond.str_list("names")
+    for name in names:
+        if name not in entry_names:
+            reader.fail(f"condition on {arg!r} names {name!r}, which is not in 'names'")
+    raw_positions = cond.table.get("positions", {})
+    if not isinstance(raw_positions, Mapping):
+        reader.fail(f"condition on {arg!r}: 'positions' must be a table")
+    positions: dict[str, int] = {}
+    for name, index in raw_positions.items():
+        if name not in entry_names:
+            reader.fail(f"condition on {arg!r}: position given for {name!r}, not in 'names'")
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            reader.fail(f"condition on {arg!r}: position for {name!r} must be an int >= 0")
+        positions[name] = index
+    return ArgCondition(
+        arg=arg,
+        predicate=predicate,  # type: ignore[arg-type]
+        values=values,
+        default=default,
+        positions=tuple(positions.items()),
+        names=names,
+    )
+
+
+def _parse_conditions(reader: _Reader, names: Sequence[str]) -> tuple[ArgCondition, ...]:
+    raw = reader.table.get("when", [])
+    if not isinstance(raw, list):
+        reader.fail("'when' must be a list of tables")
+    return tuple(_parse_condition(reader, item, names) for item in raw)
+
+
+def _check_range(reader: _Reader, since: Version, until: Version | None) -> None:
+    if until is not None and until <= since:
+        reader.fail("'until' must be later than 'since'")
+
+
+_OP_KEYS: Final = {
+    "id",
+    "kind",
+    "names",
+    "since",
+    "until",
+    "reference",
+    "device",
+    "backward_only",
+    "when",
+    "runtime",
+    "alternative",
+    "fixed_by",
+    "source",
+    "doc_names",
+    "doc_match",
+    "evidence",
+    "notes",
+}
+
+
+def _parse_op(catalog: str, framework: Literal["torch", "tf"], index: int, raw: Any) -> OpEntry:
+    entry_id = raw.get("id") if isinstance(raw, Mapping) else None
+    label = f"op {entry_id!r}" if isinstance(entry_id, str) else f"op #{index + 1}"
+    r = _Reader(catalog, label, raw)
+    r.check_keys(_OP_KEYS)
+    ident = r.str("id")
+    assert ident is not None
+    if not _ID_RE.match(ident):
+        r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
+    kind = r.choice("kind", TORCH_KINDS if framework == "torch" else KINDS)
+    names = r.str_list("names", required=True)
+    name_re = _TORCH_NAME_RE if framework == "torch" else _TF_NAME_RE
+    for name in names:
+        if not name_re.match(name):
+            r.fail(f"name {name!r} is not a qualified {framework} name")
+    since = r.version("since")
+    until = r.version("until", required=False)
+    assert since is not None
+    _check_range(r, since, until)
+    devices = TORCH_DEVICES if framework == "torch" else TF_DEVICES
+    device = r.choice("device", devices, "any")
+    runtime = r.str_list("runtime")
+    for tag in runtime:
+        if tag not in RUNTIME_TAGS:
+            r.fail(f"unknown runtime tag {tag!r}")
+    fixed_by = r.str_list("fixed_by")
+    for flag in fixed_by:
+        if flag not in _FIXED_BY_FIXED and not _FIXED_BY_ENV_RE.match(flag):
+            r.fail(f"unknown 'fixed_by' value {flag!r}")
+    if fixed_by and kind != "deterministic-with-flag":
+        r.fail("'fixed_by' only applies to kind 'deterministic-with-flag'")
+    source = r.choice("source", {"docstring", "other"}, "other")
+    doc_names = r.str_list("doc_names")
+    if source == "docstring" and not doc_names:
+        r.fail("source 'docstring' needs 'doc_names' (the names as the docstring spells them)")
+    if source != "docstring" and doc_names:
+        r.fail("'doc_names' only applies to source 'docstring'")
+    return OpEntry(
+        id=ident,
+        framework=framework,
+        kind=kind,
+        names=names,
+        since=since,
+        until=until,
+        reference=r.reference(),
+        device=device,
+        backward_only=r.bool("backward_only"),
+        when=_parse_conditions(r, names),
+        runtime=runtime,
+        alternative=r.str("alternative", required=False),
+        fixed_by=fixed_by,
+        source=source,
+        doc_names=doc_names,
+        doc_match=r.str("doc_match", required=False),
+        evidence=r.choice("evidence", {"read", "inferred"}, "read"),
+        notes=r.str("notes", required=False),
+    )
+
+
+def _parse_ops(
+    catalog: str, framework: Literal["torch", "tf"], data: Mapping[str, Any]
+) -> tuple[OpEntry, ...]:
+    raw_ops = data.get("op", [])
+    if not isinstance(raw_ops, list):
+        raise CatalogError(f"catalog {catalog!r}: 'op' must be an array of tables ([[op]])")
+    ops = tuple(_parse_op(catalog, framework, i, raw) for i, raw in enumerate(raw_ops))
+    _check_unique(catalog, "op", (op.id for op in ops))
+    return ops
+
+
+def _check_unique(catalog: str, what: str, ids: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for ident in ids:
+        if ident in seen:
+            raise CatalogError(f"catalog {catalog!r}: {what} {ident!r}: duplicate id")
+        seen.add(ident)
+
+
+def _check_header(catalog: str, data: Mapping[str, Any], framework: str) -> None:
+    if data.get("schema") != 1:
+        raise CatalogError(f"catalog {catalog!r}: expected 'schema = 1'")
+    if data.get("framework") != framework:
+        raise CatalogError(f"catalog {catalog!r}: expected 'framework = \"{framework}\"'")
+
+
+_CUBLAS_KEYS: Final = {
+    "env",
+    "accepted",
+    "min_cuda",
+    "ops",
+    "also_affects",
+    "required_since",
+    "required_until",
+    "set_before",
+    "reference",
+    "evidence",
+    "notes",
+}
+
+
+def _parse_cublas(catalog: str, raw: Any) -> CublasFacts:
+    r = _Reader(catalog, "[cublas]", raw)
+    r.check_keys(_CUBLAS_KEYS)
+    ops = r.str_list("ops", required=True)
+    also = r.str_list("also_affects")
+    for name in (*ops, *also):
+        if not _TORCH_NAME_RE.match(name):
+            r.fail(f"name {name!r} is not a qualified torch name")
+    since = r.version("required_since")
+    until = r.version("required_until", required=False)
+    assert since is not None
+    _check_range(r, since, until)
+    env, min_cuda, set_before = r.str("env"), r.str("min_cuda"), r.str("set_before")
+    assert env is not None and min_cuda is not None and set_before is not None
+    return CublasFacts(
+        env=env,
+        accepted=r.str_list("accepted", required=True),
+        min_cuda=min_cuda,
+        ops=ops,
+        also_affects=also,
+        required_since=since,
+        required_until=until,
+        set_before=set_before,
+        reference=r.reference(),
+        evidence=r.choice("evidence", {"read", "inferred"}, "read"),
+        notes=r.str("notes", required=False),
+    )
+
+
+@dataclass(frozen=True)
+class TorchCatalog:
+    ops: tuple[OpEntry, ...]
+    cublas: CublasFacts
+
+
+@dataclass(frozen=True)
+class TfCatalog:
+    ops: tuple[OpEntry, ...]
+    settings: tuple[TfSetting, ...]
+    flags: tuple[TfFlag, ...]
+
+
+def parse_torch_catalog(data: Mapping[str, Any], *, catalog: str = "nondeterministic_ops") -> TorchCatalog:
+    """Validate a parsed ``nondeterministic_ops.toml``; raises :class:`CatalogError`."""
+    _check_header(catalog, data, "torch")
+    allowed = {"schema", "framework", "cublas", "op"}
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise CatalogError(f"catalog {catalog!r}: unknown top-level key(s) {', '.join(unknown)}")
+    if "cublas" not in data:
+        raise CatalogError(f"catalog {catalog!r}: missing [cublas] table")
+    return TorchCatalog(ops=_parse_ops(catalog, "torch", data), cublas=_parse_cublas(catalog, data["cublas"]))
+
+
+_SETTING_KEYS: Final = {
+    "id",
+    "form",
+    "names",
+    "since",
+    "until",
+    "reference",
+    "when",
+    "value",
+    "overridden_by",
+    "overridden_since",
+    "alternative",
+    "evidence",
+    "notes",
+}
+
+
+def _parse_setting(catalog: str, index: int, raw: Any) -> TfSetting:
+    entry_id = raw.get("id") if isinstance(raw, Mapping) else None
+    label = f"setting {entry_id!r}" if isinstance(entry_id, str) else f"setting #{index + 1}"
+    r = _Reader(catalog, label, raw)
+    r.check_keys(_SETTING_KEYS)
+    ident = r.str("id")
+    assert ident is not None
+    if not _ID_RE.match(ident):
+        r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
+    form = r.choice("form", {"call", "assign", "use"})
+    names = r.str_list("names", required=True)
+    for name in names:
+        if not _TF_NAME_RE.match(name):
+            r.fail(f"name {name!r} is not a qualified tensorflow/keras name")
+    since = r.version("since")
+    until = r.version("until", required=False)
+    assert since is not None
+    _check_range(r, since, until)
+    when = _parse_conditions(r, names)
+    if form == "call" and not when:
+        r.fail("form 'call' needs a 'when' condition (what makes the call nondeterministic)")
+    value: Literal_ = None
+    if form == "assign":
+        if "value" not in r.table:
+            r.fail("form 'assign' needs 'value' (the assigned value that is nondeterministic)")
+        value = _literal(r, r.table["value"], "value")
+    elif "value" in r.table:
+        r.fail("'value' only applies to form 'assign'")
+    overridden_by = r.str_list("overridden_by")
+    overridden_since = r.version("overridden_since", required=False)
+    if bool(overridden_by) != (overridden_since is not None):
+        r.fail("'overridden_by' and 'overridden_since' go together")
+    return TfSetting(
+        id=ident,
+        form=form,  # type: ignore[arg-type]
+        names=names,
+        since=since,
+        until=until,
+        reference=r.reference(),
+        when=when,
+        value=value,
+        overridden_by=overridden_by,
+        overridden_since=overridden_since,
+        alternative=r.str("alternative", required=False),
+        evidence=r.choice("evidence", {"read", "inferred"}, "read"),
+        notes=r.str("notes", required=False),
+    )
+
+
+_FLAG_KEYS: Final = {
+    "id",
+    "form",
+    "name",
+    "values",
+    "honoured_since",
+    "honoured_until",
+    "deprecated_since",
+    "covers",
+    "reference",
+    "evidence",
+    "notes",
+}
+
+
+def _parse_flag(catalog: str, index: int, raw: Any) -> TfFlag:
+    entry_id = raw.get("id") if isinstance(raw, Mapping) else None
+    label = f"flag {entry_id!r}" if isinstance(entry_id, str) else f"flag #{index + 1}"
+    r = _Reader(catalog, label, raw)
+    r.check_keys(_FLAG_KEYS)
+    ident = r.str("id")
+    assert ident is not None
+    if not _ID_RE.match(ident):
+        r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
+    form = r.choice("form", {"call", "env"})
+    name = r.str("name")
+    assert name is not None
+    if form == "call" and not _TF_NAME_RE.match(name):
+        r.fail(f"name {name!r} is not a qualified tensorflow name")
+    if form == "env" and not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+        r.fail(f"env name {name!r} must be an environment variable name")
+    values = r.str_list("values")
+    if form == "env" and not values:
+        r.fail("form 'env' needs 'values' (the values that turn it on)")
+    since = r.version("honoured_since")
+    until = r.version("honoured_until", required=False)
+    assert since is not None
+    _check_range(r, since, until)
+    return TfFlag(
+        id=ident,
+        form=form,  # type: ignore[arg-type]
+        name=name,
+        honoured_since=since,
+        honoured_until=until,
+        reference=r.reference(),
+        values=values,
+        deprecated_since=r.version("deprecated_since", required=False),
+        covers=r.str("covers", required=False) or "",
+        evidence=r.choice("evidence", {"read", "inferred"}, "read"),
+        notes=r.str("notes", required=False),
+    )
+
+
+def parse_tf_catalog(data: Mapping[str, Any], *, catalog: str = "tf") -> TfCatalog:
+    """Validate a parsed ``tf.toml``; raises :class:`CatalogError`."""
+    _check_header(catalog, data, "tf")
+    allowed = {"schema", "framework", "op", "setting", "flag"}
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise CatalogError(f"catalog {catalog!r}: unknown top-level key(s) {', '.join(unknown)}")
+    for key in ("setting", "flag"):
+        if not isinstance(data.get(key, []), list):
+            raise CatalogError(f"catalog {catalog!r}: '{key}' must be an array of tables")
+    settings = tuple(_parse_setting(catalog, i, s) for i, s in enumerate(data.get("setting", [])))
+    flags = tuple(_parse_flag(catalog, i, f) for i, f in enumerate(data.get("flag", [])))
+    _check_unique(catalog, "setting", (s.id for s in settings))
+    _check_unique(catalog, "flag", (f.id for f in flags))
+    return TfCatalog(ops=_parse_ops(catalog, "tf", data), settings=settings, flags=flags)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@functools.lru_cache(maxsize=1)
+def _torch_catalog() -> TorchCatalog:
+    return parse_torch_catalog(load_catalog("nondeterministic_ops"))
+
+
+@functools.lru_cache(maxsize=1)
+def _tf_catalog() -> TfCatalog:
+    return parse_tf_catalog(load_catalog("tf"))
+
+
+def load_torch_ops() -> tuple[OpEntry, ...]:
+    """Every PyTorch op entry, all versions."""
+    return _torch_catalog().ops
+
+
+def load_cublas() -> CublasFacts:
+    """The ``CUBLAS_WORKSPACE_CONFIG`` facts."""
+    return _torch_catalog().cublas
+
+
+def load_tf_ops() -> tuple[OpEntry, ...]:
+    """Every TensorFlow/Keras op entry, all versions."""
+    return _tf_catalog().ops
+
+
+def load_tf_settings() -> tuple[TfSetting, ...]:
+    """TensorFlow settings and constructs that are nondeterministic."""
+    return _tf_catalog().settings
+
+
+def load_tf_flags() -> tuple[TfFlag, ...]:
+    """Ways of enabling TensorFlow op determinism and the versions honouring them."""
+    return _tf_catalog().flags
+
+
+def entries_for_torch(version: str | Version) -> tuple[OpEntry, ...]:
+    """The PyTorch entries that hold for ``version`` (e.g. ``"2.13.0+cpu"``)."""
+    v = _as_version(version)
+    return tuple(op for op in load_torch_ops() if op.holds_for(v))
+
+
+def entries_for_tf(version: str | Version) -> tuple[OpEntry, ...]:
+    """The TensorFlow entries that hold for ``version``."""
+    v = _as_version(version)
+    return tuple(op for op in load_tf_ops() if op.holds_for(v))
+
+
+def normalize_name(name: str) -> str:
+    """Map the spellings of a name to the catalog's: ``torch.Tensor.X`` -> ``Tensor.X``.
+
+    (``tf.``/``nn.``/``F.`` aliases are resolved from the imports by the analysis
+    layer; the catalog only ever stores full import paths.)
+    """
+    if name.startswith("torch.Tensor."):
+        return name[len("torch.") :]
+    return name
+
+
+@functools.lru_cache(maxsize=1)
+def _name_index() -> Mapping[str, tuple[OpEntry, ...]]:
+    index: dict[str, list[OpEntry]] = {}
+    for op in (*load_torch_ops(), *load_tf_ops()):
+        for name in op.names:
+            index.setdefault(name, []).append(op)
+    return {name: tuple(ops) for name, ops in index.items()}
+
+
+def lookup(qualified_name: str, version: str | Version | None = None) -> list[OpEntry]:
+    """Entries called by ``qualified_name``, optionally only those holding for ``version``.
+
+    A name can match several entries (versions that changed behaviour; one op
+    behaving differently per argument, such as ``put_`` with ``accumulate``). Rules
+    evaluate :meth:`OpEntry.match_call` on each and, when more than one matches,
+    report the ``raises`` one (it is the more severe finding).
+    """
+    entries = _name_index().get(normalize_name(qualified_name), ())
+    if version is None:
+        return list(entries)
+    v = _as_version(version)
+    return [op for op in entries if op.holds_for(v)]

@@ -1,0 +1,152 @@
+"""The rule framework: a rule is a class with its code, message, doc and examples.
+
+Rule classes register themselves by subclassing :class:`Rule`. Their ``VALID`` and
+``INVALID`` examples are turned into test cases by ``tests/test_rule_examples.py``; their
+docstring (sections *What it does / Why is this bad? / Example / Fix safety / References*)
+feeds ``reprolint explain``, ``reprolint guide``, the README table and SARIF rule help.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Optional
+
+from reprolint.model import Applicability, Fix, Severity, Span
+
+if TYPE_CHECKING:
+    from reprolint.analysis.facts import ModuleFacts
+    from reprolint.analysis.program import Program, ProgramIndex
+    from reprolint.config import Settings
+
+__all__ = [
+    "CheckContext",
+    "Finding",
+    "Invalid",
+    "Rule",
+    "Valid",
+    "all_rules",
+    "get_rule",
+]
+
+DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Fix safety", "References")
+
+
+@dataclass(frozen=True)
+class Valid:
+    """Source that must produce no finding of the rule."""
+
+    source: str
+    files: tuple[tuple[str, str], ...] = ()  # extra project files: (relative path, source)
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Source that must produce a finding of the rule (on ``line`` when given)."""
+
+    source: str
+    line: Optional[int] = None
+    fixed: Optional[str] = None
+    files: tuple[tuple[str, str], ...] = ()
+    message: Optional[str] = None  # a substring the message must contain
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a rule reports, before selection, suppression and formatting."""
+
+    code: str
+    path: str
+    span: Span
+    message: str
+    fix: Optional[Fix] = None
+
+
+@dataclass
+class CheckContext:
+    """Everything rules may look at: per-module facts and the analysed programs."""
+
+    facts: dict[str, "ModuleFacts"]
+    index: "ProgramIndex"
+    programs: list["Program"]
+    settings: "Settings"
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, type["Rule"]] = {}
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+class Rule:
+    """Base class of every rule. Subclasses set the class attributes and ``check``."""
+
+    code: ClassVar[str]
+    message: ClassVar[str]  # the message template, documented for users
+    fix_title: ClassVar[Optional[str]] = None
+    fix_applicability: ClassVar[Optional[Applicability]] = None
+    framework: ClassVar[str] = "any"
+    severity: ClassVar[Severity] = Severity.WARNING
+    implemented: ClassVar[bool] = True
+    VALID: ClassVar[list[Any]] = []
+    INVALID: ClassVar[list[Invalid]] = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        code = cls.__dict__.get("code")
+        if code is None:
+            return
+        if code in _REGISTRY and _REGISTRY[code] is not cls:
+            raise ValueError(f"rule code {code} registered twice")
+        _REGISTRY[code] = cls
+
+    @classmethod
+    def name(cls) -> str:
+        return _kebab(cls.__name__)
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def section(cls, title: str) -> str:
+        """The text of one ``## title`` section of the doc."""
+        match = re.search(
+            rf"^## {re.escape(title)}\s*$\n(.*?)(?=^## |\Z)", cls.doc(), re.M | re.S
+        )
+        return match.group(1).strip() if match else ""
+
+    @classmethod
+    def summary(cls) -> str:
+        first = cls.section("What it does").split("\n\n")[0]
+        return " ".join(first.split())
+
+    @classmethod
+    def fixable(cls) -> str:
+        return cls.fix_applicability.value if cls.fix_applicability else "no"
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        return iter(())
+
+
+def _load_rule_modules() -> None:
+    # Importing the packages registers every rule class.
+    import reprolint.checks.flags  # noqa: F401
+    import reprolint.checks.ops  # noqa: F401
+    import reprolint.checks.order  # noqa: F401
+    import reprolint.checks.parse  # noqa: F401
+    import reprolint.checks.rng  # noqa: F401
+
+
+def all_rules() -> list[type[Rule]]:
+    """Every registered rule class, sorted by code."""
+    _load_rule_modules()
+    return [_REGISTRY[code] for code in sorted(_REGISTRY)]
+
+
+def get_rule(code: str) -> Optional[type[Rule]]:
+    _load_rule_modules()
+    return _REGISTRY.get(code.upper())

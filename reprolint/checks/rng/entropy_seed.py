@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from reprolint.analysis.facts import Call, ModuleFacts, Seed
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.rng._common import library_list
+
+
+def _all_seeds(facts: ModuleFacts) -> Iterator[Seed]:
+    for event in facts.events:
+        if isinstance(event, Seed):
+            yield event
+    for qualname, fn in facts.functions.items():
+        if fn.qualname != qualname:
+            continue  # nested functions are listed twice
+        for event in fn.events:
+            if isinstance(event, Seed):
+                yield event
+
+
+class EntropySeed(Rule):
+    """
+    ## What it does
+    Finds global seeding calls (`torch.manual_seed`, `np.random.seed`, `random.seed`,
+    `tf.random.set_seed`, framework seeders such as `seed_everything`, and calls to a
+    project seeding helper like `set_seed(...)`) whose seed comes from an entropy
+    source: `time.time()`, `time.time_ns()`, `datetime.now()`, `os.urandom`, `secrets`,
+    `uuid`, `os.getpid()` or `hash()` of a string — directly, through a variable
+    assigned in the same scope, or through an argparse option whose default is one.
+    `random.seed()` and `np.random.seed()` without an argument seed from OS entropy
+    and are reported too.
+
+    ## Why is this bad?
+    The program looks seeded but gets a new seed on every run, so no run can be
+    repeated; `hash()` of a string changes per process unless `PYTHONHASHSEED` is set.
+
+    ## Example
+    ```python
+    import time, torch
+    torch.manual_seed(int(time.time()))
+    ```
+
+    Use instead:
+    ```python
+    import torch
+    torch.manual_seed(1234)  # or a --seed option with a fixed default, logged with the run
+    ```
+
+    ## Fix safety
+    Unsafe: replacing the entropy with the configured seed changes the random stream.
+
+    ## References
+    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://docs.python.org/3/reference/datamodel.html#object.__hash__
+    """
+
+    code = "RPL103"
+    message = "`{call}` seeds {libraries} from {source}, which differs on every run"
+    fix_title = "Seed from the configured seed instead of {source}"
+    framework = "random, numpy, torch, tensorflow"
+
+    VALID = [
+        Valid("import torch\ntorch.manual_seed(1234)\n"),
+        Valid("import time\nimport torch\nstart = time.time()\ntorch.manual_seed(0)\n"),
+        Valid(
+            "import argparse, random\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--seed', type=int, default=3)\nargs = p.parse_args()\nrandom.seed(args.seed)\n"
+        ),
+    ]
+    INVALID = [
+        Invalid("import time\nimport torch\ntorch.manual_seed(int(time.time()))\n", line=3),
+        Invalid("import os\nimport numpy as np\nseed = os.getpid()\nnp.random.seed(seed)\n", line=4),
+        Invalid("import random\nrandom.seed()\n", line=2, message="OS entropy"),
+        Invalid(
+            "import argparse, time, torch\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--seed', type=int, default=int(time.time()))\nargs = p.parse_args()\n"
+            "torch.manual_seed(args.seed)\n",
+            line=5,
+        ),
+        Invalid(
+            "import time\nfrom helpers import set_seed\n\nif __name__ == '__main__':\n"
+            "    set_seed(time.time_ns())\n",
+            line=5,
+            files=(("helpers.py", "import random\n\ndef set_seed(s):\n    random.seed(s)\n"),),
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        arg_entropy: dict[str, str] = {}
+        for facts in ctx.facts.values():
+            arg_entropy.update(facts.arg_entropy)
+        for path, facts in ctx.facts.items():
+            for seed in _all_seeds(facts):
+                source = self._source(seed.entropy, seed.entropy_ref, arg_entropy)
+                libs = library_list(seed.libs)
+                if source is not None:
+                    yield Finding(
+                        self.code, path, seed.span,
+                        f"`{seed.text}` seeds {libs} from {source}, which differs on every run",
+                    )
+                elif seed.no_seed:
+                    yield Finding(
+                        self.code, path, seed.span,
+                        f"`{seed.text}()` without a seed seeds {libs} from OS entropy",
+                    )
+        seen: set[tuple[str, object]] = set()
+        for program in ctx.programs:
+            for path, call, libs in program.helper_calls:
+                source = self._source(call.entropy, call.entropy_ref, arg_entropy)
+                if source is None or (path, call.span) in seen:
+                    continue
+                seen.add((path, call.span))
+                yield Finding(
+                    self.code, path, call.span,
+                    f"`{call.text}` seeds {library_list(libs)} from {source}, which differs on every run",
+                )
+
+    @staticmethod
+    def _source(entropy: Optional[str], ref: Optional[str], arg_entropy: dict[str, str]) -> Optional[str]:
+        if entropy:
+            return entropy
+        if ref is not None and ref in arg_entropy:
+            return f"the default of `--{ref.replace('_', '-')}` ({arg_entropy[ref]})"
+        return None

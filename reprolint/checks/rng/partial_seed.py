@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.rng._common import library_list, location
+
+
+class PartialSeed(Rule):
+    """
+    ## What it does
+    Finds programs that seed some of the random libraries they draw from but not all:
+    torch is seeded, yet NumPy's global generator (or Python's `random`, or
+    TensorFlow's) is drawn from and never seeded on the program's path. It is reported
+    once per program, at the first seeding call that runs — usually the project's
+    `set_seed` helper, where the missing call belongs. Each unseeded draw is also
+    reported as RPL101.
+
+    ## Why is this bad?
+    A seeding helper that forgets one library gives a false sense of safety: model
+    initialisation repeats, but data augmentation or sampling done with the other
+    library still differs between runs.
+
+    ## Example
+    ```python
+    import numpy as np, torch
+    torch.manual_seed(0)
+    noise = np.random.normal(size=3)
+    ```
+
+    Use instead:
+    ```python
+    import numpy as np, torch
+    torch.manual_seed(0)
+    np.random.seed(0)
+    noise = np.random.normal(size=3)
+    ```
+
+    ## Fix safety
+    Unsafe: seeding the missing library changes its random stream.
+
+    ## References
+    - https://pytorch.org/docs/stable/notes/randomness.html
+    """
+
+    code = "RPL105"
+    message = "`{call}` seeds {seeded} but the program also draws from {missing}, which is never seeded ({example})"
+    fix_title = "Seed {missing} next to the other seeds"
+    framework = "random, numpy, torch, tensorflow"
+
+    VALID = [
+        Valid("import numpy as np, torch\ntorch.manual_seed(0)\nnp.random.seed(0)\nx = np.random.rand(2) + torch.rand(2).numpy()\n"),
+        Valid("import torch\ntorch.manual_seed(0)\nx = torch.rand(2)\n"),
+    ]
+    INVALID = [
+        Invalid("import numpy as np, torch\ntorch.manual_seed(0)\nx = np.random.rand(2)\n", line=2, message="NumPy"),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        seen: set[tuple[str, object]] = set()
+        for program in ctx.programs:
+            if not program.seeds:
+                continue
+            seeded = program.seeded_libraries
+            missing = {}
+            for outcome in program.draws:
+                if outcome.draw.library not in seeded:
+                    missing.setdefault(outcome.draw.library, outcome)
+            if not missing:
+                continue
+            first = program.seeds[0]
+            key = (first.path, first.seed.span)
+            if key in seen:
+                continue
+            seen.add(key)
+            examples = ", ".join(
+                f"`{o.draw.text}` at {location(o.path, o.draw.span.start_line)}"
+                for _, o in sorted(missing.items())
+            )
+            yield Finding(
+                self.code, first.path, first.seed.span,
+                f"`{first.seed.text}` seeds {library_list(first.seed.libs if len(program.seeds) == 1 else seeded)} "
+                f"but the program also draws from {library_list(set(missing))}, which is never "
+                f"seeded ({examples})",
+            )

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+
+
+class UnseededRngInstance(Rule):
+    """
+    ## What it does
+    Finds new random generators seeded from OS entropy: `np.random.default_rng()`,
+    `np.random.RandomState()`, `np.random.SeedSequence()`, bit generators such as
+    `np.random.PCG64()` without a seed (or with `None`), `random.Random()`,
+    `torch.seed()`, `torch.Generator().seed()` and `g.seed()` on a torch generator,
+    and JAX keys (`jax.random.PRNGKey`, `jax.random.key`) made from an entropy source
+    such as `time.time()`. A generator given an entropy-valued seed
+    (`default_rng(int(time.time()))`) is reported too.
+
+    It is reported wherever it appears, in programs and in library code alike: a
+    global seed does not reach a generator that takes its own entropy.
+
+    ## Why is this bad?
+    Each run gets a different stream, and `np.random.seed(...)` or
+    `torch.manual_seed(...)` at the entry point does not change that, so data
+    augmentation, sampling or initialisation done with this generator differs between
+    otherwise identical runs.
+
+    ## Example
+    ```python
+    import numpy as np
+    rng = np.random.default_rng()
+    ```
+
+    Use instead:
+    ```python
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    ```
+
+    ## Fix safety
+    Unsafe: a fixed or recorded seed changes the numbers the generator produces. The
+    `hooks` fix style passes `reprolint.runtime.seed("<site>")`, which records the seed
+    so a run can be replayed.
+
+    ## References
+    - https://numpy.org/doc/stable/reference/random/generator.html
+    - https://docs.python.org/3/library/random.html#random.Random
+    - https://pytorch.org/docs/stable/generated/torch.seed.html
+    """
+
+    code = "RPL102"
+    message = "`{call}()` is seeded from OS entropy"
+    fix_title = "Pass a seed to `{call}`"
+    framework = "random, numpy, torch, jax"
+
+    VALID = [
+        Valid("import numpy as np\nrng = np.random.default_rng(42)\n"),
+        Valid("import numpy as np\n\ndef make(seed):\n    return np.random.RandomState(seed)\n"),
+        Valid("import random\nr = random.Random(7)\n"),
+        Valid("import jax\nkey = jax.random.PRNGKey(0)\n"),
+        Valid("import torch\ng = torch.Generator()\ng.manual_seed(3)\n"),
+    ]
+    INVALID = [
+        Invalid("import numpy as np\nrng = np.random.default_rng()\n", line=2),
+        Invalid("from numpy.random import default_rng\nrng = default_rng(None)\n", line=2),
+        Invalid("import random\nr = random.Random()\n", line=2),
+        Invalid("import torch\ng = torch.Generator()\ng.seed()\n", line=3),
+        Invalid("import time\nimport jax\nkey = jax.random.PRNGKey(int(time.time()))\n", line=3, message="time.time()"),
+        Invalid("import numpy as np\nss = np.random.SeedSequence()\n", line=2),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        for path, facts in ctx.facts.items():
+            for finding in facts.findings:
+                if finding.code == self.code:
+                    yield Finding(self.code, path, finding.span, finding.message)

@@ -1,0 +1,54 @@
+"""Documentation rendered from the rule classes: `explain`, `guide`, the README table."""
+
+from __future__ import annotations
+
+from reprolint.checks.base import Rule, all_rules
+
+__all__ = ["GUIDE_ORDER", "guide_markdown", "rule_markdown", "rules_table_markdown"]
+
+# The guideline is a checklist in the order a user should work through it.
+GUIDE_ORDER = (
+    ("1. Seed every source of randomness", "RPL1"),
+    ("2. Turn on the determinism flags", "RPL3"),
+    ("3. Avoid or patch nondeterministic ops", "RPL2"),
+    ("4. Fix iteration and listing order", "RPL4"),
+)
+
+
+def rule_markdown(rule: type[Rule], level: int = 1) -> str:
+    hashes = "#" * level
+    body = rule.doc().replace("\n## ", f"\n{hashes}# ")
+    if body.startswith("## "):
+        body = f"{hashes}# " + body[3:]
+    status = "" if rule.implemented else " (not yet implemented)"
+    return (
+        f"{hashes} {rule.code} {rule.name()}{status}\n\n"
+        f"Fix: {rule.fixable()}. Framework: {rule.framework}.\n\n{body}\n"
+    )
+
+
+def guide_markdown() -> str:
+    rules = all_rules()
+    parts = [
+        "# The reprolint reproducibility guideline\n",
+        "Generated from the rule docs by `reprolint guide`. Work through it in order:\n"
+        "seed, flags, ops, order, then prove the result with `reprolint verify`.\n",
+    ]
+    for title, prefix in GUIDE_ORDER:
+        parts.append(f"## {title}\n")
+        for rule in rules:
+            if rule.code.startswith(prefix):
+                parts.append(rule_markdown(rule, level=3))
+    parts.append(
+        "## 5. Verify\n\nRun the training twice and compare bit for bit:\n"
+        "`reprolint verify -- python train.py`.\n"
+    )
+    return "\n".join(parts)
+
+
+def rules_table_markdown() -> str:
+    lines = ["| code | name | fix | what it finds |", "|---|---|---|---|"]
+    for rule in all_rules():
+        summary = rule.summary().replace("|", "\\|")
+        lines.append(f"| {rule.code} | {rule.name()} | {rule.fixable()} | {summary} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,45 @@
+"""Injected by `reprolint verify` through PYTHONPATH: tracing (and record/replay) with no
+change to the program. Chains to the `sitecustomize` this one shadows, if there is one.
+"""
+
+import os
+import sys
+
+
+def _reprolint_start() -> None:
+    here = os.path.dirname(os.path.abspath(__file__))
+    # Leave the program the sys.path it would have had; children still inherit
+    # PYTHONPATH, so they get this file too.
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+    try:
+        from reprolint.runtime import _boot
+    except ImportError:
+        # The command runs another interpreter than verify's: use verify's copy.
+        home = os.environ.get("REPROLINT_HOME")
+        if home and home not in sys.path:
+            sys.path.append(home)
+        try:
+            from reprolint.runtime import _boot
+        except ImportError as exc:
+            sys.stderr.write(f"reprolint verify: cannot trace this process ({exc})\n")
+            return
+    try:
+        _boot.start()
+    except Exception as exc:  # tracing must never stop the program it observes
+        sys.stderr.write(f"reprolint verify: tracing failed to start ({exc!r})\n")
+
+
+def _chain_to_shadowed_sitecustomize() -> None:
+    import importlib.machinery
+    import importlib.util
+
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", sys.path)
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sitecustomize"] = module
+    spec.loader.exec_module(module)
+
+
+_reprolint_start()
+_chain_to_shadowed_sitecustomize()

@@ -1,0 +1,100 @@
+"""Human output: ``path:line:col: CODE message``, colour on a TTY, and a summary."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional, TextIO
+
+from reprolint.model import Applicability, Diagnostic
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from reprolint.reporters import Report
+
+
+def location(d: Diagnostic) -> str:
+    cell = f":cell {d.cell}" if d.cell is not None else ""
+    return f"{d.path}{cell}:{d.span.start_line}:{d.span.start_col}"
+
+
+def _console(out: TextIO) -> "Console":
+    from rich.console import Console
+
+    # rich honours NO_COLOR / FORCE_COLOR and only colours a terminal.
+    return Console(file=out, highlight=False, soft_wrap=True, emoji=False)
+
+
+def _source_line(path: str, line: int) -> Optional[str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, text in enumerate(handle, start=1):
+                if number == line:
+                    return text.rstrip("\r\n")
+    except OSError:
+        return None
+    return None
+
+
+def summary(diagnostics: list[Diagnostic]) -> str:
+    if not diagnostics:
+        return "All checks passed!"
+    n = len(diagnostics)
+    text = f"Found {n} problem{'s' if n != 1 else ''}"
+    safe = sum(1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE)
+    unsafe = sum(1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.UNSAFE)
+    if safe and unsafe:
+        text += (
+            f" ({safe} fixable with `reprolint fix`, {safe + unsafe} with "
+            "`reprolint fix --unsafe-fixes`)"
+        )
+    elif safe:
+        text += f" ({safe} fixable with `reprolint fix`)"
+    elif unsafe:
+        text += f" ({unsafe} fixable with `reprolint fix --unsafe-fixes`)"
+    return text + "."
+
+
+def statistics_lines(diagnostics: list[Diagnostic]) -> list[str]:
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    width = max((len(str(c)) for c in counts.values()), default=1)
+    return [
+        f"{count:>{width}}  {code}  {name}"
+        for (code, name), count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+
+
+def render_text(report: "Report", out: TextIO) -> None:
+    from rich.markup import escape
+
+    console = _console(out)
+    if report.statistics:
+        for line in statistics_lines(report.diagnostics):
+            console.print(escape(line))
+        if not report.quiet:
+            console.print(summary(report.diagnostics))
+        return
+    for d in report.diagnostics:
+        console.print(
+            f"[bold]{escape(location(d))}:[/bold] [bold red]{d.code}[/bold red] {escape(d.message)}"
+        )
+        if report.show_source and Path(d.path).is_file():
+            line = _source_line(d.path, d.span.start_line)
+            if line is not None:
+                width = (
+                    d.span.end_col - d.span.start_col
+                    if d.span.end_line == d.span.start_line
+                    else len(line) - d.span.start_col + 1
+                )
+                console.print(f"  [blue]{d.span.start_line:>4} |[/blue] {escape(line)}")
+                console.print(
+                    f"       [blue]|[/blue] {' ' * (d.span.start_col - 1)}[red]{'^' * max(width, 1)}[/red]"
+                )
+    if not report.quiet:
+        console.print(summary(report.diagnostics))
+
+
+def render_concise(report: "Report", out: TextIO) -> None:
+    for d in report.diagnostics:
+        out.write(f"{location(d)}: {d.code} {d.message}\n")
