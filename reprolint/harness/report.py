@@ -1,0 +1,201 @@
+"""Render a VerifyResult: text for people (rich), JSON for tools."""
+
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+from rich.console import Console
+from rich.markup import escape
+
+from reprolint.harness.artifacts import summarize
+from reprolint.harness.compare import Divergence, ProcessComparison
+from reprolint.harness.verify import RunComparison, RunOutcome, VerifyResult
+
+MAX_TENSORS_SHOWN = 3
+
+
+def render_json(result: VerifyResult) -> str:
+    return json.dumps(result.to_dict(), indent=2, default=str)
+
+
+def run_line(run: RunOutcome, total: int) -> str:
+    """`run 1/2  ✓ 3.1 s` (or ✗ and why)."""
+    if run.ok:
+        return f"run {run.index}/{total}  [green]✓[/] {run.seconds:.1f} s"
+    return f"run {run.index}/{total}  [red]✗[/] {escape(run.failure())}"
+
+
+def _fmt(value: Optional[float]) -> str:
+    return "—" if value is None else f"{value:.6g}"
+
+
+def _tensors(div: Divergence) -> str:
+    parts = []
+    for t in div.tensors[:MAX_TENSORS_SHOWN]:
+        if t.sum_a is not None and t.sum_b is not None:
+            parts.append(f"{t.name} (Σ {t.sum_a:.6g} vs {t.sum_b:.6g})")
+        else:
+            parts.append(t.name)
+    more = len(div.tensors) - MAX_TENSORS_SHOWN
+    if more > 0:
+        parts.append(f"+{more} more")
+    return ", ".join(parts)
+
+
+def divergence_sentence(div: Divergence) -> str:
+    epoch = f" (epoch {div.epoch})" if div.epoch is not None else ""
+    if div.what == "initial parameters":
+        return "runs diverge before the first optimizer step: the initial parameters differ"
+    if div.what == "loss":
+        return (
+            f"runs diverge at optimizer step {div.step}{epoch}: "
+            f"the loss differs ({_fmt(div.loss_a)} vs {_fmt(div.loss_b)})"
+        )
+    if div.what == "step count":
+        return f"runs diverge at optimizer step {div.step}: one run stopped earlier"
+    return f"runs diverge at optimizer step {div.step}{epoch}: the parameters after it differ"
+
+
+def _process_lines(p: ProcessComparison, label: str) -> List[str]:
+    lines: List[str] = []
+    if p.divergence is not None:
+        lines.append(f"{label}{divergence_sentence(p.divergence)}")
+        if p.divergence.tensors:
+            lines.append(f"  first differing tensors: {escape(_tensors(p.divergence))}")
+    if p.steps_a != p.steps_b:
+        lines.append(f"  {label}optimizer steps: {p.steps_a} vs {p.steps_b}")
+    if p.loss.steps:
+        if p.loss.differing == 0:
+            lines.append(f"  {label}loss per step: identical for all {p.loss.steps} steps")
+        else:
+            lines.append(
+                f"  {label}loss per step: identical for {p.loss.identical_prefix} of "
+                f"{p.loss.steps} steps, then differs ({_fmt(p.loss.first_a)} vs "
+                f"{_fmt(p.loss.first_b)}); {p.loss.differing} steps differ"
+            )
+        differing_epochs = [e for e in p.loss.epochs if not e.equal]
+        if differing_epochs:
+            e = differing_epochs[0]
+            lines.append(
+                f"  {label}loss per epoch: {len(differing_epochs)} of {len(p.loss.epochs)} "
+                f"epochs differ; epoch {e.epoch}: {_fmt(e.mean_a)} vs {_fmt(e.mean_b)}"
+            )
+    for m in p.metrics:
+        if not m.equal:
+            lines.append(f"  {label}metric {escape(m.name)}: {escape(m.summary)}")
+    for t in p.traces:
+        if not t.equal:
+            lines.append(f"  {label}traced {escape(t.name)}: {escape(t.summary)}")
+    return lines
+
+
+def _comparison_lines(c: RunComparison, multi_process: bool) -> List[str]:
+    lines: List[str] = []
+    for p in c.processes:
+        label = f"{p.process}: " if multi_process else ""
+        lines.extend(_process_lines(p, label))
+    for a in c.artifacts:
+        word, detail = summarize(a)
+        if word != "identical":
+            lines.append(f"  {escape(a.artifact)}: {escape(detail)}")
+    for name in c.unpaired:
+        lines.append(f"  process {escape(name)} traced in only one of the runs")
+    if c.output_is_criterion and c.output is not None and not c.output.equal:
+        lines.append(
+            f"  program output differs at line {c.output.first_line}: "
+            f"{escape(c.output.line_a)!r} vs {escape(c.output.line_b)!r}"
+        )
+    return lines
+
+
+def _identical_summary(result: VerifyResult) -> str:
+    c = result.comparisons[0]
+    parts = []
+    steps = sum(p.steps_a for p in c.processes)
+    tensors = sum(p.tensors for p in c.processes)
+    if steps:
+        parts.append(f"{steps:,} steps")
+    if tensors:
+        parts.append(f"{tensors:,} tensors")
+    if steps:
+        parts.append("loss")
+    metrics = sum(len(p.metrics) for p in c.processes)
+    if metrics:
+        parts.append(f"{metrics} metric{'s' if metrics != 1 else ''}")
+    traced = sum(len(p.traces) for p in c.processes)
+    if traced:
+        parts.append(f"{traced} traced value{'s' if traced != 1 else ''}")
+    if c.artifacts:
+        n = sum(a.tensors for a in c.artifacts)
+        parts.append(f"{len(c.artifacts)} artifact{'s' if len(c.artifacts) != 1 else ''}"
+                     + (f" ({n:,} tensors)" if n else ""))
+    if c.output_is_criterion:
+        parts.append("program output")
+    ranks = [p.process for p in c.processes if p.process.startswith("rank")]
+    if ranks:
+        parts.append(f"{len(ranks)} ranks")
+    return ", ".join(parts)
+
+
+def _spread(result: VerifyResult) -> str:
+    if result.time_spread_pct is None:
+        return ""
+    times = ", ".join(f"{r.seconds:.1f} s" for r in result.runs)
+    return f"time spread {result.time_spread_pct:.1f}% ({times})"
+
+
+def render_text(result: VerifyResult, console: Console) -> None:
+    """The verdict first, then the evidence, then where the records are."""
+    total = len(result.runs)
+    if result.verdict in ("failed", "interrupted"):
+        run = next((r for r in result.runs if not r.ok), None)
+        if result.verdict == "interrupted":
+            console.print("[bold yellow]INTERRUPTED[/]: verify was stopped; the runs did not complete")
+        elif run is not None:
+            console.print(f"[bold red]FAILED[/]: run {run.index} {escape(run.failure())}")
+        if run is not None and run.stderr_tail:
+            console.print(f"  last lines of its stderr ({run.run_dir}/stderr.txt):")
+            for line in run.stderr_tail.splitlines():
+                console.print(f"    {escape(line)}", highlight=False)
+        console.print(f"records kept under {result.run_root}/", highlight=False)
+        return
+    if result.verdict == "reproducible":
+        what = _identical_summary(result)
+        spread = _spread(result)
+        mode = " with record/replay" if result.replay else ""
+        console.print(
+            f"[bold green]REPRODUCIBLE[/]{mode}: {total} runs bit-identical ({what})"
+            + (f"; {spread}" if spread else "")
+        )
+    elif result.verdict == "inconclusive":
+        console.print(
+            "[bold yellow]INCONCLUSIVE[/]: nothing to compare (no optimizer steps, metrics, "
+            "traced values, artifacts or output); log with reprolint.runtime.metric() or "
+            "pass --artifact FILE"
+        )
+    else:
+        multi = len(result.comparisons) > 1
+        headline_done = False
+        for c in result.comparisons:
+            if c.identical:
+                continue
+            multi_process = len(c.processes) > 1
+            lines = _comparison_lines(c, multi_process)
+            prefix = f"run {c.other} vs run 1: " if multi else ""
+            if not headline_done:
+                first = lines[0].strip() if lines and not lines[0].startswith("  ") else "the runs differ"
+                console.print(f"[bold red]NOT REPRODUCIBLE[/]: {prefix}{first}")
+                rest = lines[1:] if lines and not lines[0].startswith("  ") else lines
+                headline_done = True
+            else:
+                console.print(f"{prefix}differs")
+                rest = lines
+            for line in rest:
+                console.print(line if line.startswith("  ") else f"  {line}", highlight=False)
+        spread = _spread(result)
+        if spread:
+            console.print(f"  {spread}", highlight=False)
+    for message in result.warnings:
+        console.print(f"[yellow]warning[/]: {escape(message)}", highlight=False)
+    console.print(f"records: {result.run_root}/", highlight=False)

@@ -1,0 +1,81 @@
+"""Read the JSON-lines traces that `reprolint.runtime` writes (one file per process)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+Digest = Tuple[int, Optional[float]]  # (bit-pattern sum: exact, float64 sum: for people)
+
+
+@dataclass
+class StepRecord:
+    """The state after one optimizer step."""
+
+    n: int
+    optimizer: int
+    loss: Optional[float]
+    epoch: Optional[int]
+    digests: List[Digest]
+
+
+@dataclass
+class ProcessTrace:
+    """Everything one process of one run traced."""
+
+    name: str
+    names: Dict[int, List[str]] = field(default_factory=dict)
+    initial: Dict[int, List[Digest]] = field(default_factory=dict)
+    steps: List[StepRecord] = field(default_factory=list)
+    traces: List[Tuple[Any, Dict[str, Any]]] = field(default_factory=list)
+    metrics: List[Tuple[str, Any]] = field(default_factory=list)
+    warnings: List[str] = field(default_factory=list)
+
+    def tensor_name(self, optimizer: int, index: int) -> str:
+        names = self.names.get(optimizer, [])
+        name = names[index] if index < len(names) else f"param{index}"
+        return name if len(self.names) <= 1 else f"optimizer{optimizer}:{name}"
+
+
+def parse_trace(name: str, lines: List[str]) -> ProcessTrace:
+    """Build a ProcessTrace; a line cut short by a crash is skipped, not an error."""
+    trace = ProcessTrace(name)
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        kind = rec.get("k")
+        if kind == "optimizer":
+            trace.names[rec["opt"]] = list(rec.get("names", []))
+        elif kind == "init":
+            trace.initial.setdefault(rec["opt"], [tuple(d) for d in rec["d"]])  # type: ignore[misc]
+        elif kind == "step":
+            trace.steps.append(
+                StepRecord(
+                    n=rec["n"],
+                    optimizer=rec.get("opt", 0),
+                    loss=rec.get("loss"),
+                    epoch=rec.get("epoch"),
+                    digests=[tuple(d) for d in rec["d"]],  # type: ignore[misc]
+                )
+            )
+        elif kind == "trace":
+            trace.traces.append((rec.get("step"), rec.get("values", {})))
+        elif kind == "metric":
+            trace.metrics.append((rec["name"], rec.get("value")))
+        elif kind == "warning":
+            trace.warnings.append(rec.get("message", ""))
+    return trace
+
+
+def load_run(run_dir: Path) -> Dict[str, ProcessTrace]:
+    """The traces of one run, by process name (`main`, `rank0`, ...)."""
+    traces = {}
+    for path in sorted(run_dir.glob("trace.*.jsonl")):
+        name = path.name[len("trace."):-len(".jsonl")]
+        with open(path, encoding="utf-8") as f:
+            traces[name] = parse_trace(name, f.read().splitlines())
+    return traces
