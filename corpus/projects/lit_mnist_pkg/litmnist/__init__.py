@@ -1,0 +1,1 @@
+"""MNIST classifier packaged as a Lightning project (run: python -m litmnist.train)."""
