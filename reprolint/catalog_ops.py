@@ -153,8 +153,8 @@ class ArgCondition:
     excluded set), ``equals`` (``values`` has one element) or ``present`` (``values``
     is ``(True,)`` or ``(False,)``: the argument is given and is not the literal
     ``None``). ``default`` is the value the callee uses when the argument is absent,
-    so ``in``/``equals`` can be decided for calls that omit it. ``positions`` maps a
-    qualified name to the 0-based index of the argument in a call of that name
+    so ``in``/``equals`` can be decided for calls that omit it. ``positions`` pairs a
+    qualified name with the 0-based index of the argument in a call of that name
     (``Tensor.*`` methods do not count ``self``); a name missing there matches the
     keyword form only. ``names`` limits the condition to some of the entry's names
     (empty: all of them).
@@ -220,9 +220,15 @@ class ArgCondition:
             value = self.default
         if value is UNKNOWN:
             return None
-        if self.predicate == "not_in":
-            return value not in self.values
-        return value in self.values  # "in" and "equals"
+        found = any(_same_literal(value, v) for v in self.values)
+        return not found if self.predicate == "not_in" else found  # "in" and "equals"
+
+
+def _same_literal(a: object, b: object) -> bool:
+    """Literal equality that keeps ``True`` and ``1`` apart (Python's ``==`` does not)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return a == b
 
 
 # --------------------------------------------------------------------------- entries
@@ -250,6 +256,15 @@ class OpEntry:
     doc_match: str | None = None
     evidence: str = "read"
     notes: str | None = None
+
+    @property
+    def fixes(self) -> tuple[str, ...]:
+        """What makes a ``deterministic-with-flag`` op deterministic (the framework flag by default)."""
+        if self.fixed_by or self.kind != "deterministic-with-flag":
+            return self.fixed_by
+        if self.framework == "torch":
+            return ("torch.use_deterministic_algorithms",)
+        return ("tensorflow.config.experimental.enable_op_determinism",)
 
     @property
     def cuda_only(self) -> bool:
@@ -385,7 +400,7 @@ class _Reader:
         if unknown:
             self.fail(f"unknown key(s) {', '.join(unknown)}")
 
-    def str(self, key: str, *, required: bool = True) -> str | None:
+    def text(self, key: str, *, required: bool = True) -> str | None:
         value = self.table.get(key)
         if value is None:
             if required:
@@ -395,13 +410,13 @@ class _Reader:
             self.fail(f"{key!r} must be a non-empty string")
         return value
 
-    def bool(self, key: str, default: bool = False) -> bool:
+    def boolean(self, key: str, default: bool = False) -> bool:
         value = self.table.get(key, default)
         if not isinstance(value, bool):
             self.fail(f"{key!r} must be true or false")
         return value
 
-    def str_list(self, key: str, *, required: bool = False) -> tuple[str, ...]:
+    def strings(self, key: str, *, required: bool = False) -> tuple[str, ...]:
         value = self.table.get(key)
         if value is None:
             if required:
@@ -416,7 +431,7 @@ class _Reader:
         return tuple(value)
 
     def version(self, key: str, *, required: bool = True) -> Version | None:
-        text = self.str(key, required=required)
+        text = self.text(key, required=required)
         if text is None:
             return None
         if not re.fullmatch(r"\d+\.\d+(?:\.\d+)?", text):
@@ -430,8 +445,14 @@ class _Reader:
             self.fail(f"{key!r} must be one of {', '.join(allowed)}, not {value!r}")
         return value  # type: ignore[no-any-return]
 
+    def evidence(self) -> str:
+        evidence = self.choice("evidence", {"read", "inferred"}, "read")
+        if evidence == "inferred" and not self.table.get("notes"):
+            self.fail("evidence 'inferred' needs 'notes' saying what was read instead")
+        return evidence
+
     def reference(self) -> str:
-        ref = self.str("reference")
+        ref = self.text("reference")
         assert ref is not None
         if not ref.startswith("https://"):
             self.fail(f"'reference' must be an https:// URL, not {ref!r}")
@@ -448,10 +469,10 @@ _PREDICATES: Final = ("in", "not_in", "equals", "present")
 
 
 def _parse_condition(reader: _Reader, raw: Any, entry_names: Sequence[str]) -> ArgCondition:
-    cond = _Reader(reader.catalog, f"{reader.what}: condition", raw)
-    cond.fail = reader.fail  # type: ignore[method-assign]  # errors name the entry
+    # Same label as the entry, so every error about a condition names the entry.
+    cond = _Reader(reader.catalog, reader.what, raw)
     cond.check_keys({"arg", "positions", "names", "default", *_PREDICATES})
-    arg = cond.str("arg")
+    arg = cond.text("arg")
     assert arg is not None
     if not _IDENT_RE.match(arg):
         reader.fail(f"condition arg {arg!r} is not an identifier")
@@ -476,7 +497,7 @@ def _parse_condition(reader: _Reader, raw: Any, entry_names: Sequence[str]) -> A
         if predicate == "present":
             reader.fail(f"condition on {arg!r}: 'default' makes no sense with 'present'")
         default = _literal(reader, cond.table["default"], "default")
-    names = cond.str_list("names")
+    names = cond.strings("names")
     for name in names:
         if name not in entry_names:
             reader.fail(f"condition on {arg!r} names {name!r}, which is not in 'names'")
@@ -538,12 +559,12 @@ def _parse_op(catalog: str, framework: Literal["torch", "tf"], index: int, raw: 
     label = f"op {entry_id!r}" if isinstance(entry_id, str) else f"op #{index + 1}"
     r = _Reader(catalog, label, raw)
     r.check_keys(_OP_KEYS)
-    ident = r.str("id")
+    ident = r.text("id")
     assert ident is not None
     if not _ID_RE.match(ident):
         r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
     kind = r.choice("kind", TORCH_KINDS if framework == "torch" else KINDS)
-    names = r.str_list("names", required=True)
+    names = r.strings("names", required=True)
     name_re = _TORCH_NAME_RE if framework == "torch" else _TF_NAME_RE
     for name in names:
         if not name_re.match(name):
@@ -554,18 +575,18 @@ def _parse_op(catalog: str, framework: Literal["torch", "tf"], index: int, raw: 
     _check_range(r, since, until)
     devices = TORCH_DEVICES if framework == "torch" else TF_DEVICES
     device = r.choice("device", devices, "any")
-    runtime = r.str_list("runtime")
+    runtime = r.strings("runtime")
     for tag in runtime:
         if tag not in RUNTIME_TAGS:
             r.fail(f"unknown runtime tag {tag!r}")
-    fixed_by = r.str_list("fixed_by")
+    fixed_by = r.strings("fixed_by")
     for flag in fixed_by:
         if flag not in _FIXED_BY_FIXED and not _FIXED_BY_ENV_RE.match(flag):
             r.fail(f"unknown 'fixed_by' value {flag!r}")
     if fixed_by and kind != "deterministic-with-flag":
         r.fail("'fixed_by' only applies to kind 'deterministic-with-flag'")
     source = r.choice("source", {"docstring", "other"}, "other")
-    doc_names = r.str_list("doc_names")
+    doc_names = r.strings("doc_names")
     if source == "docstring" and not doc_names:
         r.fail("source 'docstring' needs 'doc_names' (the names as the docstring spells them)")
     if source != "docstring" and doc_names:
@@ -579,16 +600,16 @@ def _parse_op(catalog: str, framework: Literal["torch", "tf"], index: int, raw: 
         until=until,
         reference=r.reference(),
         device=device,
-        backward_only=r.bool("backward_only"),
+        backward_only=r.boolean("backward_only"),
         when=_parse_conditions(r, names),
         runtime=runtime,
-        alternative=r.str("alternative", required=False),
+        alternative=r.text("alternative", required=False),
         fixed_by=fixed_by,
         source=source,
         doc_names=doc_names,
-        doc_match=r.str("doc_match", required=False),
-        evidence=r.choice("evidence", {"read", "inferred"}, "read"),
-        notes=r.str("notes", required=False),
+        doc_match=r.text("doc_match", required=False),
+        evidence=r.evidence(),
+        notes=r.text("notes", required=False),
     )
 
 
@@ -636,8 +657,8 @@ _CUBLAS_KEYS: Final = {
 def _parse_cublas(catalog: str, raw: Any) -> CublasFacts:
     r = _Reader(catalog, "[cublas]", raw)
     r.check_keys(_CUBLAS_KEYS)
-    ops = r.str_list("ops", required=True)
-    also = r.str_list("also_affects")
+    ops = r.strings("ops", required=True)
+    also = r.strings("also_affects")
     for name in (*ops, *also):
         if not _TORCH_NAME_RE.match(name):
             r.fail(f"name {name!r} is not a qualified torch name")
@@ -645,11 +666,11 @@ def _parse_cublas(catalog: str, raw: Any) -> CublasFacts:
     until = r.version("required_until", required=False)
     assert since is not None
     _check_range(r, since, until)
-    env, min_cuda, set_before = r.str("env"), r.str("min_cuda"), r.str("set_before")
+    env, min_cuda, set_before = r.text("env"), r.text("min_cuda"), r.text("set_before")
     assert env is not None and min_cuda is not None and set_before is not None
     return CublasFacts(
         env=env,
-        accepted=r.str_list("accepted", required=True),
+        accepted=r.strings("accepted", required=True),
         min_cuda=min_cuda,
         ops=ops,
         also_affects=also,
@@ -657,8 +678,8 @@ def _parse_cublas(catalog: str, raw: Any) -> CublasFacts:
         required_until=until,
         set_before=set_before,
         reference=r.reference(),
-        evidence=r.choice("evidence", {"read", "inferred"}, "read"),
-        notes=r.str("notes", required=False),
+        evidence=r.evidence(),
+        notes=r.text("notes", required=False),
     )
 
 
@@ -709,12 +730,12 @@ def _parse_setting(catalog: str, index: int, raw: Any) -> TfSetting:
     label = f"setting {entry_id!r}" if isinstance(entry_id, str) else f"setting #{index + 1}"
     r = _Reader(catalog, label, raw)
     r.check_keys(_SETTING_KEYS)
-    ident = r.str("id")
+    ident = r.text("id")
     assert ident is not None
     if not _ID_RE.match(ident):
         r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
     form = r.choice("form", {"call", "assign", "use"})
-    names = r.str_list("names", required=True)
+    names = r.strings("names", required=True)
     for name in names:
         if not _TF_NAME_RE.match(name):
             r.fail(f"name {name!r} is not a qualified tensorflow/keras name")
@@ -732,7 +753,7 @@ def _parse_setting(catalog: str, index: int, raw: Any) -> TfSetting:
         value = _literal(r, r.table["value"], "value")
     elif "value" in r.table:
         r.fail("'value' only applies to form 'assign'")
-    overridden_by = r.str_list("overridden_by")
+    overridden_by = r.strings("overridden_by")
     overridden_since = r.version("overridden_since", required=False)
     if bool(overridden_by) != (overridden_since is not None):
         r.fail("'overridden_by' and 'overridden_since' go together")
@@ -747,9 +768,9 @@ def _parse_setting(catalog: str, index: int, raw: Any) -> TfSetting:
         value=value,
         overridden_by=overridden_by,
         overridden_since=overridden_since,
-        alternative=r.str("alternative", required=False),
-        evidence=r.choice("evidence", {"read", "inferred"}, "read"),
-        notes=r.str("notes", required=False),
+        alternative=r.text("alternative", required=False),
+        evidence=r.evidence(),
+        notes=r.text("notes", required=False),
     )
 
 
@@ -773,18 +794,18 @@ def _parse_flag(catalog: str, index: int, raw: Any) -> TfFlag:
     label = f"flag {entry_id!r}" if isinstance(entry_id, str) else f"flag #{index + 1}"
     r = _Reader(catalog, label, raw)
     r.check_keys(_FLAG_KEYS)
-    ident = r.str("id")
+    ident = r.text("id")
     assert ident is not None
     if not _ID_RE.match(ident):
         r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
     form = r.choice("form", {"call", "env"})
-    name = r.str("name")
+    name = r.text("name")
     assert name is not None
     if form == "call" and not _TF_NAME_RE.match(name):
         r.fail(f"name {name!r} is not a qualified tensorflow name")
     if form == "env" and not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
         r.fail(f"env name {name!r} must be an environment variable name")
-    values = r.str_list("values")
+    values = r.strings("values")
     if form == "env" and not values:
         r.fail("form 'env' needs 'values' (the values that turn it on)")
     since = r.version("honoured_since")
@@ -800,9 +821,9 @@ def _parse_flag(catalog: str, index: int, raw: Any) -> TfFlag:
         reference=r.reference(),
         values=values,
         deprecated_since=r.version("deprecated_since", required=False),
-        covers=r.str("covers", required=False) or "",
-        evidence=r.choice("evidence", {"read", "inferred"}, "read"),
-        notes=r.str("notes", required=False),
+        covers=r.text("covers", required=False) or "",
+        evidence=r.evidence(),
+        notes=r.text("notes", required=False),
     )
 
 
