@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
     _add_selection(check)
     check.add_argument(
-        "--output-format", choices=["text", "concise", "json"], default="text",
+        "--output-format", choices=["text", "concise", "json", "github", "sarif"], default="text",
         help="how findings are printed (default: text)",
     )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
@@ -111,7 +111,10 @@ def _check(args: argparse.Namespace) -> int:
         if missing:
             raise _UsageError(f"no such file or directory: {', '.join(missing)}")
         settings = _settings(args, Path(args.paths[0]))
-        result = api.check_paths(args.paths, settings)
+        from reprolint.progress import FileProgress
+
+        with FileProgress() as progress:
+            result = api.check_paths(args.paths, settings, progress=progress)
         diagnostics, files = result.diagnostics, result.files_checked
     status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
     report = Report(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Iterable, Mapping, Optional, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Union
 
 import libcst as cst
 
@@ -57,6 +58,8 @@ class FileAnalysis:
     facts: Optional[ModuleFacts] = None
     error: Optional[SourceError] = None
     suppressions: dict[int, frozenset[str]] = field(default_factory=dict)
+    # Notebooks: program line -> code cell (a reprolint.notebooks.CellMap).
+    cells: Optional[Any] = None
 
 
 @dataclass
@@ -99,15 +102,24 @@ def _suppressions(source: str) -> dict[int, frozenset[str]]:
     return found
 
 
+def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> SourceError:
+    """Prefer CPython's wording and location, which users know; fall back to libcst's."""
+    try:
+        compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as py:
+        return SourceError(f"syntax error: {py.msg}", line=py.lineno or 1, column=py.offset or 1)
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return SourceError(f"syntax error: {exc.message}", line=exc.raw_line, column=exc.raw_column + 1)
+
+
 def analyse_source(source: str, path: str) -> FileAnalysis:
     """Parse one module and collect its facts; a parse failure becomes ``error``."""
     result = FileAnalysis(path, suppressions=_suppressions(source))
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        result.error = SourceError(
-            f"syntax error: {exc.message}", line=exc.raw_line, column=exc.raw_column + 1
-        )
+        result.error = _syntax_error(source, path, exc)
         return result
     except (RecursionError, MemoryError) as exc:
         result.error = SourceError(f"too deeply nested to parse ({type(exc).__name__})")
@@ -122,6 +134,10 @@ def analyse_file(path: str) -> FileAnalysis:
         data = Path(path).read_bytes()
     except OSError as exc:
         return FileAnalysis(path, error=SourceError(f"cannot read: {exc.strerror or exc}"))
+    if path.endswith(".ipynb"):
+        from reprolint.notebooks import analyse_notebook
+
+        return analyse_notebook(path, data)
     if len(data) > MAX_FILE_BYTES:
         return FileAnalysis(
             path,
@@ -191,6 +207,11 @@ def _diagnostics(
                 fix=finding.fix,
             )
         )
+    cell_maps = {a.path: a.cells for a in analyses if a.cells is not None}
+    if cell_maps:
+        from reprolint.notebooks import map_to_cells
+
+        out = [map_to_cells(d, cell_maps[d.path]) if d.path in cell_maps else d for d in out]
     out.sort(key=lambda d: d.sort_key)
     return out
 
@@ -203,12 +224,23 @@ def _configured_entries(facts: Mapping[str, ModuleFacts], settings: Settings) ->
     return [p for p in facts if Path(p).resolve() in wanted]
 
 
-def check_paths(paths: Iterable[str], settings: Optional[Settings] = None) -> CheckResult:
-    """Check files and folders; the paths in diagnostics are as given (relative stays relative)."""
+def check_paths(
+    paths: Iterable[str],
+    settings: Optional[Settings] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> CheckResult:
+    """Check files and folders; the paths in diagnostics are as given (relative stays relative).
+
+    ``progress(done, total)``, when given, is called after each file is read and parsed.
+    """
     settings = settings or Settings()
     paths = list(paths)
     files = list(discover(paths, settings))
-    analyses = [analyse_file(path) for path in files]
+    analyses = []
+    for path in files:
+        analyses.append(analyse_file(path))
+        if progress is not None:
+            progress(len(analyses), len(files))
     return CheckResult(_diagnostics(analyses, settings, _roots(paths)), len(files))
 
 
@@ -225,6 +257,11 @@ def check_source(
     source: Union[str, bytes], path: str = "<stdin>", settings: Optional[Settings] = None
 ) -> list[Diagnostic]:
     """Check one module's source as a program of its own."""
+    if path.endswith(".ipynb"):
+        from reprolint.notebooks import analyse_notebook
+
+        data = source.encode("utf-8") if isinstance(source, str) else source
+        return _diagnostics([analyse_notebook(path, data)], settings or Settings(), ["."])
     if isinstance(source, bytes):
         try:
             source = decode_source(source)

@@ -70,11 +70,22 @@ class Settings:
         best_ignore = max((len(p) for p in ignores if _matches(code, p)), default=-1)
         return best_select >= 0 and best_select > best_ignore
 
-    def is_excluded(self, path: str, is_dir: bool = False) -> bool:
-        return any(
-            _path_matches(path, pattern, self.root)
-            for pattern in (*self.exclude, *self.extend_exclude)
-        )
+    def is_excluded(self, path: str) -> bool:
+        """Whether a file or folder met while walking is excluded.
+
+        A pattern without "/" matches the entry's own name (so `build` skips every
+        folder named build below the checked path, but never a parent of it); a pattern
+        with "/" matches the path relative to the configuration's folder.
+        """
+        name = Path(path).name
+        for pattern in (*self.exclude, *self.extend_exclude):
+            bare = pattern.rstrip("/")
+            if "/" not in bare:
+                if fnmatch.fnmatchcase(name, bare):
+                    return True
+            elif _path_matches(path, pattern, self.root):
+                return True
+        return False
 
 
 def _matches(code: str, prefix: str) -> bool:

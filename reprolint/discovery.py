@@ -43,7 +43,7 @@ def discover(paths: Iterable[str], settings: Settings) -> Iterator[str]:
             kept = []
             for name in sorted(dirs):
                 child = here / name
-                if settings.is_excluded(_display(child), is_dir=True) or _is_virtualenv(child):
+                if settings.is_excluded(_display(child)) or _is_virtualenv(child):
                     continue
                 if child.is_symlink():
                     continue  # never follow a link (it may lead out of the tree or loop)

@@ -52,3 +52,26 @@ def rules_table_markdown() -> str:
         summary = rule.summary().replace("|", "\\|")
         lines.append(f"| {rule.code} | {rule.name()} | {rule.fixable()} | {summary} |")
     return "\n".join(lines) + "\n"
+
+
+def write_generated_docs(repo: "str | None" = None) -> None:
+    """Regenerate README's rule table and docs/guide.md (``python -m reprolint.docs``)."""
+    import re
+    from pathlib import Path
+
+    root = Path(repo) if repo else Path(__file__).resolve().parent.parent
+    readme = root / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    text = re.sub(
+        r"(<!-- rules-table:start -->\n).*?(<!-- rules-table:end -->)",
+        lambda m: m.group(1) + rules_table_markdown() + m.group(2),
+        text,
+        flags=re.S,
+    )
+    readme.write_text(text, encoding="utf-8")
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "docs" / "guide.md").write_text(guide_markdown(), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_generated_docs()

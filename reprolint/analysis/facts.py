@@ -725,8 +725,8 @@ class _Collector(cst.CSTVisitor):
         )
 
     def _maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> None:
-        if _has_star(node):
-            return  # arguments unknown (`**kwargs`): cannot tell
+        if any(a.star == "**" for a in node.args):
+            return  # keyword arguments unknown (`**kwargs`): cannot tell
         for cond in draw.unless:
             arg = _arg(node, cond.keyword, cond.position)
             if arg is not None and _literal(arg.value) is not None:

@@ -7,7 +7,9 @@ from reprolint.model import Severity
 class ParseError(Rule):
     """
     ## What it does
-    Reports a file that reprolint could not read or parse: a syntax error, an
+    Reports a file that reprolint could not read or parse.
+
+    Causes: a syntax error, an
     undecodable byte sequence for the file's declared encoding, a notebook with broken
     JSON, or a file over the size limit. The other files are still checked.
 

@@ -1,4 +1,4 @@
-"""Reporters turn diagnostics into text, concise lines, JSON (and later GitHub, SARIF)."""
+"""Reporters turn diagnostics into text, concise lines, JSON, GitHub annotations, SARIF."""
 
 from __future__ import annotations
 
@@ -48,10 +48,24 @@ def _json(report: Report, out: TextIO) -> None:
     render_json(report, out)
 
 
+def _github(report: Report, out: TextIO) -> None:
+    from reprolint.reporters.github import render_github
+
+    render_github(report, out)
+
+
+def _sarif(report: Report, out: TextIO) -> None:
+    from reprolint.reporters.sarif import render_sarif
+
+    render_sarif(report, out)
+
+
 FORMATS: dict[str, Callable[[Report, TextIO], None]] = {
     "text": _text,
     "concise": _concise,
     "json": _json,
+    "github": _github,
+    "sarif": _sarif,
 }
 
 

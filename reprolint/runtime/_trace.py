@@ -256,8 +256,10 @@ def parameter_names(torch: ModuleType, params: List[Any]) -> List[str]:
     """
     wanted = {id(p) for p in params}
     best: Dict[int, Tuple[int, int, str]] = {}
+    module_type = torch.nn.Module
     for obj in gc.get_objects():
-        if not isinstance(obj, torch.nn.Module):
+        # type(), not isinstance(): some lazy objects warn when asked for __class__.
+        if not issubclass(type(obj), module_type):
             continue
         try:
             named = list(obj.named_parameters())

@@ -6,8 +6,11 @@ from reprolint.checks.base import Rule
 class FrameworkDeterminismOff(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report a high-level trainer left nondeterministic: Lightning `Trainer(deterministic=False/None)`, Hugging Face `TrainingArguments` without `seed`/`full_determinism`, Keras without `set_random_seed`.
+    Reports a high-level trainer left nondeterministic: Lightning
+    `Trainer(deterministic=False/None)`, Hugging Face `TrainingArguments` without
+    `seed`/`full_determinism`, Keras without `set_random_seed`.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class MissingCublasWorkspaceConfig(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report deterministic mode without `CUBLAS_WORKSPACE_CONFIG` set before CUDA starts (required up to torch 2.9, advisory later).
+    Reports deterministic mode without `CUBLAS_WORKSPACE_CONFIG` set before CUDA
+    starts (required up to torch 2.9, advisory later).
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class MissingCudnnDeterministic(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report a torch program that uses cuDNN and never sets `cudnn.deterministic = True` / `cudnn.benchmark = False`.
+    Reports a torch program that uses cuDNN and never sets `cudnn.deterministic =
+    True` / `cudnn.benchmark = False`.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class MissingDeterministicAlgorithms(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report a torch training program that never calls `torch.use_deterministic_algorithms(True)`.
+    Reports a torch training program that never calls
+    `torch.use_deterministic_algorithms(True)`.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

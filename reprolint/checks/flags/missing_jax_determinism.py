@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class MissingJaxDeterminism(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report a JAX program on GPU without `--xla_gpu_deterministic_ops=true` in `XLA_FLAGS`.
+    Reports a JAX program on GPU without `--xla_gpu_deterministic_ops=true` in
+    `XLA_FLAGS`.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

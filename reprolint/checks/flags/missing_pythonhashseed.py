@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class MissingPythonhashseed(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report a program whose results depend on str hash order (see RPL401) runs without a fixed `PYTHONHASHSEED`.
+    Reports a program whose results depend on str hash order (see RPL401) runs
+    without a fixed `PYTHONHASHSEED`.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

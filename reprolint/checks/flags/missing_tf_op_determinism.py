@@ -6,8 +6,11 @@ from reprolint.checks.base import Rule
 class MissingTfOpDeterminism(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report a TensorFlow program without `tf.config.experimental.enable_op_determinism()` (or `TF_DETERMINISTIC_OPS=1` before TF 2.8).
+    Reports a TensorFlow program without
+    `tf.config.experimental.enable_op_determinism()` (or `TF_DETERMINISTIC_OPS=1`
+    before TF 2.8).
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

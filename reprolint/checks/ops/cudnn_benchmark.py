@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class CudnnBenchmark(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report `torch.backends.cudnn.benchmark = True`: cuDNN autotuning picks kernels per run.
+    Reports `torch.backends.cudnn.benchmark = True`: cuDNN autotuning picks kernels
+    per run.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

@@ -6,8 +6,12 @@ from reprolint.checks.base import Rule
 class OpWithoutDeterministicImpl(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report a call to an op that has no deterministic CUDA implementation and raises under deterministic mode (e.g. `histc`, `bincount(weights=)`, `kthvalue`, `median(dim)`, `embedding_bag(mode="max")` backward, `interpolate` linear modes backward).
+    Reports a call to an op that has no deterministic CUDA implementation and raises
+    under deterministic mode (e.g. `histc`, `bincount(weights=)`, `kthvalue`,
+    `median(dim)`, `embedding_bag(mode="max")` backward, `interpolate` linear modes
+    backward).
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

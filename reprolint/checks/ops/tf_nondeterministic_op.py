@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class TfNondeterministicOp(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report TensorFlow/Keras ops or settings known to be nondeterministic (`tf.data` with `deterministic=False`, TF1 `Session`, segment reductions on GPU, ...).
+    Reports TensorFlow/Keras ops or settings known to be nondeterministic (`tf.data`
+    with `deterministic=False`, TF1 `Session`, segment reductions on GPU, ...).
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class DataloaderWorkerSeed(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report `DataLoader(num_workers>0)` whose dataset draws from an RNG not reseeded per worker, without `worker_init_fn`/`generator`.
+    Reports `DataLoader(num_workers>0)` whose dataset draws from an RNG not reseeded
+    per worker, without `worker_init_fn`/`generator`.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

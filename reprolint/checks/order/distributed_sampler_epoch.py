@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class DistributedSamplerEpoch(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report a `DistributedSampler` or shuffling sampler used across epochs without `set_epoch(epoch)`, or seeded differently on each rank.
+    Reports a `DistributedSampler` or shuffling sampler used across epochs without
+    `set_epoch(epoch)`, or seeded differently on each rank.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class SetIterationOrder(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report order taken from a `set`/`frozenset` of str or bytes (`list(set(words))`, `for w in set(...)`, a vocabulary built from a set).
+    Reports order taken from a `set`/`frozenset` of str or bytes
+    (`list(set(words))`, `for w in set(...)`, a vocabulary built from a set).
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

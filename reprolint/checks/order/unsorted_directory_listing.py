@@ -6,8 +6,10 @@ from reprolint.checks.base import Rule
 class UnsortedDirectoryListing(Rule):
     """
     ## What it does
-    Not yet implemented: the code is reserved so that tools can key on it. It will
-    report `os.listdir`, `os.scandir`, `os.walk`, `glob.glob`/`iglob`, `Path.glob/rglob/iterdir` results used in order without `sorted()`.
+    Reports `os.listdir`, `os.scandir`, `os.walk`, `glob.glob`/`iglob`,
+    `Path.glob/rglob/iterdir` results used in order without `sorted()`.
+
+    Not yet implemented: the code is registered so that tools can key on it.
 
     ## Why is this bad?
     See the SPEC's rule table; the rationale lands with the implementation.

@@ -9,7 +9,9 @@ class ConditionalSeed(Rule):
     """
     ## What it does
     Finds seeding guarded by a condition that is false with the program's default
-    options, so a run with the defaults is unseeded: `if args.seed is not None:` or
+    options, so a run with the defaults is unseeded.
+
+    Typical cases: `if args.seed is not None:` or
     `if args.seed:` where the argparse or click option defaults to `None` (or `0`),
     `if seed is not None:` where `seed` is a parameter defaulting to `None`, and seeds
     behind flags that default off (`action="store_true"`). Defaults come from

@@ -22,10 +22,12 @@ def _all_seeds(facts: ModuleFacts) -> Iterator[Seed]:
 class EntropySeed(Rule):
     """
     ## What it does
-    Finds global seeding calls (`torch.manual_seed`, `np.random.seed`, `random.seed`,
-    `tf.random.set_seed`, framework seeders such as `seed_everything`, and calls to a
-    project seeding helper like `set_seed(...)`) whose seed comes from an entropy
-    source: `time.time()`, `time.time_ns()`, `datetime.now()`, `os.urandom`, `secrets`,
+    Finds seeds taken from time, OS entropy, process ids or string hashes.
+
+    It looks at global seeding calls (`torch.manual_seed`, `np.random.seed`,
+    `random.seed`, `tf.random.set_seed`, framework seeders such as `seed_everything`,
+    and calls to a project seeding helper like `set_seed(...)`) whose seed comes from
+    an entropy source: `time.time()`, `time.time_ns()`, `datetime.now()`, `os.urandom`, `secrets`,
     `uuid`, `os.getpid()` or `hash()` of a string — directly, through a variable
     assigned in the same scope, or through an argparse option whose default is one.
     `random.seed()` and `np.random.seed()` without an argument seed from OS entropy
@@ -87,12 +89,17 @@ class EntropySeed(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        arg_entropy: dict[str, str] = {}
-        for facts in ctx.facts.values():
-            arg_entropy.update(facts.arg_entropy)
+        # `args.seed` is looked up in the argparse defaults of the programs the module
+        # belongs to (a library module: its own).
+        arg_entropy: dict[str, dict[str, str]] = {
+            path: dict(facts.arg_entropy) for path, facts in ctx.facts.items()
+        }
+        for program in ctx.programs:
+            for path in program.modules:
+                arg_entropy[path].update(program.arg_entropy)
         for path, facts in ctx.facts.items():
             for seed in _all_seeds(facts):
-                source = self._source(seed.entropy, seed.entropy_ref, arg_entropy)
+                source = self._source(seed.entropy, seed.entropy_ref, arg_entropy[path])
                 libs = library_list(seed.libs)
                 if source is not None:
                     yield Finding(
@@ -107,7 +114,7 @@ class EntropySeed(Rule):
         seen: set[tuple[str, object]] = set()
         for program in ctx.programs:
             for path, call, libs in program.helper_calls:
-                source = self._source(call.entropy, call.entropy_ref, arg_entropy)
+                source = self._source(call.entropy, call.entropy_ref, program.arg_entropy)
                 if source is None or (path, call.span) in seen:
                     continue
                 seen.add((path, call.span))

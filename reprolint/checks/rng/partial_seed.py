@@ -9,8 +9,9 @@ from reprolint.checks.rng._common import library_list, location
 class PartialSeed(Rule):
     """
     ## What it does
-    Finds programs that seed some of the random libraries they draw from but not all:
-    torch is seeded, yet NumPy's global generator (or Python's `random`, or
+    Finds programs that seed some of the random libraries they draw from but not all.
+
+    For example torch is seeded, yet NumPy's global generator (or Python's `random`, or
     TensorFlow's) is drawn from and never seeded on the program's path. It is reported
     once per program, at the first seeding call that runs — usually the project's
     `set_seed` helper, where the missing call belongs. Each unseeded draw is also

@@ -10,12 +10,14 @@ from reprolint.model import Severity
 class UnseededGlobalRng(Rule):
     """
     ## What it does
-    Finds draws from a library's global random generator (Python `random`, NumPy's
-    legacy `np.random.*`, torch's default generator including `nn.init`, modules with
-    randomly initialised weights, `Dropout`, `randperm`, shuffling `DataLoader`s and
-    `random_split` without `generator=`, TensorFlow/Keras initialisers and
-    `tf.random.*`, scikit-learn estimators with `random_state=None`) on a program path
-    where that library is never seeded, or is seeded only after the draw.
+    Finds draws from a global RNG on a program path where that library is never
+    seeded, or is seeded only after the draw.
+
+    Global draws are Python `random`, NumPy's legacy `np.random.*`, torch's default
+    generator (including `nn.init`, modules with randomly initialised weights,
+    `Dropout`, `randperm`, shuffling `DataLoader`s and `random_split` without
+    `generator=`), TensorFlow/Keras initialisers and `tf.random.*`, and scikit-learn
+    estimators with `random_state=None` (which fall back to NumPy's global RNG).
 
     The check is program-aware: it follows the entry point through the project modules
     it imports and the project functions it calls (`utils.set_seed(args.seed)` in

@@ -8,7 +8,9 @@ from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 class UnseededRngInstance(Rule):
     """
     ## What it does
-    Finds new random generators seeded from OS entropy: `np.random.default_rng()`,
+    Finds new random generators seeded from OS entropy.
+
+    These are `np.random.default_rng()`,
     `np.random.RandomState()`, `np.random.SeedSequence()`, bit generators such as
     `np.random.PCG64()` without a seed (or with `None`), `random.Random()`,
     `torch.seed()`, `torch.Generator().seed()` and `g.seed()` on a torch generator,

@@ -1,0 +1,72 @@
+"""Score `reprolint check` against the labelled corpus (`# expect: CODE` comments)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reprolint.api import check_paths
+from reprolint.config import Settings
+
+EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>RPL\d{3}(?:\s*,\s*RPL\d{3})*)")
+
+Key = tuple[str, int, str]  # (path relative to the corpus, line, code)
+
+
+@dataclass
+class Score:
+    tp: int = 0
+    fp: list[Key] = field(default_factory=list)
+    fn: list[Key] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + len(self.fp)) if self.tp + len(self.fp) else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + len(self.fn)) if self.tp + len(self.fn) else 1.0
+
+
+def expectations(corpus: Path) -> set[Key]:
+    expected: set[Key] = set()
+    for path in sorted(corpus.rglob("*.py")):
+        rel = path.relative_to(corpus).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            match = EXPECT.search(line)
+            if match:
+                for code in re.split(r"\s*,\s*", match.group("codes")):
+                    expected.add((rel, number, code))
+    return expected
+
+
+def score(corpus: Path) -> dict[str, Score]:
+    result = check_paths([str(corpus)], Settings())
+    found: set[Key] = set()
+    for d in result.diagnostics:
+        rel = Path(d.path).relative_to(corpus).as_posix()
+        found.add((rel, d.span.start_line, d.code))
+    expected = expectations(corpus)
+    scores: dict[str, Score] = defaultdict(Score)
+    for key in found | expected:
+        code = key[2]
+        if key in found and key in expected:
+            scores[code].tp += 1
+        elif key in found:
+            scores[code].fp.append(key)
+        else:
+            scores[code].fn.append(key)
+    return dict(scores)
+
+
+if __name__ == "__main__":  # `python tests/corpus_eval.py` prints the table
+    corpus = Path(__file__).resolve().parent.parent / "corpus"
+    for code, s in sorted(score(corpus).items()):
+        print(f"{code}  tp={s.tp:3d} fp={len(s.fp):3d} fn={len(s.fn):3d}  "
+              f"precision={s.precision:.3f} recall={s.recall:.3f}")
+        for key in s.fp:
+            print("   FP", key)
+        for key in s.fn:
+            print("   FN", key)

@@ -1,0 +1,182 @@
+"""The program model: entry points, imports across files, and "seeded before?"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reprolint.api import check_paths
+
+
+def findings(root: Path) -> list[tuple[str, int, str]]:
+    result = check_paths([str(root)])
+    return [
+        (Path(d.path).relative_to(root).as_posix(), d.span.start_line, d.code)
+        for d in result.diagnostics
+    ]
+
+
+def messages(root: Path) -> list[str]:
+    return [d.message for d in check_paths([str(root)]).diagnostics]
+
+
+def test_helper_in_another_file_seeds(project) -> None:
+    root = project({
+        "utils.py": "import random\nimport numpy as np\nimport torch\n\n"
+                    "def set_seed(seed):\n    random.seed(seed)\n    np.random.seed(seed)\n    torch.manual_seed(seed)\n",
+        "train.py": "import torch\nfrom utils import set_seed\n\n"
+                    "def main():\n    set_seed(0)\n    print(torch.randn(2))\n\nif __name__ == '__main__':\n    main()\n",
+    })
+    assert findings(root) == []
+
+
+def test_model_built_in_another_file_before_the_seed(project) -> None:
+    root = project({
+        "src/model.py": "import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+                        "        super().__init__()\n        self.fc = nn.Linear(4, 2)\n",
+        "src/train.py": "import torch\nfrom model import Net\n\nnet = Net()\ntorch.manual_seed(1)\n",
+    })
+    assert findings(root) == [("src/model.py", 6, "RPL101")]
+    assert messages(root)[0].endswith(f"before `torch.manual_seed` runs ({(root / 'src/train.py').as_posix()}:5)")
+
+
+def test_library_code_is_not_reported_as_unseeded(project) -> None:
+    root = project({"lib/aug.py": "import random\n\ndef jitter(x):\n    return x + random.random()\n"})
+    assert findings(root) == []
+
+
+def test_library_code_draws_count_when_an_entry_imports_it(project) -> None:
+    root = project({
+        "lib/aug.py": "import random\n\ndef jitter(x):\n    return x + random.random()\n",
+        "run.py": "from lib.aug import jitter\n\nif __name__ == '__main__':\n    print(jitter(1))\n",
+    })
+    assert findings(root) == [("lib/aug.py", 4, "RPL101")]
+
+
+def test_relative_imports_inside_a_package(project) -> None:
+    root = project({
+        "pkg/__init__.py": "",
+        "pkg/seeding.py": "import torch\n\ndef seed_all(s):\n    torch.manual_seed(s)\n",
+        "pkg/train.py": "import torch\nfrom .seeding import seed_all\nfrom . import seeding\n\n"
+                        "def main():\n    seeding.seed_all(3)\n    return torch.rand(1)\n\n"
+                        "if __name__ == '__main__':\n    main()\n",
+    })
+    assert findings(root) == []
+
+
+def test_package_init_runs_on_import(project) -> None:
+    root = project({
+        "pkg/__init__.py": "import torch\ntorch.manual_seed(0)\n",
+        "pkg/models.py": "import torch\n\ndef make():\n    return torch.nn.Linear(2, 2)\n",
+        "main.py": "import pkg.models\n\nif __name__ == '__main__':\n    pkg.models.make()\n",
+    })
+    assert findings(root) == []
+
+
+def test_seed_in_main_guard_of_an_imported_module_does_not_run(project) -> None:
+    root = project({
+        "helpers.py": "import torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n",
+        "train.py": "import torch\nimport helpers\n\nif __name__ == '__main__':\n    x = torch.rand(2)\n",
+    })
+    assert ("train.py", 5, "RPL101") in findings(root)
+
+
+def test_methods_called_through_self_and_inheritance(project) -> None:
+    root = project({
+        "m.py": "import torch\nimport torch.nn as nn\n\nclass Base(nn.Module):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.build()\n\n    def build(self):\n"
+                "        self.w = nn.Linear(2, 2)\n\nclass Child(Base):\n    pass\n\n"
+                "def main():\n    model = Child()\n    torch.manual_seed(0)\n\nif __name__ == '__main__':\n    main()\n",
+    })
+    assert findings(root) == [("m.py", 10, "RPL101")]
+
+
+def test_unreached_functions_run_after_everything(project) -> None:
+    # forward() is never called by name; the seed before main's end covers it.
+    root = project({
+        "t.py": "import torch\nimport torch.nn.functional as F\n\nclass M(torch.nn.Module):\n"
+                "    def forward(self, x):\n        return F.dropout(x) + torch.randn(2)\n\n"
+                "if __name__ == '__main__':\n    torch.manual_seed(0)\n    m = M()\n",
+    })
+    assert findings(root) == []
+
+
+def test_deferred_draws_only_need_a_seed_somewhere(project) -> None:
+    root = project({
+        "t.py": "import torch\nfrom torch.utils.data import DataLoader\n\n"
+                "loader = DataLoader([1, 2, 3], shuffle=True)\ndrop = torch.nn.Dropout(0.5)\n"
+                "torch.manual_seed(0)\nfor b in loader:\n    print(drop(b))\n",
+    })
+    assert findings(root) == []
+
+
+def test_recursion_is_cut(project) -> None:
+    root = project({
+        "r.py": "import random\n\ndef a(n):\n    return b(n)\n\ndef b(n):\n    return a(n - 1) + random.random()\n\n"
+                "if __name__ == '__main__':\n    a(3)\n",
+    })
+    assert findings(root) == [("r.py", 7, "RPL101")]
+
+
+def test_import_cycle_between_project_modules(project) -> None:
+    root = project({
+        "a.py": "import b\nimport random\n\ndef f():\n    return random.random()\n",
+        "b.py": "import a\n",
+        "main.py": "import a\nimport random\nrandom.seed(0)\nprint(a.f())\n",
+    })
+    assert findings(root) == []
+
+
+def test_click_option_default_none_makes_seed_conditional(project) -> None:
+    root = project({
+        "cli.py": "import click\nimport torch\n\n@click.command()\n@click.option('--seed', default=None, type=int)\n"
+                  "def main(seed):\n    if seed is not None:\n        torch.manual_seed(seed)\n\n"
+                  "if __name__ == '__main__':\n    main()\n",
+    })
+    assert findings(root) == [("cli.py", 8, "RPL104")]
+
+
+def test_conditional_helper_call_is_reported_at_the_call(project) -> None:
+    root = project({
+        "utils.py": "import torch\n\ndef set_seed(s):\n    torch.manual_seed(s)\n",
+        "train.py": "import argparse\nfrom utils import set_seed\n\np = argparse.ArgumentParser()\n"
+                    "p.add_argument('--seed', type=int, default=None)\nargs = p.parse_args()\n"
+                    "if args.seed:\n    set_seed(args.seed)\n",
+    })
+    assert findings(root) == [("train.py", 8, "RPL104")]
+
+
+def test_one_finding_per_draw_site_across_programs(project) -> None:
+    root = project({
+        "common.py": "import numpy as np\n\ndef noise():\n    return np.random.rand(2)\n",
+        "a.py": "from common import noise\n\nif __name__ == '__main__':\n    noise()\n",
+        "b.py": "from common import noise\n\nif __name__ == '__main__':\n    noise()\n",
+    })
+    assert findings(root) == [("common.py", 4, "RPL101")]
+
+
+def test_partial_seed_is_reported_in_the_helper(project) -> None:
+    root = project({
+        "utils.py": "import torch\n\ndef set_seed(s):\n    torch.manual_seed(s)\n",
+        "data.py": "import numpy as np\n\ndef augment(x):\n    return x + np.random.normal(size=2)\n",
+        "train.py": "from utils import set_seed\nfrom data import augment\n\n"
+                    "if __name__ == '__main__':\n    set_seed(0)\n    augment(1)\n",
+    })
+    assert findings(root) == [("data.py", 4, "RPL101"), ("utils.py", 4, "RPL105")]
+
+
+def test_script_without_main_guard_is_an_entry_point(project) -> None:
+    root = project({"prep.py": "import numpy as np\nidx = np.random.permutation(10)\nprint(idx)\n"})
+    assert findings(root) == [("prep.py", 2, "RPL101")]
+
+
+def test_local_variable_shadowing_a_module_is_not_a_draw(project) -> None:
+    root = project({
+        "s.py": "import random\n\ndef pick(random):\n    return random.choice([1, 2])\n\n"
+                "if __name__ == '__main__':\n    print(pick(object()))\n",
+    })
+    assert findings(root) == []
+
+
+def test_star_import_of_a_known_module(project) -> None:
+    root = project({"s.py": "from numpy.random import *\nx = rand(3)\nprint(x)\n"})
+    assert findings(root) == [("s.py", 2, "RPL101")]

@@ -1,0 +1,81 @@
+"""The rule contract: codes, names, docs and generated documentation stay consistent."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from reprolint.analysis.rng_catalog import rng_catalog
+from reprolint.checks.base import DOC_SECTIONS, Rule, all_rules
+from reprolint.docs import guide_markdown, rules_table_markdown
+
+from conftest import REPO
+
+# The SPEC's rule table is a contract: every code in it must be registered, with this name.
+SPEC_CODES = {
+    "RPL101": "unseeded-global-rng", "RPL102": "unseeded-rng-instance", "RPL103": "entropy-seed",
+    "RPL104": "conditional-seed", "RPL105": "partial-seed", "RPL201": "nondeterministic-op",
+    "RPL202": "op-without-deterministic-impl", "RPL203": "cudnn-benchmark",
+    "RPL204": "tf-nondeterministic-op", "RPL301": "missing-deterministic-algorithms",
+    "RPL302": "missing-cudnn-deterministic", "RPL303": "missing-cublas-workspace-config",
+    "RPL304": "missing-tf-op-determinism", "RPL305": "missing-jax-determinism",
+    "RPL306": "framework-determinism-off", "RPL307": "missing-pythonhashseed",
+    "RPL401": "set-iteration-order", "RPL402": "unsorted-directory-listing",
+    "RPL403": "dataloader-worker-seed", "RPL404": "distributed-sampler-epoch",
+    "RPL900": "parse-error",
+}
+
+RULES = all_rules()
+
+
+def test_every_spec_code_is_registered_with_its_name() -> None:
+    assert {r.code: r.name() for r in RULES} == SPEC_CODES
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_doc_has_every_section(rule: type[Rule]) -> None:
+    for section in DOC_SECTIONS:
+        assert re.search(rf"^## {re.escape(section)}\s*$", rule.doc(), re.M), (rule.code, section)
+    assert rule.summary(), rule.code
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_message_style(rule: type[Rule]) -> None:
+    assert not rule.message.endswith("."), "messages have no trailing period"
+    if rule.fix_title:
+        assert rule.fix_title[0].isupper() and not rule.fix_title.endswith(".")
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES if r.implemented and r.code != "RPL900"], ids=lambda r: r.code)
+def test_implemented_rules_have_examples(rule: type[Rule]) -> None:
+    assert rule.VALID and rule.INVALID
+    if rule.fix_applicability is not None:
+        assert any(example.fixed is not None for example in rule.INVALID), "fixable rules show a fix"
+
+
+def test_catalog_draw_libraries_have_display_names() -> None:
+    catalog = rng_catalog()
+    used = {d.library for d in catalog.draws.values()} | {
+        d.library for ds in catalog.method_draws.values() for d in ds
+    }
+    assert used <= set(catalog.libraries)
+    assert all(set(s.seeds) <= set(catalog.libraries) for s in catalog.seeders.values())
+
+
+def _section(text: str, name: str) -> str:
+    match = re.search(rf"<!-- {name}:start -->\n(.*?)<!-- {name}:end -->", text, re.S)
+    assert match, f"README lacks the {name} markers"
+    return match.group(1)
+
+
+def test_readme_rule_table_is_current() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert _section(readme, "rules-table") == rules_table_markdown(), (
+        "README rule table is stale: run `python -m reprolint.docs` to regenerate"
+    )
+
+
+def test_generated_guide_is_current() -> None:
+    guide = (REPO / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert guide == guide_markdown(), "docs/guide.md is stale: run `python -m reprolint.docs`"
