@@ -62,7 +62,7 @@ def _process_lines(p: ProcessComparison, label: str) -> List[str]:
     if p.divergence is not None:
         lines.append(f"{label}{divergence_sentence(p.divergence)}")
         if p.divergence.tensors:
-            lines.append(f"  first differing tensors: {escape(_tensors(p.divergence))}")
+            lines.append(f"  {label}first differing tensors: {escape(_tensors(p.divergence))}")
     if p.steps_a != p.steps_b:
         lines.append(f"  {label}optimizer steps: {p.steps_a} vs {p.steps_b}")
     if p.loss.steps:

@@ -1,0 +1,62 @@
+"""Run `reprolint verify` in-process, in a temporary working directory."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from reprolint.harness.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+TRAIN = REPO / "corpus" / "train"
+PY = sys.executable
+
+
+class Verified:
+    def __init__(self, status: int, out: str, err: str, cwd: Path) -> None:
+        self.status = status
+        self.out = out
+        self.err = err
+        self.cwd = cwd
+
+    def json(self) -> dict:
+        return json.loads(self.out)
+
+    def run_root(self) -> Path:
+        [root] = list((self.cwd / ".reprolint" / "runs").iterdir())
+        return root
+
+    def __repr__(self) -> str:
+        return f"Verified(status={self.status}, out={self.out!r}, err={self.err[-3000:]!r})"
+
+
+@pytest.fixture
+def verify(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> Callable[..., Verified]:
+    """`verify("--replay", "--", PY, "x.py")` -> exit status and output."""
+    monkeypatch.chdir(tmp_path)
+    # verify as written must see the user's environment: no pinned hash seed here.
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    for name in ("REPROLINT_SEED", "REPROLINT_MODE", "REPROLINT_RECORD"):
+        monkeypatch.delenv(name, raising=False)
+
+    def run(*args: str) -> Verified:
+        status = main(["verify", *args])
+        captured = capsys.readouterr()
+        return Verified(status, captured.out, captured.err, tmp_path)
+
+    return run
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> Callable[[str, str], str]:
+    def write(name: str, source: str) -> str:
+        path = tmp_path / name
+        path.write_text(source)
+        return str(path)
+
+    return write
+
