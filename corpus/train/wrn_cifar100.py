@@ -62,9 +62,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     data = torch.Generator().manual_seed(2016)
-    labels = torch.arange(24) % 100
+    labels = torch.arange(16) % 100
     images = torch.rand(100, 3, 32, 32, generator=data)[labels]
-    images = images + 0.5 * torch.randn(24, 3, 32, 32, generator=data)
+    images = images + 0.5 * torch.randn(16, 3, 32, 32, generator=data)
 
     model = WideResNet(args.depth, args.widen)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, nesterov=True)
