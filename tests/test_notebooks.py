@@ -1,0 +1,276 @@
+"""Notebooks: checked as one program, findings mapped to cells, cells written back."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reprolint.api import check_paths, check_source
+from reprolint.notebooks import (
+    NotebookError,
+    notebook_program,
+    notebook_sources,
+    read_notebook,
+    write_back,
+)
+
+RPL101 = (
+    "`torch.randn` draws from torch's global RNG, which is never seeded on this "
+    "program's path (entry point: nb.ipynb)"
+)
+
+
+def code(*lines: str, outputs: Optional[list] = None, count: Optional[int] = None) -> dict:
+    return {
+        "cell_type": "code",
+        "execution_count": count,
+        "metadata": {},
+        "outputs": outputs or [],
+        "source": list(lines),
+    }
+
+
+def markdown(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": [text]}
+
+
+def notebook(*cells: dict, language: str = "python", **dump: Any) -> str:
+    document = {
+        "cells": list(cells),
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": language, "name": "python3"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    dump.setdefault("indent", 1)
+    return json.dumps(document, **dump) + "\n"
+
+
+def check_nb(cli, project, text: str, *args: str):
+    root = project({"nb.ipynb": text})
+    return cli("check", "--output-format", "concise", *args, "nb.ipynb", cwd=root)
+
+
+def test_finding_is_reported_at_cell_and_line(cli, project) -> None:
+    text = notebook(
+        markdown("# Training\n"),
+        code("import torch\n"),
+        markdown("Now draw:\n"),
+        code("# the weights\n", "\n", "w = torch.randn(3)"),
+    )
+    root = project({"nb.ipynb": text})
+    result = cli("check", "nb.ipynb", cwd=root)
+    assert result.status == 1
+    assert result.out.splitlines() == [f"nb.ipynb:cell 2:3:5: RPL101 {RPL101}", "Found 1 problem."]
+
+
+def test_json_output_carries_the_cell(cli, project) -> None:
+    root = project({"nb.ipynb": notebook(code("import torch\n", "x = torch.randn(3)\n"))})
+    result = cli("check", "--output-format", "json", "nb.ipynb", cwd=root)
+    [item] = json.loads(result.out)
+    assert (item["path"], item["cell"], item["line"], item["column"], item["end_column"]) == (
+        "nb.ipynb", 1, 2, 5, 19,
+    )
+
+
+def test_cells_run_in_order_as_one_program(cli, project) -> None:
+    seeded_first = notebook(code("import torch\n"), code("torch.manual_seed(0)\n"),
+                            code("x = torch.randn(3)\n"))
+    assert check_nb(cli, project, seeded_first).out == ""
+    seeded_late = notebook(code("import torch\n", "x = torch.randn(3)\n"),
+                           code("torch.manual_seed(0)\n"))
+    [line] = check_nb(cli, project, seeded_late).out.splitlines()
+    assert line.startswith("nb.ipynb:cell 1:2:5: RPL101 `torch.randn` draws from torch's global RNG")
+
+
+def test_magics_and_shell_escapes_are_skipped_without_moving_lines(cli, project) -> None:
+    text = notebook(
+        code("%matplotlib inline\n", "!pip install torch\n", "files = !ls\n", "import torch\n",
+             "torch.randn?\n", "if True:\n", "    %load_ext autoreload\n",
+             "    !nvidia-smi \\\n", "       --query\n", "x = torch.randn(3)\n"),
+        code("%%bash\n", "echo $((1 + )) 'not python'\n"),
+        code("%%time\n", "y = torch.randn(2)\n"),
+        code("%time z = torch.randn(4)\n", 't = %timeit -o torch.randn(1)\n'),
+    )
+    lines = check_nb(cli, project, text).out.splitlines()
+    assert [line.split(" RPL")[0] + " RPL" + line.split(" RPL")[1][:3] for line in lines] == [
+        "nb.ipynb:cell 1:10:5: RPL101",
+        "nb.ipynb:cell 3:2:5: RPL101",
+        "nb.ipynb:cell 4:1:11: RPL101",  # columns of the cell, `%time ` included
+    ]
+
+
+def test_magic_like_text_inside_a_string_is_kept() -> None:
+    text = notebook(code('doc = """\n', "!important: not a shell line\n", '"""\n'))
+    source, _ = notebook_program(read_notebook(text))
+    assert source == 'doc = """\n!important: not a shell line\n"""\n'
+
+
+def test_program_lines_map_back_to_cells() -> None:
+    text = notebook(markdown("x"), code("a = 1\n", "b = 2"), code(""), code("%%bash\n", "ls\n"))
+    source, cell_map = notebook_program(read_notebook(text))
+    assert source == "a = 1\nb = 2\n\n\n"
+    assert [cell_map.locate(n)[:2] for n in range(1, 5)] == [(1, 1), (1, 2), (3, 1), (3, 2)]
+
+
+def test_suppression_comment_in_a_cell(cli, project) -> None:
+    text = notebook(code("import torch\n", "x = torch.randn(3)  # noqa: RPL101\n"))
+    assert check_nb(cli, project, text).status == 0
+
+
+def test_syntax_error_maps_to_its_cell(cli, project) -> None:
+    text = notebook(code("import torch\n"), code("x = 1\n", "def train(:\n"))
+    [line] = check_nb(cli, project, text).out.splitlines()
+    # The column is CPython's, which varies across versions; the cell and line do not.
+    assert line.startswith("nb.ipynb:cell 2:2:")
+    assert " RPL900 Failed to parse nb.ipynb: syntax error: " in line
+
+
+def test_broken_json_is_a_clear_rpl900(cli, project) -> None:
+    result = check_nb(cli, project, '{\n "cells": [\n  {"cell_type": "code",}\n ]\n}\n')
+    assert result.status == 1
+    assert result.out == (
+        "nb.ipynb:3:24: RPL900 Failed to parse nb.ipynb: invalid notebook JSON: "
+        "Expecting property name enclosed in double quotes\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[]", "not a Jupyter notebook: the JSON is not an object"),
+        ('{"metadata": {}}', "not a Jupyter notebook: no `cells` list"),
+        ('{"worksheets": [], "nbformat": 3}', "nbformat 3 notebooks are not supported"),
+        (b'{"cells": []}\xff', "notebook is not UTF-8"),
+    ],
+)
+def test_files_that_are_not_notebooks(text, reason, tmp_path) -> None:
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    [d] = check_paths([str(path)]).diagnostics
+    assert d.code == "RPL900"
+    assert reason in d.message
+
+
+def test_notebook_of_another_language_is_not_checked(cli, project) -> None:
+    text = notebook(code("x <- rnorm(3)\n"), language="R")
+    result = check_nb(cli, project, text)
+    assert (result.status, result.out) == (0, "")
+
+
+def test_discovery_finds_notebooks_and_they_use_project_modules(cli, project) -> None:
+    root = project({
+        "utils.py": "import torch\n\ndef set_seed(s):\n    torch.manual_seed(s)\n",
+        "notebooks/explore.ipynb": notebook(code("import torch\n", "x = torch.randn(3)\n")),
+        "seeded.ipynb": notebook(code("import torch\n", "from utils import set_seed\n",
+                                      "set_seed(0)\n", "x = torch.randn(3)\n")),
+    })
+    result = cli("check", "--output-format", "concise", ".", cwd=root)
+    [line] = result.out.splitlines()
+    assert line.startswith("notebooks/explore.ipynb:cell 1:2:5: RPL101 ")
+
+
+def test_large_outputs_do_not_count_against_the_size_limit(tmp_path) -> None:
+    image = {"output_type": "display_data", "metadata": {},
+             "data": {"image/png": "A" * 2_000_000}}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(notebook(code("import torch\n", "torch.randn(3)\n", outputs=[image])))
+    assert [d.code for d in check_paths([str(path)]).diagnostics] == ["RPL101"]
+
+
+def test_check_source_reads_a_notebook_from_text() -> None:
+    [d] = check_source(notebook(code("import torch\n", "x = torch.randn(3)\n")), "nb.ipynb")
+    assert (d.cell, d.span.start_line) == (1, 2)
+
+
+# -- writing back --------------------------------------------------------------------------
+
+def test_write_back_without_changes_is_byte_identical() -> None:
+    text = notebook(code("import torch\n", "x = 1"), markdown("m"), code("y = 2\n"))
+    assert write_back(text, notebook_sources(read_notebook(text))) == text
+
+
+def test_write_back_changes_only_the_given_cell() -> None:
+    output = {"name": "stdout", "output_type": "stream", "text": ["hi\n"]}
+    text = notebook(
+        code("import torch\n", "x = torch.randn(3)", outputs=[output], count=1),
+        markdown("Below"),
+        code("y = 2\n", count=2),
+        sort_keys=True,
+    )
+    new = write_back(text, {1: "import torch\ntorch.manual_seed(0)\nx = torch.randn(3)"})
+    assert new == text.replace(
+        '  "source": [\n    "import torch\\n",\n    "x = torch.randn(3)"\n   ]',
+        '  "source": [\n    "import torch\\n",\n    "torch.manual_seed(0)\\n",\n'
+        '    "x = torch.randn(3)"\n   ]',
+    )
+    assert new != text
+    assert notebook_sources(read_notebook(new)) == {
+        1: "import torch\ntorch.manual_seed(0)\nx = torch.randn(3)",
+        2: "y = 2\n",
+    }
+
+
+@pytest.mark.parametrize(
+    "dump",
+    [
+        {"indent": 1},
+        {"indent": 2, "sort_keys": True},
+        {"indent": 4, "ensure_ascii": True},
+        {"indent": None},
+        {"indent": None, "separators": (",", ":")},
+    ],
+    ids=["nbformat", "indent2", "ascii", "one-line", "compact"],
+)
+def test_write_back_keeps_the_file_style(dump: dict) -> None:
+    text = notebook(code("a = 'é'\n", "b = 1"), code(), code("c = 3\n"), **dump)
+    new = write_back(text, {1: "a = 'é'\nb = 2\n", 2: "import torch\n"})
+    document = json.loads(new)
+    assert [c["source"] for c in document["cells"]] == [
+        ["a = 'é'\n", "b = 2\n"], ["import torch\n"], ["c = 3\n"]
+    ]
+    # Re-dumping in the original style gives the same text: formatting was kept.
+    assert new == json.dumps(document, **dump) + "\n"
+
+
+def test_write_back_keeps_string_sources_and_crlf() -> None:
+    text = '{\r\n "cells": [\r\n  {"cell_type": "code", "source": "x = 1\\n", "outputs": []}\r\n ],\r\n "metadata": {}\r\n}'
+    new = write_back(text, {1: "x = 2\n"})
+    assert new == text.replace('"x = 1\\n"', '"x = 2\\n"')
+
+
+def test_write_back_rejects_an_unknown_cell() -> None:
+    text = notebook(markdown("only markdown"))
+    with pytest.raises(KeyError):
+        write_back(text, {1: "x = 1\n"})
+
+
+def test_read_notebook_error_points_into_the_json() -> None:
+    with pytest.raises(NotebookError) as info:
+        read_notebook('{"cells": [}')
+    assert (info.value.line, info.value.column) == (1, 12)
+
+
+_source = st.lists(
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=20), max_size=4
+).map("\n".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sources=st.lists(_source, min_size=1, max_size=4), new=_source, which=st.data())
+def test_write_back_round_trips_any_source(sources, new, which) -> None:
+    text = notebook(*(code(*s.splitlines(keepends=True)) for s in sources), markdown("m"))
+    number = which.draw(st.integers(1, len(sources)))
+    written = write_back(text, {number: new})
+    after = notebook_sources(read_notebook(written))
+    before = notebook_sources(read_notebook(text))
+    assert after == {**before, number: new}
+    old_doc, new_doc = json.loads(text), json.loads(written)
+    for cell in (*old_doc["cells"], *new_doc["cells"]):
+        cell.pop("source")
+    assert old_doc == new_doc
