@@ -89,6 +89,8 @@ def test_driver_describes_every_rule_from_its_doc() -> None:
         assert descriptor["shortDescription"]["text"] == (rule.summary() or rule.name())
         assert descriptor["fullDescription"]["text"].startswith(" ".join(rule.summary().split()))
         assert descriptor["help"]["markdown"] == rule_markdown(rule)
+        assert descriptor["properties"]["tags"][0] == "reproducibility"
+        assert all("," not in tag for tag in descriptor["properties"]["tags"])
         expected_level = {"error": "error", "warning": "warning", "info": "note"}
         assert descriptor["defaultConfiguration"]["level"] == expected_level[rule.severity.value]
     parse = next(d for d in driver["rules"] if d["id"] == "RPL900")

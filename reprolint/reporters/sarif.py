@@ -72,7 +72,7 @@ def _rule_descriptor(rule: "type[Rule]") -> dict[str, Any]:
         "properties": {
             "fixable": rule.fixable(),
             "framework": rule.framework,
-            "tags": ["reproducibility", rule.framework],
+            "tags": ["reproducibility", *(f.strip() for f in rule.framework.split(",") if f.strip())],
         },
     }
     return descriptor
