@@ -124,7 +124,7 @@ def analyse_source(source: str, path: str) -> FileAnalysis:
     except (RecursionError, MemoryError) as exc:
         result.error = SourceError(f"too deeply nested to parse ({type(exc).__name__})")
         return result
-    result.facts = collect_facts(module, path)
+    result.facts = collect_facts(module, path, source=source)
     return result
 
 

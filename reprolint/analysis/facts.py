@@ -20,9 +20,11 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+import dataclasses
 
+import libcst as cst
+
+from reprolint.analysis.positions import node_spans
 from reprolint.analysis.rng_catalog import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.model import Span
 
@@ -220,12 +222,57 @@ class _Scope:
     class_name: Optional[str] = None
 
 
-class _Collector(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
+class _Pending:
+    """Stands in for a Span until positions are computed for the reported nodes."""
 
-    def __init__(self, module: cst.Module, path: str, catalog: RngCatalog) -> None:
-        super().__init__()
+    __slots__ = ("node",)
+
+    def __init__(self, node: cst.CSTNode) -> None:
+        self.node = node
+
+
+# Fields that hold only whitespace, brackets and punctuation: never walked.
+_SKIPPED_FIELDS = frozenset({
+    "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer",
+    "comma", "semicolon", "equal", "colon", "lbracket", "rbracket", "lbrace", "rbrace",
+    "dot", "trailing_whitespace", "newline", "first_line", "empty_lines", "operator",
+    "asynchronous", "indent", "star_tok", "walrus",
+})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = tuple(
+            f.name for f in dataclasses.fields(kind)
+            if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
+        )
+        _CHILD_FIELDS[kind] = fields
+    return fields
+
+
+class _Collector:
+    """One walk over the module collecting events; handlers are ``visit_<NodeType>``.
+
+    A handler returning False has walked (or skipped) the node's children itself. The
+    walk reads dataclass fields directly instead of libcst's visitor protocol, which
+    rebuilds every node it visits and is several times slower.
+    """
+
+    _handlers: dict[type, object] = {}
+
+    def __init__(
+        self, module: cst.Module, path: str, catalog: RngCatalog, source: Optional[str] = None
+    ) -> None:
         self.module = module
+        # Entropy sources all have one of these words; without them, skip the search.
+        text = source if source is not None else ""
+        self.entropy_possible = source is None or any(
+            word in text for word in ("time", "urandom", "getpid", "uuid", "secrets", "hash", "getrandom")
+        )
+        self.pending_nodes: list[cst.CSTNode] = []
+        self.cond_texts: dict[int, str] = {}
         self.catalog = catalog
         self.facts = ModuleFacts(path=path)
         self.aliases: dict[str, str] = {}
@@ -234,7 +281,8 @@ class _Collector(cst.CSTVisitor):
         self.generator_vars: set[str] = set()  # names bound to torch.Generator(...)
         self.rng_vars: set[str] = set()  # names bound to RNG instances (not global draws)
         self.scopes: list[_Scope] = [_Scope("module", "", self.facts.events)]
-        self.conds: list[Cond] = []
+        # (tree, polarity, test node) of the enclosing ifs; text made on demand
+        self.conds: list[tuple[Any, bool, cst.BaseExpression]] = []
         self.imported: list[str] = []
         self.uses: set[str] = set()
 
@@ -243,9 +291,27 @@ class _Collector(cst.CSTVisitor):
     def scope(self) -> _Scope:
         return self.scopes[-1]
 
+    def walk(self, node: cst.CSTNode) -> None:
+        kind = type(node)
+        handlers = _Collector._handlers
+        if kind not in handlers:
+            handlers[kind] = getattr(_Collector, f"visit_{kind.__name__}", None)
+        handler = handlers[kind]
+        if handler is not None and handler(self, node) is False:  # type: ignore[operator]
+            return
+        for name in _child_fields(kind):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                self.walk(value)
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    if isinstance(item, cst.CSTNode):
+                        self.walk(item)
+
     def span(self, node: cst.CSTNode) -> Span:
-        rng = self.get_metadata(PositionProvider, node)
-        return Span(rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1)
+        """A placeholder resolved to the node's real span once the walk is done."""
+        self.pending_nodes.append(node)
+        return _Pending(node)  # type: ignore[return-value]
 
     def text(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
@@ -306,7 +372,7 @@ class _Collector(cst.CSTVisitor):
 
     def entropy_of(self, node: Optional[cst.CSTNode], depth: int = 0) -> Optional[str]:
         """Describe the entropy source inside an expression (time, urandom, hash of str...)."""
-        if node is None or depth > 12:
+        if node is None or depth > 12 or not self.entropy_possible:
             return None
         if isinstance(node, cst.Call):
             qn = self.qualify(node.func)
@@ -330,10 +396,14 @@ class _Collector(cst.CSTVisitor):
             if node.value in module_scope.entropy_vars:
                 return module_scope.entropy_vars[node.value]
             return None
-        for child in node.children:
-            found = self.entropy_of(child, depth + 1)
-            if found:
-                return found
+        for name in _child_fields(type(node)):
+            value = getattr(node, name)
+            children = value if isinstance(value, (list, tuple)) else (value,)
+            for child in children:
+                if isinstance(child, cst.CSTNode):
+                    found = self.entropy_of(child, depth + 1)
+                    if found:
+                        return found
         return None
 
     def attr_ref(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
@@ -345,6 +415,18 @@ class _Collector(cst.CSTVisitor):
         return None
 
     # ------------------------------------------------------------------ conditions
+    def current_conds(self) -> tuple[Cond, ...]:
+        """The enclosing branch conditions that defaults can decide, with their text."""
+        out = []
+        for tree, polarity, test in self.conds:
+            if tree == ("unknown",):
+                continue  # can never be shown false by defaults: not worth its text
+            key = id(test)
+            if key not in self.cond_texts:
+                self.cond_texts[key] = self.text(test)
+            out.append((tree, polarity, self.cond_texts[key]))
+        return tuple(out)
+
     def cond_tree(self, node: cst.BaseExpression) -> Any:
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             return ("not", self.cond_tree(node.expression))
@@ -428,7 +510,7 @@ class _Collector(cst.CSTVisitor):
     # ------------------------------------------------------------------ definitions
     def _visit_in(self, nodes: Sequence[cst.CSTNode]) -> None:
         for child in nodes:
-            child.visit(self)
+            self.walk(child)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         # Decorators and defaults run in the enclosing scope, at definition time.
@@ -439,7 +521,7 @@ class _Collector(cst.CSTVisitor):
         ]
         for param in all_params:
             if param.default is not None:
-                param.default.visit(self)
+                self.walk(param.default)
             params[param.name.value] = _literal(param.default) if param.default else UNKNOWN
         for star in (node.params.star_arg, node.params.star_kwarg):
             if isinstance(star, cst.Param):
@@ -464,7 +546,7 @@ class _Collector(cst.CSTVisitor):
             _Scope("function", f"{qualname}.", fn.events, params=params,
                    class_name=outer.class_name if outer.kind == "class" else None)
         )
-        node.body.visit(self)
+        self.walk(node.body)
         self.scopes.pop()
         self.conds = saved_conds
         return False
@@ -473,7 +555,7 @@ class _Collector(cst.CSTVisitor):
         self._visit_in(node.decorators)
         bases = []
         for arg in node.bases:
-            arg.value.visit(self)
+            self.walk(arg.value)
             target = self.call_target(arg.value)
             qn = self.qualify(arg.value)
             bases.append(qn or target or "")
@@ -485,27 +567,26 @@ class _Collector(cst.CSTVisitor):
         self.scopes.append(
             _Scope("class", f"{qualname}.", outer.events, class_name=qualname)
         )
-        node.body.visit(self)
+        self.walk(node.body)
         self.scopes.pop()
         return False
 
     # ------------------------------------------------------------------ control flow
     def visit_If(self, node: cst.If) -> bool:
-        node.test.visit(self)
+        self.walk(node.test)
         if len(self.scopes) == 1 and not self.conds and _is_main_guard(node.test):
             self.facts.has_main_guard = True
             self.emit(Guard(True))
-            node.body.visit(self)
+            self.walk(node.body)
             self.emit(Guard(False))
             return False
         tree = self.cond_tree(node.test)
-        text = self.text(node.test)
-        self.conds.append((tree, True, text))
-        node.body.visit(self)
+        self.conds.append((tree, True, node.test))
+        self.walk(node.body)
         self.conds.pop()
         if node.orelse is not None:
-            self.conds.append((tree, False, text))
-            node.orelse.visit(self)
+            self.conds.append((tree, False, node.test))
+            self.walk(node.orelse)
             self.conds.pop()
         return False
 
@@ -656,7 +737,9 @@ class _Collector(cst.CSTVisitor):
             for arg in node.args:
                 entropy = entropy or self.entropy_of(arg.value)
                 ref = ref or self.attr_ref(arg.value)
-            self.emit(Call(target, self.span(node), self.text(func), entropy, ref, tuple(self.conds)))
+            chain = _attr_chain(func)
+            text = ".".join(chain) if chain else self.text(func)
+            self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds()))
 
     def _is_generator(self, receiver: cst.BaseExpression) -> bool:
         if isinstance(receiver, cst.Call):
@@ -695,7 +778,7 @@ class _Collector(cst.CSTVisitor):
                 entropy=self.entropy_of(value),
                 entropy_ref=self.attr_ref(value),
                 no_seed=no_seed,
-                conds=tuple(self.conds),
+                conds=self.current_conds(),
             )
         )
 
@@ -742,7 +825,7 @@ class _Collector(cst.CSTVisitor):
                 deferred=draw.deferred,
                 span=self.span(node),
                 text=text,
-                conds=tuple(self.conds),
+                conds=self.current_conds(),
             )
         )
 
@@ -761,11 +844,26 @@ def parse_module(source: str) -> cst.Module:
     return cst.parse_module(source)
 
 
-def collect_facts(module: cst.Module, path: str, catalog: Optional[RngCatalog] = None) -> ModuleFacts:
-    """Run the single fact-collecting pass over a parsed module."""
-    collector = _Collector(module, path, catalog or rng_catalog())
-    MetadataWrapper(module, unsafe_skip_copy=True).visit(collector)
+def collect_facts(
+    module: cst.Module, path: str, catalog: Optional[RngCatalog] = None,
+    source: Optional[str] = None,
+) -> ModuleFacts:
+    """Run the single fact-collecting pass over a parsed module (``source``: its text)."""
+    collector = _Collector(module, path, catalog or rng_catalog(), source)
+    collector.walk(module)
     facts = collector.facts
+    spans = node_spans(module, collector.pending_nodes)
+
+    def resolve(item: Any) -> Any:
+        pending = getattr(item, "span", None)
+        if isinstance(pending, _Pending):
+            return dataclasses.replace(item, span=spans[id(pending.node)])
+        return item
+
+    facts.events = [resolve(e) for e in facts.events]
+    for fn in {id(f): f for f in facts.functions.values()}.values():
+        fn.events = [resolve(e) for e in fn.events]
+    facts.findings = [resolve(f) for f in facts.findings]
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.uses = frozenset(collector.uses)
     if any(isinstance(e, (Seed, Draw)) for e in facts.events):

@@ -82,69 +82,88 @@ class Program:
 
 
 class ProgramIndex:
-    """Resolves imports and call targets between the files of one scan."""
+    """Resolves imports and call targets between the files of one scan (memoised)."""
 
     def __init__(self, facts: dict[str, ModuleFacts], roots: Iterable[str] = ()) -> None:
         self.facts = facts
-        self.paths = {PurePosixPath(p): p for p in facts}
-        self.roots = [PurePosixPath(r) for r in roots]
+        self.paths = {str(PurePosixPath(p)): p for p in facts}
+        self.roots = {str(PurePosixPath(r)) for r in roots}
+        self._dirs: dict[str, list[str]] = {}
+        self._modules: dict[tuple[str, str], Optional[str]] = {}
+        self._chains: dict[tuple[str, str], list[str]] = {}
+        self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
 
-    def _search_dirs(self, path: str) -> list[PurePosixPath]:
-        here = PurePosixPath(path).parent
-        dirs = [here, *here.parents]
-        stop = None
-        for root in self.roots:
-            if root in dirs:
-                stop = dirs.index(root)
-                break
-        return dirs[: stop + 1] if stop is not None else dirs
+    def _search_dirs(self, directory: str) -> list[str]:
+        found = self._dirs.get(directory)
+        if found is None:
+            here = PurePosixPath(directory)
+            found = []
+            for folder in (here, *here.parents):
+                found.append(str(folder))
+                if str(folder) in self.roots:
+                    break
+            self._dirs[directory] = found
+        return found
 
-    def _file_for(self, directory: PurePosixPath, dotted: str) -> Optional[str]:
+    def _file_for(self, directory: str, dotted: str) -> Optional[str]:
         parts = [p for p in dotted.split(".") if p]
+        base = "/".join([directory, *parts]) if directory != "." else "/".join(parts)
         if not parts:
-            init = directory / "__init__.py"
-            return self.paths.get(init)
-        base = directory.joinpath(*parts)
-        for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
-            found = self.paths.get(candidate)
-            if found is not None:
-                return found
-        return None
+            return self.paths.get(f"{directory}/__init__.py" if directory != "." else "__init__.py")
+        return self.paths.get(base + ".py") or self.paths.get(base + "/__init__.py")
 
     def resolve_module(self, importer: str, dotted: str) -> Optional[str]:
         """The project file that ``import dotted`` in ``importer`` loads, if any."""
+        directory = str(PurePosixPath(importer).parent)
+        key = (directory, dotted)
+        if key in self._modules:
+            return self._modules[key]
+        found = None
         if dotted.startswith("."):
             level = len(dotted) - len(dotted.lstrip("."))
-            package = PurePosixPath(importer).parent
+            package = PurePosixPath(directory)
             for _ in range(level - 1):
                 package = package.parent
-            return self._file_for(package, dotted.lstrip("."))
-        for directory in self._search_dirs(importer):
-            found = self._file_for(directory, dotted)
-            if found is not None:
-                return found
-        return None
+            found = self._file_for(str(package), dotted.lstrip("."))
+        else:
+            for folder in self._search_dirs(directory):
+                found = self._file_for(folder, dotted)
+                if found is not None:
+                    break
+        self._modules[key] = found
+        return found
 
     def package_chain(self, importer: str, dotted: str) -> list[str]:
         """Files run by ``import a.b.c``: a/__init__, a/b/__init__, a/b/c (those present)."""
+        key = (str(PurePosixPath(importer).parent), dotted)
+        chain = self._chains.get(key)
+        if chain is not None:
+            return chain
         if dotted.startswith("."):
             found = self.resolve_module(importer, dotted)
-            return [found] if found else []
-        parts = dotted.split(".")
-        chain = []
-        for i in range(1, len(parts) + 1):
-            found = self.resolve_module(importer, ".".join(parts[:i]))
-            if found is not None:
-                chain.append(found)
+            chain = [found] if found else []
+        else:
+            parts = dotted.split(".")
+            chain = []
+            for i in range(1, len(parts) + 1):
+                found = self.resolve_module(importer, ".".join(parts[:i]))
+                if found is not None:
+                    chain.append(found)
+        self._chains[key] = chain
         return chain
 
     def resolve_call(self, caller: str, target: str) -> Optional[tuple[str, str]]:
         """(file, function qualname) a project call goes to; classes go to ``__init__``."""
+        key = (caller, target)
+        if key not in self._calls:
+            self._calls[key] = self._resolve_call(caller, target)
+        return self._calls[key]
+
+    def _resolve_call(self, caller: str, target: str) -> Optional[tuple[str, str]]:
         if target.startswith(":"):
             return self._resolve_in(caller, target[1:])
-        parts = target.split(".")
         level = len(target) - len(target.lstrip("."))
-        names = [p for p in parts if p]
+        names = [p for p in target.split(".") if p]
         for split in range(len(names) - 1, 0, -1):
             module = "." * level + ".".join(names[:split])
             found = self.resolve_module(caller, module)

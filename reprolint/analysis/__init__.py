@@ -1,0 +1,1 @@
+"""Static analysis: per-module facts and the program model."""

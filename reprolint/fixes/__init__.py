@@ -1,0 +1,1 @@
+"""Reusable libcst codemods used by `reprolint fix`."""

@@ -1,0 +1,73 @@
+"""The wheel ships the knowledge base, and `check` runs without torch or NumPy."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from reprolint import _toml
+
+from conftest import REPO
+
+PYPROJECT = _toml.loads((REPO / "pyproject.toml").read_text())
+
+
+def test_every_package_is_listed_in_pyproject() -> None:
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    on_disk = {
+        ".".join(p.parent.relative_to(REPO).parts)
+        for p in (REPO / "reprolint").rglob("__init__.py")
+    }
+    assert on_disk | {"reprolint._rules"} == listed
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(out), str(REPO)],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    [built] = out.glob("reprolint-*.whl")
+    return built
+
+
+def test_wheel_contains_every_catalog(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for catalog in (REPO / "rules").glob("*.toml"):
+        assert f"reprolint/_rules/{catalog.name}" in names
+
+
+def test_installed_wheel_checks_code_without_torch(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+    )
+    (tmp_path / "train.py").write_text("import torch\nx = torch.randn(3)\n")
+    # torch and numpy are made unimportable: the linter must not need them.
+    script = (
+        "import sys\n"
+        "sys.modules['torch'] = None\nsys.modules['numpy'] = None\n"
+        "from reprolint.cli import main\n"
+        "status = main(['check', 'train.py'])\n"
+        "assert 'torch' not in [m.split('.')[0] for m in sys.modules if sys.modules[m] is not None]\n"
+        "sys.exit(status)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "train.py:2:5: RPL101" in proc.stdout
+    assert str(target) in subprocess.run(
+        [sys.executable, "-c", "import reprolint; print(reprolint.__file__)"],
+        cwd=tmp_path, env=env, capture_output=True, text=True,
+    ).stdout
