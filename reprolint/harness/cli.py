@@ -78,14 +78,18 @@ def verify_main(argv: Sequence[str]) -> int:
         elif event == "end":
             err.print(run_line(run, total))
 
-    result = verify(
-        command,
-        runs=args.runs,
-        replay=args.replay,
-        artifacts=args.artifact,
-        timeout=args.timeout,
-        progress=progress,
-    )
+    try:
+        result = verify(
+            command,
+            runs=args.runs,
+            replay=args.replay,
+            artifacts=args.artifact,
+            timeout=args.timeout,
+            progress=progress,
+        )
+    except KeyboardInterrupt:  # while comparing: the runs themselves are already stopped
+        err.print("[bold yellow]INTERRUPTED[/]: verify was stopped; records are under .reprolint/runs/")
+        return EXIT_USAGE
     if args.output_format == "json":
         print(render_json(result))
     else:

@@ -30,11 +30,26 @@ def _fmt(value: Optional[float]) -> str:
     return "—" if value is None else f"{value:.6g}"
 
 
+def _pair(a: float, b: float) -> str:
+    """`a vs b` with as many digits as it takes to tell them apart."""
+    for digits in (6, 10, 17):
+        left, right = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if left != right:
+            break
+    return f"{left} vs {right}"
+
+
+def _loss_pair(a: Optional[float], b: Optional[float]) -> str:
+    if a is None or b is None:
+        return f"{_fmt(a)} vs {_fmt(b)}"
+    return _pair(a, b)
+
+
 def _tensors(div: Divergence) -> str:
     parts = []
     for t in div.tensors[:MAX_TENSORS_SHOWN]:
         if t.sum_a is not None and t.sum_b is not None:
-            parts.append(f"{t.name} (Σ {t.sum_a:.6g} vs {t.sum_b:.6g})")
+            parts.append(f"{t.name} (Σ {_pair(t.sum_a, t.sum_b)})")
         else:
             parts.append(t.name)
     more = len(div.tensors) - MAX_TENSORS_SHOWN
@@ -50,7 +65,7 @@ def divergence_sentence(div: Divergence) -> str:
     if div.what == "loss":
         return (
             f"runs diverge at optimizer step {div.step}{epoch}: "
-            f"the loss differs ({_fmt(div.loss_a)} vs {_fmt(div.loss_b)})"
+            f"the loss differs ({_loss_pair(div.loss_a, div.loss_b)})"
         )
     if div.what == "step count":
         return f"runs diverge at optimizer step {div.step}: one run stopped earlier"
@@ -71,8 +86,8 @@ def _process_lines(p: ProcessComparison, label: str) -> List[str]:
         else:
             lines.append(
                 f"  {label}loss per step: identical for {p.loss.identical_prefix} of "
-                f"{p.loss.steps} steps, then differs ({_fmt(p.loss.first_a)} vs "
-                f"{_fmt(p.loss.first_b)}); {p.loss.differing} steps differ"
+                f"{p.loss.steps} steps, then differs ({_loss_pair(p.loss.first_a, p.loss.first_b)}); "
+                f"{p.loss.differing} steps differ"
             )
         differing_epochs = [e for e in p.loss.epochs if not e.equal]
         if differing_epochs:
@@ -196,6 +211,12 @@ def render_text(result: VerifyResult, console: Console) -> None:
         spread = _spread(result)
         if spread:
             console.print(f"  {spread}", highlight=False)
+        if result.static_hints:
+            console.print(
+                f"  likely causes from a static check: {escape(', '.join(result.static_hints))}"
+                "  (reprolint check)",
+                highlight=False,
+            )
     for message in result.warnings:
         console.print(f"[yellow]warning[/]: {escape(message)}", highlight=False)
     console.print(f"records: {result.run_root}/", highlight=False)

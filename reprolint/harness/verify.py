@@ -121,6 +121,7 @@ class VerifyResult:
     verdict: str = "reproducible"  # reproducible | differs | failed | interrupted | inconclusive
     time_spread_pct: Optional[float] = None
     warnings: List[str] = field(default_factory=list)
+    static_hints: List[str] = field(default_factory=list)  # "RPL101 train.py:14"
 
     @property
     def exit_code(self) -> int:
@@ -393,8 +394,34 @@ def verify(
         result.verdict = "inconclusive" if nothing else "reproducible"
     else:
         result.verdict = "differs"
+        result.static_hints = static_hints(command)
     _save(result, root)
     return result
+
+
+MAX_HINTS = 5
+
+
+def static_hints(command: Sequence[str]) -> List[str]:
+    """Findings of `reprolint check` on the command's Python scripts: likely causes.
+
+    Best effort: the report stands without them, so a checker error is swallowed.
+    """
+    scripts = [arg for arg in command if arg.endswith(".py") and Path(arg).is_file()]
+    if not scripts:
+        return []
+    try:
+        from reprolint.api import check_paths
+
+        diagnostics = check_paths(scripts).diagnostics
+    except Exception:  # the checker is another component; verify must not fail with it
+        return []
+    hints = []
+    for d in sorted(diagnostics, key=lambda d: d.sort_key):
+        hint = f"{d.code} {d.path}:{d.span.start_line}"
+        if hint not in hints:
+            hints.append(hint)
+    return hints[:MAX_HINTS] + ([f"+{len(hints) - MAX_HINTS} more"] if len(hints) > MAX_HINTS else [])
 
 
 def _recorded_hash_seed(record: Path) -> Optional[str]:

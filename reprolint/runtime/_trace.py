@@ -130,12 +130,26 @@ class Tracer:
         """Register the global optimizer hooks and the loss/epoch wrappers."""
         import importlib
 
-        optimizer_module = importlib.import_module("torch.optim.optimizer")
-        optimizer_module.register_optimizer_step_pre_hook(self._before_step)
-        optimizer_module.register_optimizer_step_post_hook(self._after_step)
         self._torch = torch
+        self.attach_optimizer_hooks()
         self._wrap_backward(torch)
         self._wrap_dataloader(importlib.import_module("torch.utils.data"))
+
+    def attach_optimizer_hooks(self) -> None:
+        """Digest the parameters after every optimizer step, of every optimizer."""
+        import importlib
+
+        optimizer_module = importlib.import_module("torch.optim.optimizer")
+        self._hook_handles = [
+            optimizer_module.register_optimizer_step_pre_hook(self._before_step),
+            optimizer_module.register_optimizer_step_post_hook(self._after_step),
+        ]
+
+    def detach_optimizer_hooks(self) -> None:
+        """Stop tracing steps (the benchmark toggles this to time the hooks alone)."""
+        for handle in getattr(self, "_hook_handles", []):
+            handle.remove()
+        self._hook_handles = []
 
     def _wrap_backward(self, torch: ModuleType) -> None:
         tracer = self

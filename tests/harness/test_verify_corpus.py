@@ -46,6 +46,9 @@ def test_python_random_shuffle_diverges_at_step_1(verify) -> None:
     result = verify(*corpus("python_random_shuffle.py", "--epochs", "1"))
     assert result.status == 1, result
     assert result.out.startswith("NOT REPRODUCIBLE: runs diverge at optimizer step 1: the loss differs (")
+    # `reprolint check` on the script points at the unseeded draw.
+    assert "  likely causes from a static check: " in result.out
+    assert "RPL101 " in result.out
 
 
 def test_hash_ordered_vocabulary(verify) -> None:
