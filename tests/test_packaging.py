@@ -12,7 +12,8 @@ import pytest
 
 from reprolint import _toml
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parent.parent
+
 
 PYPROJECT = _toml.loads((REPO / "pyproject.toml").read_text())
 

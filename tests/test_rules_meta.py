@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import re
 
 import pytest
@@ -10,7 +12,8 @@ from reprolint.analysis.rng_catalog import rng_catalog
 from reprolint.checks.base import DOC_SECTIONS, Rule, all_rules
 from reprolint.docs import guide_markdown, rules_table_markdown
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parent.parent
+
 
 # The SPEC's rule table is a contract: every code in it must be registered, with this name.
 SPEC_CODES = {

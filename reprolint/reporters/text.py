@@ -79,7 +79,7 @@ def render_text(report: "Report", out: TextIO) -> None:
         console.print(
             f"[bold]{escape(location(d))}:[/bold] [bold red]{d.code}[/bold red] {escape(d.message)}"
         )
-        if report.show_source and Path(d.path).is_file():
+        if report.show_source and d.cell is None and Path(d.path).is_file():
             line = _source_line(d.path, d.span.start_line)
             if line is not None:
                 width = (
