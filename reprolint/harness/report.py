@@ -199,9 +199,11 @@ def render_text(result: VerifyResult, console: Console) -> None:
             lines = _comparison_lines(c, multi_process)
             prefix = f"run {c.other} vs run 1: " if multi else ""
             if not headline_done:
-                first = lines[0].strip() if lines and not lines[0].startswith("  ") else "the runs differ"
+                # The first difference found is the headline (a divergence when there is
+                # one, else a metric, an artifact or the output).
+                first = lines[0].strip() if lines else "the runs differ"
                 console.print(f"[bold red]NOT REPRODUCIBLE[/]: {prefix}{first}")
-                rest = lines[1:] if lines and not lines[0].startswith("  ") else lines
+                rest = lines[1:]
                 headline_done = True
             else:
                 console.print(f"{prefix}differs")

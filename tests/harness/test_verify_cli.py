@@ -80,6 +80,23 @@ def test_a_crashing_run_is_reported_with_its_exit_code_and_stderr(verify, script
     assert (result.run_root() / "run-1" / "stdout.txt").read_text() == "step 1\n"
 
 
+def test_a_command_that_cannot_start_fails(verify) -> None:
+    result = verify("--", "reprolint-no-such-program")
+    assert result.status == 2
+    assert result.out.startswith("FAILED: run 1 exited with code 127")
+    assert "No such file or directory" in result.out
+
+
+def test_only_a_metric_differs(verify, script) -> None:
+    source = (
+        "import random\nimport reprolint.runtime as rt\n"
+        "rt.metric('accuracy', 0.5)\nrt.metric('per_class', [0.5, random.random()])\n"
+    )
+    result = verify(*command(script("m.py", source)))
+    assert result.status == 1, result
+    assert result.out.startswith("NOT REPRODUCIBLE: metric per_class: 1 of 2 differ\n")
+
+
 def test_a_run_past_its_timeout_is_stopped(verify) -> None:
     start = time.monotonic()
     result = verify("--timeout", "1", *command("-c", "import time; time.sleep(60)"))
