@@ -211,3 +211,18 @@ def test_dataloader_workers_get_distinct_replayable_seeds(run_python, tmp_path: 
     b = run_python(program, env={"REPROLINT_RECORD": record, "REPROLINT_MODE": "replay"}).json()
     assert a == b
     assert len(set(a)) == 4  # no two workers (or items) share a seed
+
+
+def test_a_second_install_is_ignored_with_a_warning(run_python, tmp_path: Path) -> None:
+    ran = run_python(
+        """
+        import json
+        import reprolint.runtime as rt
+        first = rt.install(seed=1)
+        second = rt.install(seed=2)
+        print(json.dumps([first, second]))
+        """,
+        env={"REPROLINT_RECORD": str(tmp_path / "r.json")},
+    )
+    assert ran.json() == [1, 1]
+    assert "install() was already called in this process; this call is ignored" in ran.err
