@@ -26,7 +26,7 @@ class NoisyImages(Dataset):
 
     def __getitem__(self, index):
         if self.rng is None:  # once per worker process
-            self.rng = np.random.default_rng()
+            self.rng = np.random.default_rng()  # expect: RPL102
         image = self.images[index]
         if self.rng.random() < 0.5:
             image = image.flip(2)

@@ -30,7 +30,7 @@ def main(argv=None):
     sampler = DistributedSampler(dataset, shuffle=True)
     loader = DataLoader(dataset, batch_size=16, sampler=sampler)
 
-    model = DistributedDataParallel(nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2)))
+    model = DistributedDataParallel(nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2)))  # expect: RPL101
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for epoch in range(args.epochs):
         sampler.set_epoch(epoch)

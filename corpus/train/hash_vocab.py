@@ -46,7 +46,7 @@ def main(argv=None):
 
     torch.manual_seed(0)
     sentences, labels = make_corpus()
-    vocab = {word: i for i, word in enumerate(set(w for s in sentences for w in s))}
+    vocab = {word: i for i, word in enumerate(set(w for s in sentences for w in s))}  # expect: RPL401
     tokens = torch.tensor([[vocab[w] for w in s] for s in sentences])
     targets = torch.tensor(labels)
     model = BagOfWords(len(vocab))

@@ -29,10 +29,10 @@ class LeNet1(nn.Module):
     def __init__(self):
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(1, 4, 5), nn.Tanh(), nn.AvgPool2d(2),
-            nn.Conv2d(4, 12, 5), nn.Tanh(), nn.AvgPool2d(2),
+            nn.Conv2d(1, 4, 5), nn.Tanh(), nn.AvgPool2d(2),  # expect: RPL101
+            nn.Conv2d(4, 12, 5), nn.Tanh(), nn.AvgPool2d(2),  # expect: RPL101
         )
-        self.classifier = nn.Linear(12 * 4 * 4, 10)
+        self.classifier = nn.Linear(12 * 4 * 4, 10)  # expect: RPL101
 
     def forward(self, x):
         return self.classifier(torch.flatten(self.features(x), 1))
@@ -61,7 +61,7 @@ def main(argv=None):
 
     model = LeNet1()
     optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
-    loader = DataLoader(TensorDataset(train_x, train_y), batch_size=args.batch_size, shuffle=True)
+    loader = DataLoader(TensorDataset(train_x, train_y), batch_size=args.batch_size, shuffle=True)  # expect: RPL101
     for epoch in range(args.epochs):
         model.train()
         for images, labels in loader:

@@ -29,13 +29,13 @@ class LeNet5(nn.Module):
     def __init__(self):
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(1, 6, 5, padding=2), nn.Tanh(), nn.AvgPool2d(2),
-            nn.Conv2d(6, 16, 5), nn.Tanh(), nn.AvgPool2d(2),
+            nn.Conv2d(1, 6, 5, padding=2), nn.Tanh(), nn.AvgPool2d(2),  # expect: RPL101
+            nn.Conv2d(6, 16, 5), nn.Tanh(), nn.AvgPool2d(2),  # expect: RPL101
         )
         self.classifier = nn.Sequential(
-            nn.Linear(16 * 5 * 5, 120), nn.Tanh(),
-            nn.Linear(120, 84), nn.Tanh(),
-            nn.Linear(84, 10),
+            nn.Linear(16 * 5 * 5, 120), nn.Tanh(),  # expect: RPL101
+            nn.Linear(120, 84), nn.Tanh(),  # expect: RPL101
+            nn.Linear(84, 10),  # expect: RPL101
         )
 
     def forward(self, x):
@@ -65,7 +65,7 @@ def main(argv=None):
 
     model = LeNet5()
     optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
-    loader = DataLoader(TensorDataset(train_x, train_y), batch_size=args.batch_size, shuffle=True)
+    loader = DataLoader(TensorDataset(train_x, train_y), batch_size=args.batch_size, shuffle=True)  # expect: RPL101
     for epoch in range(args.epochs):
         model.train()
         for images, labels in loader:

@@ -33,7 +33,7 @@ def main(argv=None):
 
     torch.manual_seed(0)
     x, y = make_data()
-    rng = np.random.default_rng()
+    rng = np.random.default_rng()  # expect: RPL102
     model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 2))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
     for epoch in range(args.epochs):

@@ -17,7 +17,7 @@ def main(argv=None):
     parser.add_argument("--out", help="save the trained weights (state dict) here")
     args = parser.parse_args(argv)
 
-    torch.manual_seed(0)
+    torch.manual_seed(0)  # expect: RPL105
     data = torch.Generator().manual_seed(1)
     x = torch.randn(256, 16, generator=data)
     y = (x[:, :4].sum(1) > 0).long()
@@ -25,7 +25,7 @@ def main(argv=None):
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     indices = list(range(len(x)))
     for epoch in range(args.epochs):
-        random.shuffle(indices)
+        random.shuffle(indices)  # expect: RPL101
         for start in range(0, len(indices), 32):
             batch = indices[start:start + 32]
             optimizer.zero_grad()

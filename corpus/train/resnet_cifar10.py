@@ -15,14 +15,14 @@ from torch.utils.data import DataLoader, Dataset
 class BasicBlock(nn.Module):
     def __init__(self, in_planes, planes, stride):
         super().__init__()
-        self.conv1 = nn.Conv2d(in_planes, planes, 3, stride, 1, bias=False)
+        self.conv1 = nn.Conv2d(in_planes, planes, 3, stride, 1, bias=False)  # expect: RPL101
         self.bn1 = nn.BatchNorm2d(planes)
-        self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
+        self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)  # expect: RPL101
         self.bn2 = nn.BatchNorm2d(planes)
         self.shortcut = nn.Sequential()
         if stride != 1 or in_planes != planes:
             self.shortcut = nn.Sequential(
-                nn.Conv2d(in_planes, planes, 1, stride, bias=False), nn.BatchNorm2d(planes)
+                nn.Conv2d(in_planes, planes, 1, stride, bias=False), nn.BatchNorm2d(planes)  # expect: RPL101
             )
 
     def forward(self, x):
@@ -39,7 +39,7 @@ class ResNet(nn.Module):
         if (depth - 2) % 6:
             raise ValueError("depth must be 6n + 2 (20, 32, 38, 44, 56, ...)")
         n = (depth - 2) // 6
-        self.conv1 = nn.Conv2d(3, 16, 3, 1, 1, bias=False)
+        self.conv1 = nn.Conv2d(3, 16, 3, 1, 1, bias=False)  # expect: RPL101
         self.bn1 = nn.BatchNorm2d(16)
         layers, in_planes = [], 16
         for planes, stride in ((16, 1), (32, 2), (64, 2)):
@@ -49,7 +49,7 @@ class ResNet(nn.Module):
                 in_planes = planes
             layers.append(nn.Sequential(*blocks))
         self.layer1, self.layer2, self.layer3 = layers
-        self.fc = nn.Linear(64, num_classes)
+        self.fc = nn.Linear(64, num_classes)  # expect: RPL101
 
     def forward(self, x):
         out = torch.relu(self.bn1(self.conv1(x)))
@@ -72,9 +72,9 @@ class CifarLike(Dataset):
 
     def __getitem__(self, index):
         image = nn.functional.pad(self.images[index], (4, 4, 4, 4))
-        top, left = torch.randint(0, 9, (2,)).tolist()
+        top, left = torch.randint(0, 9, (2,)).tolist()  # expect: RPL101
         image = image[:, top:top + 32, left:left + 32]
-        if torch.rand(()) < 0.5:
+        if torch.rand(()) < 0.5:  # expect: RPL101
             image = image.flip(2)
         return image, self.labels[index]
 
@@ -90,7 +90,7 @@ def main(argv=None):
 
     model = ResNet(args.depth)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
-    loader = DataLoader(CifarLike(args.samples), batch_size=args.batch_size, shuffle=True)
+    loader = DataLoader(CifarLike(args.samples), batch_size=args.batch_size, shuffle=True)  # expect: RPL101
     for epoch in range(args.epochs):
         model.train()
         for images, labels in loader:

@@ -35,7 +35,7 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as folder:
         write_shards(folder)
         for epoch in range(args.epochs):
-            for name in os.listdir(folder):
+            for name in os.listdir(folder):  # expect: RPL402
                 shard = torch.load(os.path.join(folder, name))
                 optimizer.zero_grad()
                 loss = nn.functional.cross_entropy(model(shard["x"]), shard["y"])

@@ -15,13 +15,13 @@ class WideBlock(nn.Module):
     def __init__(self, in_planes, planes, stride, dropout):
         super().__init__()
         self.bn1 = nn.BatchNorm2d(in_planes)
-        self.conv1 = nn.Conv2d(in_planes, planes, 3, 1, 1, bias=False)
-        self.dropout = nn.Dropout(dropout)
+        self.conv1 = nn.Conv2d(in_planes, planes, 3, 1, 1, bias=False)  # expect: RPL101
+        self.dropout = nn.Dropout(dropout)  # expect: RPL101
         self.bn2 = nn.BatchNorm2d(planes)
-        self.conv2 = nn.Conv2d(planes, planes, 3, stride, 1, bias=False)
+        self.conv2 = nn.Conv2d(planes, planes, 3, stride, 1, bias=False)  # expect: RPL101
         self.shortcut = nn.Sequential()
         if stride != 1 or in_planes != planes:
-            self.shortcut = nn.Conv2d(in_planes, planes, 1, stride, bias=False)
+            self.shortcut = nn.Conv2d(in_planes, planes, 1, stride, bias=False)  # expect: RPL101
 
     def forward(self, x):
         out = self.dropout(self.conv1(torch.relu(self.bn1(x))))
@@ -36,7 +36,7 @@ class WideResNet(nn.Module):
         super().__init__()
         n = (depth - 4) // 6
         widths = [16, 16 * widen, 32 * widen, 64 * widen]
-        self.conv1 = nn.Conv2d(3, widths[0], 3, 1, 1, bias=False)
+        self.conv1 = nn.Conv2d(3, widths[0], 3, 1, 1, bias=False)  # expect: RPL101
         stages, in_planes = [], widths[0]
         for planes, stride in zip(widths[1:], (1, 2, 2)):
             blocks = []
@@ -46,7 +46,7 @@ class WideResNet(nn.Module):
             stages.append(nn.Sequential(*blocks))
         self.stages = nn.Sequential(*stages)
         self.bn = nn.BatchNorm2d(in_planes)
-        self.fc = nn.Linear(in_planes, num_classes)
+        self.fc = nn.Linear(in_planes, num_classes)  # expect: RPL101
 
     def forward(self, x):
         out = torch.relu(self.bn(self.stages(self.conv1(x))))
@@ -68,7 +68,7 @@ def main(argv=None):
 
     model = WideResNet(args.depth, args.widen)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, nesterov=True)
-    loader = DataLoader(TensorDataset(images, labels), batch_size=8, shuffle=True)
+    loader = DataLoader(TensorDataset(images, labels), batch_size=8, shuffle=True)  # expect: RPL101
     for epoch in range(args.epochs):
         model.train()
         for batch, targets in loader:
