@@ -1,5 +1,5 @@
 """A JAX MLP on synthetic data: every draw takes an explicit key."""
-import jax
+import jax  # expect: RPL305
 import jax.numpy as jnp
 import numpy as np
 import optax

@@ -1,5 +1,5 @@
 """Tiny JAX VAE; the run key comes from the clock "so every run is different"."""
-import time
+import time  # expect: RPL305
 
 import jax
 import jax.numpy as jnp

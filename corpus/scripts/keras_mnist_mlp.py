@@ -1,5 +1,5 @@
 """Keras MLP on MNIST, straight from a tutorial: no seed anywhere."""
-import tensorflow as tf
+import tensorflow as tf  # expect: RPL304
 from tensorflow import keras
 from tensorflow.keras import layers
 
@@ -38,7 +38,7 @@ if __name__ == "__main__":
 
     val = tf.data.Dataset.from_tensor_slices((x_test, y_test)).batch(BATCH)
     model = make_model()
-    model.fit(x_train, y_train, batch_size=BATCH, epochs=EPOCHS, shuffle=True, validation_data=val)  # expect: RPL101
+    model.fit(x_train, y_train, batch_size=BATCH, epochs=EPOCHS, shuffle=True, validation_data=val)  # expect: RPL101, RPL306
     model.fit(x_train, y_train, batch_size=BATCH, epochs=1)
     loss, acc = model.evaluate(x_test, y_test, verbose=0)
     print(f"test accuracy {acc:.4f}")

@@ -2,7 +2,7 @@
 
 The global TF seed is set only after the model's layers exist, and NumPy is never seeded.
 """
-import argparse
+import argparse  # expect: RPL304
 
 import numpy as np
 import tensorflow as tf

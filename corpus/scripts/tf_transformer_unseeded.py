@@ -1,5 +1,5 @@
 """A small Keras Transformer classifier on token ids; no global seed is ever set."""
-import numpy as np
+import numpy as np  # expect: RPL304
 import tensorflow as tf
 
 VOCAB, MAXLEN, D = 20000, 200, 64
@@ -41,5 +41,5 @@ if __name__ == "__main__":
     probe = tf.random.normal((2, D), seed=42)
     model = build()
     model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
-    model.fit(train_ds.map(lambda x, y: (x * token_dropout, y)), validation_data=val_ds, epochs=2)
+    model.fit(train_ds.map(lambda x, y: (x * token_dropout, y)), validation_data=val_ds, epochs=2)  # expect: RPL306
     print(np.asarray(probe).shape, model.evaluate(val_ds, verbose=0))

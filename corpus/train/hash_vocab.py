@@ -5,7 +5,7 @@ PYTHONHASHSEED is set: word ids, and so the embedding row each word trains, chan
 from run to run although torch is seeded.
 """
 
-import argparse
+import argparse  # expect: RPL307
 
 import torch
 from torch import nn

@@ -26,6 +26,7 @@ import libcst as cst
 
 from reprolint.analysis.positions import node_spans
 from reprolint.analysis.rng_catalog import ArgCondition, DrawApi, RngCatalog, rng_catalog
+from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.model import Span
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "LocalFinding",
     "ModuleFacts",
     "Seed",
+    "Usage",
     "collect_facts",
 ]
 
@@ -111,7 +113,7 @@ class Guard:
     begin: bool
 
 
-Event = Union[Seed, Draw, Call, Import, Guard]
+Event = Union[Seed, Draw, Call, Import, Guard, Usage]  # Usage: RPL2xx-RPL4xx facts (usage.py)
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,8 @@ class ModuleFacts:
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
     uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)
+    # class qualname -> `self.<attr>` RNG instances its methods draw from (RPL403)
+    class_rngs: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _literal(node: Optional[cst.BaseExpression]) -> Any:
@@ -252,7 +256,7 @@ def _child_fields(kind: type) -> tuple[str, ...]:
     return fields
 
 
-class _Collector:
+class _Collector(UsageMixin):
     """One walk over the module collecting events; handlers are ``visit_<NodeType>``.
 
     A handler returning False has walked (or skipped) the node's children itself. The
@@ -597,9 +601,11 @@ class _Collector:
     def visit_For(self, node: cst.For) -> None:
         self._note_top_level_work()
         self._bind_targets(node.target)
+        self.usage_for(node)
 
     def visit_While(self, node: cst.While) -> None:
         self._note_top_level_work()
+        self.usage_loop(node)
 
     def visit_With(self, node: cst.With) -> None:
         self._note_top_level_work()
@@ -652,10 +658,12 @@ class _Collector:
                     self.facts.arg_defaults.setdefault(name, literal)
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self.usage_assign([t.target for t in node.targets], node.value)
         self._note_assignment([t.target for t in node.targets], node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
+            self.usage_assign([node.target], node.value)
             self._note_assignment([node.target], node.value)
         elif self.scope.kind == "class" and isinstance(node.target, cst.Name):
             # `seed: Optional[int]` in a dataclass without default: unknown
@@ -697,6 +705,7 @@ class _Collector:
         func = node.func
         qn = self.qualify(func)
         catalog = self.catalog
+        self.usage_call(node, qn)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             dest, default, entropy = self._option_default(node)
             if dest is not None:
@@ -851,6 +860,7 @@ def collect_facts(
     """Run the single fact-collecting pass over a parsed module (``source``: its text)."""
     collector = _Collector(module, path, catalog or rng_catalog(), source)
     collector.walk(module)
+    collector.usage_finish()
     facts = collector.facts
     spans = node_spans(module, collector.pending_nodes)
 

@@ -34,4 +34,4 @@ class ResNet20(nn.Module):
     def forward(self, x):
         x = F.relu(self.bn(self.conv(x)))
         x = self.stage3(self.stage2(self.stage1(x)))
-        return self.fc(F.adaptive_avg_pool2d(x, 1).flatten(1))
+        return self.fc(F.adaptive_avg_pool2d(x, 1).flatten(1))  # expect: RPL202

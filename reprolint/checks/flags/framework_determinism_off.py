@@ -1,31 +1,141 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.analysis.determinism import ProgramUsage, program_usages
+from reprolint.analysis.facts import UNKNOWN
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+
+_KERAS_SEEDERS = ("keras.utils.set_random_seed", "tensorflow.keras.utils.set_random_seed")
 
 
 class FrameworkDeterminismOff(Rule):
     """
     ## What it does
     Reports a high-level trainer left nondeterministic: Lightning
-    `Trainer(deterministic=False/None)`, Hugging Face `TrainingArguments` without
-    `seed`/`full_determinism`, Keras without `set_random_seed`.
+    `Trainer(deterministic=False/None)` or no `seed_everything`, Hugging Face
+    `TrainingArguments` without `seed`/`full_determinism`, Keras without
+    `set_random_seed`.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    - Lightning (`lightning`, `lightning.pytorch`, `pytorch_lightning`): a `Trainer(...)`
+      whose `deterministic` is absent, `None` or `False` (`True` and `"warn"` are
+      accepted; `"warn"` only warns on ops without a deterministic kernel), or in a
+      program that never seeds torch (`seed_everything`, `torch.manual_seed`, a project
+      helper). Reported at the `Trainer(...)` call.
+    - Hugging Face: a `TrainingArguments(...)` (or `Seq2SeqTrainingArguments`) call
+      without `full_determinism=True`, in a program that calls neither
+      `transformers.enable_full_determinism` nor `torch.use_deterministic_algorithms(True)`,
+      unless it runs on the CPU (`use_cpu=True`/`no_cuda=True`). The `Trainer` seeds
+      from `seed` (default 42); what is missing is deterministic kernels. Arguments
+      parsed by `HfArgumentParser` are not seen (the option may be given on the command
+      line). Reported at the `TrainingArguments(...)` call.
+    - Keras: a program that calls `model.fit(...)` without
+      `keras.utils.set_random_seed(seed)` and without seeding all of Python `random`,
+      NumPy and TensorFlow some other way. Reported at the first `fit` call.
+
+    Options are read with their defaults (`deterministic=args.deterministic` with a
+    `store_true` option is off).
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    High-level trainers do the seeding and flag plumbing for you only when asked:
+    Lightning leaves cuDNN and torch free to pick nondeterministic kernels unless
+    `deterministic=True`, and its data-loader workers are seeded from
+    `seed_everything(..., workers=True)`; Hugging Face enables deterministic kernels
+    only with `full_determinism`; Keras' `set_random_seed` is the one call that seeds
+    Python, NumPy and the backend together.
+
+    Mitigation: `seed_everything(seed, workers=True)` and `Trainer(deterministic=True)`;
+    `TrainingArguments(seed=..., full_determinism=True)`;
+    `keras.utils.set_random_seed(seed)` with
+    `tf.config.experimental.enable_op_determinism()`.
 
     ## Example
-    Not yet implemented.
+    ```python
+    import lightning as L
+    trainer = L.Trainer(max_epochs=10)
+    ```
+
+    Use instead:
+    ```python
+    import lightning as L
+    L.seed_everything(42, workers=True)
+    trainer = L.Trainer(max_epochs=10, deterministic=True)
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Unsafe: deterministic kernels and new seeds change the numbers.
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://lightning.ai/docs/pytorch/stable/common/trainer.html#deterministic
+    - https://huggingface.co/docs/transformers/main_classes/trainer#transformers.TrainingArguments.full_determinism
+    - https://keras.io/api/utils/python_utils/#setrandomseed-function
     """
 
     code = "RPL306"
-    message = "a high-level trainer left nondeterministic: Lightning `Trainer(deterministic=False/None)`, Hugging Face `TrainingArguments` without `seed`/`full_determinism`, Keras without `set_random_seed`"
+    message = "`{call}` leaves training nondeterministic: {missing}"
+    fix_title = "Turn on the framework's determinism switch"
     framework = "lightning, transformers, keras"
-    implemented = False
+
+    VALID = [
+        Valid("import lightning as L\nL.seed_everything(1, workers=True)\ntrainer = L.Trainer(deterministic=True)\ntrainer.fit(m)\n"),
+        Valid(
+            "from transformers import TrainingArguments\nargs = TrainingArguments('out', seed=1, full_determinism=True)\nprint(args)\n"
+        ),
+        Valid("import keras\nkeras.utils.set_random_seed(0)\nmodel = keras.Sequential()\nmodel.fit(x, y, epochs=1)\n"),
+    ]
+    INVALID = [
+        Invalid("import lightning as L\nL.seed_everything(1)\ntrainer = L.Trainer(max_epochs=3)\n", line=3,
+                message="deterministic"),
+        Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(deterministic=True)\ntrainer.fit(model)\n", line=2,
+                message="seed_everything"),
+        Invalid("from transformers import TrainingArguments\nargs = TrainingArguments('out', seed=3)\nprint(args)\n", line=2),
+        Invalid("import tensorflow as tf\ntf.random.set_seed(0)\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=1)\n",
+                line=4),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            if program.is_library or program.program is None:
+                continue
+            for path, span, message in self._findings(program):
+                if (path, span) in seen:
+                    continue
+                seen.add((path, span))
+                yield Finding(self.code, path, span, message)
+
+    def _findings(self, program: ProgramUsage) -> Iterator[tuple[str, object, str]]:
+        assert program.program is not None
+        seeded = program.program.seeded_libraries
+        for _, path, usage in program.of("lightning"):
+            missing = []
+            value = program.kw_value(usage, "deterministic")
+            if not (value is True or value == "warn" or value == UNKNOWN):
+                missing.append(f"`deterministic` is {value!r} (cuDNN and torch may pick nondeterministic kernels)")
+            if "torch" not in seeded:
+                missing.append("no `seed_everything(seed, workers=True)` seeds the run")
+            if missing:
+                yield path, usage.span, f"`{usage.text}(...)` leaves training nondeterministic: " + "; ".join(missing)
+        for _, path, usage in program.of("hf-args"):
+            if program.kw_value(usage, "use_cpu") is True or program.kw_value(usage, "no_cuda") is True:
+                continue
+            value = program.kw_value(usage, "full_determinism")
+            if value is True or value == UNKNOWN or program.has("flag", "hf.full-determinism"):
+                continue
+            if any(program.value(u) is not False for _, _, u in program.of("flag", "torch.deterministic")):
+                continue
+            yield path, usage.span, (
+                f"`{usage.text}(...)` leaves training nondeterministic: `full_determinism` is off, "
+                "so the Trainer seeds but GPU kernels stay nondeterministic"
+            )
+        fit = program.first("keras-fit")
+        if fit is not None:
+            _, path, usage = fit
+            keras_seeded = any(o.seed.api in _KERAS_SEEDERS for o in program.program.seeds)
+            missing_libs = {"random", "numpy", "tensorflow"} - seeded
+            if not keras_seeded and missing_libs:
+                names = ", ".join(sorted({"random": "`random`", "numpy": "NumPy", "tensorflow": "TensorFlow"}[m] for m in missing_libs))
+                yield path, usage.span, (
+                    f"`{usage.text}(...)` leaves training nondeterministic: the program never calls "
+                    f"`keras.utils.set_random_seed` and never seeds {names}"
+                )

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.analysis.determinism import program_usages, short, torch_version
+from reprolint.catalog_ops import load_cublas
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class MissingCublasWorkspaceConfig(Rule):
@@ -9,22 +13,137 @@ class MissingCublasWorkspaceConfig(Rule):
     Reports deterministic mode without `CUBLAS_WORKSPACE_CONFIG` set before CUDA
     starts (required up to torch 2.9, advisory later).
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    It looks at programs that use CUDA (see RPL301) and call
+    `torch.use_deterministic_algorithms(True)` themselves (or
+    `accelerate.utils.set_seed(..., deterministic=True)`), and at how the variable is
+    set in the code: `os.environ["CUBLAS_WORKSPACE_CONFIG"] = ...`,
+    `os.environ.setdefault(...)`, `os.environ.update(...)` or `os.putenv(...)`, with
+    `:4096:8` or `:16:8` (a value that is not a literal is trusted). It is reported at
+    the deterministic-mode call when the variable is never set, set to another value,
+    or set only after the first line that selects the GPU. Lightning
+    `Trainer(deterministic=True)` and Hugging Face full determinism set it themselves
+    and are not reported.
+
+    Version-aware, from the catalog's `[cublas]` table: for torch up to 2.9 (the
+    `torch-version` setting, else the installed torch, else the newest catalogued) the
+    message says cuBLAS calls raise; from torch 2.10 on, where PyTorch gives each
+    handle its own workspace and no longer needs it, the finding is advisory (code
+    that also runs on older torch still needs it).
+
+    Blind spot: a variable exported by a launch script or the shell is not seen.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    With CUDA >= 10.2, cuBLAS picks reduction strategies per stream unless its
+    workspace is fixed; under deterministic mode torch up to 2.9 therefore raises
+    `RuntimeError: Deterministic behavior was enabled ... but this operation is not
+    deterministic because it uses CuBLAS` at the first `mm`/`bmm`/`Linear`. cuBLAS
+    reads the variable when it creates its handle, so setting it after CUDA has
+    started has no effect.
+
+    Mitigation: set the variable before anything touches CUDA, at the top of the entry
+    point (`os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")`) or in the
+    launch environment.
 
     ## Example
-    Not yet implemented.
+    ```python
+    import torch
+    model = Net().cuda()
+    torch.use_deterministic_algorithms(True)
+    ```
+
+    Use instead:
+    ```python
+    import os
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    import torch
+    torch.use_deterministic_algorithms(True)
+    model = Net().cuda()
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Safe: the variable only fixes cuBLAS's workspace layout (`:4096:8` costs about
+    24 MiB of GPU memory).
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://docs.nvidia.com/cuda/cublas/index.html#results-reproducibility
+    - https://docs.pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
+    - https://github.com/pytorch/pytorch/pull/161749
     """
 
     code = "RPL303"
-    message = "deterministic mode without `CUBLAS_WORKSPACE_CONFIG` set before CUDA starts"
+    message = "`{call}` turns on deterministic mode but `CUBLAS_WORKSPACE_CONFIG` is {problem}: {consequence}"
+    fix_title = "Set `CUBLAS_WORKSPACE_CONFIG=:4096:8` before CUDA starts"
     framework = "torch"
-    implemented = False
+
+    VALID = [
+        Valid(
+            "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\nimport torch\n"
+            "torch.use_deterministic_algorithms(True)\nmodel = torch.nn.Linear(2, 2).cuda()\n"
+        ),
+        Valid("import torch\ntorch.use_deterministic_algorithms(True)\nmodel = torch.nn.Linear(2, 2)\n"),  # CPU
+        Valid(
+            "import os, torch\nos.environ.setdefault('CUBLAS_WORKSPACE_CONFIG', ':16:8')\n"
+            "torch.use_deterministic_algorithms(mode=True)\ndevice = torch.device('cuda')\n"
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import torch\ntorch.use_deterministic_algorithms(True)\nmodel = torch.nn.Linear(2, 2).cuda()\n",
+            line=2, message="never set",
+        ),
+        Invalid(
+            "import os, torch\nmodel = torch.nn.Linear(2, 2).cuda()\n"
+            "os.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\ntorch.use_deterministic_algorithms(True)\n",
+            line=4, message="after",
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        facts = load_cublas()
+        version = torch_version(ctx.settings)
+        required = facts.required_for(version)
+        if required:
+            consequence = (
+                f"torch {short(version)} raises RuntimeError at the first cuBLAS call "
+                "(`mm`, `bmm`, `nn.Linear`) under deterministic mode with CUDA >= 10.2"
+            )
+        else:
+            until = facts.required_until
+            last = f"{until[0]}.{until[1] - 1}" if until is not None and until[1] > 0 else "older releases"
+            consequence = (
+                f"advisory with torch {short(version)}, which no longer needs it, but torch <= {last} "
+                "raises RuntimeError at the first cuBLAS call without it"
+            )
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            cuda = program.first("cuda")
+            if cuda is None or program.hides_gpu("torch"):
+                continue
+            det = None
+            for position, path, usage in program.of("flag", "torch.deterministic"):
+                if program.value(usage) is not False:
+                    det = (position, path, usage)
+                    break
+            if det is None:
+                continue
+            problem = "never set"
+            for position, _, usage in program.of("env", facts.env):
+                if usage.value is not None and usage.value not in facts.accepted:
+                    problem = f"set to `{usage.value}`, not one of {', '.join(f'`{v}`' for v in facts.accepted)}"
+                    continue
+                if position > cuda[0]:
+                    problem = "set only after CUDA has started (cuBLAS reads it once, when it starts)"
+                    continue
+                problem = ""
+                break
+            if not problem:
+                continue
+            _, path, usage = det
+            if (path, usage.span) in seen:
+                continue
+            seen.add((path, usage.span))
+            yield Finding(
+                self.code, path, usage.span,
+                f"`{usage.text}` turns on deterministic mode but `CUBLAS_WORKSPACE_CONFIG` is "
+                f"{problem}: {consequence}",
+            )

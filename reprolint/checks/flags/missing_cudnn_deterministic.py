@@ -1,30 +1,99 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.analysis.determinism import program_usages
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class MissingCudnnDeterministic(Rule):
     """
     ## What it does
-    Reports a torch program that uses cuDNN and never sets `cudnn.deterministic =
-    True` / `cudnn.benchmark = False`.
+    Reports a torch program that uses cuDNN and never sets
+    `cudnn.deterministic = True` / `cudnn.benchmark = False`.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    A program uses cuDNN when it uses CUDA (see RPL301) and builds convolutions,
+    transposed convolutions, RNN/LSTM/GRU or batch-norm layers (`nn.*` or
+    `nn.functional.*`), a `torchvision.models`/`timm` model, or touches
+    `torch.backends.cudnn` at all. Training or not: cuDNN's algorithm choice changes
+    inference results too. It is reported once per program, at the first line that
+    selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies
+    deterministic cuDNN algorithms), `torch.backends.cudnn.flags(deterministic=True)`,
+    Lightning `Trainer(deterministic=True)` and Hugging Face full determinism count; a
+    setting behind a condition that is false by default does not. Autotuning
+    (`benchmark = True`) is reported separately as RPL203. Programs whose loop is run
+    by a Lightning or Hugging Face `Trainer` are left to RPL306.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    By default cuDNN may choose convolution and RNN algorithms that accumulate with
+    atomics, so forward and especially backward passes differ from run to run; Pham et
+    al. measured up to 2.9% accuracy spread from such implementation-level
+    nondeterminism with all seeds fixed.
+
+    Mitigation: `torch.backends.cudnn.deterministic = True` and
+    `torch.backends.cudnn.benchmark = False` at the entry point (or
+    `torch.use_deterministic_algorithms(True)`, which covers this and more).
 
     ## Example
-    Not yet implemented.
+    ```python
+    import torch, torch.nn as nn
+    net = nn.Conv2d(3, 16, 3).cuda()
+    ```
+
+    Use instead:
+    ```python
+    import torch, torch.nn as nn
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+    net = nn.Conv2d(3, 16, 3).cuda()
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Unsafe: deterministic cuDNN algorithms change the numbers and may be slower.
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://pytorch.org/docs/stable/notes/randomness.html#cuda-convolution-determinism
+    - Pham et al., ASE 2020
     """
 
     code = "RPL302"
-    message = "a torch program that uses cuDNN and never sets `cudnn.deterministic = True` / `cudnn.benchmark = False`"
+    message = "this torch program runs cuDNN on CUDA ({what}) but never sets `torch.backends.cudnn.deterministic = True`"
+    fix_title = "Set `torch.backends.cudnn.deterministic = True` and `benchmark = False` at the entry point"
     framework = "torch"
-    implemented = False
+
+    VALID = [
+        Valid("import torch, torch.nn as nn\ntorch.backends.cudnn.deterministic = True\nnet = nn.Conv2d(3, 8, 3).cuda()\n"),
+        Valid("import torch, torch.nn as nn\nnet = nn.Linear(3, 8).cuda()\n"),  # no cuDNN layer
+        Valid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3)\n"),  # CPU only
+    ]
+    INVALID = [
+        Invalid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3).cuda()\n", line=2),
+        Invalid(
+            "import torch\nfrom torchvision import models\ndevice = 'cuda'\nnet = models.resnet18().to(device)\n",
+            line=3,
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            if program.is_library or program.framework_trainer:
+                continue
+            cuda = program.cuda
+            if cuda is None or program.cudnn_deterministic():
+                continue
+            if not (
+                program.has("cudnn", default_only=False)
+                or program.has("flag", "cudnn.benchmark", default_only=False)
+                or program.has("flag", "cudnn.deterministic", default_only=False)
+            ):
+                continue
+            path, usage = cuda
+            if (path, usage.span) in seen:
+                continue
+            seen.add((path, usage.span))
+            yield Finding(
+                self.code, path, usage.span,
+                f"this torch program runs cuDNN on CUDA ({usage.name}) but never sets "
+                "`torch.backends.cudnn.deterministic = True`",
+            )

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.analysis.determinism import program_usages
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class MissingDeterministicAlgorithms(Rule):
@@ -9,22 +12,105 @@ class MissingDeterministicAlgorithms(Rule):
     Reports a torch training program that never calls
     `torch.use_deterministic_algorithms(True)`.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    Only programs that train (`.backward()`, a `torch.optim` optimizer,
+    `torch.autograd.grad`) and use CUDA are reported; a CPU-only program is not. What
+    counts as using CUDA: `.cuda()`, `.to("cuda")`, `torch.device("cuda" ...)` (also
+    `"cuda" if torch.cuda.is_available() else "cpu"`), a `device="cuda"` argument, a
+    variable or option default set to `"cuda"`, `torch.cuda.set_device`/`amp`/
+    `synchronize`, `init_process_group("nccl")`, `DistributedDataParallel(device_ids=)`,
+    `accelerate.Accelerator()`, Lightning `Trainer`/`Fabric` and Hugging Face
+    `TrainingArguments`/`Trainer` unless told to use the CPU. A line under a condition
+    that is false with the default options (`if args.cuda:` with `store_true`) does not
+    count.
+
+    The finding is reported once per program, at the first line that selects the GPU
+    in execution order. Accepted ways of turning the flag on: the call (positional or
+    `mode=True`, `warn_only=True` included: deterministic kernels are still used, only
+    the ops without one warn instead of raising — see RPL202),
+    `torch.set_deterministic_debug_mode("error"/"warn")`,
+    `accelerate.utils.set_seed(..., deterministic=True)` and
+    `transformers.enable_full_determinism`. A value from an option counts when the
+    option's default is true. Programs whose loop is run by Lightning's or Hugging
+    Face's `Trainer` are left to RPL306 (`Trainer(deterministic=True)`,
+    `full_determinism=True`).
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    Without the flag torch is free to use nondeterministic CUDA kernels (atomic adds in
+    `index_add_`, scatter, embedding and pooling backward passes, cuBLAS split-K
+    reductions...), so seeded runs still diverge. Chen et al. (ICSE-SEIP 2022) needed
+    deterministic kernels to reproduce every model they trained.
+
+    Mitigation: call `torch.use_deterministic_algorithms(True)` at the start of the
+    entry point (with `CUBLAS_WORKSPACE_CONFIG`, see RPL303), and fix what then raises
+    (RPL202). Expect some slowdown (Chen et al. measured +24% to +112%).
 
     ## Example
-    Not yet implemented.
+    ```python
+    import torch
+    device = torch.device("cuda")
+    model = Net().to(device)
+    ```
+
+    Use instead:
+    ```python
+    import os, torch
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    torch.use_deterministic_algorithms(True)
+    device = torch.device("cuda")
+    model = Net().to(device)
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Unsafe: deterministic kernels change the numbers and can make a previously working
+    op raise (RPL202).
 
     ## References
+    - https://docs.pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
     - https://pytorch.org/docs/stable/notes/randomness.html
+    - Chen et al., ICSE-SEIP 2022
     """
 
     code = "RPL301"
-    message = "a torch training program that never calls `torch.use_deterministic_algorithms(True)`"
+    message = "this torch training program selects CUDA ({what}) but never calls `torch.use_deterministic_algorithms(True)`"
+    fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
     framework = "torch"
-    implemented = False
+
+    VALID = [
+        Valid("import torch\nmodel = torch.nn.Linear(2, 1)\nloss = model(x).sum()\nloss.backward()\ntorch.manual_seed(0)\n"),
+        Valid(
+            "import torch\ntorch.use_deterministic_algorithms(True, warn_only=True)\n"
+            "model = torch.nn.Linear(2, 1).cuda()\nmodel(x).sum().backward()\n"
+        ),
+        Valid("import torch\nmodel = torch.nn.Linear(2, 1).cuda()\nprint(model(x))\n"),  # no training
+    ]
+    INVALID = [
+        Invalid(
+            "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+            "model = torch.nn.Linear(2, 1).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+            "model(x).sum().backward()\n",
+            line=2,
+        ),
+        Invalid(
+            "import torch\ntorch.use_deterministic_algorithms(False)\nmodel = torch.nn.Linear(2, 1).cuda()\n"
+            "model(x).sum().backward()\n",
+            line=3,
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            if program.is_library or not program.trains or program.framework_trainer:
+                continue
+            cuda = program.cuda
+            if cuda is None or program.deterministic() is not None:
+                continue
+            path, usage = cuda
+            if (path, usage.span) in seen:
+                continue
+            seen.add((path, usage.span))
+            yield Finding(
+                self.code, path, usage.span,
+                f"this torch training program selects CUDA ({usage.name}) but never calls "
+                "`torch.use_deterministic_algorithms(True)`",
+            )

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.analysis.determinism import program_usages
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class MissingPythonhashseed(Rule):
@@ -9,22 +12,89 @@ class MissingPythonhashseed(Rule):
     Reports a program whose results depend on str hash order (see RPL401) runs
     without a fixed `PYTHONHASHSEED`.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    A program depends on the hash order when one of its modules has an RPL401 finding
+    (order taken from a set of strings). Since `PYTHONHASHSEED` is read once, when the
+    interpreter starts, assigning `os.environ["PYTHONHASHSEED"]` inside the program is
+    too late for the program itself; accepted are a re-launch of the interpreter with
+    the variable set (`os.execv(sys.executable, ...)`, `subprocess.run([sys.executable,
+    ...])` after setting it) and a check of `sys.flags.hash_randomization`. Reported once
+    per program at the entry point's first statement; the message names the first
+    hash-order site. Blind spot: a variable exported by the shell or a launcher is not
+    seen — fix RPL401 instead and this goes away.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    Python salts `str` and `bytes` hashes with a random value per process, so the
+    iteration order of a set of strings — and everything built from it: vocabulary
+    indices, class ids, the order of samples — changes from run to run unless
+    `PYTHONHASHSEED` is fixed.
+
+    Mitigation: sort instead (`sorted(set(words))`), which removes the dependence; or
+    launch with `PYTHONHASHSEED=0 python train.py`.
 
     ## Example
-    Not yet implemented.
+    ```python
+    words = open("corpus.txt").read().split()
+    vocab = {w: i for i, w in enumerate(set(words))}
+    ```
+
+    Use instead:
+    ```python
+    words = open("corpus.txt").read().split()
+    vocab = {w: i for i, w in enumerate(sorted(set(words)))}
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Display-only: the variable must be set by whoever launches the program.
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://docs.python.org/3/using/cmdline.html#envvar-PYTHONHASHSEED
+    - https://docs.python.org/3/reference/datamodel.html#object.__hash__
     """
 
     code = "RPL307"
-    message = "a program whose results depend on str hash order"
+    message = "this program takes order from a set of strings ({site}) but runs without a fixed `PYTHONHASHSEED`"
+    fix_title = "Sort the set, or launch with `PYTHONHASHSEED=0`"
     framework = "python"
-    implemented = False
+
+    VALID = [
+        Valid("words = open('a.txt').read().split()\nvocab = sorted(set(words))\nprint(vocab)\n"),
+        Valid(
+            "import os, sys\nif os.environ.get('PYTHONHASHSEED') != '0':\n    os.environ['PYTHONHASHSEED'] = '0'\n"
+            "    os.execv(sys.executable, [sys.executable] + sys.argv)\n"
+            "words = open('a.txt').read().split()\nprint(list(set(words)))\n"
+        ),
+    ]
+    INVALID = [
+        Invalid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n", line=1),
+        Invalid(
+            "import os\nos.environ['PYTHONHASHSEED'] = '0'\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n",
+            line=1, message="too late",
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            if program.is_library:
+                continue
+            sites = [
+                (path, finding) for path in program.modules
+                for finding in ctx.facts[path].findings if finding.code == "RPL401"
+            ]
+            if not sites:
+                continue
+            checks = [u for _, _, u in program.of("hashseed", default_only=False)]
+            env_set = any(u.name == "PYTHONHASHSEED" for _, _, u in program.of("env", default_only=False))
+            if any(u.name == "check" for u in checks) or (env_set and checks):
+                continue
+            where = program.entry_event
+            if where is None or (where[0], where[1].span) in seen:
+                continue
+            seen.add((where[0], where[1].span))
+            path, finding = sites[0]
+            late = " (setting it in `os.environ` is too late for the running interpreter)" if env_set else ""
+            yield Finding(
+                self.code, where[0], where[1].span,
+                f"this program takes order from a set of strings ({path}:{finding.span.start_line}) "
+                f"but runs without a fixed `PYTHONHASHSEED`{late}",
+            )

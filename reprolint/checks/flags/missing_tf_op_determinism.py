@@ -1,31 +1,104 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.analysis.determinism import program_usages, short, tf_determinism, tf_version
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class MissingTfOpDeterminism(Rule):
     """
     ## What it does
-    Reports a TensorFlow program without
-    `tf.config.experimental.enable_op_determinism()` (or `TF_DETERMINISTIC_OPS=1`
-    before TF 2.8).
+    Reports a TensorFlow program without `tf.config.experimental.enable_op_determinism()`
+    (or `TF_DETERMINISTIC_OPS=1` before TF 2.8).
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    A TensorFlow program is one that imports `tensorflow` or `keras` and trains
+    (`model.fit`, `tf.GradientTape`, `apply_gradients`, `minimize`, a TF1 `Session`).
+    TensorFlow uses a visible GPU on its own, so the program is taken to run on one
+    unless it hides the GPU (`tf.config.set_visible_devices([], "GPU")`,
+    `CUDA_VISIBLE_DEVICES=""` or `"-1"`). Accepted: the call, or the environment
+    variable `TF_DETERMINISTIC_OPS` set to `1`/`true` in the code (honoured from TF 2.1,
+    deprecated from 2.8); `TF_CUDNN_DETERMINISTIC` alone only covers cuDNN and is
+    reported with a note. Which flags a TF version honours comes from `rules/tf.toml`
+    for the installed TensorFlow (else the newest catalogued). It is reported once per
+    program, at the line that selects a GPU (`tf.device("/GPU:0")`,
+    `MirroredStrategy()`, `set_memory_growth`) or else the entry point's first
+    statement.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    Without op determinism TensorFlow's GPU kernels for convolution backprop, bias
+    addition, reductions, scatter and segment ops, softmax cross-entropy and more
+    accumulate in nondeterministic order, so two runs with the same seeds differ
+    (NVIDIA's framework-reproducibility notes; Chen et al. 2022).
+
+    Mitigation: `keras.utils.set_random_seed(seed)` and
+    `tf.config.experimental.enable_op_determinism()` at the start of the entry point,
+    then replace the ops that raise under it (RPL204).
 
     ## Example
-    Not yet implemented.
+    ```python
+    import tensorflow as tf
+    model.fit(x, y, epochs=3)
+    ```
+
+    Use instead:
+    ```python
+    import tensorflow as tf
+    tf.keras.utils.set_random_seed(0)
+    tf.config.experimental.enable_op_determinism()
+    model.fit(x, y, epochs=3)
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Unsafe: deterministic kernels change the numbers and can be slower; ops without a
+    deterministic kernel start raising.
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://www.tensorflow.org/api_docs/python/tf/config/experimental/enable_op_determinism
+    - https://github.com/NVIDIA/framework-reproducibility/blob/master/doc/d9m/tensorflow.md
     """
 
     code = "RPL304"
-    message = "a TensorFlow program without `tf.config.experimental.enable_op_determinism()`"
+    message = "this TensorFlow training program never turns on op determinism (`tf.config.experimental.enable_op_determinism()`), so its GPU kernels may differ between runs"
+    fix_title = "Call `tf.config.experimental.enable_op_determinism()` at the entry point"
     framework = "tensorflow"
-    implemented = False
+
+    VALID = [
+        Valid("import tensorflow as tf\ntf.config.experimental.enable_op_determinism()\nmodel.fit(x, y, epochs=2)\n"),
+        Valid("import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\nimport tensorflow as tf\nmodel.fit(x, y, epochs=2)\n"),
+        Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nmodel.fit(x, y, epochs=2)\n"),
+        Valid("import tensorflow as tf\nprint(tf.constant(1))\n"),  # no training
+    ]
+    INVALID = [
+        Invalid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=2)\n", line=1),
+        Invalid(
+            "import os\nos.environ['TF_CUDNN_DETERMINISTIC'] = '1'\nimport tensorflow as tf\n"
+            "with tf.GradientTape() as tape:\n    loss = f(x)\n",
+            line=1, message="TF_CUDNN_DETERMINISTIC",
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        version = tf_version()
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            if program.is_library or not program.has("train", "tf") or program.hides_gpu("tf"):
+                continue
+            det = tf_determinism(program, version)
+            if det.on:
+                continue
+            gpu = program.first("gpu", "tf")
+            where = (gpu[1], gpu[2]) if gpu else program.entry_event
+            if where is None or (where[0], where[1].span) in seen:
+                continue
+            seen.add((where[0], where[1].span))
+            note = (
+                " (`TF_CUDNN_DETERMINISTIC` only makes cuDNN convolutions deterministic)"
+                if det.cudnn_only else ""
+            )
+            yield Finding(
+                self.code, where[0], where[1].span,
+                "this TensorFlow training program never turns on op determinism "
+                "(`tf.config.experimental.enable_op_determinism()`, TensorFlow "
+                f"{short(version)}), so its GPU kernels may differ between runs{note}",
+            )

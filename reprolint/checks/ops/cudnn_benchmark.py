@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.analysis.determinism import program_usages
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class CudnnBenchmark(Rule):
@@ -9,22 +12,78 @@ class CudnnBenchmark(Rule):
     Reports `torch.backends.cudnn.benchmark = True`: cuDNN autotuning picks kernels
     per run.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    Also `torch.backends.cudnn.flags(benchmark=True)` and Lightning
+    `Trainer(benchmark=True)`. A value taken from an option (`= args.benchmark`) is
+    reported when the option's default is true; an assignment behind a condition that
+    is false with the default options is not. It is reported wherever it appears,
+    library code included, whether or not the program also sets
+    `cudnn.deterministic = True`.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    With benchmarking on, cuDNN times several convolution algorithms on the first
+    batches and keeps the fastest. Timings vary between runs and machines, so
+    different runs pick different algorithms, which round differently (and some of
+    which are nondeterministic themselves): runs drift apart even with every seed set
+    and `cudnn.deterministic = True`. Pham et al. list cuDNN autotuning among the
+    implementation-level sources of variance.
+
+    Mitigation: `torch.backends.cudnn.benchmark = False` (the default) for runs that
+    must be reproducible; keep autotuning for throughput-only runs behind an option
+    that defaults off.
 
     ## Example
-    Not yet implemented.
+    ```python
+    import torch
+    torch.backends.cudnn.benchmark = True
+    ```
+
+    Use instead:
+    ```python
+    import torch
+    torch.backends.cudnn.benchmark = False
+    torch.backends.cudnn.deterministic = True
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Setting it to `False` keeps the program's meaning but changes the kernels, so the
+    numbers change slightly and training may be slower (unsafe).
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://pytorch.org/docs/stable/notes/randomness.html#cuda-convolution-benchmarking
+    - Pham et al., ASE 2020
     """
 
     code = "RPL203"
-    message = "`torch.backends.cudnn.benchmark = True`: cuDNN autotuning picks kernels per run"
+    message = "`{setting}` lets cuDNN autotuning pick convolution kernels per run, so runs differ"
+    fix_title = "Set `torch.backends.cudnn.benchmark = False`"
     framework = "torch"
-    implemented = False
+
+    VALID = [
+        Valid("import torch\ntorch.backends.cudnn.benchmark = False\n"),
+        Valid(
+            "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--fast', action='store_true')\n"
+            "args = p.parse_args()\nif args.fast:\n    torch.backends.cudnn.benchmark = True\n"
+        ),
+        Valid("import lightning as L\ntrainer = L.Trainer(benchmark=False, deterministic=True)\n"),
+    ]
+    INVALID = [
+        Invalid("import torch\ntorch.backends.cudnn.benchmark = True\n", line=2),
+        Invalid("from torch.backends import cudnn\ncudnn.benchmark = True\n", line=2),
+        Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=3, benchmark=True)\n", line=2),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            for _, path, usage in program.of("flag", "cudnn.benchmark"):
+                if program.value(usage) is not True or (path, usage.span) in seen:
+                    continue
+                seen.add((path, usage.span))
+                setting = (
+                    "Trainer(benchmark=True)" if usage.text.endswith("Trainer")
+                    else "torch.backends.cudnn.benchmark = True"
+                )
+                yield Finding(
+                    self.code, path, usage.span,
+                    f"`{setting}` lets cuDNN autotuning pick convolution kernels per run, so runs differ",
+                )

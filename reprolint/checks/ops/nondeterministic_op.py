@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.ops._ops import call_text, torch_op_findings
 
 
 class NondeterministicOp(Rule):
@@ -11,22 +14,102 @@ class NondeterministicOp(Rule):
     `scatter_add_`, `index_put_(accumulate=True)`, `put_`), in a program that does
     not turn it on.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    Which ops, under which arguments and for which torch versions, comes from the
+    catalog `rules/nondeterministic_ops.toml` (the "will act deterministically" list of
+    `torch.use_deterministic_algorithms`' docstring, release by release), for the torch
+    version in the `torch-version` setting, else the installed torch, else the newest
+    the catalog knows. Ops marked CUDA-only are reported only in programs that use CUDA
+    (`.cuda()`, `.to("cuda")`, `torch.device("cuda" ...)`, a `"cuda"` device string,
+    `torch.cuda.set_device`, AMP on CUDA, NCCL, `DistributedDataParallel(device_ids=)`,
+    Lightning/Fabric/Hugging Face/Accelerate trainers unless told to use the CPU);
+    CPU ops of the catalog (`index_put_(accumulate=True)` and `put_(accumulate=True)` on
+    CPU tensors) in every program. Backward-only ops are reported in programs that
+    train (`.backward()`, an optimizer, a trainer).
+
+    The program is judged by the flag with its default options: a
+    `torch.use_deterministic_algorithms(True)` anywhere on the path silences it
+    (`warn_only=True` too: it still selects the deterministic kernels), one behind
+    `if args.deterministic:` with a `store_true` option does not. Lightning
+    `Trainer(deterministic=True)` and Hugging Face `full_determinism=True` count.
+
+    Not reported: convolutions and cuDNN RNNs (one finding per program instead:
+    RPL302), and catalog entries that depend on facts only the running program knows
+    (a sparse operand of `bmm`, advanced indexing `t[[i, j]]`, quantized tensors).
+    Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
+    without `dim=`) are matched only when called as `torch.X(...)`.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    These ops accumulate with atomic adds (or write the same index from several
+    threads), so the floating-point sums come out in a different order on each run:
+    the model drifts apart from the first step. Chen et al. (ICSE-SEIP 2022) and Pham
+    et al. (ASE 2020) found such implementation-level nondeterminism alone gives
+    several percent accuracy difference between identical runs.
+
+    Mitigation: turn deterministic mode on at the entry point; torch then uses a
+    deterministic (sometimes slower) kernel for every op of this list.
 
     ## Example
-    Not yet implemented.
+    ```python
+    import torch
+    device = torch.device("cuda")
+    out = torch.zeros(10, device=device).index_add_(0, idx, src)
+    ```
+
+    Use instead:
+    ```python
+    import torch
+    torch.use_deterministic_algorithms(True)
+    device = torch.device("cuda")
+    out = torch.zeros(10, device=device).index_add_(0, idx, src)
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    No automatic fix here: `reprolint fix` inserts the flag for RPL301, which also
+    resolves this finding. Turning the flag on changes the numbers (unsafe).
 
     ## References
+    - https://docs.pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
     - https://pytorch.org/docs/stable/notes/randomness.html
+    - Chen et al., ICSE-SEIP 2022
     """
 
     code = "RPL201"
-    message = "a call to an op that is nondeterministic on CUDA unless `torch.use_deterministic_algorithms(True)` is on"
+    message = "`{call}` is nondeterministic on {device} unless `torch.use_deterministic_algorithms(True)` is on, which this program never turns on (torch {version})"
+    fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
     framework = "torch"
-    implemented = False
+
+    VALID = [
+        Valid("import torch\ntorch.use_deterministic_algorithms(True)\nx = torch.zeros(3).cuda()\nx.index_add_(0, i, s)\n"),
+        Valid("import torch\nx = torch.zeros(3)\nx.index_add_(0, i, s)\n"),  # CPU-only program
+        Valid("import torch\nx = torch.zeros(3).cuda()\ny = x.index_select(0, i)\n"),  # no training: no backward
+        Valid("import torch\nx = torch.zeros(3).cuda()\nx.scatter_(0, i, 1.0)\n"),  # scalar value
+        Valid("import numpy as np, torch\ndev = 'cuda'\ny = np.arange(3).cumsum(0)\n"),
+    ]
+    INVALID = [
+        Invalid("import torch\nx = torch.zeros(3).cuda()\nx.index_add_(0, i, s)\n", line=3, message="index_add_"),
+        Invalid(
+            "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+            "out = torch.scatter_add(torch.zeros(4, device=device), 0, idx, src)\n",
+            line=3,
+        ),
+        Invalid("import torch\nt = torch.zeros(5)\nt.index_put_((i,), v, accumulate=True)\n", line=3, message="CPU"),
+        Invalid(
+            "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--det', action='store_true')\n"
+            "args = p.parse_args()\nif args.det:\n    torch.use_deterministic_algorithms(True)\n"
+            "x = torch.ones(3).to('cuda')\nx.index_add_(0, i, s)\n",
+            line=8,
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        for found in torch_op_findings(ctx):
+            if found.code != self.code:
+                continue
+            notes = f" ({', '.join(found.match.notes)})" if found.match.notes else ""
+            backward = " in its backward pass" if found.match.entry.backward_only else ""
+            yield Finding(
+                self.code, found.path, found.usage.span,
+                f"`{call_text(found.usage)}` is nondeterministic on {found.device}{backward}{notes} "
+                "unless `torch.use_deterministic_algorithms(True)` is on, which this program never "
+                f"turns on (torch {found.version})",
+            )

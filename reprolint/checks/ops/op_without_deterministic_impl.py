@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.ops._ops import call_text, torch_op_findings
 
 
 class OpWithoutDeterministicImpl(Rule):
@@ -11,22 +14,94 @@ class OpWithoutDeterministicImpl(Rule):
     `median(dim)`, `embedding_bag(mode="max")` backward, `interpolate` linear modes
     backward).
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    The list is the "will throw a RuntimeError" list of
+    `torch.use_deterministic_algorithms`' docstring for the configured torch version
+    (`torch-version`, else the installed torch, else the newest catalogued), kept in
+    `rules/nondeterministic_ops.toml` with the arguments that matter
+    (`interpolate(mode="bilinear")`, `F.pad(mode="reflect")`, `bincount(weights=...)`,
+    `median(x, dim)`, `scatter_reduce(reduce="prod")`, ...). It is reported whether or
+    not deterministic mode is on: without it the op is nondeterministic, with it the op
+    raises. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
+    what counts), backward-only entries in programs that train. The message names the
+    catalog's deterministic alternative.
+
+    Blind spots: `nll_loss`/`CrossEntropyLoss` raise only on spatial (N, C, H, W)
+    inputs, which the shapes decide at run time, so they are not reported; ops reached
+    inside library code (a torchvision model's pooling) are not seen.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    Two runs of the same program differ, and the usual mitigation, deterministic mode,
+    makes the program crash at this op (`RuntimeError: ... does not have a
+    deterministic implementation`). Either way the op has to be replaced or patched.
+
+    Mitigation: use the catalog's alternative (e.g. `adaptive_avg_pool2d` to size 1 is
+    `x.mean((2, 3), keepdim=True)`; `interpolate(mode="nearest")`; sort-based
+    histograms), or run this op on the CPU, or `reprolint.runtime.patch()`.
 
     ## Example
-    Not yet implemented.
+    ```python
+    import torch.nn as nn
+    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.AdaptiveAvgPool2d(1)).cuda()
+    model(x).sum().backward()
+    ```
+
+    Use instead:
+    ```python
+    import torch.nn as nn
+    class GlobalAvgPool(nn.Module):
+        def forward(self, x):
+            return x.mean((2, 3), keepdim=True)
+    model = nn.Sequential(nn.Conv2d(3, 8, 3), GlobalAvgPool()).cuda()
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    No automatic fix: replacing an op changes the numbers and sometimes the model
+    (display-only advice in the message).
 
     ## References
+    - https://docs.pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
     - https://pytorch.org/docs/stable/notes/randomness.html
     """
 
     code = "RPL202"
-    message = "a call to an op that has no deterministic CUDA implementation and raises under deterministic mode"
+    message = "`{call}` has no deterministic {device} implementation in torch {version}: it is nondeterministic and raises under `torch.use_deterministic_algorithms(True)`; {alternative}"
+    fix_title = "Replace `{call}` with a deterministic alternative"
     framework = "torch"
-    implemented = False
+
+    VALID = [
+        Valid("import torch\nh = torch.histc(torch.rand(10), bins=4)\ntorch.manual_seed(0)\n"),  # CPU only
+        Valid("import torch\nx = torch.zeros(3).cuda()\ny = torch.bincount(x)\n"),  # no weights (torch >= 2.1)
+        Valid(
+            "import torch.nn.functional as F, torch\nx = torch.rand(1, 3, 8, 8).cuda()\n"
+            "y = F.interpolate(x, scale_factor=2, mode='nearest')\ny.sum().backward()\n"
+        ),
+    ]
+    INVALID = [
+        Invalid("import torch\nx = torch.rand(10).cuda()\nh = torch.histc(x, bins=4)\n", line=3, message="histc"),
+        Invalid(
+            "import torch\nimport torch.nn.functional as F\nx = torch.rand(1, 3, 8, 8, device='cuda')\n"
+            "y = F.interpolate(x, scale_factor=2, mode='bilinear')\ny.sum().backward()\n",
+            line=4,
+        ),
+        Invalid(
+            "import torch, torch.nn as nn\ntorch.use_deterministic_algorithms(True)\n"
+            "pool = nn.AdaptiveAvgPool2d(1).cuda()\nloss = pool(x).sum()\nloss.backward()\n",
+            line=3, message="AdaptiveAvgPool2d",
+        ),
+        Invalid("import torch\nx = torch.rand(4, 5).cuda()\nv, i = x.median(dim=1)\n", line=3),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        for found in torch_op_findings(ctx):
+            if found.code != self.code:
+                continue
+            entry = found.match.entry
+            notes = f" ({', '.join(found.match.notes)})" if found.match.notes else ""
+            backward = " for its backward pass" if entry.backward_only else ""
+            alternative = entry.alternative or "run it on the CPU or patch it with `reprolint.runtime.patch()`"
+            yield Finding(
+                self.code, found.path, found.usage.span,
+                f"`{call_text(found.usage)}` has no deterministic {found.device} implementation"
+                f"{backward}{notes} in torch {found.version}: it is nondeterministic and raises "
+                f"under `torch.use_deterministic_algorithms(True)`; instead: {alternative}",
+            )

@@ -1,6 +1,19 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator, Optional
+
+from reprolint.analysis.determinism import (
+    match_op,
+    program_usages,
+    short,
+    tf_determinism,
+    tf_settings_by_name,
+    tf_version,
+)
+from reprolint.catalog_ops import parse_version
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+
+_ENABLE = "`tf.config.experimental.enable_op_determinism()`"
 
 
 class TfNondeterministicOp(Rule):
@@ -9,22 +22,144 @@ class TfNondeterministicOp(Rule):
     Reports TensorFlow/Keras ops or settings known to be nondeterministic (`tf.data`
     with `deterministic=False`, TF1 `Session`, segment reductions on GPU, ...).
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    From the catalog `rules/tf.toml`, for the installed TensorFlow (else the newest
+    catalogued release):
+
+    - settings: `Dataset.map/interleave/batch(..., deterministic=False)` and
+      `options.deterministic = False` (overridden by op determinism from TF 2.8, so not
+      reported then), TF1 `Session`/`InteractiveSession`, `ParameterServerStrategy`;
+    - ops that raise under op determinism or stay nondeterministic (e.g.
+      `tf.image.adjust_contrast`, `crop_and_resize` backprop, `tf.math.bincount`,
+      `sparse_dense_matmul`, nearest-neighbour resize / `UpSampling2D` backprop):
+      always;
+    - ops that op determinism makes deterministic (segment reductions, softmax
+      cross-entropy, `scatter_nd`, depthwise conv backprop, bilinear resize backprop):
+      when the program never turns op determinism on.
+
+    TensorFlow places ops on a visible GPU without being asked, so every TF program is
+    taken to run on a GPU unless it hides it (`tf.config.set_visible_devices([],
+    "GPU")`, `CUDA_VISIBLE_DEVICES=""`/`"-1"`). Plain convolutions and pooling (cuDNN)
+    are covered once per program by RPL304. Entries that depend on run-time facts
+    (Keras `BatchNormalization` fine-tuned in inference mode, `IndexedSlices`
+    gradients) are not reported.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    These kernels use atomic accumulation or thread-order-dependent reductions on the
+    GPU (or, for `tf.data`, hand elements over in completion order), so two runs of the
+    same program produce different numbers; a TF1 `Session` runs independent ops in
+    parallel in no fixed order and has no op-determinism support.
+
+    Mitigation: call `tf.config.experimental.enable_op_determinism()` (TF >= 2.8, or
+    `TF_DETERMINISTIC_OPS=1` from 2.1) and replace the ops that still raise under it
+    with the alternatives named in the message; keep `tf.data` deterministic.
 
     ## Example
-    Not yet implemented.
+    ```python
+    import tensorflow as tf
+    ds = ds.map(parse, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)
+    ```
+
+    Use instead:
+    ```python
+    import tensorflow as tf
+    tf.config.experimental.enable_op_determinism()
+    ds = ds.map(parse, num_parallel_calls=tf.data.AUTOTUNE)
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    No automatic fix; removing `deterministic=False` is safe for the results but can
+    slow the input pipeline.
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://www.tensorflow.org/api_docs/python/tf/config/experimental/enable_op_determinism
+    - https://github.com/NVIDIA/framework-reproducibility/blob/master/doc/d9m/tensorflow.md
     """
 
     code = "RPL204"
-    message = "TensorFlow/Keras ops or settings known to be nondeterministic"
+    message = "`{call}` is nondeterministic on GPU in TensorFlow {version}: {why}"
     framework = "tensorflow"
-    implemented = False
+
+    VALID = [
+        Valid("import tensorflow as tf\nds = tf.data.Dataset.range(4).map(f, deterministic=True)\n"),
+        Valid(
+            "import tensorflow as tf\ntf.config.experimental.enable_op_determinism()\n"
+            "s = tf.math.unsorted_segment_sum(x, ids, 3)\nds = tf.data.Dataset.range(4).map(f, deterministic=False)\n"
+        ),
+        Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nb = tf.math.bincount(x)\n"),
+    ]
+    INVALID = [
+        Invalid("import tensorflow as tf\nds = tf.data.Dataset.range(4).map(f, deterministic=False)\n", line=2),
+        Invalid("import tensorflow as tf\nsess = tf.compat.v1.Session()\n", line=2, message="Session"),
+        Invalid("import tensorflow as tf\ns = tf.math.unsorted_segment_sum(x, ids, 3)\n", line=2),
+        Invalid(
+            "import tensorflow as tf\ntf.config.experimental.enable_op_determinism()\nb = tf.math.bincount(x)\n",
+            line=3, message="raises",
+        ),
+        Invalid("import tensorflow as tf\nopts = tf.data.Options()\nopts.deterministic = False\n", line=3),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        version = tf_version()
+        short_version = short(version)
+        settings = tf_settings_by_name()
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            if not (program.uses("tensorflow", ctx.facts) or program.uses("keras", ctx.facts)):
+                continue
+            gpu = not program.hides_gpu("tf")
+            det = tf_determinism(program, version)
+            seeded = program.program.seeded_libraries if program.program is not None else set()
+            trains = program.has("train", "tf")
+            for _, path, usage in program.of("tf-setting", default_only=False):
+                setting = settings.get(usage.name)
+                if setting is None or not setting.holds_for(version) or (path, usage.span) in seen:
+                    continue
+                why = self._setting(usage, setting, det.on, version)
+                if why is None:
+                    continue
+                seen.add((path, usage.span))
+                yield Finding(self.code, path, usage.span,
+                              f"`{usage.text}` is nondeterministic in TensorFlow {short_version}: {why}")
+            for _, path, usage in program.of("op", default_only=False):
+                if not usage.name.startswith(("tensorflow.", "keras.")) or (path, usage.span) in seen:
+                    continue
+                matches = match_op(usage, version, cuda=gpu, training=trains, framework="tf",
+                                   tf_unseeded_det=det.on and "tensorflow" not in seeded)
+                strict = [m for m in matches if m.entry.kind in ("raises", "nondeterministic")]
+                flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
+                if strict:
+                    entry = strict[0].entry
+                    if entry.kind == "raises":
+                        why = "it has no deterministic GPU kernel and raises under op determinism"
+                    else:
+                        why = "it stays nondeterministic even with op determinism on"
+                elif flagged and not det.on:
+                    entry = flagged[0].entry
+                    why = f"it is deterministic only with {_ENABLE}, which this program never calls"
+                else:
+                    continue
+                seen.add((path, usage.span))
+                backward = " (its gradient)" if entry.backward_only else ""
+                alternative = f"; instead: {entry.alternative}" if entry.alternative and entry.kind != "deterministic-with-flag" else ""
+                yield Finding(
+                    self.code, path, usage.span,
+                    f"`{usage.text}(...)`{backward} is nondeterministic on GPU in TensorFlow "
+                    f"{short_version}: {why}{alternative}",
+                )
+
+    @staticmethod
+    def _setting(usage, setting, det_on: bool, version: str) -> Optional[str]:  # type: ignore[no-untyped-def]
+        overridden = (
+            det_on and setting.overridden_since is not None
+            and parse_version(version) >= setting.overridden_since
+        )
+        if setting.form == "call":
+            if usage.kw("deterministic") is not False or overridden:
+                return None
+            return "`deterministic=False` hands elements over in completion order; drop it or enable op determinism"
+        if setting.form == "assign":
+            if usage.value != setting.value or overridden:
+                return None
+            return "`tf.data` returns elements in completion order; leave `deterministic` at True"
+        alternative = f"; instead: {setting.alternative}" if setting.alternative else ""
+        return f"it has no op-determinism support{alternative}"

@@ -1,6 +1,16 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator, Optional
+
+from reprolint.analysis.determinism import ProgramUsage, program_usages, short, torch_version
+from reprolint.analysis.facts import UNKNOWN, Draw
+from reprolint.analysis.usage import Usage
+from reprolint.catalog_ops import parse_version
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+
+# torch 1.9 started seeding NumPy's global RNG in each worker (Python `random` and
+# torch were already seeded per worker).
+_NUMPY_RESEEDED_SINCE = (1, 9, 0)
 
 
 class DataloaderWorkerSeed(Rule):
@@ -9,22 +19,145 @@ class DataloaderWorkerSeed(Rule):
     Reports `DataLoader(num_workers>0)` whose dataset draws from an RNG not reseeded
     per worker, without `worker_init_fn`/`generator`.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    Narrow and version-aware. Each worker process starts as a copy of the parent. Since
+    torch 1.9 every worker reseeds torch, Python `random` and NumPy's global RNG itself
+    (from the loader's base seed), so those are fine. What no version reseeds is a
+    generator the dataset owns: `self.rng = np.random.default_rng(...)`,
+    `np.random.RandomState(...)`, `random.Random(...)` made in the dataset class and
+    drawn from in its methods. For torch < 1.9 (the `torch-version` setting, else the
+    installed torch) draws from NumPy's global RNG in the dataset's methods are
+    reported too. The dataset is the loader's first argument (or `dataset=`): a
+    project class constructed there or assigned to a name in the same scope.
+    `num_workers` counts when it is a positive literal, an option whose default is
+    positive, or any other expression; a `worker_init_fn` silences it (`generator=`
+    alone fixes the base seed, not the dataset's own generator).
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    Every worker gets an identical copy of the dataset's generator, so workers produce
+    the same "random" crops, masks or noise for different samples (each augmentation is
+    repeated `num_workers` times per epoch) and the result depends on the worker count
+    and scheduling.
+
+    Mitigation: reseed in a `worker_init_fn`, e.g.
+    `def init(worker_id): info = torch.utils.data.get_worker_info(); info.dataset.rng = np.random.default_rng(info.seed % 2**32)`,
+    or draw from torch's generator inside `__getitem__`.
 
     ## Example
-    Not yet implemented.
+    ```python
+    class Noisy(Dataset):
+        def __init__(self):
+            self.rng = np.random.default_rng(0)
+        def __getitem__(self, i):
+            return self.rng.normal()
+    loader = DataLoader(Noisy(), num_workers=4)
+    ```
+
+    Use instead:
+    ```python
+    def reseed(worker_id):
+        info = torch.utils.data.get_worker_info()
+        info.dataset.rng = np.random.default_rng(info.seed % 2**32)
+    loader = DataLoader(Noisy(), num_workers=4, worker_init_fn=reseed)
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Unsafe: reseeding per worker changes the augmentations drawn.
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://pytorch.org/docs/stable/data.html#randomness-in-multi-process-data-loading
+    - https://pytorch.org/docs/stable/notes/randomness.html#dataloader
+    - https://github.com/pytorch/pytorch/pull/56488
     """
 
     code = "RPL403"
-    message = "`DataLoader(num_workers>0)` whose dataset draws from an RNG not reseeded per worker, without `worker_init_fn`/`generator`"
+    message = "`{call}` copies {rng} of `{dataset}` into every worker unchanged, so workers draw the same numbers; reseed it in a `worker_init_fn`"
+    fix_title = "Pass a `worker_init_fn` that reseeds the dataset's generator"
     framework = "torch"
-    implemented = False
+
+    _DATASET = (
+        "import numpy as np\nfrom torch.utils.data import DataLoader, Dataset\n\n"
+        "class Noisy(Dataset):\n    def __init__(self):\n        self.rng = np.random.default_rng(0)\n"
+        "    def __len__(self):\n        return 8\n    def __getitem__(self, i):\n        return self.rng.normal()\n\n"
+    )
+    VALID = [
+        Valid(_DATASET + "loader = DataLoader(Noisy(), num_workers=0)\nprint(len(loader))\n"),
+        Valid(_DATASET + "loader = DataLoader(Noisy(), num_workers=4, worker_init_fn=reseed)\nprint(len(loader))\n"),
+        Valid(
+            "import numpy as np\nfrom torch.utils.data import DataLoader, Dataset\n\nclass Jitter(Dataset):\n"
+            "    def __getitem__(self, i):\n        return np.random.rand()\n\n"
+            "loader = DataLoader(Jitter(), num_workers=4)\nprint(len(loader))\n"
+        ),
+    ]
+    INVALID = [
+        Invalid(_DATASET + "loader = DataLoader(Noisy(), num_workers=4)\nprint(len(loader))\n", line=12, message="self.rng"),
+        Invalid(_DATASET + "ds = Noisy()\nloader = DataLoader(ds, batch_size=2, num_workers=workers)\nprint(len(loader))\n", line=13),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        version = torch_version(ctx.settings)
+        old = parse_version(version) < _NUMPY_RESEEDED_SINCE
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            for _, path, usage in program.of("loader", default_only=False):
+                if usage.flag or not usage.name or (path, usage.span) in seen:
+                    continue
+                if not self._workers(program, usage):
+                    continue
+                found = self._dataset_rng(ctx, path, usage.name, old)
+                if found is None:
+                    continue
+                seen.add((path, usage.span))
+                dataset, rng = found
+                if old and rng == "NumPy's global RNG":
+                    rng += f" (torch {short(version)} does not reseed it per worker)"
+                yield Finding(
+                    self.code, path, usage.span,
+                    f"`{usage.text}(..., num_workers>0)` copies {rng} of `{dataset}` into every worker "
+                    "unchanged, so workers draw the same numbers; reseed it in a `worker_init_fn`",
+                )
+
+    @staticmethod
+    def _workers(program: ProgramUsage, usage: Usage) -> bool:
+        value = usage.value
+        if usage.ref is not None:
+            value = program.lookup(usage.ref)
+        if value == UNKNOWN:
+            return True
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+    @staticmethod
+    def _dataset_rng(ctx: CheckContext, path: str, target: str, old: bool) -> Optional[tuple[str, str]]:
+        found = _dataset_class(ctx, path, target)
+        if found is None:
+            return None
+        file, cls = found
+        facts = ctx.facts[file]
+        attrs = facts.class_rngs.get(cls)
+        if attrs:
+            return cls, " and ".join(f"`self.{a}`" for a in attrs)
+        if old:
+            for name, fn in facts.functions.items():
+                if name.startswith(cls + ".") and any(
+                    isinstance(e, Draw) and e.library == "numpy" for e in fn.events
+                ):
+                    return cls, "NumPy's global RNG"
+        return None
+
+
+def _dataset_class(ctx: CheckContext, path: str, target: str) -> Optional[tuple[str, str]]:
+    """(file, class qualname) of a project class a call constructs, with or without an
+    ``__init__`` of its own."""
+    resolved = ctx.index.resolve_call(path, target)
+    if resolved is not None and resolved[1].endswith(".__init__"):
+        file, qualname = resolved
+        cls = qualname[: -len(".__init__")]
+        if cls in ctx.facts[file].classes and (target.endswith("." + cls) or target.endswith(":" + cls) or target == ":" + cls):
+            return file, cls
+    if target.startswith(":"):
+        name = target[1:]
+        return (path, name) if name in ctx.facts[path].classes else None
+    module, _, name = target.rpartition(".")
+    file = ctx.index.resolve_module(path, module) if module else None
+    if file is not None and name in ctx.facts[file].classes:
+        return file, name
+    return resolved and (resolved[0], resolved[1][: -len(".__init__")]) if resolved and resolved[1].endswith(".__init__") else None

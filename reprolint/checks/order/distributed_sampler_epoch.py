@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.analysis.determinism import program_usages
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class DistributedSamplerEpoch(Rule):
@@ -9,22 +12,123 @@ class DistributedSamplerEpoch(Rule):
     Reports a `DistributedSampler` or shuffling sampler used across epochs without
     `set_epoch(epoch)`, or seeded differently on each rank.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    Three cases, in programs:
+
+    - a `DistributedSampler(...)` (shuffling, the default) in a program with no
+      `.set_epoch(<epoch>)` call inside a loop (a call outside any loop, or with a
+      constant, does not count). Programs trained by Lightning's or Hugging Face's
+      `Trainer` are skipped: they call `set_epoch` themselves. Reported at the sampler;
+    - a `DistributedSampler(..., seed=...)` whose seed depends on the rank (`rank`,
+      `local_rank`, `dist.get_rank()`, `process_index`, `LOCAL_RANK`). Reported at the
+      sampler;
+    - a torch seeding call whose seed depends on the rank, in a program that builds
+      model weights and never wraps the model in `DistributedDataParallel` (which
+      broadcasts rank 0's weights), FSDP with `sync_module_states=True` or
+      `accelerator.prepare`. Reported at the seeding call.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    `DistributedSampler` shuffles with `seed + epoch`; without `set_epoch` every epoch
+    sees the same order. With a different sampler seed per rank the ranks' shards
+    overlap and miss samples. With a different init seed per rank and no broadcast,
+    each rank starts from different weights and the replicas silently diverge.
+
+    Mitigation: `sampler.set_epoch(epoch)` at the top of each epoch; one seed for the
+    sampler on every rank; seed model init identically on every rank (offset only the
+    data-augmentation RNGs by rank) or let DDP broadcast the weights.
 
     ## Example
-    Not yet implemented.
+    ```python
+    sampler = DistributedSampler(ds)
+    for epoch in range(10):
+        for batch in DataLoader(ds, sampler=sampler):
+            ...
+    ```
+
+    Use instead:
+    ```python
+    sampler = DistributedSampler(ds)
+    for epoch in range(10):
+        sampler.set_epoch(epoch)
+        for batch in DataLoader(ds, sampler=sampler):
+            ...
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Unsafe: calling `set_epoch` changes the order batches are drawn in.
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://pytorch.org/docs/stable/data.html#torch.utils.data.distributed.DistributedSampler
+    - https://pytorch.org/docs/stable/notes/ddp.html
     """
 
     code = "RPL404"
-    message = "a `DistributedSampler` or shuffling sampler used across epochs without `set_epoch(epoch)`, or seeded differently on each rank"
+    message = "`{call}` is used across epochs without `set_epoch(epoch)`, so every epoch shuffles the same way"
+    fix_title = "Call `sampler.set_epoch(epoch)` at the start of each epoch"
     framework = "torch"
-    implemented = False
+
+    VALID = [
+        Valid(
+            "from torch.utils.data.distributed import DistributedSampler\nsampler = DistributedSampler(ds)\n"
+            "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    train(sampler)\n"
+        ),
+        Valid(
+            "from torch.utils.data import DistributedSampler\nsampler = DistributedSampler(ds, shuffle=False)\n"
+            "for epoch in range(3):\n    train(sampler)\n"
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "from torch.utils.data.distributed import DistributedSampler\nsampler = DistributedSampler(ds)\n"
+            "for epoch in range(3):\n    train(sampler)\n",
+            line=2,
+        ),
+        Invalid(
+            "import torch.distributed as dist\nfrom torch.utils.data.distributed import DistributedSampler\n"
+            "rank = dist.get_rank()\nsampler = DistributedSampler(ds, seed=42 + rank)\n"
+            "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    train(sampler)\n",
+            line=4, message="rank",
+        ),
+        Invalid(
+            "import torch, torch.distributed as dist\nrank = dist.get_rank()\ntorch.manual_seed(1 + rank)\n"
+            "model = torch.nn.Linear(4, 4)\nprint(model)\n",
+            line=3,
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        seen: set[tuple[str, object]] = set()
+        for program in program_usages(ctx):
+            if program.is_library:
+                continue
+            epochs = any(u.flag for _, _, u in program.of("set-epoch", default_only=False))
+            for _, path, usage in program.of("sampler", default_only=False):
+                if (path, usage.span) in seen:
+                    continue
+                if usage.flag:
+                    seen.add((path, usage.span))
+                    yield Finding(
+                        self.code, path, usage.span,
+                        f"`{usage.text}(...)` is seeded differently on each rank, so the ranks' shards "
+                        "overlap and miss samples; use the same seed on every rank",
+                    )
+                elif usage.value is not False and not epochs and not program.framework_trainer:
+                    seen.add((path, usage.span))
+                    yield Finding(
+                        self.code, path, usage.span,
+                        f"`{usage.text}(...)` is used across epochs without `set_epoch(epoch)` in the "
+                        "epoch loop, so every epoch shuffles the same way",
+                    )
+            if program.has("ddp", default_only=False) or program.framework_trainer or program.program is None:
+                continue
+            builds_model = any(o.draw.kind == "init" and o.draw.library == "torch" for o in program.program.draws)
+            if not builds_model:
+                continue
+            for _, path, usage in program.of("rank-seed", default_only=False):
+                if (path, usage.span) in seen:
+                    continue
+                seen.add((path, usage.span))
+                yield Finding(
+                    self.code, path, usage.span,
+                    f"`{usage.text}(...)` seeds each rank differently before the model is built, and "
+                    "nothing broadcasts rank 0's weights, so the replicas start from different weights",
+                )

@@ -1,30 +1,90 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class SetIterationOrder(Rule):
     """
     ## What it does
-    Reports order taken from a `set`/`frozenset` of str or bytes
-    (`list(set(words))`, `for w in set(...)`, a vocabulary built from a set).
+    Reports order taken from a `set`/`frozenset` of str or bytes (`list(set(words))`,
+    `for w in set(...)`, a vocabulary built from a set).
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    Order-taking uses: `list(...)`, `tuple(...)`, `enumerate`, `zip`, `iter`/`next`,
+    `dict.fromkeys`, `"sep".join(...)`, `np.array`/`torch.tensor`, a `for` loop, a list,
+    generator or dict comprehension over the set, and `s.pop()`. Not reported:
+    `sorted(...)`, `len`, membership, `sum`/`min`/`max`/`any`/`all`, `Counter`, set
+    algebra and set comprehensions (their result is again a set).
+
+    Whether a set holds text is inferred locally: set displays with string literals;
+    `set(...)`/`frozenset(...)`/set comprehensions over text (`.split()`,
+    `.splitlines()`, `.readlines()`, a file opened with `with open(...) as f`, a string,
+    `re.findall`, a list of strings, loop variables over those); names bound to such
+    sets, including `s = set()` later filled with `s.add(word)`/`s.update(tokens)`; set
+    algebra on them; and, as a heuristic, iterables named `words`, `tokens`, `chars`,
+    `vocab`, `tags`, `class_names`, `label_names`, `categories`, `filenames`,
+    `sentences`, `stopwords`. Sets of numbers are fine (ints hash to themselves) and a
+    set whose element type is unknown is not reported. Reported wherever it appears,
+    library code included.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    `str` and `bytes` hashes are salted per process (`PYTHONHASHSEED`), so a set of
+    strings iterates in a different order on every run: a vocabulary built from it
+    assigns different ids, a class list maps labels differently, a data split takes
+    different samples — the trained model differs.
+
+    Mitigation: `sorted(set(...))`, or `dict.fromkeys(items)` on the original list to
+    deduplicate in first-seen order.
 
     ## Example
-    Not yet implemented.
+    ```python
+    chars = list(set(text))
+    stoi = {c: i for i, c in enumerate(chars)}
+    ```
+
+    Use instead:
+    ```python
+    chars = sorted(set(text))
+    stoi = {c: i for i, c in enumerate(chars)}
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Unsafe: wrapping in `sorted(...)` changes the order the program used to get (and
+    the ids in any saved vocabulary).
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://docs.python.org/3/reference/datamodel.html#object.__hash__
+    - https://docs.python.org/3/using/cmdline.html#envvar-PYTHONHASHSEED
     """
 
     code = "RPL401"
-    message = "order taken from a `set`/`frozenset` of str or bytes"
+    message = "`{expression}` takes the order of a set of strings, which changes with `PYTHONHASHSEED`"
+    fix_title = "Wrap the set in `sorted(...)`"
     framework = "python"
-    implemented = False
+
+    VALID = [
+        Valid("words = open('a').read().split()\nvocab = sorted(set(words))\n"),
+        Valid("words = open('a').read().split()\nn = len(set(words))\nok = 'x' in set(words)\n"),
+        Valid("ids = [3, 1, 2]\nprint(list(set(ids)))\n"),
+        Valid("a = {'x', 'y'}\nb = {'y'}\nif a - b:\n    print(sorted(a | b))\n"),
+        Valid("seen = set()\nfor w in open('a').read().split():\n    seen.add(w)\nprint(sorted(seen))\n"),
+    ]
+    INVALID = [
+        Invalid("text = open('input.txt').read()\nchars = list(set(text))\n", line=2),
+        Invalid("for w in {'cat', 'dog'}:\n    print(w)\n", line=1),
+        Invalid(
+            "tokens = []\nvocab = {w: i for i, w in enumerate(set(tokens))}\n", line=2,
+        ),
+        Invalid("with open('a') as f:\n    lines = set(f.readlines())\nprint(', '.join(lines))\n", line=3),
+        Invalid(
+            "labels = set()\nfor row in open('a'):\n    labels.add(row.strip())\nclasses = [c for c in labels]\n",
+            line=4,
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        for path, facts in ctx.facts.items():
+            for finding in facts.findings:
+                if finding.code == self.code:
+                    yield Finding(self.code, path, finding.span, finding.message)

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from reprolint.checks.base import Rule
+from typing import Iterator
+
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 
 class UnsortedDirectoryListing(Rule):
@@ -9,22 +11,75 @@ class UnsortedDirectoryListing(Rule):
     Reports `os.listdir`, `os.scandir`, `os.walk`, `glob.glob`/`iglob`,
     `Path.glob/rglob/iterdir` results used in order without `sorted()`.
 
-    Not yet implemented: the code is registered so that tools can key on it.
+    The order is *used* when the listing is stored in a variable or attribute that is
+    then indexed, sliced, enumerated, zipped, shuffled, split into train/validation,
+    returned or passed on; when a loop over it appends, extends, inserts, yields or
+    writes (into a list that is not sorted afterwards); or when it is consumed inline
+    (`enumerate(os.listdir(d))`, `glob(...)[0]`). Not reported: a listing wrapped in
+    `sorted(...)`, sorted in place later (`files.sort()`), counted (`len(...)`), put in a
+    set, summed or tested (`name in os.listdir(d)`), or a loop that only processes each
+    entry. An `os.walk` loop is accepted when it sorts both the directory and the file
+    list (`dirs.sort()`, `sorted(files)`). Also `tf.io.gfile.listdir/glob`. Reported
+    wherever it appears, library code included, at the listing call.
 
     ## Why is this bad?
-    See the SPEC's rule table; the rationale lands with the implementation.
+    Directory order is whatever the file system returns: it differs between machines,
+    file systems, and after files are copied, so the same script sees samples in a
+    different order, assigns different class ids or splits the data differently.
+
+    Mitigation: `sorted(os.listdir(d))`, `sorted(Path(d).glob("*.png"))`.
 
     ## Example
-    Not yet implemented.
+    ```python
+    files = glob.glob("data/*.png")
+    train, val = files[:800], files[800:]
+    ```
+
+    Use instead:
+    ```python
+    files = sorted(glob.glob("data/*.png"))
+    train, val = files[:800], files[800:]
+    ```
 
     ## Fix safety
-    Not yet implemented.
+    Unsafe: sorting changes which files land where compared to the unsorted run.
 
     ## References
-    - https://pytorch.org/docs/stable/notes/randomness.html
+    - https://docs.python.org/3/library/os.html#os.listdir
+    - https://docs.python.org/3/library/glob.html#glob.glob
     """
 
     code = "RPL402"
-    message = "`os.listdir`, `os.scandir`, `os.walk`, `glob.glob`/`iglob`, `Path.glob/rglob/iterdir` results used in order without `sorted()`"
+    message = "{listing} returns entries in file-system order, which differs between machines and runs; the order is used here without `sorted()`"
+    fix_title = "Wrap the listing in `sorted(...)`"
     framework = "python"
-    implemented = False
+
+    VALID = [
+        Valid("import glob\nfiles = sorted(glob.glob('d/*.png'))\nprint(files[0])\n"),
+        Valid("import os\nn = len(os.listdir('d'))\nhas = 'a.txt' in os.listdir('d')\n"),
+        Valid("import os\nfiles = os.listdir('d')\nfiles.sort()\nprint(files[:3])\n"),
+        Valid("import os, shutil\nfor f in os.listdir('d'):\n    shutil.copy(f, 'e')\n"),
+        Valid("from pathlib import Path\nimgs = sorted(p for p in Path('d').rglob('*.jpg') if p.is_file())\n"),
+    ]
+    INVALID = [
+        Invalid("import glob\nfiles = glob.glob('d/*.png')\ntrain = files[:80]\n", line=2),
+        Invalid("import os\nfor i, f in enumerate(os.listdir('d')):\n    print(i, f)\n", line=2),
+        Invalid(
+            "import os\npaths = []\nfor root, dirs, files in os.walk('d'):\n    for f in files:\n"
+            "        paths.append(os.path.join(root, f))\nprint(paths[0])\n",
+            line=3,
+        ),
+        Invalid(
+            "from pathlib import Path\nclass DS:\n    def __init__(self, root):\n"
+            "        self.items = list(Path(root).iterdir())\n    def __getitem__(self, i):\n        return self.items[i]\n",
+            line=4,
+        ),
+    ]
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        seen: set[tuple[str, object]] = set()
+        for path, facts in ctx.facts.items():
+            for finding in facts.findings:
+                if finding.code == self.code and (path, finding.span) not in seen:
+                    seen.add((path, finding.span))
+                    yield Finding(self.code, path, finding.span, finding.message)

@@ -1,0 +1,60 @@
+"""Which recorded op calls the torch op rules report (shared by RPL201 and RPL202)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reprolint.analysis.determinism import OpMatch, match_op, program_usages, short, torch_version
+from reprolint.analysis.usage import Usage
+from reprolint.checks.base import CheckContext
+
+
+@dataclass(frozen=True)
+class OpFinding:
+    code: str  # RPL201 or RPL202
+    path: str
+    usage: Usage
+    match: OpMatch
+    version: str
+    device: str
+
+
+def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
+    """One finding per op call site: RPL202 when a matching entry raises under
+    deterministic mode, else RPL201 when deterministic mode is off in a program that
+    reaches the call (cached on the context)."""
+    cached = ctx.__dict__.get("_torch_op_findings")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    version = torch_version(ctx.settings)
+    best: dict[tuple[str, object], OpFinding] = {}
+    for program in program_usages(ctx):
+        cuda = program.cuda is not None
+        deterministic = program.deterministic() is not None
+        for _, path, usage in program.of("op", default_only=False):
+            if usage.name.startswith(("tensorflow.", "keras.")):
+                continue
+            matches = match_op(usage, version, cuda=cuda, training=program.trains)
+            raising = [m for m in matches if m.entry.kind == "raises"]
+            flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
+            key = (path, usage.span)
+            if raising:
+                match = raising[0]
+                code = "RPL202"
+            elif flagged and not deterministic:
+                match = flagged[0]
+                code = "RPL201"
+            else:
+                continue
+            device = "CUDA" if match.entry.cuda_only else ("CPU" if match.entry.device == "cpu" else "CPU and CUDA")
+            found = OpFinding(code, path, usage, match, short(version), device)
+            previous = best.get(key)
+            if previous is None or (previous.code == "RPL201" and code == "RPL202"):
+                best[key] = found
+    out = list(best.values())
+    ctx.__dict__["_torch_op_findings"] = out
+    return out
+
+
+def call_text(usage: Usage) -> str:
+    return f"{usage.text}(...)"

@@ -1,0 +1,94 @@
+"""RPL301-RPL307: one finding per program, at the line that selects the GPU."""
+
+from __future__ import annotations
+
+from reprolint.api import check_source, check_sources
+from reprolint.config import Settings
+
+TRAIN = (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "net = nn.Conv2d(3, 8, 3)\n"
+    "device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+    "net = net.to(device)\n"
+    "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+    "net(x).sum().backward()\n"
+)
+
+
+def found(source: str, prefix: str = "RPL3", **settings: object) -> list[tuple[int, str]]:
+    diags = check_source(source, "train.py", Settings(**settings))  # type: ignore[arg-type]
+    return sorted((d.span.start_line, d.code) for d in diags if d.code.startswith(prefix))
+
+
+def test_missing_flags_are_reported_once_at_the_line_that_selects_the_gpu() -> None:
+    assert found(TRAIN) == [(4, "RPL301"), (4, "RPL302")]
+
+
+def test_cpu_program_gets_no_flag_findings() -> None:
+    assert found(TRAIN.replace("'cuda' if torch.cuda.is_available() else 'cpu'", "'cpu'")) == []
+
+
+def test_every_real_way_of_turning_the_flag_on_is_accepted() -> None:
+    ways = [
+        "torch.use_deterministic_algorithms(True)\n",
+        "torch.use_deterministic_algorithms(mode=True)\n",
+        "torch.use_deterministic_algorithms(True, warn_only=True)\n",
+        "torch.set_deterministic_debug_mode('error')\n",
+    ]
+    env = "import os\nos.environ.setdefault('CUBLAS_WORKSPACE_CONFIG', ':4096:8')\n"
+    for way in ways:
+        assert found(env + TRAIN.replace("net = nn.Conv2d", way + "net = nn.Conv2d")) == [], way
+
+
+def test_flag_behind_a_default_off_option_does_not_count() -> None:
+    source = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--det', action='store_true')\n"
+        "args = p.parse_args()\n" + TRAIN.replace(
+            "net = nn.Conv2d", "if args.det:\n    torch.use_deterministic_algorithms(True)\nnet = nn.Conv2d"
+        )
+    )
+    assert [code for _, code in found(source)] == ["RPL301", "RPL302"]
+
+
+def test_cublas_is_required_up_to_29_and_advisory_after() -> None:
+    source = "import torch\ntorch.use_deterministic_algorithms(True)\nm = torch.nn.Linear(2, 2).cuda()\n"
+    [old] = [d for d in check_source(source, "t.py", Settings(torch_version="1.8")) if d.code == "RPL303"]
+    [new] = [d for d in check_source(source, "t.py", Settings(torch_version="2.13")) if d.code == "RPL303"]
+    assert "torch 1.8 raises RuntimeError" in old.message
+    assert "advisory with torch 2.13" in new.message and "torch <= 2.9" in new.message
+
+
+def test_framework_trainers_are_left_to_rpl306() -> None:
+    source = (
+        "import lightning as L\nL.seed_everything(0)\n"
+        "trainer = L.Trainer(max_epochs=1, deterministic=False)\ntrainer.fit(model)\n"
+    )
+    assert found(source) == [(3, "RPL306")]
+    project = {
+        "train.py": "import argparse, lightning as L\np = argparse.ArgumentParser()\n"
+                    "p.add_argument('--det', type=bool, default=True)\nargs = p.parse_args()\n"
+                    "L.seed_everything(0)\ntrainer = L.Trainer(deterministic=args.det)\ntrainer.fit(m)\n",
+    }
+    assert [d for d in check_sources(project) if d.code.startswith("RPL3")] == []
+
+
+def test_tf_and_jax_programs_are_taken_to_run_on_a_gpu() -> None:
+    tf = "import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=1)\n"
+    assert (1, "RPL304") in found(tf)
+    hidden = tf.replace("\nmodel =", "\ntf.config.set_visible_devices([], 'GPU')\nmodel =")
+    assert (1, "RPL304") not in found(hidden)
+    jax = "import jax\ng = jax.grad(f)(p)\nprint(g)\n"
+    assert found(jax) == [(1, "RPL305")]
+    assert found("import os\nos.environ['JAX_PLATFORMS'] = 'cpu'\n" + jax) == []
+
+
+def test_pythonhashseed_follows_set_order_across_modules() -> None:
+    project = {
+        "train.py": "import vocab\nprint(vocab.build(open('a').read().split()))\n",
+        "vocab.py": "def build(words):\n    return {w: i for i, w in enumerate(set(words))}\n",
+    }
+    diags = check_sources(project)
+    assert sorted((d.path, d.code) for d in diags) == [("train.py", "RPL307"), ("vocab.py", "RPL401")]
+    rpl307 = next(d for d in diags if d.code == "RPL307")
+    assert "vocab.py:2" in rpl307.message

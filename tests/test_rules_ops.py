@@ -1,0 +1,76 @@
+"""RPL201-RPL204: catalog-driven, version-aware, program-aware op findings."""
+
+from __future__ import annotations
+
+from reprolint.api import check_source
+from reprolint.config import Settings
+
+GNN = (
+    "import torch\n"
+    "device = torch.device('cuda')\n"
+    "out = torch.zeros(4, device=device)\n"
+    "out.index_add_(0, idx, src)\n"
+    "err = torch.rand(8, 4, device=device)\n"
+    "worst = torch.kthvalue(err.flatten(), 3)\n"
+)
+
+
+def codes(source: str, version: str | None = None) -> list[tuple[int, str]]:
+    settings = Settings(torch_version=version) if version else Settings()
+    return [(d.span.start_line, d.code) for d in check_source(source, "train.py", settings)
+            if d.code.startswith("RPL2")]
+
+
+def test_torch_version_moves_ops_between_rules() -> None:
+    # 2.13: index_add_ has a deterministic kernel (RPL201); kthvalue got one in 2.10.
+    assert codes(GNN, "2.13") == [(4, "RPL201")]
+    # 2.9: kthvalue still raises under deterministic mode.
+    assert codes(GNN, "2.9") == [(4, "RPL201"), (6, "RPL202")]
+    # 1.8: index_add_ had no deterministic CUDA kernel yet, so it raises too.
+    assert codes(GNN, "1.8") == [(4, "RPL202"), (6, "RPL202")]
+
+
+def test_cpu_only_program_gets_no_cuda_op_findings() -> None:
+    cpu = GNN.replace("torch.device('cuda')", "torch.device('cpu')")
+    assert codes(cpu, "1.8") == []
+
+
+def test_deterministic_mode_silences_rpl201_but_not_rpl202() -> None:
+    source = "import torch\ntorch.use_deterministic_algorithms(True)\n" + GNN.split("\n", 1)[1]
+    assert codes(source, "2.9") == [(7, "RPL202")]
+
+
+def test_rpl202_message_names_the_alternative() -> None:
+    source = (
+        "import torch, torch.nn as nn\nnet = nn.AdaptiveAvgPool2d(1).cuda()\n"
+        "net(x).sum().backward()\n"
+    )
+    [finding] = [d for d in check_source(source, "train.py") if d.code == "RPL202"]
+    assert "instead:" in finding.message and "backward" in finding.message
+
+
+def test_op_reached_from_another_module_is_judged_by_the_program() -> None:
+    from reprolint.api import check_sources
+
+    layers = "import torch\n\ndef aggregate(x, idx, src):\n    return x.index_add_(0, idx, src)\n"
+    flagged = "import torch\nfrom layers import aggregate\nx = torch.zeros(3).cuda()\naggregate(x, i, s)\n"
+    clean = "import torch\nfrom layers import aggregate\ntorch.use_deterministic_algorithms(True)\nx = torch.zeros(3).cuda()\naggregate(x, i, s)\n"
+    found = check_sources({"train.py": flagged, "layers.py": layers}, root=".")
+    assert [(d.path, d.span.start_line) for d in found if d.code == "RPL201"] == [("layers.py", 4)]
+    found = check_sources({"train.py": clean, "layers.py": layers}, root=".")
+    assert [d for d in found if d.code == "RPL201"] == []
+
+
+def test_cudnn_benchmark_behind_a_default_off_option_is_not_reported() -> None:
+    source = (
+        "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--benchmark', action='store_true')\n"
+        "args = p.parse_args()\ntorch.backends.cudnn.benchmark = args.benchmark\n"
+    )
+    assert codes(source) == []
+    assert codes(source.replace("'store_true'", "'store_false'")) == [(5, "RPL203")]
+
+
+def test_tf_data_nondeterminism_is_overridden_by_op_determinism() -> None:
+    base = "import tensorflow as tf\nds = tf.data.Dataset.range(8).map(f, deterministic=False)\n"
+    assert codes(base) == [(2, "RPL204")]
+    assert codes(base.replace("\nds", "\ntf.config.experimental.enable_op_determinism()\nds")) == []

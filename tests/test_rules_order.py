@@ -1,0 +1,83 @@
+"""RPL401-RPL404: order used vs not used, worker seeding, distributed samplers."""
+
+from __future__ import annotations
+
+import pytest
+
+from reprolint.api import check_source, check_sources
+from reprolint.config import Settings
+
+
+def lines(source: str, code: str, **settings: object) -> list[int]:
+    diags = check_source(source, "prep.py", Settings(**settings))  # type: ignore[arg-type]
+    return [d.span.start_line for d in diags if d.code == code]
+
+
+@pytest.mark.parametrize("use", [
+    "print(list(WORDS))", "for w in WORDS:\n    print(w)", "print(dict(enumerate(WORDS)))",
+    "print(list(zip(WORDS, range(3))))", "print(dict.fromkeys(WORDS))", "print(''.join(WORDS))",
+    "print([w.upper() for w in WORDS])", "print(WORDS.pop())",
+])
+def test_order_taken_from_a_set_of_strings(use: str) -> None:
+    source = "words = open('a').read().split()\n" + use.replace("WORDS", "set(words)") + "\n"
+    assert lines(source, "RPL401") == [2]
+
+
+@pytest.mark.parametrize("use", [
+    "print(sorted(WORDS))", "print(len(WORDS))", "print('x' in WORDS)", "print(WORDS - {'a'})",
+    "print({w.upper() for w in WORDS})", "print(max(WORDS))", "print(sorted(list(WORDS)))",
+])
+def test_order_not_taken(use: str) -> None:
+    source = "words = open('a').read().split()\n" + use.replace("WORDS", "set(words)") + "\n"
+    assert lines(source, "RPL401") == []
+
+
+@pytest.mark.parametrize(("use", "reported"), [
+    ("files = os.listdir(d)\nprint(files[0])", True),
+    ("files = os.listdir(d)\ntrain, val = files[:8], files[8:]", True),
+    ("print(list(enumerate(glob.glob('*.png'))))", True),
+    ("out = []\nfor f in os.listdir(d):\n    out.append(f)\nprint(out)", True),
+    ("out = []\nfor f in os.listdir(d):\n    out.append(f)\nout.sort()", False),
+    ("files = os.listdir(d)\nfiles.sort()\nprint(files[0])", False),
+    ("print(len(os.listdir(d)))", False),
+    ("print(set(glob.glob('*.png')))", False),
+    ("print(sorted(glob.iglob('*.png')))", False),
+    ("for f in os.listdir(d):\n    os.remove(f)", False),
+    ("for f in os.scandir(d):\n    model.step(f)", True),
+])
+def test_listing_order_used_or_not(use: str, reported: bool) -> None:
+    source = "import glob, os\nd = 'data'\n" + use + "\n"
+    assert bool(lines(source, "RPL402")) is reported
+
+
+DATASET = (
+    "import numpy as np\nfrom torch.utils.data import DataLoader, Dataset\n\n"
+    "class Jitter(Dataset):\n    def __getitem__(self, i):\n        return np.random.rand()\n\n"
+    "loader = DataLoader(Jitter(), num_workers=2)\nprint(len(loader))\n"
+)
+
+
+def test_worker_seeding_is_version_aware() -> None:
+    # torch >= 1.9 reseeds NumPy's global RNG in every worker; 1.8 did not.
+    assert lines(DATASET, "RPL403", torch_version="2.13") == []
+    assert lines(DATASET, "RPL403", torch_version="1.8") == [8]
+
+
+def test_worker_seed_follows_the_dataset_into_its_module() -> None:
+    project = {
+        "train.py": "from data import Noisy\nfrom torch.utils.data import DataLoader\n"
+                    "ds = Noisy()\nloader = DataLoader(ds, num_workers=4)\nprint(len(loader))\n",
+        "data.py": "import random\nclass Noisy:\n    def __init__(self):\n        self.gen = random.Random(0)\n"
+                   "    def __getitem__(self, i):\n        return self.gen.random()\n",
+    }
+    [finding] = [d for d in check_sources(project) if d.code == "RPL403"]
+    assert (finding.path, finding.span.start_line) == ("train.py", 4)
+    assert "self.gen" in finding.message
+
+
+def test_set_epoch_outside_the_epoch_loop_does_not_count() -> None:
+    source = (
+        "from torch.utils.data.distributed import DistributedSampler\ns = DistributedSampler(ds)\n"
+        "s.set_epoch(0)\nfor epoch in range(3):\n    train(s)\n"
+    )
+    assert lines(source, "RPL404") == [2]
