@@ -72,7 +72,17 @@ def build_parser() -> argparse.ArgumentParser:
     clean.add_argument("--config", metavar="FILE")
 
     fix = sub.add_parser("fix", help="rewrite code to seed and make it deterministic")
-    fix.add_argument("paths", nargs="*", default=["."])
+    fix.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    mode = fix.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="write the fixed files")
+    mode.add_argument("--diff", action="store_true", help="print the changes as a unified diff")
+    fix.add_argument(
+        "--unsafe-fixes", action="store_true", default=None,
+        help="also apply fixes that change the random stream or the numbers",
+    )
+    fix.add_argument("--no-unsafe-fixes", dest="unsafe_fixes", action="store_false")
+    fix.add_argument("--fix-style", choices=["hooks", "inline"], help="hooks (default) or inline")
+    _add_selection(fix)
     for name in ("verify", "profile", "variance"):
         sub.add_parser(name, help=f"see `reprolint {name} --help`", add_help=False)
     return parser
@@ -122,6 +132,57 @@ def _check(args: argparse.Namespace) -> int:
         quiet=args.quiet, exit_status=status,
     )
     render(args.output_format, report, sys.stdout)
+    return status
+
+
+def _fix(args: argparse.Namespace) -> int:
+    from reprolint import api
+    from reprolint.fixing import WriteError, summary, unified_diff, write_change
+
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise _UsageError(f"no such file or directory: {', '.join(missing)}")
+    settings = _settings(args, Path(args.paths[0]))
+    if args.fix_style:
+        settings = settings.replace(fix_style=args.fix_style)
+    unsafe = settings.unsafe_fixes if args.unsafe_fixes is None else args.unsafe_fixes
+    report = api.fix_paths(args.paths, settings, unsafe)
+    status = EXIT_CLEAN
+    for problem in report.problems:
+        sys.stderr.write(f"reprolint: warning: {problem}\n")
+    if args.diff:
+        out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+        for change in report.changes:
+            text = unified_diff(change)
+            if out is not None:
+                sys.stdout.flush()
+                out.write(change.source.encode(text) if not change.source.bom else text.encode("utf-8"))
+                out.flush()
+            else:
+                sys.stdout.write(text)
+        sys.stderr.write(summary(report, "diff", unsafe))
+        return EXIT_FINDINGS if report.changes else EXIT_CLEAN
+    if args.write:
+        failed = 0
+        for change in report.changes:
+            try:
+                write_change(change)
+            except WriteError as exc:
+                failed += 1
+                sys.stderr.write(f"reprolint: error: {change.path}: {exc}\n")
+                change.fixed.clear()
+        report.changes = [c for c in report.changes if c.fixed or failed == 0]
+        sys.stdout.write(summary(report, "write", unsafe))
+        return EXIT_FINDINGS if failed else EXIT_CLEAN
+    for change in report.changes:
+        counts = ", ".join(
+            f"{code} \u00d7{n}" if n > 1 else code for code, n in sorted(change.fixed.items())
+        )
+        sys.stdout.write(f"{change.path}: would fix {counts or 'problems'}\n")
+    sys.stdout.write(summary(report, "check", unsafe))
+    if report.changes:
+        sys.stdout.write("Run with `--diff` to see the changes, `--write` to apply them.\n")
+        status = EXIT_FINDINGS
     return status
 
 
@@ -191,11 +252,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     args = parser.parse_args(args_list)
-    handlers = {"check": _check, "rules": _rules, "explain": _explain, "guide": _guide, "clean": _clean}
+    handlers = {
+        "check": _check, "rules": _rules, "explain": _explain, "guide": _guide, "clean": _clean,
+        "fix": _fix,
+    }
     try:
-        if args.command == "fix":
-            sys.stderr.write("reprolint: `fix` is not implemented yet in this version\n")
-            return EXIT_ERROR
         return handlers[args.command](args)
     except _UsageError as exc:
         sys.stderr.write(f"reprolint: error: {exc}\n")

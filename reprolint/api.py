@@ -28,6 +28,8 @@ __all__ = [
     "check_source",
     "check_sources",
     "decode_source",
+    "fix_paths",
+    "fix_source",
 ]
 
 # Files above this size are reported (RPL900) and skipped: generated tables of literals
@@ -60,6 +62,7 @@ class FileAnalysis:
     suppressions: dict[int, frozenset[str]] = field(default_factory=dict)
     # Notebooks: program line -> code cell (a reprolint.notebooks.CellMap).
     cells: Optional[Any] = None
+    source: Optional[str] = None  # the parsed text, for planning fixes
 
 
 @dataclass
@@ -115,7 +118,7 @@ def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> SourceE
 
 def analyse_source(source: str, path: str) -> FileAnalysis:
     """Parse one module and collect its facts; a parse failure becomes ``error``."""
-    result = FileAnalysis(path, suppressions=_suppressions(source))
+    result = FileAnalysis(path, suppressions=_suppressions(source), source=source)
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
@@ -207,6 +210,9 @@ def _diagnostics(
                 fix=finding.fix,
             )
         )
+    from reprolint.fixing import attach_fixes
+
+    out = attach_fixes(out, ctx, {a.path: a.source for a in analyses if a.source is not None})
     cell_maps = {a.path: a.cells for a in analyses if a.cells is not None}
     if cell_maps:
         from reprolint.notebooks import map_to_cells
@@ -269,3 +275,30 @@ def check_source(
             analysis = FileAnalysis(path, error=exc)
             return _diagnostics([analysis], settings or Settings(), ["."])
     return check_sources({path: source}, settings, str(PurePosixPath(path).parent))
+
+
+def fix_source(
+    source: str,
+    path: str = "<stdin>",
+    settings: Optional[Settings] = None,
+    unsafe_fixes: Optional[bool] = None,
+) -> str:
+    """One module's source with its fixes applied (safe ones; unsafe too when asked)."""
+    from reprolint.fixing import fix_texts
+
+    settings = settings or Settings()
+    unsafe = settings.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
+    texts, *_ = fix_texts({path: source}, settings, [str(PurePosixPath(path).parent)], unsafe)
+    return texts[path]
+
+
+def fix_paths(
+    paths: Iterable[str], settings: Optional[Settings] = None, unsafe_fixes: Optional[bool] = None
+) -> Any:
+    """Compute the fixes for files and folders; returns a ``reprolint.fixing.FixReport``.
+
+    Nothing is written: ``reprolint.fixing.write_change`` writes one file's change.
+    """
+    from reprolint.fixing import fix_files
+
+    return fix_files(list(paths), settings or Settings(), unsafe_fixes)

@@ -18,7 +18,7 @@ def test_findings_print_location_code_message_and_exit_1(cli, project) -> None:
         "train.py:3:5: RPL101 `torch.randn` draws from torch's global RNG, which is never "
         "seeded on this program's path (entry point: train.py)"
     )
-    assert lines[-1] == "Found 1 problem."
+    assert lines[-1] == "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`)."
 
 
 def test_clean_file_exits_0(cli, project) -> None:
@@ -51,8 +51,10 @@ def test_json_output_has_the_documented_fields(cli, project) -> None:
         "end_line": 3,
         "end_column": 19,
         "severity": "warning",
-        "fix": None,
+        "fix": item["fix"],
     }
+    # The fix seeds at the entry point (tests/test_fix_cli.py checks its edits).
+    assert item["fix"]["applicability"] == "unsafe"
 
 
 def test_absolute_input_gives_absolute_paths(cli, project) -> None:

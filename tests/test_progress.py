@@ -106,7 +106,7 @@ def test_bar_on_a_terminal_for_a_long_run(many: Path) -> None:
     assert f"/{PROGRESS_THRESHOLD + 21} files".encode() in plain(terminal)
     assert b"Checking" in terminal
     assert b"Checking" not in out  # the report on stdout stays clean
-    assert out.decode().splitlines()[-1] == "Found 1 problem."
+    assert out.decode().splitlines()[-1].startswith("Found 1 problem (")
 
 
 def test_no_bar_in_ci(many: Path) -> None:
@@ -129,7 +129,7 @@ def test_no_color_removes_colour_from_bar_and_report(many: Path) -> None:
     _, _, _, coloured = _run_on_pty(many, {}, stdout_tty=True)
     assert has_colour(coloured)
     _, _, _, uncoloured = _run_on_pty(many, {"NO_COLOR": "1"}, stdout_tty=True)
-    assert b"Checking" in uncoloured and b"Found 1 problem." in uncoloured
+    assert b"Checking" in uncoloured and b"Found 1 problem (" in uncoloured
     assert not has_colour(uncoloured)
 
 

@@ -59,7 +59,11 @@ def test_findings_are_results_with_1_based_regions(cli, project) -> None:
                 }
             }
         ],
+        "fixes": found["fixes"],
     }
+    # The unsafe fix (seed at the entry point) travels as a SARIF fix.
+    [change] = found["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == "src/train.py"
     assert found["message"]["text"].startswith("`torch.randn` draws from torch's global RNG")
     assert run["invocations"] == [{"executionSuccessful": True, "exitCode": 1}]
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == Path(root).resolve().as_uri() + "/"

@@ -1,1 +1,76 @@
-"""Reusable libcst codemods used by `reprolint fix`."""
+"""Reusable libcst codemods used by `reprolint fix`.
+
+Each codemod works on a parsed module (or on the node a diagnostic points at) and
+returns the rebuilt one; formatting and comments outside the edited nodes are kept.
+:func:`rewrite` applies a node codemod to the node at a span; the fix engine
+(:mod:`reprolint.fixing`) plans which codemod each diagnostic needs.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import libcst as cst
+
+from reprolint.fixes._nodes import (
+    Located,
+    find_call,
+    find_node,
+    parse_expression,
+    parse_statements,
+    replace_nodes,
+    walk,
+)
+from reprolint.fixes.calls import add_keyword, find_argument, set_argument, wrap_call
+from reprolint.fixes.imports import ImportItem, add_imports, module_binding, top_level_bindings
+from reprolint.fixes.insert import (
+    add_else_branch,
+    import_block_end,
+    insert_after_imports,
+    insert_statements,
+)
+from reprolint.fixes.statements import can_move_before, move_before, set_assignment_value
+from reprolint.model import Span
+
+__all__ = [
+    "ImportItem",
+    "Located",
+    "add_else_branch",
+    "add_imports",
+    "add_keyword",
+    "can_move_before",
+    "find_argument",
+    "find_call",
+    "find_node",
+    "import_block_end",
+    "insert_after_imports",
+    "insert_statements",
+    "module_binding",
+    "move_before",
+    "parse_expression",
+    "parse_statements",
+    "replace_nodes",
+    "rewrite",
+    "set_argument",
+    "set_assignment_value",
+    "top_level_bindings",
+    "walk",
+    "wrap_call",
+]
+
+
+def rewrite(
+    module: cst.Module,
+    span: Span,
+    change: Callable[[cst.CSTNode], cst.CSTNode],
+    kinds: tuple[type, ...] = (cst.Call,),
+) -> cst.Module:
+    """``module`` with the node of ``kinds`` at ``span`` replaced by ``change(node)``.
+
+    Raises LookupError when no such node is there (the source moved since the span
+    was computed).
+    """
+    located = find_node(module, span, kinds) or find_node(module, span, kinds, exact=False)
+    if located is None:
+        raise LookupError(f"no {'/'.join(k.__name__ for k in kinds)} at {span}")
+    return replace_nodes(module, {id(located.node): change})

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class ConditionalSeed(Rule):
@@ -41,6 +42,8 @@ class ConditionalSeed(Rule):
 
     ## Fix safety
     Unsafe: giving the default path a seed changes the random stream of default runs.
+    The fix adds an `else:` branch to the guarding `if` that makes the same call with
+    the configured seed; an `if` that already has an `else`/`elif` needs a manual change.
 
     ## References
     - https://pytorch.org/docs/stable/notes/randomness.html
@@ -49,6 +52,7 @@ class ConditionalSeed(Rule):
     code = "RPL104"
     message = "`{call}` runs only when `{condition}`, which is false with the default options, so a default run is unseeded"
     fix_title = "Give the seed a default so the default run is seeded too"
+    fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow"
 
     VALID = [
@@ -67,6 +71,11 @@ class ConditionalSeed(Rule):
             "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int)\n"
             "args = p.parse_args()\nif args.seed is not None:\n    torch.manual_seed(args.seed)\n",
             line=6,
+            fixed=(
+                "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int)\n"
+                "args = p.parse_args()\nif args.seed is not None:\n    torch.manual_seed(args.seed)\n"
+                "else:\n    torch.manual_seed(0)\n"
+            ),
         ),
         Invalid(
             "import random\n\ndef main(seed=None):\n    if seed:\n        random.seed(seed)\n    print(random.random())\n\n"

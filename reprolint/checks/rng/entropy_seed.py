@@ -4,6 +4,7 @@ from typing import Iterator, Optional
 
 from reprolint.analysis.facts import Call, ModuleFacts, Seed
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 from reprolint.checks.rng._common import library_list
 
 
@@ -51,6 +52,9 @@ class EntropySeed(Rule):
 
     ## Fix safety
     Unsafe: replacing the entropy with the configured seed changes the random stream.
+    The fix passes the configured seed (`seed` in the configuration, default 0) instead
+    of the entropy; for an argparse option whose default is entropy, the option's
+    default becomes the configured seed, so `--seed` still overrides it.
 
     ## References
     - https://pytorch.org/docs/stable/notes/randomness.html
@@ -60,6 +64,7 @@ class EntropySeed(Rule):
     code = "RPL103"
     message = "`{call}` seeds {libraries} from {source}, which differs on every run"
     fix_title = "Seed from the configured seed instead of {source}"
+    fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow"
 
     VALID = [
@@ -71,7 +76,11 @@ class EntropySeed(Rule):
         ),
     ]
     INVALID = [
-        Invalid("import time\nimport torch\ntorch.manual_seed(int(time.time()))\n", line=3),
+        Invalid(
+            "import time\nimport torch\ntorch.manual_seed(int(time.time()))\n",
+            line=3,
+            fixed="import time\nimport torch\ntorch.manual_seed(0)\n",
+        ),
         Invalid("import os\nimport numpy as np\nseed = os.getpid()\nnp.random.seed(seed)\n", line=4),
         Invalid("import random\nrandom.seed()\n", line=2, message="OS entropy"),
         Invalid(

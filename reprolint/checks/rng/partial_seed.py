@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 from reprolint.checks.rng._common import library_list, location
 
 
@@ -38,7 +39,11 @@ class PartialSeed(Rule):
     ```
 
     ## Fix safety
-    Unsafe: seeding the missing library changes its random stream.
+    Unsafe: seeding the missing library changes its random stream. The `hooks` style
+    inserts `reprolint.runtime.install(seed=<seed>)` at the entry point, which seeds
+    every library; the `inline` style adds the missing libraries' seeding calls right
+    after the reported one, with the same seed expression (inside the project's
+    `set_seed` helper when that is where the seeding happens).
 
     ## References
     - https://pytorch.org/docs/stable/notes/randomness.html
@@ -47,6 +52,7 @@ class PartialSeed(Rule):
     code = "RPL105"
     message = "`{call}` seeds {seeded} but the program also draws from {missing}, which is never seeded ({example})"
     fix_title = "Seed {missing} next to the other seeds"
+    fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow"
 
     VALID = [
@@ -54,7 +60,15 @@ class PartialSeed(Rule):
         Valid("import torch\ntorch.manual_seed(0)\nx = torch.rand(2)\n"),
     ]
     INVALID = [
-        Invalid("import numpy as np, torch\ntorch.manual_seed(0)\nx = np.random.rand(2)\n", line=2, message="NumPy"),
+        Invalid(
+            "import numpy as np, torch\ntorch.manual_seed(0)\nx = np.random.rand(2)\n",
+            line=2,
+            message="NumPy",
+            fixed=(
+                "import numpy as np, torch\nimport reprolint.runtime\n\n"
+                "reprolint.runtime.install(seed=0)\n\ntorch.manual_seed(0)\nx = np.random.rand(2)\n"
+            ),
+        ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:

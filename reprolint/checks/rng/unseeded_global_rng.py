@@ -4,7 +4,7 @@ from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import describe_draw, location
-from reprolint.model import Severity
+from reprolint.model import Applicability, Severity
 
 
 class UnseededGlobalRng(Rule):
@@ -49,7 +49,14 @@ class UnseededGlobalRng(Rule):
 
     ## Fix safety
     Unsafe: seeding (or moving a seed above the first draw) changes the random stream,
-    so the numbers the program produces change.
+    so the numbers the program produces change. When the seeding call comes after the
+    draw in the same block and nothing it reads is assigned in between, the fix moves
+    it above the draw. Otherwise, at each entry point right after the imports, the
+    `hooks` style inserts `import reprolint.runtime` and
+    `reprolint.runtime.install(seed=<seed>)` (which seeds every library as the program
+    imports it, and records the run); the `inline` style adds the missing library next
+    to the program's existing seeding call, or inserts a generated
+    `seed_everything(seed)` for the libraries the program uses, and calls it.
 
     ## References
     - https://pytorch.org/docs/stable/notes/randomness.html
@@ -60,6 +67,7 @@ class UnseededGlobalRng(Rule):
     code = "RPL101"
     message = "`{call}` draws from {library} global RNG, which is never seeded on this program's path (entry point: {entry})"
     fix_title = "Seed {library} at the entry point, before the first draw"
+    fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow, sklearn"
     severity = Severity.WARNING
 
@@ -76,11 +84,17 @@ class UnseededGlobalRng(Rule):
         Valid("import random\n\ndef pick(xs):\n    return random.choice(xs)\n"),
     ]
     INVALID = [
-        Invalid("import torch\nx = torch.randn(3)\n", line=2, message="never seeded"),
+        Invalid(
+            "import torch\nx = torch.randn(3)\n",
+            line=2,
+            message="never seeded",
+            fixed="import torch\nimport reprolint.runtime\n\nreprolint.runtime.install(seed=0)\n\nx = torch.randn(3)\n",
+        ),
         Invalid(
             "import torch.nn as nn\nimport torch\nmodel = nn.Linear(4, 2)\ntorch.manual_seed(0)\n",
             line=3,
             message="before `torch.manual_seed` runs",
+            fixed="import torch.nn as nn\nimport torch\ntorch.manual_seed(0)\nmodel = nn.Linear(4, 2)\n",
         ),
         Invalid("import numpy.random as npr\nprint(npr.rand(2))\n", line=2),
         Invalid("from torch import randn as g\nprint(g(2))\n", line=2),

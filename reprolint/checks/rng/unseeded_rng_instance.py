@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class UnseededRngInstance(Rule):
@@ -41,8 +42,13 @@ class UnseededRngInstance(Rule):
 
     ## Fix safety
     Unsafe: a fixed or recorded seed changes the numbers the generator produces. The
-    `hooks` fix style passes `reprolint.runtime.seed("<site>")`, which records the seed
-    so a run can be replayed.
+    `hooks` fix style passes `reprolint.runtime.seed("<site>")` (the site is the file,
+    the enclosing function and the callee, so it survives edits elsewhere), which
+    derives the seed from the run's master seed and records it so a run can be
+    replayed; the `inline` style passes the configured seed. `g.seed()` and
+    `torch.seed()` used as statements become `g.manual_seed(...)` and
+    `torch.manual_seed(...)`; when their return value is used, and for
+    `random.SystemRandom()` (which ignores seeds), there is no automatic fix.
 
     ## References
     - https://numpy.org/doc/stable/reference/random/generator.html
@@ -53,6 +59,7 @@ class UnseededRngInstance(Rule):
     code = "RPL102"
     message = "`{call}()` is seeded from OS entropy"
     fix_title = "Pass a seed to `{call}`"
+    fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, jax"
 
     VALID = [
@@ -63,7 +70,14 @@ class UnseededRngInstance(Rule):
         Valid("import torch\ng = torch.Generator()\ng.manual_seed(3)\n"),
     ]
     INVALID = [
-        Invalid("import numpy as np\nrng = np.random.default_rng()\n", line=2),
+        Invalid(
+            "import numpy as np\nrng = np.random.default_rng()\n",
+            line=2,
+            fixed=(
+                "import numpy as np\nimport reprolint.runtime\n\n"
+                "rng = np.random.default_rng(reprolint.runtime.seed(\"main.py:<module>:np.random.default_rng\"))\n"
+            ),
+        ),
         Invalid("from numpy.random import default_rng\nrng = default_rng(None)\n", line=2),
         Invalid("import random\nr = random.Random()\n", line=2),
         Invalid("import torch\ng = torch.Generator()\ng.seed()\n", line=3),

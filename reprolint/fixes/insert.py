@@ -1,0 +1,109 @@
+"""Inserting statements: after a module's imports, after a statement, in an ``else:``.
+
+Only the inserted statements are new; every other statement keeps its comments and
+blank lines.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+import libcst as cst
+
+from reprolint.fixes._nodes import Statement
+
+__all__ = [
+    "add_else_branch",
+    "import_block_end",
+    "insert_after_imports",
+    "insert_statements",
+    "with_blank_lines",
+]
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _is_import_line(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body
+    )
+
+
+def _is_guarded_import(statement: cst.CSTNode) -> bool:
+    """``try: import x`` / ``if TYPE_CHECKING: import x``: imports, whatever the handlers do."""
+    if isinstance(statement, (cst.Try, cst.If)) and isinstance(statement.body, cst.IndentedBlock):
+        body = statement.body.body
+        return bool(body) and all(_is_import_line(s) for s in body)
+    return False
+
+
+def import_block_end(
+    module: cst.Module, stop: Optional[Callable[[cst.CSTNode], bool]] = None
+) -> int:
+    """Index in ``module.body`` just after the leading docstring and imports.
+
+    ``stop(statement)`` true ends the block before that statement (an import that must
+    not run before the inserted code, such as a project module that draws on import).
+    """
+    end = 0
+    for i, statement in enumerate(module.body):
+        if i == 0 and _is_docstring(statement):
+            end = 1
+            continue
+        if stop is not None and stop(statement):
+            break
+        if _is_import_line(statement) or _is_guarded_import(statement):
+            end = i + 1
+            continue
+        break
+    return end
+
+
+def with_blank_lines(statement: Statement, count: int) -> Statement:
+    """``statement`` with exactly ``count`` blank lines (and its comments) above it."""
+    comments = [line for line in statement.leading_lines if line.comment is not None]
+    return statement.with_changes(leading_lines=(*[cst.EmptyLine()] * count, *comments))
+
+
+def insert_statements(
+    module: cst.Module, index: int, statements: Sequence[Statement], blank_lines: int = 1
+) -> cst.Module:
+    """Insert ``statements`` at ``index`` of the module body, ``blank_lines`` above them.
+
+    When inserted in the middle of a block, the statement that followed keeps its own
+    blank lines; at the very top the first statement's comments stay above it.
+    """
+    statements = list(statements)
+    if not statements:
+        return module
+    body = list(module.body)
+    gap = blank_lines if index > 0 else 0
+    statements[0] = with_blank_lines(statements[0], gap)
+    if index < len(body) and not body[index].leading_lines:
+        body[index] = with_blank_lines(body[index], 1)
+    return module.with_changes(body=(*body[:index], *statements, *body[index:]))
+
+
+def insert_after_imports(
+    module: cst.Module,
+    statements: Sequence[Statement],
+    stop: Optional[Callable[[cst.CSTNode], bool]] = None,
+    blank_lines: int = 1,
+) -> cst.Module:
+    """Insert ``statements`` right after the module's leading imports (see ``stop``)."""
+    return insert_statements(module, import_block_end(module, stop), statements, blank_lines)
+
+
+def add_else_branch(if_node: cst.If, statements: Sequence[Statement]) -> cst.If:
+    """``if_node`` with an ``else:`` holding ``statements`` (it must have none)."""
+    if if_node.orelse is not None:
+        raise ValueError("the `if` already has an `else`/`elif`")
+    body = [with_blank_lines(s, 0) for s in statements]
+    return if_node.with_changes(orelse=cst.Else(body=cst.IndentedBlock(body=body)))

@@ -1,0 +1,1133 @@
+"""The fix engine: plan a fix for each diagnostic, apply the fixes, keep the guarantees.
+
+Planning (``attach_fixes``, run by every check) maps a diagnostic to an *action*: a
+codemod from :mod:`reprolint.fixes` bound to its target. The action is applied alone to
+the original module and the difference becomes the diagnostic's ``Fix`` edits, so JSON
+and SARIF show exactly what ``fix`` would write. A fix that would not parse is dropped.
+
+Applying (``fix_files``) works like ruff: check, apply every applicable fix whose edits
+do not overlap an already chosen one, check the result again, until nothing applicable
+is left (at most ``MAX_ROUNDS`` rounds). Each action is idempotent (it looks for its own
+result before adding it), so a second ``fix`` changes nothing.
+
+Writing keeps the file's encoding, BOM, newline style and mode, goes through a
+temporary file renamed over the original (same folder), and refuses to overwrite a file
+that changed on disk since it was read or that is read-only.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextvars
+import difflib
+import os
+import re
+import stat
+import tempfile
+import tokenize
+import io
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence
+
+import libcst as cst
+
+from reprolint import fixes
+from reprolint.analysis.facts import Call, Draw, Guard, Import, ModuleFacts
+from reprolint.analysis.rng_catalog import rng_catalog
+from reprolint.model import Applicability, Diagnostic, Edit, Fix, Span
+
+if TYPE_CHECKING:
+    from reprolint.analysis.program import Program
+    from reprolint.checks.base import CheckContext
+    from reprolint.config import Settings
+
+__all__ = [
+    "FileChange",
+    "FixReport",
+    "PlannedFix",
+    "apply_edits",
+    "attach_fixes",
+    "diff_edits",
+    "fix_files",
+    "fix_texts",
+    "unified_diff",
+]
+
+MAX_ROUNDS = 8
+STYLES = ("hooks", "inline")
+
+# Python's own seeding calls per library id: (module to import, statement template).
+_SEEDERS = {
+    "random": ("random", "{m}.seed({seed})"),
+    "numpy": ("numpy", "{m}.random.seed({seed})"),
+    "torch": ("torch", "{m}.manual_seed({seed})"),
+    "tensorflow": ("tensorflow", "{m}.random.set_seed({seed})"),
+    "keras": ("keras", "{m}.utils.set_random_seed({seed})"),
+}
+_LIBRARY_ORDER = ("random", "numpy", "torch", "tensorflow", "keras")
+HELPER_NAME = "seed_everything"
+
+
+@dataclass(frozen=True)
+class PlannedFix(Fix):
+    """A fix as planned for one diagnostic: ``changes`` apply to the file ``path``.
+
+    ``edits`` (what JSON and SARIF show, in the diagnostic's own file) equals
+    ``changes`` when the fix edits the diagnostic's file, and is empty when it edits
+    another one (an RPL101 draw in ``model.py`` is fixed at the entry point).
+    """
+
+    path: str = ""
+    changes: tuple[Edit, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Action:
+    path: str
+    key: tuple[Any, ...]
+    applicability: Applicability
+    title: str
+    apply: Callable[[cst.Module], cst.Module] = field(compare=False, hash=False, repr=False)
+
+
+class FixError(Exception):
+    """A fix that could not be made; the message says why."""
+
+
+# Problems met while planning (fixes dropped because they would not parse), collected
+# for the `fix` command's report; None outside a fix run.
+_PROBLEMS: contextvars.ContextVar[Optional[list[str]]] = contextvars.ContextVar(
+    "reprolint_fix_problems", default=None
+)
+
+
+# ----------------------------------------------------------------------------- edits
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def _lines(text: str) -> list[str]:
+    """Lines with their endings, split only at \\n, \\r\\n and \\r (as editors do)."""
+    return _LINE.findall(text) if text else []
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for line in _lines(text):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _position(starts: list[int], text_len: int, offset: int) -> tuple[int, int]:
+    import bisect
+
+    index = bisect.bisect_right(starts, offset) - 1
+    index = min(index, len(starts) - 1)
+    return index + 1, offset - starts[index] + 1
+
+
+def diff_edits(old: str, new: str) -> tuple[Edit, ...]:
+    """The line hunks that turn ``old`` into ``new``, as edits on ``old``."""
+    a, b = _lines(old), _lines(new)
+    starts = _line_starts(old)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    edits = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        start = _position(starts, len(old), starts[i1])
+        end = _position(starts, len(old), starts[i2])
+        edits.append(Edit(Span(*start, *end), "".join(b[j1:j2])))
+    return tuple(edits)
+
+
+def _offset(starts: list[int], span_line: int, col: int) -> int:
+    if span_line - 1 >= len(starts):
+        return starts[-1]
+    return starts[span_line - 1] + col - 1
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """``text`` with non-overlapping ``edits`` applied (spans refer to ``text``)."""
+    starts = _line_starts(text)
+    ranges = sorted(
+        (
+            _offset(starts, e.span.start_line, e.span.start_col),
+            _offset(starts, e.span.end_line, e.span.end_col),
+            e.content,
+        )
+        for e in edits
+    )
+    out, last = [], 0
+    for start, end, content in ranges:
+        if start < last:
+            raise ValueError("overlapping edits")
+        out.append(text[last:start])
+        out.append(content)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _ranges(edits: Sequence[Edit]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    return [
+        ((e.span.start_line, e.span.start_col), (e.span.end_line, e.span.end_col)) for e in edits
+    ]
+
+
+def _overlaps(a: Sequence[Edit], b: Sequence[Edit]) -> bool:
+    for s1, e1 in _ranges(a):
+        for s2, e2 in _ranges(b):
+            # Touching insertions at the same point conflict too: their order is unknown.
+            if s1 < e2 and s2 < e1 or s1 == s2 or (s1 == e1 and s2 <= s1 <= e2) or (
+                s2 == e2 and s1 <= s2 <= e1
+            ):
+                return True
+    return False
+
+
+def _check_parses(code: str, original: str, path: str, libcst_too: bool = True) -> None:
+    """Raise FixError when ``code`` does not parse (or no longer compiles).
+
+    CPython's parser (fast) always checks; libcst's too unless ``libcst_too`` is off
+    (the caller parses the result with libcst anyway).
+    """
+    if libcst_too:
+        try:
+            cst.parse_module(code)
+        except Exception as exc:  # noqa: BLE001 - any parser failure means: do not write
+            raise FixError(f"the fixed code would not parse ({type(exc).__name__})") from exc
+    try:
+        compile(original, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return  # newer syntax than this Python knows: libcst's parse is the check
+    try:
+        compile(code, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        raise FixError(f"the fixed code would not compile: {exc}") from exc
+
+
+# ----------------------------------------------------------------------------- planning
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _literal_seed(seed: int) -> cst.BaseExpression:
+    return cst.Integer(str(seed))
+
+
+class _Planner:
+    """Plans and realises the actions for one checked project state."""
+
+    def __init__(self, ctx: "CheckContext", sources: Mapping[str, str]) -> None:
+        self.ctx = ctx
+        self.sources = sources
+        self.settings = ctx.settings
+        self.seed = ctx.settings.seed
+        self.style = ctx.settings.fix_style if ctx.settings.fix_style in STYLES else "hooks"
+        self._modules: dict[str, Optional[cst.Module]] = {}
+        self._realised: dict[tuple[Any, ...], tuple[Edit, ...]] = {}
+        self._draws_on_import: dict[str, bool] = {}
+
+    # -- helpers
+    def module(self, path: str) -> Optional[cst.Module]:
+        if path not in self._modules:
+            source = self.sources.get(path)
+            try:
+                self._modules[path] = cst.parse_module(source) if source is not None else None
+            except Exception:  # noqa: BLE001 - an unparsable file has no fixes
+                self._modules[path] = None
+        return self._modules[path]
+
+    def realise(self, action: _Action) -> tuple[Edit, ...]:
+        key = (action.path, *action.key)
+        if key in self._realised:
+            return self._realised[key]
+        module = self.module(action.path)
+        source = self.sources.get(action.path)
+        edits: tuple[Edit, ...] = ()
+        if module is not None and source is not None:
+            try:
+                code = action.apply(module).code
+                if code != source:
+                    _check_parses(code, source, action.path, libcst_too=False)
+                    edits = diff_edits(source, code)
+            except FixError as exc:
+                problems = _PROBLEMS.get()
+                if problems is not None:
+                    problems.append(f"{action.path}: fix dropped ({action.title}): {exc}")
+            except LookupError:
+                edits = ()
+        self._realised[key] = edits
+        return edits
+
+    def plan(self, d: Diagnostic) -> Optional[_Action]:
+        planner = _PLANNERS.get(d.code)
+        if planner is None or d.path.endswith(".ipynb") and d.code in ("RPL101", "RPL105"):
+            return None
+        return planner(self, d)
+
+    def applicability(self, code: str) -> Applicability:
+        from reprolint.checks.base import get_rule
+
+        rule = get_rule(code)
+        return rule.fix_applicability if rule and rule.fix_applicability else Applicability.UNSAFE
+
+    def site_id(self, path: str, located: fixes.Located) -> str:
+        """A call site's name that survives edits elsewhere: file, scope, callee, index."""
+        root = Path(self.settings.root or ".").resolve()
+        try:
+            name = Path(path).resolve().relative_to(root).as_posix()
+        except ValueError:
+            name = PurePosixPath(Path(path).as_posix()).name
+        scope_node: cst.CSTNode = located.parents[0]
+        names = []
+        for parent in located.parents:
+            if isinstance(parent, (cst.FunctionDef, cst.ClassDef)):
+                names.append(parent.name.value)
+                scope_node = parent
+        callee = _code(located.node.func) if isinstance(located.node, cst.Call) else "?"
+        same = [
+            n for n, _ in fixes.walk(scope_node)
+            if isinstance(n, cst.Call) and _code(n.func) == callee
+        ]
+        index = next((i for i, n in enumerate(same) if n is located.node), 0)
+        site = f"{name}:{'.'.join(names) or '<module>'}:{callee}"
+        return site if index == 0 else f"{site}#{index + 1}"
+
+    def has_install(self, path: str) -> bool:
+        facts = self.ctx.facts.get(path)
+        return facts is not None and any(
+            getattr(e, "api", None) == "reprolint.runtime.install" for e in facts.events
+        )
+
+    # -- programs
+    def programs_reaching(self, path: str, span: Span) -> list["Program"]:
+        return [
+            p for p in self.ctx.programs
+            if any(o.path == path and o.draw.span == span and not o.seeded_before for o in p.draws)
+        ]
+
+    def libraries(self, program: "Program") -> list[str]:
+        uses: set[str] = set()
+        for module in program.modules:
+            facts = self.ctx.facts.get(module)
+            if facts is not None:
+                uses |= facts.uses
+        libs = {o.draw.library for o in program.draws} | {
+            lib for lib in ("random", "numpy", "torch", "tensorflow") if lib in uses
+        }
+        if "keras" in uses and "tensorflow" not in libs:
+            libs.discard("tensorflow")
+            libs.add("keras")
+        return [lib for lib in _LIBRARY_ORDER if lib in libs]
+
+    def draws_on_import(self, path: str, seen: Optional[set[str]] = None) -> bool:
+        """Whether importing the project module ``path`` draws (before any seed can run)."""
+        if path in self._draws_on_import:
+            return self._draws_on_import[path]
+        seen = seen if seen is not None else set()
+        seen.add(path)
+        facts = self.ctx.facts.get(path)
+        found = False
+        in_guard = False
+        for event in facts.events if facts else ():
+            if isinstance(event, Guard):
+                in_guard = event.begin
+            elif in_guard:
+                continue
+            elif isinstance(event, Draw) and not event.deferred:
+                found = True
+            elif isinstance(event, Import):
+                for module in self.ctx.index.package_chain(path, event.module):
+                    if module not in seen and self.draws_on_import(module, seen):
+                        found = True
+            elif isinstance(event, Call):
+                resolved = self.ctx.index.resolve_call(path, event.target)
+                if resolved is not None:
+                    fn = self.ctx.facts[resolved[0]].functions.get(resolved[1])
+                    if fn is not None and any(
+                        isinstance(e, Draw) and not e.deferred for e in fn.events
+                    ):
+                        found = True
+            if found:
+                break
+        self._draws_on_import[path] = found
+        return found
+
+    def import_stop(self, entry: str) -> Callable[[cst.CSTNode], bool]:
+        """True for a top-level import of a project module that draws when imported."""
+
+        def modules(statement: cst.CSTNode) -> list[str]:
+            out = []
+            for node, _ in fixes.walk(statement):
+                if isinstance(node, cst.Import):
+                    out.extend(_code(a.name) for a in node.names)
+                elif isinstance(node, cst.ImportFrom):
+                    base = "." * len(node.relative) + (_code(node.module) if node.module else "")
+                    out.append(base)
+                    if not isinstance(node.names, cst.ImportStar):
+                        sep = "." if node.module else ""
+                        out.extend(f"{base}{sep}{_code(a.name)}" for a in node.names)
+            return out
+
+        def stop(statement: cst.CSTNode) -> bool:
+            for dotted in modules(statement):
+                for found in self.ctx.index.package_chain(entry, dotted):
+                    if found != entry and self.draws_on_import(found):
+                        return True
+            return False
+
+        return stop
+
+    # -- the entry-point action shared by RPL101 and RPL105
+    def entry_action(self, program: "Program", code: str) -> Optional[_Action]:
+        entry = program.entry
+        if entry.endswith(".ipynb"):
+            return None
+        stop = self.import_stop(entry)
+        seed = self.seed
+        if self.style == "hooks":
+            return _Action(
+                entry, ("entry", "hooks", seed), self.applicability(code),
+                "Seed every library at the entry point with `reprolint.runtime.install`",
+                lambda m: ensure_install(m, seed, stop),
+            )
+        libs = tuple(self.libraries(program))
+        if not libs:
+            return None
+        return _Action(
+            entry, ("entry", "inline", seed, libs), self.applicability(code),
+            f"Seed {', '.join(libs)} at the entry point with `{HELPER_NAME}({seed})`",
+            lambda m: ensure_seed_helper(m, seed, libs, stop),
+        )
+
+
+# ----------------------------------------------------------------------------- module actions
+
+
+def _has_top_level_call(module: cst.Module, name_suffix: str) -> bool:
+    """Whether a top-level statement line calls something ending in ``name_suffix``."""
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                value = getattr(small, "value", None)
+                if isinstance(value, cst.Call) and _code(value.func).endswith(name_suffix):
+                    return True
+    return False
+
+
+def ensure_install(
+    module: cst.Module, seed: int, stop: Optional[Callable[[cst.CSTNode], bool]] = None
+) -> cst.Module:
+    """``import reprolint.runtime`` + ``reprolint.runtime.install(seed=N)`` after the imports.
+
+    Nothing changes when the module already calls ``install``.
+    """
+    if _has_top_level_call(module, "runtime.install"):
+        return module
+    call = fixes.parse_statements(f"reprolint.runtime.install(seed={seed})\n", module)
+    module = fixes.insert_after_imports(module, call, stop)
+    return fixes.add_imports(module, [fixes.ImportItem("reprolint.runtime")])
+
+
+def _library_names(module: cst.Module, libs: Sequence[str]) -> tuple[dict[str, str], list[fixes.ImportItem]]:
+    """How the module names each library (adding ``import lib`` where it has no name)."""
+    bindings = fixes.top_level_bindings(module)
+    names: dict[str, str] = {}
+    imports = []
+    for lib in libs:
+        dotted = _SEEDERS[lib][0]
+        name = fixes.module_binding(module, dotted)
+        if name is None:
+            if dotted in bindings and bindings[dotted] != dotted:
+                continue  # the plain name means something else here: leave it to the user
+            name = dotted
+            imports.append(fixes.ImportItem(dotted))
+        names[lib] = name
+    return names, imports
+
+
+def seed_helper_source(names: Mapping[str, str], name: str = HELPER_NAME) -> str:
+    lines = [f"def {name}(seed):", '    """Seed every random generator this program uses."""']
+    for lib in _LIBRARY_ORDER:
+        if lib in names:
+            lines.append("    " + _SEEDERS[lib][1].format(m=names[lib], seed="seed"))
+    return "\n".join(lines) + "\n"
+
+
+def ensure_seed_helper(
+    module: cst.Module,
+    seed: int,
+    libs: Sequence[str],
+    stop: Optional[Callable[[cst.CSTNode], bool]] = None,
+) -> cst.Module:
+    """A ``seed_everything(seed)`` for ``libs`` and a call to it after the imports.
+
+    An existing top-level ``seed_everything`` function is reused: the libraries it does
+    not seed yet are added to it, and it is called after the imports unless the module
+    calls it already.
+    """
+    names, imports = _library_names(module, libs)
+    if not names:
+        return module
+    existing = next(
+        (s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == HELPER_NAME),
+        None,
+    )
+    if existing is not None:
+        module = _extend_helper(module, existing, names)
+        if not _has_top_level_call(module, HELPER_NAME):
+            index = list(module.body).index(
+                next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == HELPER_NAME)
+            )
+            call = fixes.parse_statements(f"{HELPER_NAME}({seed})\n", module)
+            module = fixes.insert_statements(module, index + 1, call, blank_lines=2)
+        return fixes.add_imports(module, imports)
+    code = seed_helper_source(names) + f"\n\n{HELPER_NAME}({seed})\n"
+    statements = fixes.parse_statements(code, module)
+    module = fixes.insert_after_imports(module, statements, stop, blank_lines=2)
+    return fixes.add_imports(module, imports)
+
+
+def _extend_helper(module: cst.Module, helper: cst.FunctionDef, names: Mapping[str, str]) -> cst.Module:
+    body = helper.body
+    if not isinstance(body, cst.IndentedBlock) or not helper.params.params:
+        return module
+    param = helper.params.params[0].name.value
+    text = _code(helper)
+    missing = []
+    for lib in _LIBRARY_ORDER:
+        if lib not in names:
+            continue
+        line = _SEEDERS[lib][1].format(m=names[lib], seed=param)
+        if not re.search(r"(?<![\w.])" + re.escape(line.split("(")[0] + "("), text):
+            missing.append(line)
+    if not missing:
+        return module
+    added = fixes.parse_statements("\n".join(missing) + "\n", module)
+    new = helper.with_changes(body=body.with_changes(body=(*body.body, *added)))
+    return fixes.replace_nodes(module, {id(helper): lambda _: new})
+
+
+# ----------------------------------------------------------------------------- per-rule planners
+
+
+def _seed_value(planner: _Planner, path: str, located: fixes.Located) -> tuple[cst.BaseExpression, list[fixes.ImportItem]]:
+    if planner.style == "hooks":
+        site = planner.site_id(path, located)
+        expr = cst.parse_expression(f'reprolint.runtime.seed("{site}")')
+        return expr, [fixes.ImportItem("reprolint.runtime")]
+    return _literal_seed(planner.seed), []
+
+
+def _plan_unseeded_global(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    programs = planner.programs_reaching(d.path, d.span)
+    if not programs:
+        return None
+    program = programs[0]
+    outcome = next(o for o in program.draws if o.path == d.path and o.draw.span == d.span)
+    if outcome.later_seed is not None and outcome.later_seed[0] == d.path:
+        move = _plan_move(planner, d, outcome.later_seed[1].span)
+        if move is not None:
+            return move
+    if planner.style == "inline" and program.seeds and outcome.later_seed is None:
+        # The program has a seeding place already: the missing library goes there.
+        partial = _partial_action(planner, program, d.code)
+        if partial is not None and planner.realise(partial):
+            return partial
+    return planner.entry_action(program, d.code)
+
+
+def _plan_move(planner: _Planner, d: Diagnostic, seed_span: Span) -> Optional[_Action]:
+    module = planner.module(d.path)
+    if module is None:
+        return None
+
+    def locate(m: cst.Module) -> Optional[tuple[cst.CSTNode, cst.CSTNode, cst.CSTNode]]:
+        draw, seed = fixes.find_call(m, d.span), fixes.find_call(m, seed_span)
+        if draw is None or seed is None:
+            return None
+        statement = seed.statement()
+        suite = seed.suite_of(statement) if statement is not None else None
+        if suite is None:
+            return None
+        chain = (*draw.parents, draw.node)
+        anchor = next((chain[i] for i in range(1, len(chain)) if chain[i - 1] is suite), None)
+        if anchor is None or not fixes.can_move_before(suite.body, statement, anchor):  # type: ignore[attr-defined]
+            return None
+        return suite, statement, anchor
+
+    if locate(module) is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        found = locate(m)
+        if found is None:
+            return m
+        suite, statement, anchor = found
+        if suite is m:
+            return fixes.move_before(m, statement, anchor)  # type: ignore[return-value]
+        moved = fixes.move_before(suite, statement, anchor)  # on the original nodes
+        return fixes.replace_nodes(m, {id(suite): lambda _: moved})
+
+    return _Action(
+        d.path, ("move", seed_span), planner.applicability(d.code),
+        "Move the seeding call above the first draw", apply,
+    )
+
+
+def _plan_partial(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    program = next(
+        (p for p in planner.ctx.programs if p.seeds and p.seeds[0].path == d.path and p.seeds[0].seed.span == d.span),
+        None,
+    )
+    if program is None:
+        return None
+    if planner.style == "hooks":
+        return planner.entry_action(program, d.code)
+    return _partial_action(planner, program, d.code)
+
+
+def _partial_action(planner: _Planner, program: "Program", code: str) -> Optional[_Action]:
+    seeded = program.seeded_libraries
+    missing = sorted({o.draw.library for o in program.draws if o.draw.library not in seeded})
+    missing = [lib for lib in missing if lib in _SEEDERS]
+    if not missing:
+        return None
+    first = program.seeds[0].seed
+    path = program.seeds[0].path
+    seeder = rng_catalog().seeders.get(first.api)
+    span = first.span
+
+    def apply(m: cst.Module) -> cst.Module:
+        located = fixes.find_call(m, span)
+        if located is None or not isinstance(located.node, cst.Call):
+            return m
+        statement = located.statement()
+        suite = located.suite_of(statement) if statement is not None else None
+        if suite is None or not isinstance(statement, cst.SimpleStatementLine):
+            return m
+        value = None
+        if seeder is not None and (seeder.seed_arg is not None or seeder.keyword):
+            arg = fixes.find_argument(located.node, seeder.keyword, seeder.seed_arg)
+            value = _code(arg.value) if arg is not None else None
+        value = value or str(planner.seed)
+        names, imports = _library_names(m, missing)
+        text = _code(suite)
+        lines = [
+            _SEEDERS[lib][1].format(m=names[lib], seed=value) for lib in missing if lib in names
+        ]
+        lines = [line for line in lines if line not in text]
+        if not lines:
+            return m
+        added = [fixes.insert.with_blank_lines(s, 0) for s in fixes.parse_statements("\n".join(lines) + "\n", m)]
+
+        def extend(s: cst.CSTNode) -> cst.CSTNode:
+            body = list(s.body)  # type: ignore[attr-defined]
+            index = next(i for i, item in enumerate(body) if _code(item).strip() == _code(statement).strip())
+            return s.with_changes(body=(*body[: index + 1], *added, *body[index + 1:]))
+
+        if suite is m:
+            new = extend(m)
+        else:
+            new = fixes.replace_nodes(m, {id(suite): extend})
+        return fixes.add_imports(new, imports)  # type: ignore[arg-type]
+
+    libs = ", ".join(missing)
+    return _Action(
+        path, ("partial", span, tuple(missing)), planner.applicability("RPL105"),
+        f"Seed {libs} next to the other seeds", apply,
+    )
+
+
+def _seed_argument(call: cst.Call) -> tuple[Optional[str], Optional[int]]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in ("seed", "a", "x", "entropy"):
+            return arg.keyword.value, None
+    return None, 0
+
+
+def _plan_entropy_seed(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    literal = _literal_seed(planner.seed)
+    match = re.search(r"the default of `--([\w-]+)`", d.message)
+    if match:
+        return _plan_option_default(planner, d, match.group(1).replace("-", "_"))
+    if fixes.find_call(planner.module(d.path) or cst.Module([]), d.span) is None:
+        return None
+
+    def change(call: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(call, cst.Call)
+        keyword, position = _seed_argument(call)
+        return fixes.set_argument(call, literal, keyword=keyword, position=position)
+
+    return _Action(
+        d.path, ("entropy", d.span), planner.applicability(d.code),
+        f"Seed with the configured seed ({planner.seed})",
+        lambda m: fixes.rewrite(m, d.span, change),
+    )
+
+
+def _option_call(module: cst.Module, dest: str) -> Optional[cst.Call]:
+    for node, _ in fixes.walk(module):
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in ("add_argument", "option")
+        ):
+            for arg in node.args:
+                if arg.keyword is None and isinstance(arg.value, cst.SimpleString):
+                    flag = arg.value.evaluated_value
+                    if isinstance(flag, str) and flag.lstrip("-").replace("-", "_") == dest:
+                        if fixes.find_argument(node, "default", None) is not None:
+                            return node
+    return None
+
+
+def _plan_option_default(planner: _Planner, d: Diagnostic, dest: str) -> Optional[_Action]:
+    candidates = [d.path] + [
+        p for p, facts in planner.ctx.facts.items() if dest in facts.arg_entropy and p != d.path
+    ]
+    for path in candidates:
+        module = planner.module(path)
+        if module is None or _option_call(module, dest) is None:
+            continue
+        literal = _literal_seed(planner.seed)
+
+        def apply(m: cst.Module) -> cst.Module:
+            call = _option_call(m, dest)
+            if call is None:
+                return m
+            return fixes.replace_nodes(
+                m, {id(call): lambda c: fixes.add_keyword(c, "default", literal, replace=True)}
+            )
+
+        return _Action(
+            path, ("option-default", dest), planner.applicability(d.code),
+            f"Give `--{dest.replace('_', '-')}` the configured seed ({planner.seed}) as its default",
+            apply,
+        )
+    return None
+
+
+def _plan_conditional(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    blame = None
+    for program in planner.ctx.programs:
+        for outcome in program.seeds:
+            if outcome.blame is not None and outcome.blame[0] == d.path and outcome.blame[1] == d.span:
+                blame = outcome.blame
+    module = planner.module(d.path)
+    if blame is None or module is None:
+        return None
+    condition = blame[3]
+    literal = _literal_seed(planner.seed)
+
+    def locate(m: cst.Module) -> Optional[tuple[cst.If, cst.SimpleStatementLine, cst.Call]]:
+        located = fixes.find_call(m, d.span)
+        if located is None:
+            return None
+        statement = located.statement()
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return None
+        for parent in reversed(located.parents):
+            if isinstance(parent, cst.If) and _code(parent.test).strip() == condition.strip():
+                if parent.orelse is not None:
+                    return None
+                return parent, statement, located.node  # type: ignore[return-value]
+        return None
+
+    if locate(module) is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        found = locate(m)
+        if found is None:
+            return m
+        if_node, statement, call = found
+        keyword, position = _seed_argument(call)
+        new_call = fixes.set_argument(call, literal, keyword=keyword, position=position)
+        copy = fixes.replace_nodes(cst.Module([statement]), {id(call): lambda _: new_call}).body[0]
+        new_if = fixes.add_else_branch(if_node, [copy])  # type: ignore[list-item]
+        return fixes.replace_nodes(m, {id(if_node): lambda _: new_if})
+
+    return _Action(
+        d.path, ("else", d.span), planner.applicability(d.code),
+        f"Seed with the configured seed ({planner.seed}) when `{condition}` is false", apply,
+    )
+
+
+_METHOD_SEEDS = {"seed": "manual_seed", "seed_all": "manual_seed_all"}
+
+
+def _plan_instance(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    module = planner.module(d.path)
+    located = fixes.find_call(module, d.span) if module is not None else None
+    if located is None or not isinstance(located.node, cst.Call):
+        return None
+    call = located.node
+    callee = _code(call.func)
+    if callee.split(".")[-1] == "SystemRandom":
+        return None  # ignores any seed by design: no sound automatic fix
+    value, imports = _seed_value(planner, d.path, located)
+    method = callee.split(".")[-1]
+    if method in _METHOD_SEEDS and isinstance(call.func, cst.Attribute) and not call.args:
+        parent = located.parents[-1] if located.parents else None
+        if not isinstance(parent, cst.Expr):
+            return None  # its return value is used: replacing the call would change it
+
+        def change(node: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            func = node.func.with_changes(attr=cst.Name(_METHOD_SEEDS[node.func.attr.value]))
+            return node.with_changes(func=func, args=[cst.Arg(value=value)])
+    else:
+
+        def change(node: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(node, cst.Call)
+            keyword, position = _seed_argument(node)
+            return fixes.set_argument(node, value, keyword=keyword, position=position)
+
+    # `reprolint.runtime.seed()` derives from the master seed that `install()` sets at
+    # the entry point; without it a fresh one would be drawn. Install first.
+    entry_first = None
+    if planner.style == "hooks":
+        for program in planner.ctx.programs:
+            if d.path in program.modules and not planner.has_install(program.entry):
+                if program.entry != d.path:
+                    return planner.entry_action(program, d.code)
+                entry_first = planner.import_stop(program.entry)
+                break
+    seed = planner.seed
+
+    def apply(m: cst.Module) -> cst.Module:
+        m = fixes.add_imports(fixes.rewrite(m, d.span, change), imports)
+        return ensure_install(m, seed, entry_first) if entry_first is not None else m
+
+    how = "a seed from `reprolint.runtime.seed`" if planner.style == "hooks" else f"the configured seed ({planner.seed})"
+    return _Action(
+        d.path, ("instance", d.span, planner.style, entry_first is not None), planner.applicability(d.code),
+        f"Pass {how} to `{callee}`", apply,
+    )
+
+
+def _plan_cudnn_benchmark(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    module = planner.module(d.path)
+    if module is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        located = fixes.find_node(m, d.span, (cst.SimpleStatementLine, cst.Assign, cst.Call), exact=False)
+        statement = located.statement() if located is not None else None
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return m
+        return fixes.replace_nodes(
+            m, {id(statement): lambda s: fixes.set_assignment_value(s, cst.Name("False"))}  # type: ignore[arg-type]
+        )
+
+    return _Action(d.path, ("benchmark", d.span), planner.applicability(d.code),
+                   "Turn cuDNN autotuning off", apply)
+
+
+_PLANNERS: dict[str, Callable[[_Planner, Diagnostic], Optional[_Action]]] = {
+    "RPL101": _plan_unseeded_global,
+    "RPL102": _plan_instance,
+    "RPL103": _plan_entropy_seed,
+    "RPL104": _plan_conditional,
+    "RPL105": _plan_partial,
+    "RPL203": _plan_cudnn_benchmark,
+}
+
+
+def attach_fixes(
+    diagnostics: Sequence[Diagnostic], ctx: "CheckContext", sources: Mapping[str, str]
+) -> list[Diagnostic]:
+    """The diagnostics with their ``fix`` planned (rules with a fix level only)."""
+    from reprolint.checks.base import get_rule
+
+    planner: Optional[_Planner] = None
+    out = []
+    for d in diagnostics:
+        rule = get_rule(d.code)
+        if d.fix is not None or rule is None or rule.fix_applicability is None:
+            out.append(d)
+            continue
+        title = (rule.fix_title or "").split("{")[0].strip() or "Fix"
+        if rule.fix_applicability is Applicability.DISPLAY_ONLY:
+            out.append(replace(d, fix=Fix(rule.fix_applicability, title)))
+            continue
+        planner = planner or _Planner(ctx, sources)
+        try:
+            action = planner.plan(d)
+            changes = planner.realise(action) if action is not None else ()
+        except Exception:  # noqa: BLE001 - a planning bug must never break `check`
+            if os.environ.get("REPROLINT_FIX_STRICT"):
+                raise
+            action, changes = None, ()
+        if action is None or not changes:
+            out.append(d)
+            continue
+        edits = changes if action.path == d.path else ()
+        fix = PlannedFix(action.applicability, action.title, edits, path=action.path, changes=changes)
+        out.append(replace(d, fix=fix))
+    return out
+
+
+# ----------------------------------------------------------------------------- applying
+
+
+@dataclass
+class SourceFile:
+    """One file as read: its bytes, how to turn text back into bytes, and its text."""
+
+    path: str
+    data: bytes
+    text: str
+    encoding: str = "utf-8"
+    bom: bool = False
+
+    def encode(self, text: str) -> bytes:
+        encoding = "utf-8" if self.encoding == "utf-8-sig" else self.encoding
+        body = text.encode(encoding)
+        return (b"\xef\xbb\xbf" if self.bom else b"") + body
+
+
+def read_source(path: str) -> SourceFile:
+    from reprolint.api import SourceError, decode_source
+
+    data = Path(path).read_bytes()
+    text = decode_source(data)  # raises SourceError
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # pragma: no cover - decode_source raised already
+        raise SourceError(str(exc)) from exc
+    return SourceFile(path, data, text, encoding, data.startswith(b"\xef\xbb\xbf"))
+
+
+@dataclass
+class FileChange:
+    path: str
+    before: str
+    after: str
+    source: SourceFile
+    fixed: dict[str, int] = field(default_factory=dict)  # code -> problems fixed
+
+    @property
+    def count(self) -> int:
+        return sum(self.fixed.values())
+
+
+@dataclass
+class FixReport:
+    """What a fix run changed (or would change) and what is left."""
+
+    changes: list[FileChange]
+    remaining: list[Diagnostic]
+    unsafe_skipped: int
+    problems: list[str] = field(default_factory=list)
+    files_checked: int = 0
+    converged: bool = True
+
+    @property
+    def fixed(self) -> int:
+        return sum(c.count for c in self.changes)
+
+    @property
+    def manual(self) -> int:
+        return len(self.remaining) - self.unsafe_skipped
+
+
+def _allowed(fix: Optional[Fix], unsafe: bool) -> bool:
+    if not isinstance(fix, PlannedFix) or not fix.changes:
+        return False
+    if fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and fix.applicability is Applicability.UNSAFE
+
+
+def fix_texts(
+    texts: Mapping[str, str],
+    settings: "Settings",
+    roots: Sequence[str],
+    unsafe: bool = False,
+) -> tuple[dict[str, str], dict[str, dict[str, int]], list[Diagnostic], list[str], bool]:
+    """Fix in-memory sources (path -> text) to convergence.
+
+    Returns the new texts, problems fixed per file and code, the diagnostics left, the
+    problems met (dropped fixes) and whether the rounds converged.
+    """
+    from reprolint.api import _diagnostics, analyse_source
+
+    current = dict(texts)
+    analyses = {path: analyse_source(text, path) for path, text in current.items()}
+    fixed: dict[str, dict[str, int]] = {}
+    problems: list[str] = []
+    token = _PROBLEMS.set(problems)
+    converged = False
+    try:
+        for _ in range(MAX_ROUNDS):
+            diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
+            chosen: dict[str, list[tuple[tuple[Edit, ...], list[Diagnostic]]]] = {}
+            for d in diagnostics:
+                if not _allowed(d.fix, unsafe):
+                    continue
+                assert isinstance(d.fix, PlannedFix)
+                groups = chosen.setdefault(d.fix.path, [])
+                same = next((g for g in groups if g[0] == d.fix.changes), None)
+                if same is not None:
+                    same[1].append(d)
+                elif not any(_overlaps(g[0], d.fix.changes) for g in groups):
+                    groups.append((d.fix.changes, [d]))
+            if not chosen:
+                converged = True
+                break
+            for path, groups in chosen.items():
+                edits = [e for changes, _ in groups for e in changes]
+                new = apply_edits(current[path], edits)
+                try:
+                    _check_parses(new, current[path], path, libcst_too=False)
+                    analysis = analyse_source(new, path)
+                    if analysis.error is not None:  # libcst's parse of the result
+                        raise FixError(f"the fixed code would not parse: {analysis.error.reason}")
+                except FixError as exc:
+                    problems.append(f"{path}: fixes dropped: {exc}")
+                    continue
+                current[path] = new
+                analyses[path] = analysis
+                for _, ds in groups:
+                    for d in ds:
+                        counts = fixed.setdefault(path, {})
+                        counts[d.code] = counts.get(d.code, 0) + 1
+        else:
+            diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
+    finally:
+        _PROBLEMS.reset(token)
+    return current, fixed, diagnostics, problems, converged
+
+
+def fix_files(
+    paths: Sequence[str],
+    settings: "Settings",
+    unsafe: Optional[bool] = None,
+) -> FixReport:
+    """Plan and compute the fixes for files and folders (nothing is written)."""
+    from reprolint.api import SourceError, _roots
+    from reprolint.discovery import discover
+
+    unsafe = settings.unsafe_fixes if unsafe is None else unsafe
+    files = [f for f in discover(list(paths), settings)]
+    sources: dict[str, SourceFile] = {}
+    problems: list[str] = []
+    for path in files:
+        if path.endswith(".ipynb"):
+            continue  # TODO(notebooks): fix cell by cell with reprolint.notebooks.write_back
+        try:
+            sources[path] = read_source(path)
+        except (OSError, SourceError) as exc:
+            problems.append(f"{path}: not fixed: {getattr(exc, 'reason', None) or exc}")
+    texts = {path: s.text for path, s in sources.items()}
+    new, fixed, remaining, met, converged = fix_texts(texts, settings, _roots(paths), unsafe)
+    problems.extend(met)
+    if not converged:
+        problems.append(f"fixes did not converge after {MAX_ROUNDS} rounds; the last result is kept")
+    changes = [
+        FileChange(path, texts[path], new[path], sources[path], {})
+        for path in texts
+        if new[path] != texts[path]
+    ]
+    by_path = {c.path: c for c in changes}
+    for path, counts in fixed.items():
+        if path in by_path:
+            by_path[path].fixed.update(counts)
+    skipped = sum(
+        1 for d in remaining
+        if isinstance(d.fix, PlannedFix) and d.fix.changes and d.fix.applicability is Applicability.UNSAFE and not unsafe
+    )
+    return FixReport(changes, remaining, skipped, problems, len(files), converged)
+
+
+def unified_diff(change: FileChange, label: Optional[str] = None) -> str:
+    """A ``git diff``-style unified diff (``a/``, ``b/`` prefixes) that ``patch -p1`` applies."""
+    name = label or PurePosixPath(Path(change.path).as_posix()).as_posix()
+    name = name.lstrip("/")
+    before = ("\ufeff" if change.source.bom else "") + change.before
+    after = ("\ufeff" if change.source.bom else "") + change.after
+    a, b = _lines(before), _lines(after)
+    out = []
+    for line in difflib.unified_diff(a, b, f"a/{name}", f"b/{name}", n=3):
+        if line.startswith(("---", "+++")):
+            out.append(line.rstrip("\n") + "\n")
+            continue
+        if not line.endswith(("\n", "\r")):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
+
+
+class WriteError(Exception):
+    pass
+
+
+def write_change(change: FileChange) -> None:
+    """Write one fixed file atomically, refusing read-only files and concurrent edits."""
+    path = Path(change.path)
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise WriteError(f"cannot read: {exc.strerror or exc}") from exc
+    if not info.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
+        raise WriteError("read-only, not written")
+    try:
+        current = path.read_bytes()
+    except OSError as exc:
+        raise WriteError(f"cannot read: {exc.strerror or exc}") from exc
+    if current != change.source.data:
+        raise WriteError("changed on disk since it was read, not overwritten")
+    data = change.source.encode(change.after)
+    fd, temp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".reprolint")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, stat.S_IMODE(info.st_mode))
+        os.replace(temp, path)
+    except OSError as exc:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary(report: FixReport, mode: str, unsafe: bool) -> str:
+    """The closing lines: ``Fixed 9 problems in 4 files (2 need a manual change: ...).``
+
+    ``mode`` is "write", "diff" or "check" (dry run).
+    """
+    written = [c for c in report.changes if c.count or c.before != c.after]
+    verb = "Fixed" if mode == "write" else "Would fix"
+    manual = report.manual
+    tail = ""
+    if manual:
+        need = "needs" if manual == 1 else "need"
+        tail = f" ({manual} {need} a manual change: run `reprolint check` to see them)"
+    if report.fixed:
+        line = f"{verb} {_plural(report.fixed, 'problem')} in {_plural(len(written), 'file')}{tail}."
+    else:
+        line = f"Nothing to fix{tail}." if manual else "Nothing to fix."
+    lines = [line]
+    if report.unsafe_skipped and not unsafe:
+        n = report.unsafe_skipped
+        lines.append(
+            f"{_plural(n, 'unsafe fix')} {'was' if n == 1 else 'were'} not applied: "
+            "rerun with `--unsafe-fixes` to apply "
+            f"{'it' if n == 1 else 'them'} (they change the random stream)."
+        )
+    return "\n".join(lines) + "\n"
