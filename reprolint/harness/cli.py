@@ -106,6 +106,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     command, rest = args[0], args[1:]
     if command == "verify":
         return verify_main(rest)
+    if command == "variance":
+        from reprolint.harness.variance_cli import variance_main
+
+        return variance_main(rest)
     if command in ("profile", "variance"):
         print(f"reprolint {command}: not yet implemented", file=sys.stderr)
         return EXIT_USAGE

@@ -10,8 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-from reprolint.harness.cli import main
-
 PY = sys.executable
 
 
@@ -28,12 +26,6 @@ def test_usage_errors_exit_2(verify) -> None:
     assert "give the command to run after --" in missing.err
     assert verify("--runs", "1", "--", PY, "-c", "pass").status == 2
     assert verify("--timeout", "0", "--", PY, "-c", "pass").status == 2
-
-
-def test_profile_and_variance_are_not_yet_implemented(capsys) -> None:
-    for name in ("profile", "variance"):
-        assert main([name, "--", "python", "x.py"]) == 2
-        assert f"reprolint {name}: not yet implemented" in capsys.readouterr().err
 
 
 def test_program_output_decides_when_nothing_else_is_traced(verify, script) -> None:

@@ -1,0 +1,118 @@
+"""Command line of `reprolint variance` (dispatched from reprolint.harness.cli)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from rich.console import Console
+
+from reprolint.harness.cli import EXIT_USAGE, _split_command
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reprolint variance",
+        description=(
+            "Run a training command N times and measure how much identical runs differ "
+            "(Pham et al., ASE 2020): with a different seed per run (algorithmic variance), "
+            "with one fixed seed (implementation-level variance), or both. Seeds are injected "
+            "with reprolint.runtime.install(); metrics come from reprolint.runtime.metric()."
+        ),
+        epilog="exit status: 0 measured, 2 a run failed, Ctrl-C or usage error",
+    )
+    parser.add_argument("--runs", type=int, default=5, metavar="N",
+                        help="runs per group (default 5; --mode both makes 2N)")
+    parser.add_argument(
+        "--mode", choices=("seeds", "fixed", "both"), default="seeds",
+        help="seeds: seed S+k in run k; fixed: seed S in every run; both: the two groups, "
+        "compared (default seeds)",
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="base seed (default 0)")
+    parser.add_argument(
+        "--deterministic", action="store_true",
+        help="also turn on deterministic kernels (off by default: their absence is part of "
+        "the variance being measured)",
+    )
+    parser.add_argument("--metric", metavar="NAME",
+                        help="the value for the headline and the strip plot (default: the "
+                        "first metric logged, else the final loss)")
+    parser.add_argument("--plot", metavar="FILE.png", help="write loss curves and a strip plot here")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the newest session of the same command, mode and seed: "
+                        "keep its finished runs")
+    parser.add_argument("--timeout", type=float, default=None, metavar="S", help="seconds per run")
+    parser.add_argument("--output-format", choices=("text", "json"), default="text")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
+    return parser
+
+
+def variance_main(argv: Sequence[str]) -> int:
+    parser = _parser()
+    options, command = _split_command(argv)
+    try:
+        args = parser.parse_args(options)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if command is None:
+        command = [a for a in args.command if a != "--"]
+
+    def usage(message: str) -> int:
+        print(f"reprolint variance: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+
+    if not command:
+        parser.print_usage(sys.stderr)
+        return usage("give the command to run after --")
+    if args.runs < 2:
+        return usage("--runs must be at least 2")
+    if args.seed < 0:
+        return usage("--seed must be 0 or more")
+    if args.timeout is not None and args.timeout <= 0:
+        return usage("--timeout must be positive")
+    if args.plot:
+        from reprolint.harness import _plot
+
+        try:  # before the runs, not after an hour of training
+            _plot.require()
+        except _plot.PlotUnavailable as exc:
+            return usage(str(exc))
+
+    from reprolint.harness.variance import save_report, variance
+    from reprolint.harness.variance_report import render_json, render_text, run_line
+
+    out = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def progress(event: str, run, position: int, total: int) -> None:  # type: ignore[no-untyped-def]
+        if event == "start" and err.is_terminal:
+            err.print(f"[{position}/{total}] {run.group} run {run.index} (seed {run.seed})  running…",
+                      end="\r", markup=False)
+        elif event == "end":
+            err.print(run_line(run, position, total))
+
+    result = variance(
+        command,
+        runs=args.runs,
+        mode=args.mode,
+        seed=args.seed,
+        deterministic=args.deterministic,
+        resume=args.resume,
+        timeout=args.timeout,
+        headline=args.metric,
+        progress=progress,
+    )
+    if args.plot and any(r.ok for r in result.runs):
+        from reprolint.harness import _plot
+
+        try:
+            result.plot = _plot.plot(result, args.plot)
+        except OSError as exc:
+            result.warnings.append(f"cannot write the plot: {exc}")
+        save_report(result)
+    if args.output_format == "json":
+        print(render_json(result))
+    else:
+        render_text(result, out)
+    return result.exit_code
