@@ -1,4 +1,4 @@
-"""Command line of the harness commands: `reprolint verify` (profile and variance to come)."""
+"""Command line of the harness commands: `reprolint verify` and `profile` (variance to come)."""
 
 from __future__ import annotations
 
@@ -97,6 +97,61 @@ def verify_main(argv: Sequence[str]) -> int:
     return result.exit_code
 
 
+def _profile_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reprolint profile",
+        description=(
+            "Run the command twice for K optimizer steps under an op recorder and name the "
+            "first op whose outputs differ for identical inputs: its module, source line and "
+            "the catalog's advice. The program runs as written."
+        ),
+        epilog="exit status: 0 runs identical, 1 runs diverge, 2 a run failed or usage error",
+    )
+    parser.add_argument("--steps", type=int, default=2, metavar="K", help="optimizer steps to record (default 2)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="S", help="seconds per run")
+    parser.add_argument("--output-format", choices=("text", "json"), default="text")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
+    return parser
+
+
+def profile_main(argv: Sequence[str]) -> int:
+    parser = _profile_parser()
+    options, command = _split_command(argv)
+    try:
+        args = parser.parse_args(options)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if command is None:
+        command = [a for a in args.command if a != "--"]
+    if not command:
+        parser.print_usage(sys.stderr)
+        print("reprolint profile: error: give the command to run after --", file=sys.stderr)
+        return EXIT_USAGE
+    if args.steps < 1:
+        print("reprolint profile: error: --steps must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    if args.timeout is not None and args.timeout <= 0:
+        print("reprolint profile: error: --timeout must be positive", file=sys.stderr)
+        return EXIT_USAGE
+
+    from reprolint.harness._profile_report import render_json, render_text
+    from reprolint.harness.profile import profile
+
+    out = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def progress(event: str, run) -> None:  # type: ignore[no-untyped-def]
+        if event == "start" and err.is_terminal:
+            err.print(f"{run.label}  running…", end="\r")
+
+    result = profile(command, steps=args.steps, timeout=args.timeout, progress=progress)
+    if args.output_format == "json":
+        print(render_json(result))
+    else:
+        render_text(result, out)
+    return result.exit_code
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point for `reprolint verify|profile|variance`; argv[0] is the subcommand."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -110,8 +165,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         from reprolint.harness.variance_cli import variance_main
 
         return variance_main(rest)
-    if command in ("profile", "variance"):
-        print(f"reprolint {command}: not yet implemented", file=sys.stderr)
-        return EXIT_USAGE
+    if command == "profile":
+        return profile_main(rest)
     print(f"reprolint: error: unknown harness command {command!r}", file=sys.stderr)
     return EXIT_USAGE

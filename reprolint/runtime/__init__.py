@@ -12,7 +12,7 @@ hooked when the program imports them, and only if it does.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, List
 
 from reprolint.runtime import _trace
 from reprolint.runtime._determinism import DeterminismWarning
@@ -23,8 +23,10 @@ __all__ = [
     "ReplayMismatchWarning",
     "install",
     "metric",
+    "patch",
     "seed",
     "trace",
+    "unpatch",
 ]
 
 
@@ -49,3 +51,23 @@ def metric(name: str, value: Any) -> None:
     tracer = _trace.current()
     if tracer is not None:
         tracer.write({"k": "metric", "name": name, "value": _trace.jsonable(value)})
+
+
+def patch() -> List[str]:
+    """Replace, on CUDA tensors, the ops with no deterministic CUDA kernel in this torch.
+
+    Which ops comes from reprolint's op catalog (`histc`, `bincount(weights=)`,
+    `median(dim)`, `scatter_reduce(reduce="prod")`, `index_reduce`, and `kthvalue` before
+    torch 2.10); the replacements are built from sorts and elementwise ops. Returns the
+    ops replaced. `install(patch=True)` calls it when torch is imported. Imports torch.
+    """
+    from reprolint.runtime import patches
+
+    return patches.patch()
+
+
+def unpatch() -> None:
+    """Undo `patch()`: torch's own kernels again."""
+    from reprolint.runtime import patches
+
+    patches.unpatch()

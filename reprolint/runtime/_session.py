@@ -9,7 +9,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from reprolint.runtime import _determinism, _seeding, _trace
 from reprolint.runtime._entropy import EntropyStream
@@ -136,8 +136,8 @@ def install(
     `deterministic=True` turns on `torch.use_deterministic_algorithms(True)`, cuDNN
     deterministic/no benchmark, `CUBLAS_WORKSPACE_CONFIG` (if CUDA is not yet
     initialised, else a warning) and TF op determinism, and warns if PYTHONHASHSEED is
-    unset. `patch` is accepted for forward compatibility and currently ignored
-    (deterministic op replacements come with `reprolint.runtime.patch`).
+    unset. `patch=True` also replaces, on CUDA tensors, the ops that have no
+    deterministic CUDA kernel in the running torch (`reprolint.runtime.patch()`).
 
     Returns the master seed in use (0 in `off` mode).
     """
@@ -203,12 +203,20 @@ def install(
     if deterministic:
         when_imported("torch", lambda m: _determinism.apply_torch(m, flags))
         when_imported("tensorflow", lambda m: _determinism.apply_tensorflow(m, flags))
+    if patch:
+        when_imported("torch", lambda m: flags.__setitem__("patched_ops", _patch_ops()))
     if replayed is not None:
         for problem in environment_differences(replayed, record):
             _warn_replay(problem)
     session.save()
     atexit.register(session.at_exit)
     return master
+
+
+def _patch_ops() -> List[str]:
+    from reprolint.runtime.patches import patch
+
+    return patch()
 
 
 def seed(site_id: str) -> int:

@@ -27,6 +27,13 @@ def _reprolint_start() -> None:
         _boot.start()
     except Exception as exc:  # tracing must never stop the program it observes
         sys.stderr.write(f"reprolint verify: tracing failed to start ({exc!r})\n")
+    if os.environ.get("REPROLINT_PROFILE_OUT"):
+        try:
+            from reprolint.harness import _profile_recorder
+
+            _profile_recorder.start()
+        except Exception as exc:
+            sys.stderr.write(f"reprolint profile: the op recorder failed to start ({exc!r})\n")
 
 
 def _chain_to_shadowed_sitecustomize() -> None:
