@@ -10,19 +10,28 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterable, Mapping, Optional, Union
 
-import libcst as cst
+from reprolint._lazy import defer_libcst
 
-from reprolint.analysis.facts import ModuleFacts, collect_facts
-from reprolint.analysis.program import ProgramIndex, analyse_programs
-from reprolint.checks.base import CheckContext, Finding, all_rules
-from reprolint.config import Settings
-from reprolint.discovery import discover
-from reprolint.model import Diagnostic, Severity, Span
+# Before the fact modules import it: libcst is loaded on the first parse only, so a run
+# served from the cache never pays its 0.25 s import (see reprolint/_lazy.py).
+defer_libcst()
+
+import libcst as cst  # noqa: E402 - the deferred stand-in registered above
+
+from reprolint.analysis.facts import ModuleFacts, collect_facts  # noqa: E402
+from reprolint.analysis.program import ProgramIndex, analyse_programs  # noqa: E402
+from reprolint.checks.base import CheckContext, Finding, all_rules  # noqa: E402
+from reprolint.config import Settings  # noqa: E402
+from reprolint.discovery import discover  # noqa: E402
+from reprolint.model import Diagnostic, Severity, Span  # noqa: E402
 
 __all__ = [
+    "DATA_FILE_BYTES",
     "MAX_FILE_BYTES",
     "CheckResult",
     "FileAnalysis",
+    "analyse_bytes",
+    "analyse_file",
     "analyse_source",
     "check_paths",
     "check_source",
@@ -35,6 +44,14 @@ __all__ = [
 # Files above this size are reported (RPL900) and skipped: generated tables of literals
 # cost libcst seconds and hundreds of MB while holding no training code.
 MAX_FILE_BYTES = 1_000_000
+
+# Data files: above this size, a file whose text is mostly literal tables (dicts, lists
+# and tuples of constants) is skipped with the same RPL900 notice. Such files hold no
+# training code, yet libcst needs seconds and hundreds of MB for them (torch's
+# sparse/_triton_ops_meta.py: 502 KB, 93% literals, 8 s and 690 MB). Ordinary modules
+# of this size are under 5% literals, so they are always analysed.
+DATA_FILE_BYTES = 200_000
+DATA_FILE_LITERAL_SHARE = 0.5
 
 ALL_CODES = "*"
 
@@ -51,6 +68,10 @@ class SourceError(ValueError):
         self.line = line
         self.column = column
 
+    def __reduce__(self) -> Any:
+        # Keep line and column when a worker process sends it back (--jobs).
+        return (SourceError, (self.reason, self.line, self.column))
+
 
 @dataclass
 class FileAnalysis:
@@ -62,6 +83,8 @@ class FileAnalysis:
     suppressions: dict[int, frozenset[str]] = field(default_factory=dict)
     # Notebooks: program line -> code cell (a reprolint.notebooks.CellMap).
     cells: Optional[Any] = None
+    # Set by the pre-filter for a file it did not parse (a reprolint.prefilter.ColdFile).
+    cold: Optional[Any] = None
     source: Optional[str] = None  # the parsed text, for planning fixes
 
 
@@ -132,11 +155,31 @@ def analyse_source(source: str, path: str) -> FileAnalysis:
 
 
 def analyse_file(path: str) -> FileAnalysis:
-    """Read, decode and analyse one file, never raising for bad input."""
+    """Read, decode and analyse one file, never raising for bad input.
+
+    Any unexpected exception (a bug in reprolint, not in the file) is caught too and
+    reported for this file as RPL900 "internal error", so one file never stops a run.
+    """
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         return FileAnalysis(path, error=SourceError(f"cannot read: {exc.strerror or exc}"))
+    return analyse_bytes(path, data)
+
+
+def analyse_bytes(path: str, data: bytes, cold_check: bool = False) -> FileAnalysis:
+    """:func:`analyse_file` on bytes already read (the cache hashes the same bytes).
+
+    ``cold_check``: let the pre-filter answer first (a result with ``cold`` set and no
+    facts means "not parsed"; see :mod:`reprolint.prefilter`).
+    """
+    try:
+        return _analyse_bytes(path, data, cold_check)
+    except Exception as exc:  # noqa: BLE001 - any bug becomes a finding on this file
+        return FileAnalysis(path, error=SourceError(f"internal error: {type(exc).__name__}: {exc}"))
+
+
+def _analyse_bytes(path: str, data: bytes, cold_check: bool) -> FileAnalysis:
     if path.endswith(".ipynb"):
         from reprolint.notebooks import analyse_notebook
 
@@ -155,15 +198,67 @@ def analyse_file(path: str) -> FileAnalysis:
         return FileAnalysis(path, error=exc)
     if "\x00" in source:
         return FileAnalysis(path, error=SourceError("contains NUL bytes (not a text file?)"))
+    if len(data) > DATA_FILE_BYTES:
+        share = _literal_share(source)
+        if share >= DATA_FILE_LITERAL_SHARE:
+            return FileAnalysis(
+                path,
+                error=SourceError(
+                    f"skipped: {len(data):,} bytes, {share:.0%} of it literal data tables, is over "
+                    f"the {DATA_FILE_BYTES:,}-byte limit for data files (no training code?)"
+                ),
+            )
+    if cold_check:
+        from reprolint.prefilter import cold_file
+
+        cold = cold_file(source)
+        if cold is not None:
+            return FileAnalysis(path, suppressions=_suppressions(source), source=source, cold=cold)
     return analyse_source(source, path)
 
 
+_DATA_LINE = re.compile(r"[ \t]*[-+0-9'\"(\[{}\])]")
+
+
+def _literal_share(source: str) -> float:
+    """The share of the text inside displays of constants (dicts, lists, tuples, sets)."""
+    # Cheap first look: most lines of a data table start with a digit, quote or bracket.
+    lines = source.splitlines(keepends=True)
+    if sum(len(line) for line in lines if _DATA_LINE.match(line)) < len(source) * DATA_FILE_LITERAL_SHARE:
+        return 0.0
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return 0.0  # libcst reports it
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    inside = 0
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and _constant_display(node):
+            start = starts[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
+            end = starts[node.end_lineno - 1] + node.end_col_offset  # type: ignore[attr-defined]
+            inside += end - start  # byte columns: close enough for a share
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return inside / max(1, len(source))
+
+
+def _constant_display(node: ast.AST) -> bool:
+    for child in ast.walk(node):
+        if not isinstance(child, (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.Constant,
+                                  ast.UnaryOp, ast.USub, ast.UAdd, ast.Load, ast.Name,
+                                  ast.Attribute)):
+            return False
+    return True
+
+
 def _roots(paths: Iterable[str]) -> list[str]:
-    roots = []
-    for raw in paths:
-        p = PurePosixPath(Path(raw).as_posix())
-        roots.append(str(p if Path(raw).is_dir() else p.parent))
-    return roots
+    from reprolint.runcache import scan_roots
+
+    return scan_roots(paths)
 
 
 def _diagnostics(
@@ -234,20 +329,51 @@ def check_paths(
     paths: Iterable[str],
     settings: Optional[Settings] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    *,
+    jobs: Optional[int] = None,
+    cache: bool = False,
+    prefilter: bool = True,
 ) -> CheckResult:
     """Check files and folders; the paths in diagnostics are as given (relative stays relative).
 
     ``progress(done, total)``, when given, is called after each file is read and parsed.
+    ``jobs``: worker processes for the per-file pass (None: every core; small runs stay
+    in this process); the result never depends on it. ``cache``: reuse and store
+    results in the settings' ``cache-dir`` (off by default here; the CLI turns it on).
+    ``prefilter``: do not parse files that cannot change any finding (see
+    :mod:`reprolint.prefilter`; the findings are identical).
     """
     settings = settings or Settings()
     paths = list(paths)
     files = list(discover(paths, settings))
-    analyses = []
-    for path in files:
-        analyses.append(analyse_file(path))
-        if progress is not None:
-            progress(len(analyses), len(files))
-    return CheckResult(_diagnostics(analyses, settings, _roots(paths)), len(files))
+    run = None
+    if cache:
+        # Nothing changed since a run with the same inputs: its diagnostics, as they were.
+        from reprolint.runcache import lookup
+
+        run = lookup(paths, settings, files)
+        if run.hit is not None:
+            if progress is not None:
+                progress(len(files), len(files))
+            return CheckResult(run.hit, len(files))
+    from reprolint.pipeline import analyse_all
+
+    analyses = analyse_all(
+        files, settings, progress=progress, jobs=jobs, cache=cache, prefilter=prefilter,
+        configured_entries=_configured_paths(files, settings),
+    )
+    diagnostics = _diagnostics(analyses, settings, _roots(paths))
+    if run is not None:
+        run.remember(diagnostics)
+    return CheckResult(diagnostics, len(files))
+
+
+def _configured_paths(files: list[str], settings: Settings) -> list[str]:
+    if not settings.entry_points:
+        return []
+    root = Path(settings.root).resolve()
+    wanted = {(root / e).resolve() for e in settings.entry_points}
+    return [p for p in files if Path(p).resolve() in wanted]
 
 
 def check_sources(

@@ -160,7 +160,9 @@ def load_settings(path: Optional[Path], known_codes: Iterable[str]) -> Settings:
     table = data.get("tool", {}).get("reprolint", {}) if path.name == "pyproject.toml" else data
     if path.name != "pyproject.toml" and "tool" in table and "reprolint" in table["tool"]:
         table = table["tool"]["reprolint"]
-    return settings_from_table(table, str(path), str(path.parent), list(known_codes))
+    # Passed on as given (parse_codes lists it): the CLI's iterable loads the rules only
+    # if the file names codes, so a cached run need not import them.
+    return settings_from_table(table, str(path), str(path.parent), known_codes)  # type: ignore[arg-type]
 
 
 def settings_from_table(table: dict[str, Any], where: str, root: str, known: list[str]) -> Settings:

@@ -24,7 +24,6 @@ import dataclasses
 
 import libcst as cst
 
-from reprolint.analysis.positions import node_spans
 from reprolint.analysis.rng_catalog import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.model import Span
@@ -862,6 +861,11 @@ def collect_facts(
     collector.walk(module)
     collector.usage_finish()
     facts = collector.facts
+    # Imported here, not at the top: positions subclasses a libcst class at import time,
+    # and importing the fact types must not import libcst (a warm cached run never
+    # parses; see reprolint/_lazy.py).
+    from reprolint.analysis.positions import node_spans
+
     spans = node_spans(module, collector.pending_nodes)
 
     def resolve(item: Any) -> Any:

@@ -92,6 +92,15 @@ class ProgramIndex:
         self._modules: dict[tuple[str, str], Optional[str]] = {}
         self._chains: dict[tuple[str, str], list[str]] = {}
         self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
+        self._folders: dict[str, str] = {}
+
+    def _folder(self, path: str) -> str:
+        # Memoised: building a PurePosixPath per lookup was most of the program model's
+        # time on large projects (the memo keys of resolve_module/package_chain).
+        folder = self._folders.get(path)
+        if folder is None:
+            folder = self._folders[path] = str(PurePosixPath(path).parent)
+        return folder
 
     def _search_dirs(self, directory: str) -> list[str]:
         found = self._dirs.get(directory)
@@ -114,7 +123,7 @@ class ProgramIndex:
 
     def resolve_module(self, importer: str, dotted: str) -> Optional[str]:
         """The project file that ``import dotted`` in ``importer`` loads, if any."""
-        directory = str(PurePosixPath(importer).parent)
+        directory = self._folder(importer)
         key = (directory, dotted)
         if key in self._modules:
             return self._modules[key]
@@ -135,7 +144,7 @@ class ProgramIndex:
 
     def package_chain(self, importer: str, dotted: str) -> list[str]:
         """Files run by ``import a.b.c``: a/__init__, a/b/__init__, a/b/c (those present)."""
-        key = (str(PurePosixPath(importer).parent), dotted)
+        key = (self._folder(importer), dotted)
         chain = self._chains.get(key)
         if chain is not None:
             return chain
