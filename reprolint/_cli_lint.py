@@ -129,9 +129,22 @@ def _settings(args: argparse.Namespace, start: Path):  # -> Settings
     return settings.replace(**changes) if changes else settings
 
 
+def _without_fix_edits(diagnostics: list) -> bool:
+    """Whether a cached run's fixes were stored without edits (a text-format run)."""
+    from reprolint.model import Applicability, Fix
+
+    return any(
+        type(d.fix) is Fix and d.fix.applicability is not Applicability.DISPLAY_ONLY
+        for d in diagnostics
+    )
+
+
 def _check(args: argparse.Namespace) -> int:
     from reprolint.reporters import Report, render
 
+    # Only JSON and SARIF show a fix's edits; the other formats need only its level,
+    # which is much cheaper to know (reprolint.fixing.attach_fixes).
+    edits = args.output_format in ("json", "sarif")
     if args.stdin_filename is not None or args.paths == ["-"]:
         from reprolint import api
 
@@ -139,7 +152,7 @@ def _check(args: argparse.Namespace) -> int:
         settings = _settings(args, start if str(start) else Path("."))
         name = args.stdin_filename or "<stdin>"
         data = sys.stdin.buffer.read()
-        diagnostics = api.check_source(data, name, settings)
+        diagnostics = api.check_source(data, name, settings, fix_edits=edits)
         files = 1
     else:
         missing = [p for p in args.paths if not Path(p).exists()]
@@ -153,7 +166,7 @@ def _check(args: argparse.Namespace) -> int:
             from reprolint.runcache import lookup
 
             run = lookup(list(args.paths), settings)
-        if run is not None and run.hit is not None:
+        if run is not None and run.hit is not None and not (edits and _without_fix_edits(run.hit)):
             diagnostics, files = run.hit, len(run.files)
         else:
             from reprolint import api
@@ -162,7 +175,7 @@ def _check(args: argparse.Namespace) -> int:
             with FileProgress() as progress:
                 result = api.check_paths(
                     args.paths, settings, progress=progress, jobs=args.jobs,
-                    cache=not args.no_cache,
+                    cache=not args.no_cache, fix_edits=edits,
                 )
             diagnostics, files = result.diagnostics, result.files_checked
     status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
@@ -248,7 +261,8 @@ def _rules(args: argparse.Namespace) -> int:
 
     table = Table(box=None, header_style="bold")
     for column in ("code", "name", "fixable", "framework", "summary"):
-        table.add_column(column, overflow="fold")
+        # Codes and names are what users type: never folded (the summary takes the squeeze).
+        table.add_column(column, overflow="fold", no_wrap=column in ("code", "name"))
     for row in rows:
         table.add_row(row["code"], row["name"], row["fixable"], row["framework"], row["summary"])
     Console(highlight=False).print(table)

@@ -262,8 +262,9 @@ def _roots(paths: Iterable[str]) -> list[str]:
 
 
 def _diagnostics(
-    analyses: list[FileAnalysis], settings: Settings, roots: list[str]
+    analyses: list[FileAnalysis], settings: Settings, roots: list[str], fix_edits: bool = True
 ) -> list[Diagnostic]:
+    """``fix_edits=False``: fixes say only that they exist and their level (no edits)."""
     from reprolint.checks.parse import ParseError
 
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
@@ -307,7 +308,9 @@ def _diagnostics(
         )
     from reprolint.fixing import attach_fixes
 
-    out = attach_fixes(out, ctx, {a.path: a.source for a in analyses if a.source is not None})
+    out = attach_fixes(
+        out, ctx, {a.path: a.source for a in analyses if a.source is not None}, edits=fix_edits
+    )
     cell_maps = {a.path: a.cells for a in analyses if a.cells is not None}
     if cell_maps:
         from reprolint.notebooks import map_to_cells
@@ -333,6 +336,7 @@ def check_paths(
     jobs: Optional[int] = None,
     cache: bool = False,
     prefilter: bool = True,
+    fix_edits: bool = True,
 ) -> CheckResult:
     """Check files and folders; the paths in diagnostics are as given (relative stays relative).
 
@@ -341,7 +345,9 @@ def check_paths(
     in this process); the result never depends on it. ``cache``: reuse and store
     results in the settings' ``cache-dir`` (off by default here; the CLI turns it on).
     ``prefilter``: do not parse files that cannot change any finding (see
-    :mod:`reprolint.prefilter`; the findings are identical).
+    :mod:`reprolint.prefilter`; the findings are identical). ``fix_edits``: compute
+    each fix's edits (False: only whether a fix exists and its level, much cheaper; what
+    the text formats need).
     """
     settings = settings or Settings()
     paths = list(paths)
@@ -352,7 +358,7 @@ def check_paths(
         from reprolint.runcache import lookup
 
         run = lookup(paths, settings, files)
-        if run.hit is not None:
+        if run.hit is not None and not (fix_edits and _without_fix_edits(run.hit)):
             if progress is not None:
                 progress(len(files), len(files))
             return CheckResult(run.hit, len(files))
@@ -362,10 +368,20 @@ def check_paths(
         files, settings, progress=progress, jobs=jobs, cache=cache, prefilter=prefilter,
         configured_entries=_configured_paths(files, settings),
     )
-    diagnostics = _diagnostics(analyses, settings, _roots(paths))
+    diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
     if run is not None:
         run.remember(diagnostics)
     return CheckResult(diagnostics, len(files))
+
+
+def _without_fix_edits(diagnostics: list[Diagnostic]) -> bool:
+    """Whether a run's fixes were left without edits (``fix_edits=False``)."""
+    from reprolint.model import Applicability, Fix
+
+    return any(
+        type(d.fix) is Fix and d.fix.applicability is not Applicability.DISPLAY_ONLY
+        for d in diagnostics
+    )
 
 
 def _configured_paths(files: list[str], settings: Settings) -> list[str]:
@@ -377,30 +393,36 @@ def _configured_paths(files: list[str], settings: Settings) -> list[str]:
 
 
 def check_sources(
-    sources: Mapping[str, str], settings: Optional[Settings] = None, root: str = "."
+    sources: Mapping[str, str],
+    settings: Optional[Settings] = None,
+    root: str = ".",
+    fix_edits: bool = True,
 ) -> list[Diagnostic]:
     """Check in-memory files (path -> source) as one project rooted at ``root``."""
     settings = settings or Settings()
     analyses = [analyse_source(source, path) for path, source in sources.items()]
-    return _diagnostics(analyses, settings, [root])
+    return _diagnostics(analyses, settings, [root], fix_edits)
 
 
 def check_source(
-    source: Union[str, bytes], path: str = "<stdin>", settings: Optional[Settings] = None
+    source: Union[str, bytes],
+    path: str = "<stdin>",
+    settings: Optional[Settings] = None,
+    fix_edits: bool = True,
 ) -> list[Diagnostic]:
     """Check one module's source as a program of its own."""
     if path.endswith(".ipynb"):
         from reprolint.notebooks import analyse_notebook
 
         data = source.encode("utf-8") if isinstance(source, str) else source
-        return _diagnostics([analyse_notebook(path, data)], settings or Settings(), ["."])
+        return _diagnostics([analyse_notebook(path, data)], settings or Settings(), ["."], fix_edits)
     if isinstance(source, bytes):
         try:
             source = decode_source(source)
         except SourceError as exc:
             analysis = FileAnalysis(path, error=exc)
-            return _diagnostics([analysis], settings or Settings(), ["."])
-    return check_sources({path: source}, settings, str(PurePosixPath(path).parent))
+            return _diagnostics([analysis], settings or Settings(), ["."], fix_edits)
+    return check_sources({path: source}, settings, str(PurePosixPath(path).parent), fix_edits)
 
 
 def fix_source(

@@ -232,6 +232,7 @@ class _Planner:
         self._modules: dict[str, Optional[cst.Module]] = {}
         self._realised: dict[tuple[Any, ...], tuple[Edit, ...]] = {}
         self._draws_on_import: dict[str, bool] = {}
+        self._lines: dict[str, list[str]] = {}
 
     # -- helpers
     def module(self, path: str) -> Optional[cst.Module]:
@@ -267,9 +268,43 @@ class _Planner:
 
     def plan(self, d: Diagnostic) -> Optional[_Action]:
         planner = _PLANNERS.get(d.code)
-        if planner is None or d.path.endswith(".ipynb") and d.code in ("RPL101", "RPL105"):
+        if planner is None:
             return None
         return planner(self, d)
+
+    def available(self, d: Diagnostic) -> bool:
+        """Whether ``plan`` + ``realise`` would give ``d`` a fix, without computing it.
+
+        Each rule's test answers from the facts, the programs and the message (no libcst
+        parse, no transform); a test that cannot tell (None) falls back to planning,
+        which parses the file but still transforms nothing.
+        """
+        if _PLANNERS.get(d.code) is None:
+            return False
+        test = _AVAILABLE.get(d.code)
+        answer = test(self, d) if test is not None else None
+        if answer is None:
+            answer = self.plan(d) is not None
+        return answer
+
+    def line(self, path: str, number: int) -> str:
+        source = self.sources.get(path) or ""
+        lines = self._lines.get(path)
+        if lines is None:
+            lines = self._lines[path] = source.splitlines()
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    def is_statement(self, path: str, span: Span) -> bool:
+        """Whether the expression at ``span`` is a whole statement (its value is unused)."""
+        before = self.line(path, span.start_line)[: span.start_col - 1].rstrip()
+        after = self.line(path, span.end_line)[span.end_col - 1:].strip()
+        if before and not before.endswith((";", ":")):
+            return False
+        return after == "" or after.startswith(("#", ";"))
+
+    def entry_available(self, program: "Program") -> bool:
+        """``entry_action`` gives a fix (hooks: any Python entry; inline: a library to seed)."""
+        return self.style == "hooks" or bool(self.libraries(program))
 
     def applicability(self, code: str) -> Applicability:
         from reprolint.checks.base import get_rule
@@ -387,8 +422,6 @@ class _Planner:
     # -- the entry-point action shared by RPL101 and RPL105
     def entry_action(self, program: "Program", code: str) -> Optional[_Action]:
         entry = program.entry
-        if entry.endswith(".ipynb"):
-            return None
         stop = self.import_stop(entry)
         seed = self.seed
         if self.style == "hooks":
@@ -819,16 +852,370 @@ def _plan_cudnn_benchmark(planner: _Planner, d: Diagnostic) -> Optional[_Action]
         return None
 
     def apply(m: cst.Module) -> cst.Module:
-        located = fixes.find_node(m, d.span, (cst.SimpleStatementLine, cst.Assign, cst.Call), exact=False)
+        call = fixes.find_node(m, d.span, (cst.Call,))
+        if call is not None:  # `Trainer(benchmark=True)`, `cudnn.flags(benchmark=True)`
+            return fixes.replace_nodes(m, {id(call.node): lambda c: fixes.add_keyword(
+                c, "benchmark", cst.Name("False"), replace=True)})  # type: ignore[arg-type]
+        located = fixes.find_node(m, d.span, (cst.Attribute,))
         statement = located.statement() if located is not None else None
-        if not isinstance(statement, cst.SimpleStatementLine):
+        if located is None or not isinstance(statement, cst.SimpleStatementLine):
             return m
+        target = _code(located.node)
         return fixes.replace_nodes(
-            m, {id(statement): lambda s: fixes.set_assignment_value(s, cst.Name("False"))}  # type: ignore[arg-type]
+            m, {id(statement): lambda s: fixes.set_assignment_value(s, cst.Name("False"), target)}  # type: ignore[arg-type]
         )
 
     return _Action(d.path, ("benchmark", d.span), planner.applicability(d.code),
                    "Turn cuDNN autotuning off", apply)
+
+
+# ----------------------------------------------------------------------------- determinism flags
+
+CUBLAS_WORKSPACE_CONFIG = ":4096:8"  # reprolint.runtime's choice (see _determinism.py)
+
+
+def _usage_program(planner: _Planner, d: Diagnostic, kinds: Optional[tuple[str, ...]] = None) -> Optional[tuple[Any, Any]]:
+    """(ProgramUsage, Usage) of the program event a finding was reported at."""
+    from reprolint.analysis.determinism import program_usages
+
+    for program in program_usages(planner.ctx):
+        if program.is_library and kinds is None:
+            continue
+        for path, usage, _ in program.events:
+            if path == d.path and usage.span == d.span and (kinds is None or usage.kind in kinds):
+                return program, usage
+    return None
+
+
+def _binding(module: cst.Module, dotted: str) -> tuple[Optional[str], list[fixes.ImportItem]]:
+    """How the module names ``dotted`` (``import dotted`` added where it has no name)."""
+    name = fixes.module_binding(module, dotted)
+    if name is not None:
+        return name, []
+    if dotted in fixes.top_level_bindings(module):
+        return None, []  # the plain name means something else here
+    return dotted, [fixes.ImportItem(dotted)]
+
+
+def _torch_lines(program: Any, torch: str, os_name: str) -> list[str]:
+    """The torch determinism statements a program still lacks, in the order they must run."""
+    lines = []
+    cublas = any(
+        usage.value is None or usage.value in (CUBLAS_WORKSPACE_CONFIG, ":16:8")
+        for _, _, usage in program.of("env", "CUBLAS_WORKSPACE_CONFIG")
+    )
+    if not cublas:
+        lines.append(f'{os_name}.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", "{CUBLAS_WORKSPACE_CONFIG}")')
+    if program.deterministic() is None:
+        lines.append(f"{torch}.use_deterministic_algorithms(True)")
+    if not program.cudnn_deterministic() or program.deterministic() is None:
+        lines.append(f"{torch}.backends.cudnn.deterministic = True")
+        lines.append(f"{torch}.backends.cudnn.benchmark = False")
+    return lines
+
+
+def _turned_off(program: Any, d: Diagnostic) -> bool:
+    """The program turns torch's deterministic mode off itself: its author's call (and
+    any switch inserted above would be undone by it)."""
+    return d.code == "RPL301" and any(
+        program.value(usage) is False for _, _, usage in program.of("flag", "torch.deterministic")
+    )
+
+
+def _plan_determinism(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    """RPL301-RPL304: the determinism switches at the entry point, once per program.
+
+    ``hooks``: ``reprolint.runtime.install()`` (it turns every switch on as the library
+    is imported). ``inline``: the plain statements, right after the imports (before any
+    statement can start CUDA); RPL301, RPL302 and RPL303 of one program share one
+    action, so the block goes in once.
+    """
+    found = _usage_program(planner, d)
+    if found is None:
+        return None
+    program, _ = found
+    entry = program.entry
+    if planner.module(entry) is None or _turned_off(program, d):
+        return None
+    stop = planner.import_stop(entry)
+    seed = planner.seed
+    if planner.style == "hooks":
+        return _Action(
+            entry, ("entry", "hooks", seed), planner.applicability(d.code),
+            "Seed every library at the entry point with `reprolint.runtime.install`",
+            lambda m: ensure_install(m, seed, stop),
+        )
+    framework = "tensorflow" if d.code == "RPL304" else "torch"
+    if d.code == "RPL303" and "set to `" in d.message:
+        return None  # a wrong value the user chose: `setdefault` would not change it
+    module = planner.module(entry)
+    assert module is not None
+    names = {}
+    for dotted in (("tensorflow",) if framework == "tensorflow" else ("torch", "os")):
+        name, _ = _binding(module, dotted)
+        if name is None:
+            return None
+        names[dotted] = name
+    if framework == "tensorflow":
+        lines = [f"{names['tensorflow']}.config.experimental.enable_op_determinism()"]
+    else:
+        lines = _torch_lines(program, names["torch"], names["os"])
+    if not lines:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        imports = [i for dotted in names for i in _binding(m, dotted)[1]]
+        return fixes.add_imports(fixes.ensure_after_imports(m, lines, stop), imports)
+
+    what = "TensorFlow op determinism" if framework == "tensorflow" else "torch's deterministic mode"
+    return _Action(
+        entry, ("determinism", framework, tuple(lines)), planner.applicability(d.code),
+        f"Turn on {what} at the entry point", apply,
+    )
+
+
+def _determinism_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    found = _usage_program(planner, d)
+    if found is None or _turned_off(found[0], d):
+        return False
+    if planner.style == "hooks":
+        return True
+    if d.code == "RPL303" and "set to `" in d.message:
+        return False
+    return None  # whether the entry binds the names, and which lines are missing
+
+
+def _plan_framework(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    """RPL306: ``Trainer(deterministic=True)``, ``TrainingArguments(full_determinism=True)``;
+    a Keras program gets seeded at the entry point (``install()`` or ``seed_everything``)."""
+    found = _usage_program(planner, d, ("lightning", "hf-args", "keras-fit"))
+    if found is None:
+        return None
+    program, usage = found
+    if usage.kind == "keras-fit":
+        if program.program is None:
+            return None
+        if planner.style == "hooks":
+            return planner.entry_action(program.program, d.code)
+        entry = program.entry
+        stop = planner.import_stop(entry)
+        seed = planner.seed
+        libs = ("random", "numpy", "tensorflow")
+        return _Action(
+            entry, ("entry", "inline", seed, libs), planner.applicability(d.code),
+            f"Seed {', '.join(libs)} at the entry point with `{HELPER_NAME}({seed})`",
+            lambda m: ensure_seed_helper(m, seed, libs, stop),
+        )
+    keyword = "deterministic" if usage.kind == "lightning" else "full_determinism"
+    value = program.kw_value(usage, keyword)
+    if value is True or value == "warn":
+        return None  # only the seeding is missing: RPL101/RPL105 and `seed_everything`
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Call)
+        return fixes.add_keyword(node, keyword, cst.Name("True"), replace=True)
+
+    return _Action(
+        d.path, ("framework", d.span, keyword), planner.applicability(d.code),
+        f"Pass `{keyword}=True`", lambda m: fixes.rewrite(m, d.span, change),
+    )
+
+
+def _framework_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    found = _usage_program(planner, d, ("lightning", "hf-args", "keras-fit"))
+    if found is None:
+        return False
+    program, usage = found
+    if usage.kind == "keras-fit":
+        return program.program is not None and planner.entry_available(program.program)
+    keyword = "deterministic" if usage.kind == "lightning" else "full_determinism"
+    value = program.kw_value(usage, keyword)
+    return not (value is True or value == "warn")
+
+
+# ----------------------------------------------------------------------------- order
+
+
+# Listings whose entries `sorted` cannot compare, and how to sort them instead.
+_SORT_KEYS = {"`os.scandir`": "lambda entry: entry.name"}
+
+
+def _sorted(expression: cst.BaseExpression, key: Optional[str] = None) -> cst.BaseExpression:
+    wrapped = fixes.wrap_call(expression, "sorted")
+    if key is not None and isinstance(wrapped, cst.Call) and len(wrapped.args) == 1:
+        wrapped = fixes.add_keyword(wrapped, "key", cst.parse_expression(key))
+    return wrapped
+
+
+def _plan_listing(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    """RPL402: ``sorted(...)`` around the listing call (none for ``os.walk``, whose lists
+    need sorting inside the loop)."""
+    if d.message.startswith("`os.walk`"):
+        return None
+    description = d.message.split(" returns ")[0]
+    key = _SORT_KEYS.get(description)
+    return _Action(
+        d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the listing in `sorted(...)`",
+        lambda m: fixes.rewrite(m, d.span, lambda node: _sorted(node, key)),  # type: ignore[arg-type]
+    )
+
+
+def _plan_set_order(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    """RPL401: ``sorted(...)`` around the set (``list(s)`` becomes ``sorted(s)``)."""
+    if "removes an arbitrary element" in d.message:
+        return None  # `s.pop()`: which element to take is the program's choice
+    module = planner.module(d.path)
+    if module is None:
+        return None
+    located = fixes.find_node(module, d.span, (cst.BaseExpression,))
+    if located is None:
+        return None
+    node = located.node
+    if isinstance(node, cst.Call) and d.message.startswith("`") and " takes the order " in d.message:
+        if _code(node.func) == "zip":
+            return None  # which of the arguments is the set is not known here
+
+        def change(call: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(call, cst.Call)
+            if isinstance(call.func, cst.Name) and call.func.value in ("list", "sorted") and len(call.args) == 1:
+                return call.with_changes(func=cst.Name("sorted"))
+            positional = [a for a in call.args if a.keyword is None and not a.star]
+            if not positional:
+                return call
+            target = positional[0]
+            return call.with_changes(
+                args=[a.with_changes(value=_sorted(a.value)) if a is target else a for a in call.args]
+            )
+    else:
+
+        def change(expression: cst.CSTNode) -> cst.CSTNode:
+            return _sorted(expression)  # type: ignore[arg-type]
+
+    return _Action(
+        d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the set in `sorted(...)`",
+        lambda m: fixes.rewrite(m, d.span, change, (type(node),)),
+    )
+
+
+def _set_order_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    if "removes an arbitrary element" in d.message:
+        return False
+    if d.message.startswith("`zip("):
+        return False
+    return True
+
+
+_WORKER_RNG = re.compile(r"copies (?P<rngs>.*?) of `(?P<dataset>[^`]+)` into every worker")
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name.split(".")[-1]).lower()
+
+
+def _plan_worker_seed(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    """RPL403: ``worker_init_fn=<a generated function that reseeds the dataset's own
+    generators from the worker's seed>``."""
+    match = _WORKER_RNG.search(d.message)
+    if match is None:
+        return None
+    attrs = tuple(re.findall(r"`self\.(\w+)`", match.group("rngs")))
+    numpy_global = "NumPy's global RNG" in match.group("rngs")
+    if not attrs and not numpy_global:
+        return None
+    name = f"seed_{_snake(match.group('dataset'))}_worker"
+    stop = planner.import_stop(d.path)
+
+    def apply(m: cst.Module) -> cst.Module:
+        torch, imports = _binding(m, "torch")
+        numpy = None
+        if numpy_global:
+            numpy, more = _binding(m, "numpy")
+            imports += more
+        if torch is None or numpy_global and numpy is None:
+            return m
+        source = fixes.worker_seed_source(name, torch, attrs, numpy)
+        m = fixes.rewrite(
+            m, d.span, lambda c: fixes.add_keyword(c, "worker_init_fn", cst.Name(name))  # type: ignore[arg-type]
+        )
+        return fixes.add_imports(fixes.ensure_function(m, name, source, stop), imports)
+
+    return _Action(
+        d.path, ("worker_init_fn", d.span), planner.applicability(d.code),
+        f"Pass `worker_init_fn={name}`, which reseeds the dataset's generators per worker", apply,
+    )
+
+
+def _worker_seed_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    match = _WORKER_RNG.search(d.message)
+    return match is not None and ("`self." in match.group("rngs") or "NumPy's global RNG" in match.group("rngs"))
+
+
+def _plan_set_epoch(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    """RPL404: ``sampler.set_epoch(epoch)`` first in the epoch loop.
+
+    The sampler must be bound to a name (or ``self.<attr>``) and an epoch loop must
+    follow it in the same function: the first ``for <name> in ...`` after it whose name
+    contains "epoch", else the first ``for <name> in range(...)`` holding another loop.
+    """
+    if "without `set_epoch" not in d.message:
+        return None  # seeded from the rank: the seed itself must change
+    module = planner.module(d.path)
+    if module is None:
+        return None
+
+    def locate(m: cst.Module) -> Optional[tuple[cst.For, str]]:
+        located = fixes.find_call(m, d.span)
+        if located is None:
+            return None
+        statement = located.statement()
+        if not isinstance(statement, cst.SimpleStatementLine) or not isinstance(statement.body[0], cst.Assign):
+            return None
+        assign = statement.body[0]
+        if assign.value is not located.node or len(assign.targets) != 1:
+            return None
+        target = _code(assign.targets[0].target)
+        if not re.fullmatch(r"(self\.)?\w+", target):
+            return None
+        scope: cst.CSTNode = m
+        for parent in located.parents:
+            if isinstance(parent, (cst.FunctionDef, cst.Module)):
+                scope = parent
+        after = False
+        epoch_loops, range_loops = [], []
+        for node, parents in fixes.walk(scope):
+            if node is statement:
+                after = True
+            if not after or not isinstance(node, cst.For) or not isinstance(node.target, cst.Name):
+                continue
+            if any(isinstance(p, cst.FunctionDef) and p is not scope for p in parents):
+                continue
+            if "epoch" in node.target.value.lower():
+                epoch_loops.append(node)
+            elif (
+                isinstance(node.iter, cst.Call) and _code(node.iter.func) == "range"
+                and any(isinstance(n, cst.For) for n, _ in fixes.walk(node.body))
+            ):
+                range_loops.append(node)
+        loops = epoch_loops or range_loops
+        if not loops:
+            return None
+        return loops[0], f"{target}.set_epoch({loops[0].target.value})"  # type: ignore[union-attr]
+
+    found = locate(module)
+    if found is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        located = locate(m)
+        if located is None:
+            return m
+        loop, line = located
+        return fixes.replace_nodes(m, {id(loop): lambda node: fixes.ensure_at_loop_top(node, line, m)})  # type: ignore[arg-type]
+
+    return _Action(
+        d.path, ("set_epoch", d.span), planner.applicability(d.code),
+        f"Call `{found[1]}` at the start of each epoch", apply,
+    )
 
 
 _PLANNERS: dict[str, Callable[[_Planner, Diagnostic], Optional[_Action]]] = {
@@ -838,13 +1225,108 @@ _PLANNERS: dict[str, Callable[[_Planner, Diagnostic], Optional[_Action]]] = {
     "RPL104": _plan_conditional,
     "RPL105": _plan_partial,
     "RPL203": _plan_cudnn_benchmark,
+    "RPL301": _plan_determinism,
+    "RPL302": _plan_determinism,
+    "RPL303": _plan_determinism,
+    "RPL304": _plan_determinism,
+    "RPL306": _plan_framework,
+    "RPL401": _plan_set_order,
+    "RPL402": _plan_listing,
+    "RPL403": _plan_worker_seed,
+    "RPL404": _plan_set_epoch,
+}
+
+
+# ----------------------------------------------------------------------------- availability
+#
+# `check` in text, concise or GitHub format shows only whether a finding is fixable and
+# at which level (the summary line). These tests answer that without libcst: each
+# mirrors its planner's reasons for giving no fix. None means "cannot tell cheaply":
+# the planner is asked (a parse, no transform). tests/test_fix_lazy.py checks on the
+# corpus and every rule example that the answers equal what realising gives.
+
+
+def _unseeded_global_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    programs = planner.programs_reaching(d.path, d.span)
+    if not programs:
+        return False
+    if planner.entry_available(programs[0]):
+        return True
+    return None  # maybe a move of the seeding call in the same file
+
+
+_CALLEE = re.compile(r"`(?P<callee>[^`(]*)(?P<args>\([^`]*\))`")
+
+
+def _instance_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    match = _CALLEE.match(d.message)
+    if match is None:
+        return None
+    callee = match.group("callee")
+    if callee.split(".")[-1] == "SystemRandom":
+        return False
+    if callee.split(".")[-1] in _METHOD_SEEDS and "." in callee and match.group("args") == "()":
+        if not planner.is_statement(d.path, d.span):
+            return False
+    if planner.style == "hooks":
+        for program in planner.ctx.programs:
+            if d.path in program.modules and not planner.has_install(program.entry):
+                if program.entry != d.path:
+                    return planner.entry_available(program)
+                break
+    return True
+
+
+def _entropy_seed_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    match = re.search(r"the default of `--([\w-]+)`", d.message)
+    if match is None:
+        return True  # the reported call gets the configured seed
+    dest = match.group(1).replace("-", "_")
+    return any(dest in facts.arg_entropy for facts in planner.ctx.facts.values())
+
+
+def _partial_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    program = next(
+        (p for p in planner.ctx.programs if p.seeds and p.seeds[0].path == d.path and p.seeds[0].seed.span == d.span),
+        None,
+    )
+    if program is None:
+        return False
+    if planner.style == "hooks":
+        return planner.entry_available(program)
+    seeded = program.seeded_libraries
+    return any(o.draw.library not in seeded and o.draw.library in _SEEDERS for o in program.draws)
+
+
+_AVAILABLE: dict[str, Callable[[_Planner, Diagnostic], Optional[bool]]] = {
+    "RPL101": _unseeded_global_available,
+    "RPL102": _instance_available,
+    "RPL103": _entropy_seed_available,
+    "RPL105": _partial_available,
+    "RPL203": lambda planner, d: True,
+    "RPL301": _determinism_available,
+    "RPL302": _determinism_available,
+    "RPL303": _determinism_available,
+    "RPL304": _determinism_available,
+    "RPL306": _framework_available,
+    "RPL401": _set_order_available,
+    "RPL402": lambda planner, d: not d.message.startswith("`os.walk`"),
+    "RPL403": _worker_seed_available,
 }
 
 
 def attach_fixes(
-    diagnostics: Sequence[Diagnostic], ctx: "CheckContext", sources: Mapping[str, str]
+    diagnostics: Sequence[Diagnostic],
+    ctx: "CheckContext",
+    sources: Mapping[str, str],
+    edits: bool = True,
 ) -> list[Diagnostic]:
-    """The diagnostics with their ``fix`` planned (rules with a fix level only)."""
+    """The diagnostics with their ``fix`` planned (rules with a fix level only).
+
+    ``edits=False``: only whether each finding has a fix and its level (what the text
+    formats show); the fix carries the rule's title and no edits, and nothing is
+    transformed (see ``_Planner.available``).
+    """
     from reprolint.checks.base import get_rule
 
     planner: Optional[_Planner] = None
@@ -859,6 +1341,15 @@ def attach_fixes(
             out.append(replace(d, fix=Fix(rule.fix_applicability, title)))
             continue
         planner = planner or _Planner(ctx, sources)
+        if not edits:
+            try:
+                available = planner.available(d)
+            except Exception:  # noqa: BLE001 - a planning bug must never break `check`
+                if os.environ.get("REPROLINT_FIX_STRICT"):
+                    raise
+                available = False
+            out.append(replace(d, fix=Fix(rule.fix_applicability, title)) if available else d)
+            continue
         try:
             action = planner.plan(d)
             changes = planner.realise(action) if action is not None else ()
@@ -869,8 +1360,8 @@ def attach_fixes(
         if action is None or not changes:
             out.append(d)
             continue
-        edits = changes if action.path == d.path else ()
-        fix = PlannedFix(action.applicability, action.title, edits, path=action.path, changes=changes)
+        shown = changes if action.path == d.path else ()
+        fix = PlannedFix(action.applicability, action.title, shown, path=action.path, changes=changes)
         out.append(replace(d, fix=fix))
     return out
 
@@ -947,6 +1438,16 @@ def _allowed(fix: Optional[Fix], unsafe: bool) -> bool:
     return unsafe and fix.applicability is Applicability.UNSAFE
 
 
+def _analyse(text: str, path: str) -> Any:
+    """``analyse_source``; a notebook's program (its code cells joined) is an entry point."""
+    from reprolint.api import analyse_source
+
+    analysis = analyse_source(text, path)
+    if path.endswith(".ipynb") and analysis.facts is not None:
+        analysis.facts.top_level_work = True  # run top to bottom, as analyse_notebook says
+    return analysis
+
+
 def fix_texts(
     texts: Mapping[str, str],
     settings: "Settings",
@@ -958,10 +1459,10 @@ def fix_texts(
     Returns the new texts, problems fixed per file and code, the diagnostics left, the
     problems met (dropped fixes) and whether the rounds converged.
     """
-    from reprolint.api import _diagnostics, analyse_source
+    from reprolint.api import _diagnostics
 
     current = dict(texts)
-    analyses = {path: analyse_source(text, path) for path, text in current.items()}
+    analyses = {path: _analyse(text, path) for path, text in current.items()}
     fixed: dict[str, dict[str, int]] = {}
     problems: list[str] = []
     token = _PROBLEMS.set(problems)
@@ -988,7 +1489,7 @@ def fix_texts(
                 new = apply_edits(current[path], edits)
                 try:
                     _check_parses(new, current[path], path, libcst_too=False)
-                    analysis = analyse_source(new, path)
+                    analysis = _analyse(new, path)
                     if analysis.error is not None:  # libcst's parse of the result
                         raise FixError(f"the fixed code would not parse: {analysis.error.reason}")
                 except FixError as exc:
@@ -1020,18 +1521,33 @@ def fix_files(
     files = [f for f in discover(list(paths), settings)]
     sources: dict[str, SourceFile] = {}
     problems: list[str] = []
+    notebooks: dict[str, Any] = {}
     for path in files:
-        if path.endswith(".ipynb"):
-            continue  # TODO(notebooks): fix cell by cell with reprolint.notebooks.write_back
         try:
-            sources[path] = read_source(path)
-        except (OSError, SourceError) as exc:
+            if path.endswith(".ipynb"):
+                sources[path], notebooks[path] = read_notebook_source(path)
+            else:
+                sources[path] = read_source(path)
+        except (OSError, SourceError, ValueError) as exc:
             problems.append(f"{path}: not fixed: {getattr(exc, 'reason', None) or exc}")
-    texts = {path: s.text for path, s in sources.items()}
+    # A notebook is fixed as its program (the code cells joined, as `check` sees it);
+    # the changed lines go back to their cells.
+    texts = {path: notebooks[path][0] if path in notebooks else s.text for path, s in sources.items()}
     new, fixed, remaining, met, converged = fix_texts(texts, settings, _roots(paths), unsafe)
     problems.extend(met)
     if not converged:
         problems.append(f"fixes did not converge after {MAX_ROUNDS} rounds; the last result is kept")
+    for path, (program, cell_map) in notebooks.items():
+        if new[path] == program:
+            new[path] = texts[path] = sources[path].text
+            continue
+        try:
+            new[path] = notebook_with_program(sources[path].text, program, new[path], cell_map)
+        except (FixError, ValueError, KeyError) as exc:
+            problems.append(f"{path}: fixes dropped: {exc}")
+            new[path] = sources[path].text
+            fixed.pop(path, None)
+        texts[path] = sources[path].text
     changes = [
         FileChange(path, texts[path], new[path], sources[path], {})
         for path in texts
@@ -1046,6 +1562,84 @@ def fix_files(
         if isinstance(d.fix, PlannedFix) and d.fix.changes and d.fix.applicability is Applicability.UNSAFE and not unsafe
     )
     return FixReport(changes, remaining, skipped, problems, len(files), converged)
+
+
+def read_notebook_source(path: str) -> tuple[SourceFile, tuple[str, Any]]:
+    """A notebook as read, and its program with the program-line -> cell map."""
+    from reprolint.notebooks import notebook_program, read_notebook
+
+    data = Path(path).read_bytes()
+    text = data.decode("utf-8")
+    notebook = read_notebook(text)  # NotebookError is a ValueError
+    if notebook.language != "python":
+        raise ValueError(f"a {notebook.language} notebook")
+    bom = text.startswith("\ufeff")
+    source = SourceFile(path, data, text[1:] if bom else text, "utf-8", bom)
+    return source, notebook_program(notebook)
+
+
+def notebook_with_program(text: str, old: str, new: str, cell_map: Any) -> str:
+    """The notebook ``text`` whose program ``old`` became ``new``: each changed program
+    line goes back to its cell (an insertion joins the cell of the line above it), and
+    only the changed cells' sources are rewritten (outputs and metadata are kept).
+
+    Raises FixError when a change touches a line that is not plain Python in its cell
+    (an IPython magic the program replaced).
+    """
+    from reprolint.notebooks import notebook_sources, read_notebook, write_back
+
+    cells = notebook_sources(read_notebook(text))
+    originals = {number: source.split("\n") for number, source in cells.items()}
+    for lines in originals.values():
+        if lines and lines[-1] == "":
+            lines.pop()
+    a, b = _lines(old), _lines(new)
+    if len(a) != len(cell_map.lines):
+        raise FixError("the notebook's program does not match its cells")
+    where = [(cell, line - 1) for cell, line, _ in cell_map.lines]
+
+    def original(i: int) -> str:
+        cell, index = where[i]
+        return originals[cell][index]
+
+    def plain(i: int) -> bool:
+        return original(i).rstrip("\r") + "\n" == a[i]
+
+    # Per program line: what replaces it, and what follows it.
+    replaced: dict[int, list[str]] = {}
+    after: dict[int, list[str]] = {}
+    before_first: list[str] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if any(not plain(i) for i in range(i1, i2)):
+            raise FixError("a fix would change an IPython magic line")
+        added = b[j1:j2]
+        if i2 > i1:
+            replaced[i1] = added
+            for i in range(i1 + 1, i2):
+                replaced[i] = []
+        elif i1 > 0:
+            after.setdefault(i1 - 1, []).extend(added)
+        else:
+            before_first.extend(added)
+    changed: dict[int, str] = {}
+    touched = {where[i][0] for i in (*replaced, *after)} | ({where[0][0]} if before_first else set())
+    for cell in touched:
+        out: list[str] = []
+        for i, (c, index) in enumerate(where):
+            if c != cell:
+                continue
+            if i == 0:
+                out.extend(before_first)
+            out.extend(replaced[i] if i in replaced else [originals[cell][index] + "\n"])
+            out.extend(after.get(i, []))
+        source = "".join(out)
+        if not cells[cell].endswith("\n"):
+            source = source.rstrip("\n")  # the cell's last line keeps having no newline
+        changed[cell] = source
+    return write_back(text, changed)
 
 
 def unified_diff(change: FileChange, label: Optional[str] = None) -> str:

@@ -66,7 +66,10 @@ def test_finding_is_reported_at_cell_and_line(cli, project) -> None:
     root = project({"nb.ipynb": text})
     result = cli("check", "nb.ipynb", cwd=root)
     assert result.status == 1
-    assert result.out.splitlines() == [f"nb.ipynb:cell 2:3:5: RPL101 {RPL101}", "Found 1 problem."]
+    assert result.out.splitlines() == [
+        f"nb.ipynb:cell 2:3:5: RPL101 {RPL101}",
+        "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`).",  # notebooks are fixed too
+    ]
 
 
 def test_json_output_carries_the_cell(cli, project) -> None:

@@ -107,6 +107,7 @@ _ACCELERATORS = frozenset({"accelerate.Accelerator"})
 _ACCELERATE_SET_SEED = frozenset({"accelerate.utils.set_seed", "accelerate.utils.random.set_seed"})
 _TORCH_DET = frozenset({"torch.use_deterministic_algorithms", "torch.set_deterministic"})
 _TORCH_DEBUG_MODE = "torch.set_deterministic_debug_mode"
+_REPROLINT_INSTALL = "reprolint.runtime.install"
 _CUDA_CALLS = frozenset({
     "torch.cuda.set_device", "torch.cuda.device", "torch.cuda.synchronize",
     "torch.cuda.empty_cache", "torch.cuda.Stream", "torch.cuda.Event", "torch.cuda.CUDAGraph",
@@ -415,6 +416,16 @@ class UsageMixin:
                          flag=value in ("warn", 1))
         elif qn == "tensorflow.config.experimental.enable_op_determinism":
             self._u_emit("flag", "tf.op-determinism", node, value=True)
+        elif qn == _REPROLINT_INSTALL:
+            # `install(deterministic=True)` (the default) sets every switch when the
+            # library is imported, and CUBLAS_WORKSPACE_CONFIG at once (what `fix` inserts).
+            det = kwargs.get("deterministic")
+            if det is None or _literal(det) is not False:
+                for flag, on in (("torch.deterministic", True), ("cudnn.deterministic", True),
+                                 ("cudnn.benchmark", False), ("tf.op-determinism", True)):
+                    known = det is None or _literal(det) is True
+                    self._u_emit("flag", flag, node, value=on if known else UNKNOWN)
+                self._u_emit("env", "CUBLAS_WORKSPACE_CONFIG", node, value=":4096:8")
         elif qn == "torch.backends.cudnn.flags":
             for key in ("deterministic", "benchmark"):
                 if key in kwargs:

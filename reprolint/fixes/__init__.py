@@ -21,6 +21,12 @@ from reprolint.fixes._nodes import (
     replace_nodes,
     walk,
 )
+from reprolint.fixes.blocks import (
+    ensure_after_imports,
+    ensure_at_loop_top,
+    ensure_function,
+    worker_seed_source,
+)
 from reprolint.fixes.calls import add_keyword, find_argument, set_argument, wrap_call
 from reprolint.fixes.imports import ImportItem, add_imports, module_binding, top_level_bindings
 from reprolint.fixes.insert import (
@@ -39,6 +45,9 @@ __all__ = [
     "add_imports",
     "add_keyword",
     "can_move_before",
+    "ensure_after_imports",
+    "ensure_at_loop_top",
+    "ensure_function",
     "find_argument",
     "find_call",
     "find_node",
@@ -55,6 +64,7 @@ __all__ = [
     "set_assignment_value",
     "top_level_bindings",
     "walk",
+    "worker_seed_source",
     "wrap_call",
 ]
 

@@ -62,8 +62,16 @@ def import_block_end(
         if _is_import_line(statement) or _is_guarded_import(statement):
             end = i + 1
             continue
+        if _is_pass(statement):
+            continue  # a notebook's neutralised magic (`%matplotlib inline`) among imports
         break
     return end
+
+
+def _is_pass(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(small, cst.Pass) for small in statement.body
+    )
 
 
 def with_blank_lines(statement: Statement, count: int) -> Statement:

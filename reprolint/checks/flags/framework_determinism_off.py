@@ -5,6 +5,7 @@ from typing import Iterator
 from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 _KERAS_SEEDERS = ("keras.utils.set_random_seed", "tensorflow.keras.utils.set_random_seed")
 
@@ -63,7 +64,12 @@ class FrameworkDeterminismOff(Rule):
     ```
 
     ## Fix safety
-    Unsafe: deterministic kernels and new seeds change the numbers.
+    Unsafe: deterministic kernels and new seeds change the numbers. Lightning:
+    `Trainer(..., deterministic=True)` (a missing `seed_everything` is left to RPL101's
+    seeding); Hugging Face: `TrainingArguments(..., full_determinism=True)` (`seed`
+    already defaults to 42, so it is not added); Keras: the program is seeded at the
+    entry point (`hooks`: `reprolint.runtime.install()`; `inline`: a `seed_everything`
+    for `random`, NumPy and TensorFlow).
 
     ## References
     - https://lightning.ai/docs/pytorch/stable/common/trainer.html#deterministic
@@ -74,6 +80,7 @@ class FrameworkDeterminismOff(Rule):
     code = "RPL306"
     message = "`{call}` leaves training nondeterministic: {missing}"
     fix_title = "Turn on the framework's determinism switch"
+    fix_applicability = Applicability.UNSAFE
     framework = "lightning, transformers, keras"
 
     VALID = [
@@ -85,7 +92,12 @@ class FrameworkDeterminismOff(Rule):
     ]
     INVALID = [
         Invalid("import lightning as L\nL.seed_everything(1)\ntrainer = L.Trainer(max_epochs=3)\n", line=3,
-                message="deterministic"),
+                message="deterministic",
+            fixed=(
+                'import lightning as L\nL.seed_everything(1)\n'
+                'trainer = L.Trainer(max_epochs=3, deterministic=True)\n'
+            ),
+        ),
         Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(deterministic=True)\ntrainer.fit(model)\n", line=2,
                 message="seed_everything"),
         Invalid("from transformers import TrainingArguments\nargs = TrainingArguments('out', seed=3)\nprint(args)\n", line=2),

@@ -5,6 +5,7 @@ from typing import Iterator
 from reprolint.analysis.determinism import program_usages, short, torch_version
 from reprolint.catalog_ops import load_cublas
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class MissingCublasWorkspaceConfig(Rule):
@@ -61,8 +62,17 @@ class MissingCublasWorkspaceConfig(Rule):
     ```
 
     ## Fix safety
-    Safe: the variable only fixes cuBLAS's workspace layout (`:4096:8` costs about
-    24 MiB of GPU memory).
+    Unsafe, like every determinism switch: the variable fixes cuBLAS's workspace layout,
+    so the matrix products (and the numbers) can differ from a run without it; `:4096:8`
+    costs about 24 MiB of GPU memory. The fix depends on `fix-style`: `hooks` inserts
+    `reprolint.runtime.install(seed=...)` at the entry point (it turns on every
+    determinism switch as torch/TensorFlow is imported, and seeds them), `inline`
+    inserts the plain statements right after the entry point's imports, before any
+    statement can start CUDA, once per program (RPL301-RPL303 share one block:
+    `os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")`,
+    `torch.use_deterministic_algorithms(True)`, `torch.backends.cudnn.deterministic =
+    True`, `torch.backends.cudnn.benchmark = False`). A value the program sets to
+    something else is not changed (no fix).
 
     ## References
     - https://docs.nvidia.com/cuda/cublas/index.html#results-reproducibility
@@ -73,6 +83,7 @@ class MissingCublasWorkspaceConfig(Rule):
     code = "RPL303"
     message = "`{call}` turns on deterministic mode but `CUBLAS_WORKSPACE_CONFIG` is {problem}: {consequence}"
     fix_title = "Set `CUBLAS_WORKSPACE_CONFIG=:4096:8` before CUDA starts"
+    fix_applicability = Applicability.UNSAFE
     framework = "torch"
 
     VALID = [
@@ -90,6 +101,11 @@ class MissingCublasWorkspaceConfig(Rule):
         Invalid(
             "import torch\ntorch.use_deterministic_algorithms(True)\nmodel = torch.nn.Linear(2, 2).cuda()\n",
             line=2, message="never set",
+            fixed=(
+                'import torch\nimport reprolint.runtime\n\nreprolint.runtime.install(seed=0)\n'
+                '\ntorch.use_deterministic_algorithms(True)\n'
+                'model = torch.nn.Linear(2, 2).cuda()\n'
+            ),
         ),
         Invalid(
             "import os, torch\nmodel = torch.nn.Linear(2, 2).cuda()\n"

@@ -4,6 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class MissingCudnnDeterministic(Rule):
@@ -49,7 +50,14 @@ class MissingCudnnDeterministic(Rule):
     ```
 
     ## Fix safety
-    Unsafe: deterministic cuDNN algorithms change the numbers and may be slower.
+    Unsafe: deterministic cuDNN algorithms change the numbers and may be slower. The fix
+    depends on `fix-style`: `hooks` inserts `reprolint.runtime.install(seed=...)` at the
+    entry point (it turns on every determinism switch as torch/TensorFlow is imported,
+    and seeds them), `inline` inserts the plain statements right after the entry point's
+    imports, before any statement can start CUDA, once per program (RPL301-RPL303 share
+    one block: `os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")`,
+    `torch.use_deterministic_algorithms(True)`, `torch.backends.cudnn.deterministic =
+    True`, `torch.backends.cudnn.benchmark = False`).
 
     ## References
     - https://pytorch.org/docs/stable/notes/randomness.html#cuda-convolution-determinism
@@ -59,6 +67,7 @@ class MissingCudnnDeterministic(Rule):
     code = "RPL302"
     message = "this torch program runs cuDNN on CUDA ({what}) but never sets `torch.backends.cudnn.deterministic = True`"
     fix_title = "Set `torch.backends.cudnn.deterministic = True` and `benchmark = False` at the entry point"
+    fix_applicability = Applicability.UNSAFE
     framework = "torch"
 
     VALID = [
@@ -67,7 +76,12 @@ class MissingCudnnDeterministic(Rule):
         Valid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3)\n"),  # CPU only
     ]
     INVALID = [
-        Invalid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3).cuda()\n", line=2),
+        Invalid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3).cuda()\n", line=2,
+            fixed=(
+                'import torch, torch.nn as nn\nimport reprolint.runtime\n\n'
+                'reprolint.runtime.install(seed=0)\n\nnet = nn.Conv2d(3, 8, 3).cuda()\n'
+            ),
+        ),
         Invalid(
             "import torch\nfrom torchvision import models\ndevice = 'cuda'\nnet = models.resnet18().to(device)\n",
             line=3,

@@ -4,6 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class MissingDeterministicAlgorithms(Rule):
@@ -62,7 +63,15 @@ class MissingDeterministicAlgorithms(Rule):
 
     ## Fix safety
     Unsafe: deterministic kernels change the numbers and can make a previously working
-    op raise (RPL202).
+    op raise (RPL202). The fix depends on `fix-style`: `hooks` inserts
+    `reprolint.runtime.install(seed=...)` at the entry point (it turns on every
+    determinism switch as torch/TensorFlow is imported, and seeds them), `inline`
+    inserts the plain statements right after the entry point's imports, before any
+    statement can start CUDA, once per program (RPL301-RPL303 share one block:
+    `os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")`,
+    `torch.use_deterministic_algorithms(True)`, `torch.backends.cudnn.deterministic =
+    True`, `torch.backends.cudnn.benchmark = False`). A program that calls
+    `torch.use_deterministic_algorithms(False)` itself is left to its author (no fix).
 
     ## References
     - https://docs.pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
@@ -73,6 +82,7 @@ class MissingDeterministicAlgorithms(Rule):
     code = "RPL301"
     message = "this torch training program selects CUDA ({what}) but never calls `torch.use_deterministic_algorithms(True)`"
     fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
+    fix_applicability = Applicability.UNSAFE
     framework = "torch"
 
     VALID = [
@@ -89,6 +99,12 @@ class MissingDeterministicAlgorithms(Rule):
             "model = torch.nn.Linear(2, 1).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
             "model(x).sum().backward()\n",
             line=2,
+            fixed=(
+                'import torch\nimport reprolint.runtime\n\nreprolint.runtime.install(seed=0)\n'
+                "\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+                'model = torch.nn.Linear(2, 1).to(device)\n'
+                'opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(x).sum().backward()\n'
+            ),
         ),
         Invalid(
             "import torch\ntorch.use_deterministic_algorithms(False)\nmodel = torch.nn.Linear(2, 1).cuda()\n"

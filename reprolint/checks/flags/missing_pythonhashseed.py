@@ -4,6 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class MissingPythonhashseed(Rule):
@@ -44,7 +45,10 @@ class MissingPythonhashseed(Rule):
     ```
 
     ## Fix safety
-    Display-only: the variable must be set by whoever launches the program.
+    Display-only: the variable must be set by whoever launches the program (`export
+    PYTHONHASHSEED=0`, or `PYTHONHASHSEED=0 python train.py`); setting it inside the
+    process is too late for the running interpreter. `fix` sorts the sets instead
+    (RPL401), which removes the need for it.
 
     ## References
     - https://docs.python.org/3/using/cmdline.html#envvar-PYTHONHASHSEED
@@ -54,6 +58,7 @@ class MissingPythonhashseed(Rule):
     code = "RPL307"
     message = "this program takes order from a set of strings ({site}) but runs without a fixed `PYTHONHASHSEED`"
     fix_title = "Sort the set, or launch with `PYTHONHASHSEED=0`"
+    fix_applicability = Applicability.DISPLAY_ONLY
     framework = "python"
 
     VALID = [
@@ -65,7 +70,11 @@ class MissingPythonhashseed(Rule):
         ),
     ]
     INVALID = [
-        Invalid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n", line=1),
+        Invalid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n", line=1,
+            fixed=(
+                "import os\nwords = open('a.txt').read().split()\nprint(sorted(set(words)))\n"
+            ),
+        ),
         Invalid(
             "import os\nos.environ['PYTHONHASHSEED'] = '0'\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n",
             line=1, message="too late",

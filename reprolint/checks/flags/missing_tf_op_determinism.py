@@ -4,6 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages, short, tf_determinism, tf_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class MissingTfOpDeterminism(Rule):
@@ -51,7 +52,10 @@ class MissingTfOpDeterminism(Rule):
 
     ## Fix safety
     Unsafe: deterministic kernels change the numbers and can be slower; ops without a
-    deterministic kernel start raising.
+    deterministic kernel start raising. `hooks`: `reprolint.runtime.install()` at the
+    entry point (it calls `enable_op_determinism()` when TensorFlow is imported);
+    `inline`: `tf.config.experimental.enable_op_determinism()` right after the entry
+    point's imports.
 
     ## References
     - https://www.tensorflow.org/api_docs/python/tf/config/experimental/enable_op_determinism
@@ -61,6 +65,7 @@ class MissingTfOpDeterminism(Rule):
     code = "RPL304"
     message = "this TensorFlow training program never turns on op determinism (`tf.config.experimental.enable_op_determinism()`), so its GPU kernels may differ between runs"
     fix_title = "Call `tf.config.experimental.enable_op_determinism()` at the entry point"
+    fix_applicability = Applicability.UNSAFE
     framework = "tensorflow"
 
     VALID = [
@@ -70,7 +75,13 @@ class MissingTfOpDeterminism(Rule):
         Valid("import tensorflow as tf\nprint(tf.constant(1))\n"),  # no training
     ]
     INVALID = [
-        Invalid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=2)\n", line=1),
+        Invalid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=2)\n", line=1,
+            fixed=(
+                'import tensorflow as tf\nimport reprolint.runtime\n\n'
+                'reprolint.runtime.install(seed=0)\n\nmodel = tf.keras.Sequential()\n'
+                'model.fit(x, y, epochs=2)\n'
+            ),
+        ),
         Invalid(
             "import os\nos.environ['TF_CUDNN_DETERMINISTIC'] = '1'\nimport tensorflow as tf\n"
             "with tf.GradientTape() as tape:\n    loss = f(x)\n",

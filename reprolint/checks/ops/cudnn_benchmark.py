@@ -4,6 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class CudnnBenchmark(Rule):
@@ -45,8 +46,9 @@ class CudnnBenchmark(Rule):
     ```
 
     ## Fix safety
-    Setting it to `False` keeps the program's meaning but changes the kernels, so the
-    numbers change slightly and training may be slower (unsafe).
+    Unsafe: `benchmark = True` becomes `False` (`Trainer(benchmark=True)` and
+    `cudnn.flags(benchmark=True)` get `benchmark=False`). The program's meaning is kept
+    but the kernels change, so the numbers change slightly and training may be slower.
 
     ## References
     - https://pytorch.org/docs/stable/notes/randomness.html#cuda-convolution-benchmarking
@@ -56,6 +58,7 @@ class CudnnBenchmark(Rule):
     code = "RPL203"
     message = "`{setting}` lets cuDNN autotuning pick convolution kernels per run, so runs differ"
     fix_title = "Set `torch.backends.cudnn.benchmark = False`"
+    fix_applicability = Applicability.UNSAFE
     framework = "torch"
 
     VALID = [
@@ -67,7 +70,11 @@ class CudnnBenchmark(Rule):
         Valid("import lightning as L\ntrainer = L.Trainer(benchmark=False, deterministic=True)\n"),
     ]
     INVALID = [
-        Invalid("import torch\ntorch.backends.cudnn.benchmark = True\n", line=2),
+        Invalid("import torch\ntorch.backends.cudnn.benchmark = True\n", line=2,
+            fixed=(
+                'import torch\ntorch.backends.cudnn.benchmark = False\n'
+            ),
+        ),
         Invalid("from torch.backends import cudnn\ncudnn.benchmark = True\n", line=2),
         Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=3, benchmark=True)\n", line=2),
     ]

@@ -7,6 +7,7 @@ from reprolint.analysis.facts import UNKNOWN, Draw
 from reprolint.analysis.usage import Usage
 from reprolint.catalog_ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 # torch 1.9 started seeding NumPy's global RNG in each worker (Python `random` and
 # torch were already seeded per worker).
@@ -61,7 +62,11 @@ class DataloaderWorkerSeed(Rule):
     ```
 
     ## Fix safety
-    Unsafe: reseeding per worker changes the augmentations drawn.
+    Unsafe: reseeding per worker changes the augmentations drawn. The fix adds
+    `worker_init_fn=seed_<dataset>_worker` and generates that function after the
+    imports: it reseeds each of the dataset's generators from the worker's seed (the
+    loader's base seed plus the worker id, so it repeats when torch is seeded), whatever
+    its type.
 
     ## References
     - https://pytorch.org/docs/stable/data.html#randomness-in-multi-process-data-loading
@@ -72,6 +77,7 @@ class DataloaderWorkerSeed(Rule):
     code = "RPL403"
     message = "`{call}` copies {rng} of `{dataset}` into every worker unchanged, so workers draw the same numbers; reseed it in a `worker_init_fn`"
     fix_title = "Pass a `worker_init_fn` that reseeds the dataset's generator"
+    fix_applicability = Applicability.UNSAFE
     framework = "torch"
 
     _DATASET = (
@@ -89,7 +95,24 @@ class DataloaderWorkerSeed(Rule):
         ),
     ]
     INVALID = [
-        Invalid(_DATASET + "loader = DataLoader(Noisy(), num_workers=4)\nprint(len(loader))\n", line=12, message="self.rng"),
+        Invalid(_DATASET + "loader = DataLoader(Noisy(), num_workers=4)\nprint(len(loader))\n", line=12, message="self.rng",
+            fixed=(
+                'import numpy as np\nfrom torch.utils.data import DataLoader, Dataset\n'
+                'import torch\n\n\ndef seed_noisy_worker(worker_id):\n'
+                '    """Reseed the dataset\'s own random generators in each DataLoader worker."""\n'
+                '    info = torch.utils.data.get_worker_info()\n    seed = info.seed % 2**32\n'
+                '    for name in ("rng",):\n        rng = getattr(info.dataset, name)\n'
+                '        if hasattr(rng, "bit_generator"):\n'
+                '            setattr(info.dataset, name, type(rng)(type(rng.bit_generator)(seed)))\n'
+                '        elif hasattr(rng, "manual_seed"):\n            rng.manual_seed(seed)\n'
+                '        else:\n            rng.seed(seed)\n\n\nclass Noisy(Dataset):\n'
+                '    def __init__(self):\n        self.rng = np.random.default_rng(0)\n'
+                '    def __len__(self):\n        return 8\n    def __getitem__(self, i):\n'
+                '        return self.rng.normal()\n\n'
+                'loader = DataLoader(Noisy(), num_workers=4, worker_init_fn=seed_noisy_worker)\n'
+                'print(len(loader))\n'
+            ),
+        ),
         Invalid(_DATASET + "ds = Noisy()\nloader = DataLoader(ds, batch_size=2, num_workers=workers)\nprint(len(loader))\n", line=13),
     ]
 

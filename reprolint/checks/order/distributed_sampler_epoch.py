@@ -4,6 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class DistributedSamplerEpoch(Rule):
@@ -54,7 +55,11 @@ class DistributedSamplerEpoch(Rule):
     ```
 
     ## Fix safety
-    Unsafe: calling `set_epoch` changes the order batches are drawn in.
+    Unsafe: calling `set_epoch` changes the order batches are drawn in. The fix inserts
+    `sampler.set_epoch(epoch)` as the first statement of the epoch loop: the sampler
+    must be assigned to a name or `self.<attr>`, and the loop (`for <name> in ...` after
+    it in the same function, its name containing "epoch", else a `range` loop holding
+    another loop) gives the variable. The rank-seeded cases have no fix.
 
     ## References
     - https://pytorch.org/docs/stable/data.html#torch.utils.data.distributed.DistributedSampler
@@ -64,6 +69,7 @@ class DistributedSamplerEpoch(Rule):
     code = "RPL404"
     message = "`{call}` is used across epochs without `set_epoch(epoch)`, so every epoch shuffles the same way"
     fix_title = "Call `sampler.set_epoch(epoch)` at the start of each epoch"
+    fix_applicability = Applicability.UNSAFE
     framework = "torch"
 
     VALID = [
@@ -81,6 +87,11 @@ class DistributedSamplerEpoch(Rule):
             "from torch.utils.data.distributed import DistributedSampler\nsampler = DistributedSampler(ds)\n"
             "for epoch in range(3):\n    train(sampler)\n",
             line=2,
+            fixed=(
+                'from torch.utils.data.distributed import DistributedSampler\n'
+                'sampler = DistributedSampler(ds)\nfor epoch in range(3):\n'
+                '    sampler.set_epoch(epoch)\n    train(sampler)\n'
+            ),
         ),
         Invalid(
             "import torch.distributed as dist\nfrom torch.utils.data.distributed import DistributedSampler\n"

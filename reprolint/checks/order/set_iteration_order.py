@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class SetIterationOrder(Rule):
@@ -50,8 +51,11 @@ class SetIterationOrder(Rule):
     ```
 
     ## Fix safety
-    Unsafe: wrapping in `sorted(...)` changes the order the program used to get (and
-    the ids in any saved vocabulary).
+    Unsafe: wrapping in `sorted(...)` changes the order the program used to get (and the
+    ids in any saved vocabulary), so results differ from any one earlier run; from then
+    on every run agrees. As with ruff, a fix that changes behaviour is unsafe even when
+    it removes a bug. `list(s)` becomes `sorted(s)`; elsewhere the set is wrapped. No
+    fix for `s.pop()` or `zip(...)` (which argument is the set is not known).
 
     ## References
     - https://docs.python.org/3/reference/datamodel.html#object.__hash__
@@ -61,6 +65,7 @@ class SetIterationOrder(Rule):
     code = "RPL401"
     message = "`{expression}` takes the order of a set of strings, which changes with `PYTHONHASHSEED`"
     fix_title = "Wrap the set in `sorted(...)`"
+    fix_applicability = Applicability.UNSAFE
     framework = "python"
 
     VALID = [
@@ -71,7 +76,11 @@ class SetIterationOrder(Rule):
         Valid("seen = set()\nfor w in open('a').read().split():\n    seen.add(w)\nprint(sorted(seen))\n"),
     ]
     INVALID = [
-        Invalid("text = open('input.txt').read()\nchars = list(set(text))\n", line=2),
+        Invalid("text = open('input.txt').read()\nchars = list(set(text))\n", line=2,
+            fixed=(
+                "text = open('input.txt').read()\nchars = sorted(set(text))\n"
+            ),
+        ),
         Invalid("for w in {'cat', 'dog'}:\n    print(w)\n", line=1),
         Invalid(
             "tokens = []\nvocab = {w: i for i, w in enumerate(set(tokens))}\n", line=2,

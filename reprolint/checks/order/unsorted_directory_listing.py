@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.model import Applicability
 
 
 class UnsortedDirectoryListing(Rule):
@@ -42,7 +43,10 @@ class UnsortedDirectoryListing(Rule):
     ```
 
     ## Fix safety
-    Unsafe: sorting changes which files land where compared to the unsorted run.
+    Unsafe: sorting changes which files land where compared to the unsorted run (from
+    then on every run and machine agrees). The listing call is wrapped in `sorted(...)`
+    (`os.scandir` with `key=lambda entry: entry.name`). No fix for `os.walk`: its
+    directory and file lists must be sorted inside the loop.
 
     ## References
     - https://docs.python.org/3/library/os.html#os.listdir
@@ -52,6 +56,7 @@ class UnsortedDirectoryListing(Rule):
     code = "RPL402"
     message = "{listing} returns entries in file-system order, which differs between machines and runs; the order is used here without `sorted()`"
     fix_title = "Wrap the listing in `sorted(...)`"
+    fix_applicability = Applicability.UNSAFE
     framework = "python"
 
     VALID = [
@@ -62,7 +67,11 @@ class UnsortedDirectoryListing(Rule):
         Valid("from pathlib import Path\nimgs = sorted(p for p in Path('d').rglob('*.jpg') if p.is_file())\n"),
     ]
     INVALID = [
-        Invalid("import glob\nfiles = glob.glob('d/*.png')\ntrain = files[:80]\n", line=2),
+        Invalid("import glob\nfiles = glob.glob('d/*.png')\ntrain = files[:80]\n", line=2,
+            fixed=(
+                "import glob\nfiles = sorted(glob.glob('d/*.png'))\ntrain = files[:80]\n"
+            ),
+        ),
         Invalid("import os\nfor i, f in enumerate(os.listdir('d')):\n    print(i, f)\n", line=2),
         Invalid(
             "import os\npaths = []\nfor root, dirs, files in os.walk('d'):\n    for f in files:\n"
