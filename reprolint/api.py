@@ -217,14 +217,13 @@ def _analyse_bytes(path: str, data: bytes, cold_check: bool) -> FileAnalysis:
     return analyse_source(source, path)
 
 
-_DATA_LINE = re.compile(r"[ \t]*[-+0-9'\"(\[{}\])]")
-
-
 def _literal_share(source: str) -> float:
     """The share of the text inside displays of constants (dicts, lists, tuples, sets)."""
-    # Cheap first look: most lines of a data table start with a digit, quote or bracket.
+    # A cheap first look: most lines of a data table end with a comma or an opening
+    # bracket (torch's data files: 94-100% of their text; its big modules: 6-36%).
     lines = source.splitlines(keepends=True)
-    if sum(len(line) for line in lines if _DATA_LINE.match(line)) < len(source) * DATA_FILE_LITERAL_SHARE:
+    tabular = sum(len(line) for line in lines if line.rstrip().endswith((",", "{", "[", "(")))
+    if tabular < len(source) * DATA_FILE_LITERAL_SHARE:
         return 0.0
     try:
         tree = ast.parse(source)

@@ -50,3 +50,41 @@ def test_check_does_not_crash_on_a_whole_tree(name: str, tmp_path: Path) -> None
     assert internal == [], internal[:5]
     files = sum(1 for _ in tree.rglob("*.py"))
     assert files > 100
+
+
+def test_a_bug_in_one_file_is_a_finding_not_a_crash(tmp_path: Path, monkeypatch) -> None:
+    from reprolint import api
+
+    (tmp_path / "good.py").write_text("import random\nrandom.random()\n")
+    (tmp_path / "bad.py").write_text("x = 1\n")
+    real = api.collect_facts
+
+    def buggy(module, path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if path.endswith("bad.py"):
+            raise RuntimeError("boom")
+        return real(module, path, *args, **kwargs)
+
+    monkeypatch.setattr(api, "collect_facts", buggy)
+    diagnostics = api.check_paths([str(tmp_path)], jobs=1, prefilter=False)
+    bad = [d for d in diagnostics.diagnostics if d.path.endswith("bad.py")]
+    assert [d.code for d in bad] == ["RPL900"]
+    assert "internal error: RuntimeError: boom" in bad[0].message
+    assert any(d.code == "RPL101" and d.path.endswith("good.py") for d in diagnostics.diagnostics)
+
+
+def test_data_files_are_skipped_with_a_notice_and_code_is_not(tmp_path: Path) -> None:
+    from reprolint.api import DATA_FILE_BYTES, check_paths
+
+    rows = "".join(f"    ({i}, 'float16', {i * 2}): ({i}, {i + 1}, 4, 8),\n" for i in range(9000))
+    data = f"import torch\n\nTABLE = {{\n{rows}}}\n\nx = torch.randn(3)\n"
+    code = "".join(
+        f"def f{i}(a, b):\n    '''Add.'''\n    return torch.add(a, b, alpha={i})\n\n\n" for i in range(4000)
+    )
+    (tmp_path / "meta.py").write_text(data)
+    (tmp_path / "big_code.py").write_text("import torch\n\n\n" + code)
+    assert min(len(data), len(code)) > DATA_FILE_BYTES
+    found = check_paths([str(tmp_path)], jobs=1).diagnostics
+    notices = [d for d in found if d.code == "RPL900"]
+    assert [Path(d.path).name for d in notices] == ["meta.py"]
+    assert "literal data tables" in notices[0].message
+    assert "200,000-byte limit for data files" in notices[0].message
