@@ -24,6 +24,7 @@ import dataclasses
 
 import libcst as cst
 
+from reprolint.analysis.cst_helpers import child_fields, find_argument
 from reprolint.analysis.rng_catalog import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.model import Span
@@ -175,16 +176,7 @@ def _literal(node: Optional[cst.BaseExpression]) -> Any:
     return UNKNOWN
 
 
-def _arg(call: cst.Call, keyword: Optional[str], position: Optional[int]) -> Optional[cst.Arg]:
-    if keyword is not None:
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value == keyword:
-                return arg
-    if position is not None:
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        if len(positional) > position:
-            return positional[position]
-    return None
+_arg = find_argument
 
 
 def _has_star(call: cst.Call) -> bool:
@@ -234,25 +226,7 @@ class _Pending:
         self.node = node
 
 
-# Fields that hold only whitespace, brackets and punctuation: never walked.
-_SKIPPED_FIELDS = frozenset({
-    "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer",
-    "comma", "semicolon", "equal", "colon", "lbracket", "rbracket", "lbrace", "rbrace",
-    "dot", "trailing_whitespace", "newline", "first_line", "empty_lines", "operator",
-    "asynchronous", "indent", "star_tok", "walrus",
-})
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_fields(kind: type) -> tuple[str, ...]:
-    fields = _CHILD_FIELDS.get(kind)
-    if fields is None:
-        fields = tuple(
-            f.name for f in dataclasses.fields(kind)
-            if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
-        )
-        _CHILD_FIELDS[kind] = fields
-    return fields
+_child_fields = child_fields
 
 
 class _Collector(UsageMixin):

@@ -8,12 +8,12 @@ returns the updated one, as libcst transforms do.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, Optional, Sequence, Union
 
 import libcst as cst
 
+from reprolint.analysis.cst_helpers import child_fields
 from reprolint.analysis.positions import node_spans
 from reprolint.model import Span
 
@@ -55,25 +55,7 @@ class Located:
         return None
 
 
-# Fields that hold only whitespace and punctuation: never walked (as in the fact pass).
-_SKIPPED_FIELDS = frozenset({
-    "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer",
-    "comma", "semicolon", "equal", "colon", "lbracket", "rbracket", "lbrace", "rbrace",
-    "dot", "trailing_whitespace", "newline", "first_line", "empty_lines", "operator",
-    "asynchronous", "indent", "star_tok", "walrus",
-})
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_fields(kind: type) -> tuple[str, ...]:
-    fields = _CHILD_FIELDS.get(kind)
-    if fields is None:
-        fields = tuple(
-            f.name for f in dataclasses.fields(kind)
-            if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
-        )
-        _CHILD_FIELDS[kind] = fields
-    return fields
+_child_fields = child_fields
 
 
 def walk(

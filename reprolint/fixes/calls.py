@@ -12,25 +12,14 @@ from typing import Optional
 
 import libcst as cst
 
+from reprolint.analysis.cst_helpers import find_argument
+
 __all__ = [
     "add_keyword",
     "find_argument",
     "set_argument",
     "wrap_call",
 ]
-
-
-def find_argument(call: cst.Call, keyword: Optional[str], position: Optional[int]) -> Optional[cst.Arg]:
-    """The argument passed as ``keyword=`` or at ``position`` (positional only)."""
-    if keyword is not None:
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value == keyword:
-                return arg
-    if position is not None:
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        if len(positional) > position:
-            return positional[position]
-    return None
 
 
 def _separated(args: list[cst.Arg]) -> list[cst.Arg]:
