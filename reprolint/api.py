@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import re
+import sys
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterable, Mapping, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from reprolint._lazy import defer_libcst
 
@@ -139,18 +141,40 @@ def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> SourceE
     return SourceError(f"syntax error: {exc.message}", line=exc.raw_line, column=exc.raw_column + 1)
 
 
+# libcst's trees nest as deep as the code (a long implicit string concatenation is one
+# level per piece, e.g. the stdlib's pydoc_data/topics.py), and its code generation and
+# our walk recurse over them. Python 3.11+ does not use the C stack for Python-to-Python
+# calls, so a higher limit is safe; deeper code still ends as a clear RPL900.
+_ANALYSIS_RECURSION_LIMIT = 20_000
+
+
+@contextlib.contextmanager
+def _deep_recursion() -> Iterator[None]:
+    old = sys.getrecursionlimit()
+    if sys.version_info >= (3, 11) and old < _ANALYSIS_RECURSION_LIMIT:
+        sys.setrecursionlimit(_ANALYSIS_RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
 def analyse_source(source: str, path: str) -> FileAnalysis:
     """Parse one module and collect its facts; a parse failure becomes ``error``."""
     result = FileAnalysis(path, suppressions=_suppressions(source), source=source)
-    try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError as exc:
-        result.error = _syntax_error(source, path, exc)
-        return result
-    except (RecursionError, MemoryError) as exc:
-        result.error = SourceError(f"too deeply nested to parse ({type(exc).__name__})")
-        return result
-    result.facts = collect_facts(module, path, source=source)
+    with _deep_recursion():
+        try:
+            module = cst.parse_module(source)
+        except cst.ParserSyntaxError as exc:
+            result.error = _syntax_error(source, path, exc)
+            return result
+        except (RecursionError, MemoryError) as exc:
+            result.error = SourceError(f"too deeply nested to parse ({type(exc).__name__})")
+            return result
+        try:
+            result.facts = collect_facts(module, path, source=source)
+        except RecursionError:
+            result.error = SourceError("too deeply nested to analyse (RecursionError)")
     return result
 
 

@@ -84,10 +84,16 @@ def test_program_fixed_with_install_is_reproducible_as_written(verify, tmp_path:
 
 
 def test_torchrun_ranks_are_compared_one_by_one(verify) -> None:
-    result = verify(
+    command = (
         "--", PY, "-m", "torch.distributed.run", "--nproc-per-node", "2",
         str(TRAIN / "ddp_gloo.py"), "--epochs", "1",
     )
+    result = verify(*command)
+    # torch's gloo teardown on CPU sometimes aborts a rank at exit ("terminate called
+    # without an active exception", SIGABRT) after training finished (seen once in CI on
+    # a loaded 2-core machine). That is torch's, not the harness's: try once more.
+    if result.status == 2 and "SIGABRT" in result.out:
+        result = verify(*command)
     assert result.status == 1, result
     assert result.out.startswith(
         "NOT REPRODUCIBLE: rank0: runs diverge before the first optimizer step"
