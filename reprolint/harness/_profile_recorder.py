@@ -235,7 +235,13 @@ class Recorder:
     def is_random(self, func: Any) -> bool:
         found = self.random_ops.get(func)
         if found is None:
-            found = any("Generator" in str(a.type) for a in func._schema.arguments)
+            # Ops that take a Generator draw from it; their overloads without one
+            # (`randn.default`, `randperm.default`, `native_dropout`) draw from the global
+            # generator and carry torch's `nondeterministic_seeded` tag instead.
+            tag = getattr(getattr(self.torch, "Tag", None), "nondeterministic_seeded", None)
+            found = (tag is not None and tag in getattr(func, "tags", ())) or any(
+                "Generator" in str(a.type) for a in func._schema.arguments
+            )
             self.random_ops[func] = found
         return found
 

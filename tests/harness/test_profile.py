@@ -125,6 +125,36 @@ def test_unseeded_weights_are_reported_as_randomness(profile: Callable[..., Prof
     assert "torch.manual_seed" in result.out
 
 
+UNSEEDED_RANDN = """
+    import torch
+    from torch import nn
+
+    data = torch.randn(64, 8)
+    model = nn.Linear(8, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(3):
+        opt.zero_grad()
+        model(data).pow(2).mean().backward()
+        opt.step()
+"""
+
+
+@pytest.mark.slow
+def test_unseeded_randn_is_randomness_with_seeding_advice_not_an_op(
+    profile: Callable[..., Profiled], program: Callable[[str], str]
+) -> None:
+    # `aten::randn.default` has no Generator argument in its schema (torch tags it
+    # `nondeterministic_seeded`): unseeded randomness, not a nondeterministic op.
+    result = profile("--", PY, program(UNSEEDED_RANDN))
+    assert result.status == 1, result
+    lines = result.out.splitlines()
+    assert lines[0].startswith("UNSEEDED RANDOMNESS: `aten::randn` draws different values"), result
+    assert lines[1].endswith("train.py:5 in <module>: `data = torch.randn(64, 8)`"), result
+    assert "NONDETERMINISTIC OP" not in result.out
+    assert "torch.manual_seed" in result.out
+    assert "sort the operands" not in result.out
+
+
 def test_data_made_outside_torch_is_not_blamed_on_an_op(profile: Callable[..., Profiled], program: Callable[[str], str]) -> None:
     source = """
         import numpy as np
