@@ -232,13 +232,19 @@ def _analyse_bytes(path: str, data: bytes, cold_check: bool) -> FileAnalysis:
                     f"the {DATA_FILE_BYTES:,}-byte limit for data files (no training code?)"
                 ),
             )
-    if cold_check:
+    if cold_check and not _CPYTHON_ONLY_ENDING.search(source):
         from reprolint.prefilter import cold_file
 
         cold = cold_file(source)
         if cold is not None:
             return FileAnalysis(path, suppressions=_suppressions(source), source=source, cold=cold)
     return analyse_source(source, path)
+
+
+# The pre-filter trusts CPython's parser, which accepts a line continuation followed by
+# CRLF at the end of a file ("\\\r\n"); libcst rejects it. Such a file always gets the
+# full parse, so `check` reports the same RPL900 as `fix`.
+_CPYTHON_ONLY_ENDING = re.compile(r"\\\s*\Z")
 
 
 def _literal_share(source: str) -> float:
@@ -301,9 +307,7 @@ def _diagnostics(
         if analysis.error is not None:
             err = analysis.error
             span = Span(err.line, err.column, err.line, err.column)
-            findings.append(
-                Finding(ParseError.code, analysis.path, span, f"Failed to parse {analysis.path}: {err.reason}")
-            )
+            findings.append(ParseError().report(analysis.path, span, path=analysis.path, reason=err.reason))
     for code, rule in rules.items():
         if not rule.implemented or not settings.is_enabled(code):
             continue
@@ -327,6 +331,9 @@ def _diagnostics(
                 span=finding.span,
                 severity=rule.severity if isinstance(rule.severity, Severity) else Severity.WARNING,
                 fix=finding.fix,
+                data=finding.data,
+                entry_points=finding.entry_points,
+                related=finding.related,
             )
         )
     from reprolint.fixing import attach_fixes
@@ -387,13 +394,15 @@ def check_paths(
             return CheckResult(run.hit, len(files))
     from reprolint.pipeline import analyse_all
 
+    analysed_keys: dict[str, str] = {}
     analyses = analyse_all(
         files, settings, progress=progress, jobs=jobs, cache=cache, prefilter=prefilter,
-        configured_entries=_configured_paths(files, settings),
+        configured_entries=_configured_paths(files, settings), keys=analysed_keys,
     )
     diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
     if run is not None:
-        run.remember(diagnostics)
+        # Under the keys of the bytes analysed, not of the lookup's earlier read.
+        run.remember(diagnostics, analysed_keys)
     return CheckResult(diagnostics, len(files))
 
 

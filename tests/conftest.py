@@ -7,11 +7,24 @@ from pathlib import Path
 from typing import Callable, Optional
 
 import pytest
+from hypothesis import settings
 
 from reprolint.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "corpus"
+
+# Hypothesis profiles. "ci" makes the property tests reproducible: derandomized (the
+# examples come from a fixed seed, the same on every machine), no example database
+# (nothing carried over from an earlier run: a clean checkout and a warm one draw the
+# same examples), and the example budgets written on each test. "dev" (the default
+# locally) explores: random examples, failures remembered in .hypothesis/ and replayed
+# first. A failure found while exploring is added to its test as an explicit @example.
+# The profile is HYPOTHESIS_PROFILE when set (.ci/run sets "ci"), else "ci" when CI is
+# set (GitHub Actions and most CI services set CI=true), else "dev".
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 class CliResult:
