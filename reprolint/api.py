@@ -307,7 +307,9 @@ def _diagnostics(
         if analysis.error is not None:
             err = analysis.error
             span = Span(err.line, err.column, err.line, err.column)
-            findings.append(ParseError().report(analysis.path, span, path=analysis.path, reason=err.reason))
+            findings.append(
+                Finding(ParseError.code, analysis.path, span, f"Failed to parse {analysis.path}: {err.reason}")
+            )
     for code, rule in rules.items():
         if not rule.implemented or not settings.is_enabled(code):
             continue
@@ -331,9 +333,6 @@ def _diagnostics(
                 span=finding.span,
                 severity=rule.severity if isinstance(rule.severity, Severity) else Severity.WARNING,
                 fix=finding.fix,
-                data=finding.data,
-                entry_points=finding.entry_points,
-                related=finding.related,
             )
         )
     from reprolint.fixing import attach_fixes
@@ -394,15 +393,13 @@ def check_paths(
             return CheckResult(run.hit, len(files))
     from reprolint.pipeline import analyse_all
 
-    analysed_keys: dict[str, str] = {}
     analyses = analyse_all(
         files, settings, progress=progress, jobs=jobs, cache=cache, prefilter=prefilter,
-        configured_entries=_configured_paths(files, settings), keys=analysed_keys,
+        configured_entries=_configured_paths(files, settings),
     )
     diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
     if run is not None:
-        # Under the keys of the bytes analysed, not of the lookup's earlier read.
-        run.remember(diagnostics, analysed_keys)
+        run.remember(diagnostics)
     return CheckResult(diagnostics, len(files))
 
 
