@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
@@ -166,6 +165,7 @@ def _check(args: argparse.Namespace) -> int:
             from reprolint.runcache import lookup
 
             run = lookup(list(args.paths), settings)
+            _warn_cache(run.store)
         if run is not None and run.hit is not None and not (edits and _without_fix_edits(run.hit)):
             diagnostics, files = run.hit, len(run.files)
         else:
@@ -287,19 +287,25 @@ def _guide(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _clean(args: argparse.Namespace) -> int:
-    settings = _settings(args, Path("."))
-    cache = Path(settings.root) / settings.cache_dir
-    if cache.is_dir():
-        from reprolint.cache import is_cache_folder
+def _warn_cache(store) -> None:  # store: reprolint.cache.FactsCache
+    """Say why the cache is not used (a planted or linked folder, no per-user secret)."""
+    from reprolint.cache import cache_secret_problem
 
-        # `cache-dir` is user configuration: never delete a folder reprolint did not make.
-        if not is_cache_folder(cache):
-            raise _UsageError(f"{cache} does not look like a reprolint cache; not removing it")
-        shutil.rmtree(cache)
-        print(f"Removed {cache}")
-    else:
-        print(f"No cache at {cache}")
+    if store.problem:
+        sys.stderr.write(f"reprolint: warning: {store.problem}\n")
+    secret = cache_secret_problem()
+    if secret:
+        sys.stderr.write(
+            f"reprolint: warning: no per-user cache secret ({secret}); nothing cached is reused\n"
+        )
+
+
+def _clean(args: argparse.Namespace) -> int:
+    from reprolint.cache import remove_cache
+
+    # Only a folder reprolint made (its marker verifies) is removed; anything else is a
+    # CacheDirError, which main() reports with exit status 2.
+    print(remove_cache(_settings(args, Path("."))))
     return EXIT_CLEAN
 
 

@@ -393,13 +393,15 @@ def check_paths(
             return CheckResult(run.hit, len(files))
     from reprolint.pipeline import analyse_all
 
+    analysed_keys: dict[str, str] = {}
     analyses = analyse_all(
         files, settings, progress=progress, jobs=jobs, cache=cache, prefilter=prefilter,
-        configured_entries=_configured_paths(files, settings),
+        configured_entries=_configured_paths(files, settings), keys=analysed_keys,
     )
     diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
     if run is not None:
-        run.remember(diagnostics)
+        # Under the keys of the bytes analysed, not of the lookup's earlier read.
+        run.remember(diagnostics, analysed_keys)
     return CheckResult(diagnostics, len(files))
 
 

@@ -7,15 +7,22 @@ that reaches the per-file pass. Nothing else is ever compared, so a stale entry 
 never be found: a change to any input is a different key. The cross-file program model
 is always recomputed from the cached facts.
 
-JSON, never pickle: a repository can ship a cache folder, and ``reprolint check`` must
-never execute anything it reads. Decoding rebuilds only dataclasses from an allow-list
-(the fact types of :mod:`reprolint.analysis.facts`, found by walking its namespace, so
-new fact types work without edits here); anything else — an unknown tag, a missing
-field, bad JSON, a key that does not match — makes the entry corrupt, and a corrupt
-entry is deleted and recomputed, never trusted.
+Nothing in the folder is trusted unless this user wrote it on this machine: keys are
+HMACs under a per-user secret kept outside every project, every entry carries an HMAC
+of its bytes, and the folder's ``CACHEDIR.TAG`` an HMAC of the folder's real path;
+anything that does not verify is absent. ``cache-dir`` must name a folder inside the
+project; a folder reprolint did not make (or a link) is never written to, never given a
+``.gitignore`` and never removed by ``reprolint clean``. See docs/security.md.
+
+JSON, never pickle, and decoding rebuilds only dataclasses from an allow-list (the fact
+types of :mod:`reprolint.analysis.facts`, found by walking its namespace, so new fact
+types work without edits here), checking the type of every simply-typed field and the
+range of every line and column; anything else — an unknown tag, a missing field, a
+wrong type, bad JSON, a key that does not match — makes the entry corrupt, and a
+corrupt entry is deleted and recomputed, never trusted.
 
 Writes are atomic (temporary file in the same folder, then ``os.replace``), so runs in
-parallel at worst both write the same entry. The folder writes its own ``.gitignore``.
+parallel at worst both write the same entry.
 """
 
 from __future__ import annotations
@@ -24,30 +31,43 @@ import dataclasses
 import enum
 import functools
 import hashlib
+import hmac
 import json
 import math
 import os
+import secrets
+import shutil
+import stat
 import sys
 import tempfile
+import typing
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterator, Optional
 
+from reprolint.config import ConfigError
+
 __all__ = [
     "CACHE_FORMAT",
+    "CacheDirError",
     "CorruptEntry",
     "FactsCache",
+    "cache_folder",
+    "cache_secret_problem",
     "code_digest",
     "decode",
     "encode",
     "fact_types",
     "is_cache_folder",
     "loads",
+    "remove_cache",
     "run_key",
+    "secret_folder",
+    "user_secret",
 ]
 
 # Bumped when the layout of an entry changes (the key covers everything else).
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 class CorruptEntry(ValueError):
@@ -192,6 +212,13 @@ def _object(value: dict[str, Any], types: dict[str, type]) -> Any:
         if cls is None:
             raise CorruptEntry(f"unknown fact type {name!r:.80}")
         del value["!c"]
+        for field_name, allowed, bounded in _field_checks(cls):
+            item = value.get(field_name, _MISSING)
+            if item is _MISSING:
+                continue  # a default, or a missing field (the constructor says so)
+            if not isinstance(item, allowed) or (bounded and isinstance(item, int) and not (
+                    type(item) is int and 0 <= item <= MAX_POSITION)):
+                raise CorruptEntry(f"bad {cls.__name__}.{field_name}: {type(item).__name__}")
         try:
             return cls(**value)
         except (TypeError, ValueError) as exc:
@@ -227,6 +254,57 @@ def _object(value: dict[str, Any], types: dict[str, type]) -> Any:
             out[_hashable(pair[0])] = pair[1]
         return out
     raise CorruptEntry(f"unknown tag {tag!r:.20}")
+
+
+_MISSING = object()
+
+# The largest line or column a decoded entry may hold (a planted 10**300 is corrupt).
+MAX_POSITION = 100_000_000
+
+_SIMPLE = {int: (int,), str: (str,), bool: (bool,), float: (float, int), type(None): (type(None),)}
+_CONTAINERS = {tuple: tuple, list: list, dict: dict, frozenset: frozenset, set: set}
+
+
+def _allowed(hint: Any) -> Optional[tuple[type, ...]]:
+    """The runtime types a decoded value of ``hint`` may have (None: not checked)."""
+    if hint in _SIMPLE:
+        return _SIMPLE[hint]
+    origin = typing.get_origin(hint)
+    if origin is typing.Union:
+        found: list[type] = []
+        for arg in typing.get_args(hint):
+            inner = _allowed(arg)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return tuple(found)
+    if origin in _CONTAINERS:
+        return (_CONTAINERS[origin],)
+    if hint in _CONTAINERS:
+        return (_CONTAINERS[hint],)
+    if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or issubclass(hint, enum.Enum)):
+        return (hint,)
+    return None
+
+
+def _is_position(name: str) -> bool:
+    return name.endswith(("line", "col", "column", "lineno")) or name in ("cell",)
+
+
+@functools.lru_cache(maxsize=None)
+def _field_checks(cls: type) -> tuple[tuple[str, tuple[type, ...], bool], ...]:
+    """Per field of ``cls`` whose type can be checked: its name, the types it may hold
+    and whether it is a line or column (bounded by :data:`MAX_POSITION`)."""
+    try:
+        hints = typing.get_type_hints(cls, vars(sys.modules[cls.__module__]))
+    except Exception:  # noqa: BLE001 - an unresolvable hint is simply not checked
+        return ()
+    checks = []
+    for f in dataclasses.fields(cls):
+        allowed = _allowed(hints.get(f.name, Any))
+        if allowed is not None:
+            checks.append((f.name, allowed, _is_position(f.name) and int in allowed))
+    return tuple(checks)
 
 
 def _hashable(value: Any) -> Any:
@@ -288,64 +366,350 @@ def run_key(salt: str, settings: Any, roots: list[str], file_keys: list[tuple[st
     return h.hexdigest()
 
 
-# --------------------------------------------------------------------------- the store
+# --------------------------------------------------------------------------- trust
+#
+# A cache folder can come from anywhere: committed to the repository, planted by a pull
+# request, copied from another machine. Nothing in it is trusted unless this user wrote
+# it on this machine, which is proved by a per-user secret kept outside every project
+# (docs/security.md). Every key is an HMAC under that secret, every entry carries an
+# HMAC of its bytes, and the folder's marker an HMAC of the folder's real path.
+
+_SECRET_BYTES = 32
+_SECRET_FILE = "cache-secret"
+
+
+def secret_folder() -> Path:
+    """Where the per-user secret lives: ``$XDG_CACHE_HOME/reprolint`` or ``~/.cache/reprolint``."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if base and os.path.isabs(base):
+        return Path(base) / "reprolint"
+    return Path.home() / ".cache" / "reprolint"
+
+
+class _Secret:
+    value: Optional[bytes] = None
+    problem: Optional[str] = None
+
+
+_secret = _Secret()
+
+
+def user_secret() -> bytes:
+    """The per-user secret (made on first use, mode 0600), or a throw-away one.
+
+    When the secret cannot be read or made safely (no home, a read-only home, a file
+    that is a link, not ours, or readable by others), a random secret for this process
+    is used instead: nothing stored by earlier runs verifies, so the cache is empty but
+    never wrong. ``cache_secret_problem()`` then says why.
+    """
+    if _secret.value is None:
+        try:
+            _secret.value = _read_or_make_secret(secret_folder() / _SECRET_FILE)
+        except OSError as exc:
+            _secret.value = secrets.token_bytes(_SECRET_BYTES)
+            _secret.problem = str(exc)
+    return _secret.value
+
+
+def cache_secret_problem() -> Optional[str]:
+    """Why the per-user secret is a throw-away one (None when it is the stored one)."""
+    user_secret()
+    return _secret.problem
+
+
+def _read_or_make_secret(path: Path) -> bytes:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, os.O_RDONLY | nofollow)
+    except FileNotFoundError:
+        # Made under a temporary name and linked into place, so two first runs at
+        # once agree on one secret (the loser of the race reads the winner's).
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")  # mode 0600
+        try:
+            os.write(fd, secrets.token_bytes(_SECRET_BYTES))
+            os.close(fd)
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass
+        finally:
+            os.unlink(tmp)
+        fd = os.open(path, os.O_RDONLY | nofollow)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{path} is not a regular file")
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            raise OSError(f"{path} belongs to another user")
+        if info.st_mode & 0o077:
+            raise OSError(f"{path} can be read or written by other users (chmod 600 it)")
+        value = os.read(fd, _SECRET_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(value) != _SECRET_BYTES:
+        raise OSError(f"{path} does not hold a reprolint secret")
+    return value
+
+
+def _mac(secret: bytes, *parts: bytes) -> str:
+    h = hmac.new(secret, digestmod=hashlib.sha256)
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- the folder
+
+
+class CacheDirError(ConfigError):
+    """``cache-dir`` names a folder reprolint must not use, or a folder it did not make."""
+
 
 _GITIGNORE = "# Created by reprolint: the analysis cache (`reprolint clean` removes it).\n*\n"
+_MARKER = "CACHEDIR.TAG"
+# The signature of the Cache Directory Tagging convention (backup tools skip the folder).
+_MARKER_HEAD = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# A cache directory tag created by reprolint; `reprolint clean` removes this folder.\n"
+)
+_MARKER_MAC = "reprolint-folder: "
 
 
-def is_cache_folder(folder: Path) -> bool:
-    """Whether ``folder`` was made by :class:`FactsCache` (its ``.gitignore`` says so)."""
+def cache_folder(settings: Any) -> Path:
+    """The configured cache folder, confined to the project (else :class:`CacheDirError`).
+
+    ``cache-dir`` is read from the repository's own configuration, so a repository
+    chooses it: it must name a folder strictly inside the project root (the folder of
+    the configuration), never the root, a parent of it or a folder elsewhere. Checked on
+    the text of the path; a symbolic link on the way is caught by :meth:`FactsCache.problem`.
+    """
+    raw = settings.cache_dir
+    where = f"{settings.config_path}: " if getattr(settings, "config_path", None) else ""
+    root = Path(os.path.abspath(settings.root))
+    if not isinstance(raw, str) or not raw.strip() or "\0" in raw:
+        raise CacheDirError(f"{where}`cache-dir` must name a folder inside the project, got {raw!r}")
+    folder = Path(os.path.normpath(root / raw))
+    if folder == root or root not in folder.parents:
+        raise CacheDirError(
+            f"{where}`cache-dir = {raw!r}` is {folder}, which is not inside the project "
+            f"folder {root}: the cache must be a folder of its own inside the project"
+        )
+    return Path(settings.root) / raw
+
+
+def _folder_mac(secret: bytes, folder: Path) -> str:
+    return _mac(secret, b"reprolint cache folder", os.fsencode(str(Path(folder).resolve())))
+
+
+def is_cache_folder(folder: Path, secret: Optional[bytes] = None) -> bool:
+    """Whether reprolint made ``folder``, for this user on this machine, at this place.
+
+    Proved by its marker, which holds an HMAC (under the per-user secret) of the
+    folder's real path: a folder planted in a repository, copied from elsewhere or
+    reached through a link does not pass.
+    """
+    folder = Path(folder)
+    if folder.is_symlink() or not folder.is_dir():
+        return False
     try:
-        return (Path(folder) / ".gitignore").read_text(encoding="utf-8") == _GITIGNORE
+        text = (folder / _MARKER).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
+    expected = _MARKER_MAC + _folder_mac(secret or user_secret(), folder)
+    return any(hmac.compare_digest(line, expected) for line in text.splitlines())
+
+
+def _link_on_the_way(root: Path, folder: Path) -> Optional[Path]:
+    """The first symbolic link from ``root`` (exclusive) down to ``folder`` (inclusive)."""
+    try:
+        rel = Path(os.path.abspath(folder)).relative_to(os.path.abspath(root))
+    except ValueError:
+        return folder
+    here = Path(root)
+    for part in rel.parts:
+        here = here / part
+        if here.is_symlink():
+            return here
+    return None
+
+
+def remove_cache(settings: Any) -> str:
+    """``reprolint clean``: remove the cache folder if reprolint made it; says what it did.
+
+    Raises :class:`CacheDirError` (never anything else) for a folder it must not
+    remove: a link, a folder without a valid marker, one it cannot remove.
+    """
+    folder = cache_folder(settings)
+    link = _link_on_the_way(Path(settings.root), folder)
+    if link is not None:
+        raise CacheDirError(f"{link} is a symbolic link; not removing the cache through it")
+    if not os.path.lexists(folder):
+        return f"No cache at {folder}"
+    if not is_cache_folder(folder):
+        raise CacheDirError(
+            f"{folder} was not created by reprolint (no valid {_MARKER} for this user and "
+            "place); not removing it"
+        )
+    try:
+        shutil.rmtree(folder)
+    except OSError as exc:
+        raise CacheDirError(f"cannot remove {folder}: {exc.strerror or exc}") from exc
+    return f"Removed {folder}"
+
+
+# --------------------------------------------------------------------------- the store
 
 
 class FactsCache:
-    """Entries under ``folder``; ``salt`` is the configuration-and-code part of every key."""
+    """Entries under ``folder``; ``salt`` is the configuration-and-code part of every key.
 
-    def __init__(self, folder: Path, salt: str) -> None:
+    ``secret``: the per-user secret (default :func:`user_secret`). Every key is an HMAC
+    under it and every entry is authenticated with it; anything that does not verify
+    is treated as absent. A folder reprolint did not make (see :attr:`problem`) is
+    neither read nor written.
+    """
+
+    def __init__(self, folder: Path, salt: str, secret: Optional[bytes] = None, root: Optional[Path] = None) -> None:
         self.folder = Path(folder)
         self.salt = salt
-        self._ready = False
+        self.secret = secret if secret is not None else user_secret()
+        self.root = Path(root) if root is not None else self.folder.parent
+        self._state: Optional[str] = None  # "ready" | "absent" | "refused"
+        self._problem: Optional[str] = None
         self.hits = 0
         self.misses = 0
 
     @classmethod
     def for_settings(cls, settings: Any) -> "FactsCache":
-        """The cache of a run: ``cache-dir`` (relative to the configuration's folder)."""
+        """The cache of a run: ``cache-dir`` (relative to the configuration's folder).
+
+        Raises :class:`CacheDirError` when ``cache-dir`` leaves the project.
+        """
         from reprolint.catalog import catalog_digest
 
-        folder = Path(settings.root) / settings.cache_dir
+        folder = cache_folder(settings)
         # Only settings that reach the per-file pass belong in the key; selection and
         # suppression are applied after the cache, so changing them keeps it warm.
         config = json.dumps({"torch_version": settings.torch_version}, sort_keys=True)
         salt = "\0".join(
             (str(CACHE_FORMAT), code_digest(), catalog_digest(), config, sys.version.split()[0])
         )
-        return cls(folder, salt)
+        return cls(folder, salt, root=Path(settings.root))
+
+    # ----------------------------------------------------------------- the folder's state
+
+    @property
+    def problem(self) -> Optional[str]:
+        """Why this run does not use the cache folder (None when it does), for a warning."""
+        self._check_folder()
+        return self._problem
+
+    def _check_folder(self) -> str:
+        if self._state is None:
+            self._state, self._problem = self._inspect()
+        return self._state
+
+    def _inspect(self) -> tuple[str, Optional[str]]:
+        link = _link_on_the_way(self.root, self.folder)
+        if link is not None:
+            return "refused", f"{link} is a symbolic link; the cache is not used"
+        if not os.path.lexists(self.folder):
+            return "absent", None
+        if not self.folder.is_dir():
+            return "refused", f"{self.folder} is not a folder; the cache is not used"
+        if not is_cache_folder(self.folder, self.secret):
+            return "refused", (
+                f"{self.folder} was not created by reprolint for this user at this place "
+                "(a folder from the repository or another machine?); the cache is not used "
+                "(remove the folder, or set `cache-dir`)"
+            )
+        return "ready", None
+
+    def _prepare(self) -> bool:
+        """Make sure the folder is ours before a write; False: do not write."""
+        state = self._check_folder()
+        if state == "ready":
+            return True
+        if state == "refused":
+            return False
+        self.folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir()
+        except FileExistsError:
+            # Another run made it meanwhile: trust it only if its marker verifies.
+            self._state = None
+            return self._check_folder() == "ready"
+        # Ours: only now do the marker and the .gitignore go in.
+        self._write_atomic(self.folder / ".gitignore", _GITIGNORE.encode())
+        marker = _MARKER_HEAD + _MARKER_MAC + _folder_mac(self.secret, self.folder) + "\n"
+        self._write_atomic(self.folder / _MARKER, marker.encode())
+        self._state = "ready"
+        return True
+
+    @staticmethod
+    def _write_atomic(target: Path, data: bytes) -> None:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    # ----------------------------------------------------------------- keys and entries
 
     def key(self, path: str, data: bytes) -> str:
-        h = hashlib.sha256(self.salt.encode())
+        """An HMAC of everything the analysis of ``data`` as ``path`` depends on."""
+        h = hmac.new(self.secret, self.salt.encode(), hashlib.sha256)
         h.update(b"\0")
         h.update(path.encode("utf-8", "surrogateescape"))
         h.update(b"\0")
         h.update(data)
         return h.hexdigest()
 
+    def _seal(self, kind: str, key: str, body: bytes) -> bytes:
+        return _mac(self.secret, kind.encode(), key.encode(), body).encode() + b"\n" + body
+
+    def _open(self, kind: str, key: str, raw: bytes) -> Optional[bytes]:
+        """The body of a sealed entry, or None when its HMAC does not verify."""
+        mac, newline, body = raw.partition(b"\n")
+        if not newline or len(mac) != 64:
+            return None
+        expected = _mac(self.secret, kind.encode(), key.encode(), body).encode()
+        return body if hmac.compare_digest(mac, expected) else None
+
+    def _read(self, kind: str, key: str, entry: Path) -> Optional[bytes]:
+        if self._check_folder() != "ready":
+            return None
+        try:
+            raw = entry.read_bytes()
+        except OSError:
+            return None
+        return self._open(kind, key, raw)
+
+    def _write(self, kind: str, key: str, entry: Path, body: bytes) -> None:
+        if not self._prepare():
+            return
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        self._write_atomic(entry, self._seal(kind, key, body))
+
     def _entry(self, key: str) -> Path:
         return self.folder / "v1" / key[:2] / f"{key[2:]}.json"
 
     def load(self, key: str) -> Optional[dict[str, Any]]:
-        """The stored payload, or None (missing, unreadable or corrupt: then deleted)."""
-        entry = self._entry(key)
-        try:
-            raw = entry.read_bytes()
-        except OSError:
+        """The stored payload, or None (missing, unauthentic or corrupt: then deleted)."""
+        body = self._read("facts", key, self._entry(key))
+        if body is None:
             self.misses += 1
             return None
         try:
-            stored = loads(raw)
+            stored = loads(body)
             if not isinstance(stored, dict) or stored.get("key") != key:
                 raise CorruptEntry("key mismatch")
             payload = stored.get("payload")
@@ -359,6 +723,8 @@ class FactsCache:
         return payload
 
     def discard(self, key: str) -> None:
+        if self._check_folder() != "ready":
+            return
         try:
             self._entry(key).unlink()
         except OSError:
@@ -366,45 +732,28 @@ class FactsCache:
 
     def store(self, key: str, payload: dict[str, Any]) -> None:
         """Write an entry atomically; a cache that cannot be written is silently skipped."""
-        entry = self._entry(key)
         try:
-            self._prepare()
-            entry.parent.mkdir(parents=True, exist_ok=True)
             text = json.dumps({"key": key, "payload": payload}, separators=(",", ":"))
-            fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    handle.write(text)
-                os.replace(tmp, entry)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            self._write("facts", key, self._entry(key), text.encode("utf-8"))
         except (OSError, TypeError, ValueError, RecursionError):
             pass
 
-    def _prepare(self) -> None:
-        if self._ready:
-            return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        ignore = self.folder / ".gitignore"
-        if not ignore.exists():
-            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(_GITIGNORE)
-            os.replace(tmp, ignore)
-        self._ready = True
-
     def entries(self) -> Iterator[Path]:
-        yield from (self.folder / "v1").glob("*/*.json")
+        if self._check_folder() == "ready":
+            yield from (self.folder / "v1").glob("*/*.json")
 
     def load_run(self, key: str) -> Optional[list[Any]]:
-        """The diagnostics of an earlier run with exactly these inputs, or None."""
+        """The diagnostics of an earlier run with exactly these inputs, or None.
+
+        Types are checked while decoding; whether they fit this run's files (paths,
+        lines) is for the caller (:func:`reprolint.runcache.lookup`).
+        """
+        body = self._read("run", key, self.folder / "runs" / f"{key}.json")
+        if body is None:
+            return None
         try:
-            stored = loads((self.folder / "runs" / f"{key}.json").read_bytes(), "model")
-        except (OSError, CorruptEntry):
+            stored = loads(body, "model")
+        except CorruptEntry:
             return None
         if not isinstance(stored, dict) or stored.get("key") != key:
             return None
@@ -412,35 +761,33 @@ class FactsCache:
         return diagnostics if isinstance(diagnostics, list) else None
 
     def store_run(self, key: str, diagnostics: list[Any]) -> None:
-        folder = self.folder / "runs"
         try:
-            self._prepare()
-            folder.mkdir(exist_ok=True)
             text = json.dumps(
                 {"key": key, "diagnostics": encode(diagnostics, "model")}, separators=(",", ":")
             )
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, folder / f"{key}.json")
+            self._write("run", key, self.folder / "runs" / f"{key}.json", text.encode("utf-8"))
         except (OSError, TypeError, ValueError, RecursionError):
             pass
 
+    def _aux_entry(self, name: str) -> tuple[str, Path]:
+        key = self.key(name, b"")
+        return key, self.folder / f"{name}-{key[:16]}.json"
+
     def load_aux(self, name: str) -> Any:
         """A helper value stored under this cache's salt (None when absent or bad)."""
+        key, entry = self._aux_entry(name)
+        body = self._read("aux", key, entry)
+        if body is None:
+            return None
         try:
-            stored = json.loads((self.folder / f"{name}-{self.key(name, b'')[:16]}.json").read_bytes())
-        except (OSError, ValueError, RecursionError):
+            stored = json.loads(body)
+        except (ValueError, RecursionError):
             return None
         return stored.get("value") if isinstance(stored, dict) else None
 
     def store_aux(self, name: str, value: Any) -> None:
         try:
-            self._prepare()
-            target = self.folder / f"{name}-{self.key(name, b'')[:16]}.json"
-            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"value": value}, handle)
-            os.replace(tmp, target)
-        except (OSError, TypeError, ValueError):
+            key, entry = self._aux_entry(name)
+            self._write("aux", key, entry, json.dumps({"value": value}).encode("utf-8"))
+        except (OSError, TypeError, ValueError, RecursionError):
             pass

@@ -74,19 +74,26 @@ def _from_payload(path: str, payload: dict[str, Any], data: bytes) -> FileAnalys
     return FileAnalysis(path, facts=facts, error=error, suppressions=suppressions, source=source, cold=cold)
 
 
-def _task(job: tuple[str, Optional[FactsCache], bool]) -> FileAnalysis:
-    """One file, in a worker or in-process: read, analyse, store in the cache."""
+def _task(job: tuple[str, Optional[FactsCache], bool]) -> tuple[FileAnalysis, str]:
+    """One file, in a worker or in-process: read once, analyse and key those bytes.
+
+    Returns the analysis and the cache key of the bytes it was made from ("" when the
+    file could not be read or there is no cache), so a whole-run entry is stored under
+    what was analysed, not under an earlier read of the file.
+    """
     path, cache, cold_check = job
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        return FileAnalysis(path, error=SourceError(f"cannot read: {exc.strerror or exc}"))
+        return FileAnalysis(path, error=SourceError(f"cannot read: {exc.strerror or exc}")), ""
     analysis = analyse_bytes(path, data, cold_check=cold_check)
+    key = ""
     if cache is not None:
+        key = cache.key(path, data)
         payload = _payload(analysis)
         if payload is not None:
-            cache.store(cache.key(path, data), payload)
-    return analysis
+            cache.store(key, payload)
+    return analysis, key
 
 
 def _prime_prefilter(store: Optional[FactsCache]) -> None:
@@ -115,9 +122,15 @@ def analyse_all(
     cache: bool = True,
     prefilter: bool = True,
     configured_entries: Sequence[str] = (),
+    keys: Optional[dict[str, str]] = None,
 ) -> list[FileAnalysis]:
-    """A :class:`FileAnalysis` for each file, in order (see the module docstring)."""
+    """A :class:`FileAnalysis` for each file, in order (see the module docstring).
+
+    ``keys``, when given (and the cache is on), receives path -> the cache key of the
+    bytes each analysis was made from ("" for a file that could not be read).
+    """
     store = FactsCache.for_settings(settings) if cache else None
+    keys = {} if keys is None else keys
     results: list[Optional[FileAnalysis]] = [None] * len(files)
     done = 0
 
@@ -137,6 +150,7 @@ def analyse_all(
                 data = None
             if data is not None:
                 key = store.key(path, data)
+                keys[path] = key
                 payload = store.load(key)
                 if payload is not None:
                     try:
@@ -150,8 +164,10 @@ def analyse_all(
         else:
             misses.append(index)
 
-    def arrived(i: int, analysis: FileAnalysis) -> None:
+    def arrived(i: int, done_task: tuple[FileAnalysis, str]) -> None:
+        analysis, key = done_task
         results[misses_now[i]] = analysis
+        keys[analysis.path] = key
         tick()
 
     if misses and prefilter:

@@ -1,8 +1,11 @@
-"""The on-disk cache: round trips, warm runs, one edited file, corrupt and hostile entries."""
+"""The on-disk cache: round trips, warm runs, one edited file, corrupt and hostile entries,
+and its trust model (docs/security.md): a confined folder, authenticated entries, and
+nothing from the cache reaching output unchecked."""
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import os
 import shutil
@@ -14,10 +17,14 @@ from typing import Any
 
 import pytest
 
+from reprolint import cache as cache_module
 from reprolint import pipeline
 from reprolint.analysis import facts as facts_module
 from reprolint.api import analyse_file, check_paths
-from reprolint.cache import CorruptEntry, FactsCache, decode, encode, fact_types, is_cache_folder, loads
+from reprolint.cache import (
+    CorruptEntry, FactsCache, decode, encode, fact_types, is_cache_folder, loads,
+    model_types,
+)
 from reprolint.config import Settings
 from reprolint.model import Span
 
@@ -25,11 +32,22 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
 
 
+@pytest.fixture(autouse=True)
+def own_secret(tmp_path_factory, monkeypatch) -> Path:
+    """Each test has its own per-user secret folder (as another user or machine would)."""
+    home = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.setattr(cache_module, "_secret", cache_module._Secret())
+    return home
+
+
 def _sample(hint: Any, depth: int = 0) -> Any:
     """A value of a type hint, with every container non-empty (so nothing is skipped)."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
-    if hint is Any or depth > 4:
+    if hint in (str, bool, int, float):  # at any depth: decoding checks these types
+        return {str: "text with `code`", bool: True, int: 7, float: 0.5}[hint]
+    if hint is Any or depth > 12:
         return ("any", (1, None, 2.5, "<unknown>"), frozenset({"a"}))
     if origin is typing.Union:
         return _sample([a for a in args if a is not type(None)][0], depth + 1)
@@ -53,6 +71,8 @@ def _sample(hint: Any, depth: int = 0) -> Any:
         return 0.5
     if dataclasses.is_dataclass(hint):
         return _instance(hint, depth + 1)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return next(iter(hint))
     return "fallback"
 
 
@@ -69,7 +89,10 @@ def _instance(cls: type, depth: int = 0) -> Any:
 def test_every_fact_type_round_trips(name: str) -> None:
     cls = fact_types()[name]
     value = _instance(cls)
-    back = decode(json.loads(json.dumps(encode(value))))
+    # Result types (Diagnostic, Span...) re-exported by the facts module hold enums,
+    # which only the run-entry codec ("model") allows.
+    kind = "model" if model_types().get(name) is cls else "facts"
+    back = decode(json.loads(json.dumps(encode(value, kind))), kind)
     assert type(back) is cls
     assert back == value
 
@@ -177,16 +200,27 @@ def test_corrupt_and_foreign_entries_are_discarded_and_recomputed(tmp_path: Path
     assert entries
     garbage = [b"{not json", b'{"key": "other", "payload": {}}', b'{"key": 1}',
                b'[1, 2]', b'']
+    store = FactsCache.for_settings(settings)
     for i, entry in enumerate(entries):
-        if i % 2:
+        key = entry.parent.name + entry.stem
+        if i % 3 == 1:
             entry.write_bytes(garbage[i % len(garbage)])
-        else:  # well-formed JSON naming a class outside the allow-list
-            stored = json.loads(entry.read_text())
+        elif i % 3 == 2:  # authentic, but naming a class outside the allow-list
+            stored = json.loads(_body(entry))
             stored["payload"]["facts"] = {"!c": "Popen", "args": ["rm", "-rf", "/"]}
-            entry.write_text(json.dumps(stored))
+            entry.write_bytes(store._seal("facts", key, json.dumps(stored).encode()))
+        else:  # authentic, but a field of the wrong type
+            stored = json.loads(_body(entry))
+            stored["payload"]["facts"]["path"] = ["not", "a", "str"]
+            entry.write_bytes(store._seal("facts", key, json.dumps(stored).encode()))
     assert _seen(check_paths([str(project)], settings, cache=True, jobs=1).diagnostics) == _seen(expected)
     for entry in entries:  # rewritten, valid again
-        assert json.loads(entry.read_text())["payload"]["facts"]["!c"] == "ModuleFacts"
+        assert json.loads(_body(entry))["payload"]["facts"]["!c"] == "ModuleFacts"
+
+
+def _body(entry: Path) -> bytes:
+    """An entry's JSON, after the line holding its HMAC."""
+    return entry.read_bytes().partition(b"\n")[2]
 
 
 def test_the_key_covers_content_path_and_configuration(tmp_path: Path) -> None:
