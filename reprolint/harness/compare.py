@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from reprolint.harness.traces import Digest, ProcessTrace, StepRecord
+from reprolint.harness.traces import Digest, ProcessTrace, StepRecord, TensorSet
 
 
 @dataclass
@@ -63,6 +63,19 @@ class ValueComparison:
 
 
 @dataclass
+class TensorSetComparison:
+    """One `torch.save` call (or one model alive at exit) of run 1 against run k's."""
+
+    kind: str  # "saved" | "model"
+    label: str  # the file (saved) or the model's class
+    index: int  # 1-based: the n-th save of the run
+    tensors: int
+    equal: bool
+    differing: List[TensorDelta] = field(default_factory=list)
+    missing: bool = False  # the other run did not save it / has no such model
+
+
+@dataclass
 class ProcessComparison:
     """Run 1 against run k, for one process (`main`, `rank0`...)."""
 
@@ -74,6 +87,8 @@ class ProcessComparison:
     loss: LossComparison
     metrics: List[ValueComparison] = field(default_factory=list)
     traces: List[ValueComparison] = field(default_factory=list)
+    saved: List[TensorSetComparison] = field(default_factory=list)
+    models: List[TensorSetComparison] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
@@ -81,12 +96,17 @@ class ProcessComparison:
             self.divergence is None
             and all(m.equal for m in self.metrics)
             and all(t.equal for t in self.traces)
+            and all(s.equal for s in self.saved)
+            and all(m.equal for m in self.models)
         )
 
     @property
     def evidence(self) -> int:
         """How many things were compared (0: nothing was traced in this process)."""
-        return self.steps_a + self.tensors + len(self.metrics) + len(self.traces)
+        return (
+            self.steps_a + self.tensors + len(self.metrics) + len(self.traces)
+            + len(self.saved) + len(self.models)
+        )
 
 
 def same_float(a: Optional[float], b: Optional[float]) -> bool:
@@ -266,6 +286,26 @@ def compare_traced(
     return results
 
 
+def compare_tensor_sets(kind: str, a: List[TensorSet], b: List[TensorSet]) -> List[TensorSetComparison]:
+    """The n-th set of run 1 against the n-th of run k (file names may hold a date)."""
+    results = []
+    for index in range(max(len(a), len(b))):
+        if index >= len(a) or index >= len(b):
+            present = (a if index < len(a) else b)[index]
+            results.append(TensorSetComparison(kind, present.label, index + 1, len(present.names), False, missing=True))
+            continue
+        x, y = a[index], b[index]
+        deltas = []
+        for i, (da, db) in enumerate(zip(x.digests, y.digests)):
+            if da[0] != db[0]:
+                name = x.names[i] if i < len(x.names) else f"tensor{i}"
+                deltas.append(TensorDelta(name, da[1], db[1]))
+        if len(x.digests) != len(y.digests) or x.names != y.names:
+            deltas.append(TensorDelta(f"({len(x.digests)} tensors vs {len(y.digests)})", None, None))
+        results.append(TensorSetComparison(kind, x.label, index + 1, len(x.names), not deltas, deltas))
+    return results
+
+
 def compare_process(a: ProcessTrace, b: ProcessTrace) -> ProcessComparison:
     """Run 1's trace of one process against run k's."""
     return ProcessComparison(
@@ -277,4 +317,6 @@ def compare_process(a: ProcessTrace, b: ProcessTrace) -> ProcessComparison:
         loss=compare_losses(a.steps, b.steps),
         metrics=compare_values(a.metrics, b.metrics),
         traces=compare_traced(a.traces, b.traces),
+        saved=compare_tensor_sets("saved", a.saved, b.saved),
+        models=compare_tensor_sets("model", a.models, b.models),
     )

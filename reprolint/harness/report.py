@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from reprolint.harness.artifacts import summarize
-from reprolint.harness.compare import Divergence, ProcessComparison
+from reprolint.harness.compare import Divergence, ProcessComparison, TensorDelta, TensorSetComparison
 from reprolint.harness.verify import RunComparison, RunOutcome, VerifyResult
 
 MAX_TENSORS_SHOWN = 3
@@ -45,14 +45,22 @@ def _loss_pair(a: Optional[float], b: Optional[float]) -> str:
     return _pair(a, b)
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def _tensors(div: Divergence) -> str:
+    return _tensor_list(div.tensors)
+
+
+def _tensor_list(tensors: List[TensorDelta]) -> str:
     parts = []
-    for t in div.tensors[:MAX_TENSORS_SHOWN]:
+    for t in tensors[:MAX_TENSORS_SHOWN]:
         if t.sum_a is not None and t.sum_b is not None:
             parts.append(f"{t.name} (Σ {_pair(t.sum_a, t.sum_b)})")
         else:
             parts.append(t.name)
-    more = len(div.tensors) - MAX_TENSORS_SHOWN
+    more = len(tensors) - MAX_TENSORS_SHOWN
     if more > 0:
         parts.append(f"+{more} more")
     return ", ".join(parts)
@@ -82,12 +90,12 @@ def _process_lines(p: ProcessComparison, label: str) -> List[str]:
         lines.append(f"  {label}optimizer steps: {p.steps_a} vs {p.steps_b}")
     if p.loss.steps:
         if p.loss.differing == 0:
-            lines.append(f"  {label}loss per step: identical for all {p.loss.steps} steps")
+            lines.append(f"  {label}loss per step: identical for all {_plural(p.loss.steps, 'step')}")
         else:
             lines.append(
                 f"  {label}loss per step: identical for {p.loss.identical_prefix} of "
-                f"{p.loss.steps} steps, then differs ({_loss_pair(p.loss.first_a, p.loss.first_b)}); "
-                f"{p.loss.differing} steps differ"
+                f"{_plural(p.loss.steps, 'step')}, then differs ({_loss_pair(p.loss.first_a, p.loss.first_b)}); "
+                f"{_plural(p.loss.differing, 'step')} differ{'s' if p.loss.differing == 1 else ''}"
             )
         differing_epochs = [e for e in p.loss.epochs if not e.equal]
         if differing_epochs:
@@ -102,7 +110,26 @@ def _process_lines(p: ProcessComparison, label: str) -> List[str]:
     for t in p.traces:
         if not t.equal:
             lines.append(f"  {label}traced {escape(t.name)}: {escape(t.summary)}")
+    for found in [*p.saved, *p.models]:
+        if not found.equal:
+            lines.append(f"  {label}{escape(tensor_set_sentence(found))}")
     return lines
+
+
+def _tensor_set_name(found: TensorSetComparison) -> str:
+    if found.kind == "saved":
+        return f"the tensors saved by torch.save #{found.index} ({found.label})"
+    return f"the state of model {found.label} at exit"
+
+
+def tensor_set_sentence(found: TensorSetComparison) -> str:
+    """`the tensors saved by torch.save #1 (model.pt): 1 of 4 tensors differ: fc.weight (Σ ...)`."""
+    if found.missing:
+        return f"{_tensor_set_name(found)}: present in only one of the runs"
+    return (
+        f"{_tensor_set_name(found)}: {len(found.differing)} of "
+        f"{_plural(found.tensors, 'tensor')} differ: {_tensor_list(found.differing)}"
+    )
 
 
 def _comparison_lines(c: RunComparison, multi_process: bool) -> List[str]:
@@ -119,7 +146,7 @@ def _comparison_lines(c: RunComparison, multi_process: bool) -> List[str]:
     if c.output_is_criterion and c.output is not None and not c.output.equal:
         lines.append(
             f"  program output differs at line {c.output.first_line}: "
-            f"{escape(c.output.line_a)!r} vs {escape(c.output.line_b)!r}"
+            f"{escape(repr(c.output.line_a))} vs {escape(repr(c.output.line_b))}"
         )
     return lines
 
@@ -130,9 +157,9 @@ def _identical_summary(result: VerifyResult) -> str:
     steps = sum(p.steps_a for p in c.processes)
     tensors = sum(p.tensors for p in c.processes)
     if steps:
-        parts.append(f"{steps:,} steps")
+        parts.append(_plural(steps, "step"))
     if tensors:
-        parts.append(f"{tensors:,} tensors")
+        parts.append(_plural(tensors, "tensor"))
     if steps:
         parts.append("loss")
     metrics = sum(len(p.metrics) for p in c.processes)
@@ -145,7 +172,15 @@ def _identical_summary(result: VerifyResult) -> str:
         n = sum(a.tensors for a in c.artifacts)
         parts.append(f"{len(c.artifacts)} artifact{'s' if len(c.artifacts) != 1 else ''}"
                      + (f" ({n:,} tensors)" if n else ""))
-    if c.output_is_criterion:
+    saved = [found for p in c.processes for found in p.saved]
+    if saved:
+        n = sum(found.tensors for found in saved)
+        parts.append(f"{_plural(len(saved), 'torch.save call')} ({_plural(n, 'tensor')})")
+    models = [found for p in c.processes for found in p.models]
+    if models:
+        n = sum(found.tensors for found in models)
+        parts.append(f"{_plural(len(models), 'model')} at exit ({_plural(n, 'tensor')})")
+    if c.output_is_criterion and c.output is not None and not c.output.empty:
         parts.append("program output")
     ranks = [p.process for p in c.processes if p.process.startswith("rank")]
     if ranks:
@@ -183,6 +218,16 @@ def render_text(result: VerifyResult, console: Console) -> None:
             f"[bold green]REPRODUCIBLE[/]{mode}: {total} runs bit-identical ({what})"
             + (f"; {spread}" if spread else "")
         )
+        timing = next(
+            (c.output for c in result.comparisons
+             if c.output_is_criterion and c.output is not None and c.output.timing_differs),
+            None,
+        )
+        if timing is not None:
+            console.print(
+                f"  program output: timing differs (ignored), first at line {timing.timing_line}",
+                highlight=False,
+            )
     elif result.verdict == "inconclusive":
         console.print(
             "[bold yellow]INCONCLUSIVE[/]: nothing to compare (no optimizer steps, metrics, "

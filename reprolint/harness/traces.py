@@ -22,6 +22,15 @@ class StepRecord:
 
 
 @dataclass
+class TensorSet:
+    """Named tensor digests: one `torch.save` call, or one model alive at exit."""
+
+    label: str  # the file saved to, or the model's class
+    names: List[str]
+    digests: List[Digest]
+
+
+@dataclass
 class ProcessTrace:
     """Everything one process of one run traced."""
 
@@ -32,6 +41,8 @@ class ProcessTrace:
     traces: List[Tuple[Any, Dict[str, Any]]] = field(default_factory=list)
     metrics: List[Tuple[str, Any]] = field(default_factory=list)
     warnings: List[str] = field(default_factory=list)
+    saved: List[TensorSet] = field(default_factory=list)
+    models: List[TensorSet] = field(default_factory=list)
 
     def tensor_name(self, optimizer: int, index: int) -> str:
         names = self.names.get(optimizer, [])
@@ -66,6 +77,13 @@ def parse_trace(name: str, lines: List[str]) -> ProcessTrace:
             trace.traces.append((rec.get("step"), rec.get("values", {})))
         elif kind == "metric":
             trace.metrics.append((rec["name"], rec.get("value")))
+        elif kind in ("saved", "model"):
+            found = TensorSet(
+                str(rec.get("file") if kind == "saved" else rec.get("name")),
+                [str(n) for n in rec.get("names", [])],
+                [tuple(d) for d in rec.get("d", [])],  # type: ignore[misc]
+            )
+            (trace.saved if kind == "saved" else trace.models).append(found)
         elif kind == "warning":
             trace.warnings.append(rec.get("message", ""))
     return trace

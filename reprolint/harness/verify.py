@@ -19,6 +19,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import reprolint
 from reprolint.harness import artifacts as _artifacts
 from reprolint.harness.compare import ProcessComparison, compare_process
+from reprolint.harness.output import OutputComparison, compare_outputs
 from reprolint.harness.traces import load_run
 
 RUNS_DIR = Path(".reprolint") / "runs"
@@ -73,17 +74,6 @@ class RunOutcome:
 
 
 @dataclass
-class OutputComparison:
-    """The programs' standard output (a criterion only when nothing else was traced)."""
-
-    equal: bool
-    first_line: Optional[int] = None
-    line_a: str = ""
-    line_b: str = ""
-    empty: bool = False
-
-
-@dataclass
 class RunComparison:
     """Run 1 against run `other`."""
 
@@ -96,8 +86,8 @@ class RunComparison:
 
     @property
     def identical(self) -> bool:
-        if self.output_is_criterion:
-            return self.output is not None and self.output.equal
+        if self.output_is_criterion and (self.output is None or not self.output.equal):
+            return False
         return (
             all(p.identical for p in self.processes)
             and all(a.equal for a in self.artifacts)
@@ -270,20 +260,6 @@ def run_once(
     return outcome
 
 
-def compare_outputs(a: Path, b: Path) -> OutputComparison:
-    la = a.read_text(encoding="utf-8", errors="replace").splitlines()
-    lb = b.read_text(encoding="utf-8", errors="replace").splitlines()
-    if la == lb:
-        return OutputComparison(True, empty=not la)
-    for i, (x, y) in enumerate(zip(la, lb)):
-        if x != y:
-            return OutputComparison(False, i + 1, x, y)
-    n = min(len(la), len(lb))
-    return OutputComparison(
-        False, n + 1, la[n] if n < len(la) else "<end>", lb[n] if n < len(lb) else "<end>"
-    )
-
-
 def compare_runs(
     run_a: Path, run_b: Path, other: int, artifacts: Sequence[str]
 ) -> RunComparison:
@@ -305,9 +281,10 @@ def compare_runs(
             )
         )
     result.output = compare_outputs(run_a / "stdout.txt", run_b / "stdout.txt")
-    # A program with no optimizer steps, metrics or artifacts (NumPy only, say) is
-    # judged by what it prints, rather than called reproducible for lack of evidence.
-    result.output_is_criterion = result.evidence == 0
+    # Without an optimizer step (an evaluation, a hand-written update, NumPy only) what
+    # the program prints is evidence too, with timing-like values set aside; with
+    # steps, the parameter digests decide and the output is only shown.
+    result.output_is_criterion = not any(p.steps_a or p.steps_b for p in result.processes)
     return result
 
 
@@ -388,8 +365,7 @@ def verify(
                     result.warnings.append(message)
     if all(c.identical for c in result.comparisons):
         nothing = all(
-            c.output_is_criterion and c.output is not None and c.output.empty
-            for c in result.comparisons
+            c.evidence == 0 and (c.output is None or c.output.empty) for c in result.comparisons
         )
         result.verdict = "inconclusive" if nothing else "reproducible"
     else:

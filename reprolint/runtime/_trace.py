@@ -14,6 +14,9 @@ What one trace line costs, and why it is enough:
   loader has been iterated before (0-based), found by wrapping `DataLoader.__iter__`.
 * Parameter names come from the largest `nn.Module` that holds the optimizer's
   parameters, found once per optimizer with the garbage collector.
+* Every `torch.save(obj, f)` writes the digests of the tensors in `obj` ("saved"), and
+  a process that made no optimizer step digests, at exit, the state of the models still
+  alive ("model"): what an evaluation or a hand-written update loop produced.
 
 Files: `trace.<process>.jsonl` in the trace directory, where process is `rank<N>` under
 torchrun, `main` for the first Python process, `pid<N>` for any other.
@@ -134,6 +137,9 @@ class Tracer:
         self.attach_optimizer_hooks()
         self._wrap_backward(torch)
         self._wrap_dataloader(importlib.import_module("torch.utils.data"))
+        self._wrap_save(torch)
+        # Registered after the tracer's own `close` (atexit runs last-in first-out).
+        atexit.register(self._models_at_exit)
 
     def attach_optimizer_hooks(self) -> None:
         """Digest the parameters after every optimizer step, of every optimizer."""
@@ -186,6 +192,48 @@ class Tracer:
 
         __iter__.__wrapped__ = original_iter  # type: ignore[attr-defined]
         loader_cls.__iter__ = __iter__
+
+    def _wrap_save(self, torch: ModuleType) -> None:
+        """Digest the tensors of every `torch.save(obj, f)`: the files a program writes
+        are compared without `--artifact`."""
+        import importlib
+
+        tracer = self
+        serialization = importlib.import_module("torch.serialization")
+        original_save = serialization.save
+
+        def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> Any:
+            result = original_save(obj, f, *args, **kwargs)
+            try:
+                tracer.note_saved(obj, f)
+            except Exception:  # tracing must never break the program's save
+                pass
+            return result
+
+        save.__wrapped__ = original_save  # type: ignore[attr-defined]
+        save.__doc__ = original_save.__doc__
+        serialization.save = save
+        if getattr(torch, "save", None) is original_save:
+            torch.save = save
+
+    def note_saved(self, obj: Any, f: Any) -> None:
+        names, tensors = saved_tensors(self._torch, obj)
+        if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
+            target = os.fsdecode(os.fspath(f))
+        else:
+            target = str(getattr(f, "name", "<stream>"))
+        self.write({"k": "saved", "file": target, "names": names, "d": digests(self._torch, tensors)})
+
+    def _models_at_exit(self) -> None:
+        """Without an optimizer step, the models alive at exit are what the run produced
+        (an evaluation, a hand-written update loop): digest their state."""
+        if self.step or getattr(self, "_torch", None) is None:
+            return
+        try:
+            for name, names, tensors in live_models(self._torch):
+                self.write({"k": "model", "name": name, "names": names, "d": digests(self._torch, tensors)})
+        except Exception:  # at exit, a failure to digest must not change the exit status
+            pass
 
     def _info(self, optimizer: Any) -> _OptimizerInfo:
         params = [p for group in optimizer.param_groups for p in group["params"]]
@@ -288,6 +336,74 @@ def parameter_names(torch: ModuleType, params: List[Any]) -> List[str]:
                 if id(p) not in best or rank < best[id(p)]:
                     best[id(p)] = rank
     return [best[id(p)][2] if id(p) in best else f"param{i}" for i, p in enumerate(params)]
+
+
+MAX_SAVED_TENSORS = 100_000
+
+
+def saved_tensors(torch: ModuleType, obj: Any) -> Tuple[List[str], List[Any]]:
+    """The tensors inside what a program saves, with a path to each (`model.fc.weight`,
+    `optimizer.state.0.exp_avg`); modules contribute their state_dict."""
+    names: List[str] = []
+    tensors: List[Any] = []
+    seen: set = set()
+
+    def walk(value: Any, path: str, depth: int) -> None:
+        if len(tensors) >= MAX_SAVED_TENSORS or depth > 32:
+            return
+        if isinstance(value, torch.Tensor):
+            names.append(path or "tensor")
+            tensors.append(value)
+            return
+        if id(value) in seen:
+            return
+        if isinstance(value, torch.nn.Module):
+            seen.add(id(value))
+            value = value.state_dict()
+        if isinstance(value, dict):
+            seen.add(id(value))
+            for key, item in value.items():
+                walk(item, f"{path}.{key}" if path else str(key), depth + 1)
+        elif isinstance(value, (list, tuple)):
+            seen.add(id(value))
+            for index, item in enumerate(value):
+                walk(item, f"{path}.{index}" if path else str(index), depth + 1)
+
+    walk(obj, "", 0)
+    return names, tensors
+
+
+def live_models(torch: ModuleType) -> List[Tuple[str, List[str], List[Any]]]:
+    """Every `nn.Module` alive now that is no other live module's submodule, with its
+    state_dict: (`RNNModel`, names, tensors), in an order that does not depend on memory
+    addresses (class name, then size; equal ones keep creation order)."""
+    module_type = torch.nn.Module
+    modules = [obj for obj in gc.get_objects() if issubclass(type(obj), module_type)]
+    inner: set = set()
+    for module in modules:
+        try:
+            inner.update(id(m) for m in module.modules() if m is not module)
+        except Exception:
+            continue
+    found = []
+    for module in modules:
+        if id(module) in inner:
+            continue
+        try:
+            state = module.state_dict()
+        except Exception:
+            continue
+        names = [k for k, v in state.items() if isinstance(v, torch.Tensor)]
+        if names:
+            found.append((type(module).__qualname__, names, [state[k] for k in names]))
+    found.sort(key=lambda m: (m[0], len(m[1]), sum(t.numel() for t in m[2])))
+    counts: Dict[str, int] = {}
+    named = []
+    for cls, names, tensors in found:
+        counts[cls] = counts.get(cls, 0) + 1
+        label = cls if counts[cls] == 1 else f"{cls}#{counts[cls]}"
+        named.append((label, names, tensors))
+    return named
 
 
 _tracer: Optional[Tracer] = None
