@@ -591,7 +591,8 @@ def _plan_move(planner: _Planner, d: Diagnostic, seed_span: Span) -> Optional[_A
             return None
         chain = (*draw.parents, draw.node)
         anchor = next((chain[i] for i in range(1, len(chain)) if chain[i - 1] is suite), None)
-        if anchor is None or not fixes.can_move_before(suite.body, statement, anchor):  # type: ignore[attr-defined]
+        modules = {name for name, target in fixes.top_level_bindings(m).items() if target}
+        if anchor is None or not fixes.can_move_before(suite.body, statement, anchor, modules):  # type: ignore[attr-defined]
             return None
         return suite, statement, anchor
 

@@ -139,14 +139,23 @@ def parse_expression(code: str, module: cst.Module) -> cst.BaseExpression:
 
 
 def statement_names(statements: Sequence[cst.CSTNode]) -> set[str]:
-    """Names bound by simple assignments, definitions and imports in ``statements``."""
+    """Names bound or changed by assignments, definitions and imports in ``statements``.
+
+    An assignment to an attribute or a subscript (``opt.seed = 1``, ``cfg["seed"] += 1``)
+    changes the object its root name refers to, so the root counts as assigned; so do
+    ``del`` targets, ``global``/``nonlocal`` names, ``with ... as`` and ``except ... as``.
+    """
     bound: set[str] = set()
     for statement in statements:
         for node, _ in walk(statement):
             if isinstance(node, cst.AssignTarget):
                 bound |= _target_names(node.target)
-            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.Del)):
                 bound |= _target_names(node.target)
+            elif isinstance(node, (cst.Global, cst.Nonlocal)):
+                bound |= {item.name.value for item in node.names}
+            elif isinstance(node, cst.AsName):
+                bound |= _target_names(node.name)  # type: ignore[arg-type]
             elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
                 bound.add(node.name.value)
             elif isinstance(node, cst.For):
@@ -172,6 +181,8 @@ def _target_names(target: cst.BaseExpression) -> set[str]:
         return out
     if isinstance(target, cst.StarredElement):
         return _target_names(target.value)
+    if isinstance(target, (cst.Attribute, cst.Subscript)):
+        return _target_names(target.value)  # the object whose attribute or item changes
     return set()
 
 

@@ -12,7 +12,7 @@ from typing import Callable, Optional, Sequence
 import libcst as cst
 
 from reprolint.fixes._nodes import Statement, parse_statements, walk
-from reprolint.fixes.insert import import_block_end, insert_statements, with_blank_lines
+from reprolint.fixes.insert import free_names, import_block_end, insert_statements, with_blank_lines
 
 __all__ = [
     "ensure_after_imports",
@@ -53,7 +53,7 @@ def ensure_after_imports(
     if not missing:
         return module
     statements = parse_statements("\n".join(missing) + "\n", module)
-    return insert_statements(module, import_block_end(module, stop), statements)
+    return insert_statements(module, import_block_end(module, stop, free_names(statements)), statements)
 
 
 def ensure_function(
@@ -66,7 +66,7 @@ def ensure_function(
     if any(isinstance(s, cst.FunctionDef) and s.name.value == name for s in module.body):
         return module
     statements = parse_statements(source, module)
-    index = import_block_end(module, stop)
+    index = import_block_end(module, stop, free_names(statements))
     statements[0] = with_blank_lines(statements[0], 2)
     body = list(module.body)
     if index < len(body):

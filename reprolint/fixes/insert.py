@@ -6,14 +6,15 @@ blank lines.
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import Callable, Collection, Optional, Sequence
 
 import libcst as cst
 
-from reprolint.fixes._nodes import Statement
+from reprolint.fixes._nodes import Statement, statement_names, used_names, walk
 
 __all__ = [
     "add_else_branch",
+    "free_names",
     "import_block_end",
     "insert_after_imports",
     "insert_statements",
@@ -45,12 +46,19 @@ def _is_guarded_import(statement: cst.CSTNode) -> bool:
 
 
 def import_block_end(
-    module: cst.Module, stop: Optional[Callable[[cst.CSTNode], bool]] = None
+    module: cst.Module,
+    stop: Optional[Callable[[cst.CSTNode], bool]] = None,
+    needs: Collection[str] = (),
 ) -> int:
     """Index in ``module.body`` just after the leading docstring and imports.
 
     ``stop(statement)`` true ends the block before that statement (an import that must
     not run before the inserted code, such as a project module that draws on import).
+
+    ``needs``: names the inserted code uses. When an import of one of them comes after
+    a statement that splits the import block (``warnings.filterwarnings(...)`` between
+    imports), the insertion goes after that import too. Raises LookupError when a
+    ``stop`` comes first: no place both follows the import and precedes the stop.
     """
     end = 0
     for i, statement in enumerate(module.body):
@@ -65,7 +73,31 @@ def import_block_end(
         if _is_pass(statement):
             continue  # a notebook's neutralised magic (`%matplotlib inline`) among imports
         break
+    if not needs:
+        return end
+    wanted = set(needs)
+    for i in range(end, len(module.body)):
+        statement = module.body[i]
+        if (_is_import_line(statement) or _is_guarded_import(statement)) and statement_names([statement]) & wanted:
+            if stop is not None and any(stop(s) for s in module.body[end:i + 1]):
+                raise LookupError("an import the fix needs follows a project import that draws")
+            end = i + 1
     return end
+
+
+def free_names(statements: Sequence[cst.CSTNode]) -> set[str]:
+    """The names ``statements`` read, less the functions and parameters they define (an
+    over-estimate: attribute names and locals count too)."""
+    used: set[str] = set()
+    defined: set[str] = set()
+    for statement in statements:
+        used |= used_names(statement)
+        for node, _ in walk(statement):
+            if isinstance(node, cst.Param):
+                defined.add(node.name.value)
+            elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                defined.add(node.name.value)
+    return used - defined
 
 
 def _is_pass(statement: cst.CSTNode) -> bool:
@@ -105,8 +137,10 @@ def insert_after_imports(
     stop: Optional[Callable[[cst.CSTNode], bool]] = None,
     blank_lines: int = 1,
 ) -> cst.Module:
-    """Insert ``statements`` right after the module's leading imports (see ``stop``)."""
-    return insert_statements(module, import_block_end(module, stop), statements, blank_lines)
+    """Insert ``statements`` right after the module's leading imports (see ``stop``),
+    and after every import of a name they use."""
+    index = import_block_end(module, stop, free_names(statements))
+    return insert_statements(module, index, statements, blank_lines)
 
 
 def add_else_branch(if_node: cst.If, statements: Sequence[Statement]) -> cst.If:

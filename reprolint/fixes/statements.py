@@ -7,20 +7,31 @@ between (otherwise the move would change what it computes, and it is not offered
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Collection, Optional, Sequence
 
 import libcst as cst
 
-from reprolint.fixes._nodes import Statement, statement_names, used_names
+from reprolint.fixes._nodes import Statement, statement_names, used_names, walk
 
 __all__ = ["can_move_before", "move_before", "set_assignment_value"]
 
 
-def can_move_before(body: Sequence[cst.CSTNode], moving: cst.CSTNode, before: cst.CSTNode) -> bool:
+def can_move_before(
+    body: Sequence[cst.CSTNode],
+    moving: cst.CSTNode,
+    before: cst.CSTNode,
+    modules: Collection[str] = (),
+) -> bool:
     """Whether ``moving`` can go just above ``before`` in the same ``body`` safely.
 
-    It must be a simple statement below ``before`` that reads no name bound by the
-    statements it would jump over (``before`` included).
+    It must be a simple statement below ``before``; the statements it would jump over
+    (``before`` included) must not bind or change anything it reads (attribute,
+    subscript and augmented assignments count for their root name), and must not read
+    what it binds. A call among them may change what it reads (``opt = configure(opt)``
+    or ``setup()`` setting ``opt.seed``), so when ``moving`` reads any value beyond the
+    names it calls through, only calls through ``modules`` (names bound to imported
+    modules, such as ``random.random()``) that are not handed any of those values are
+    allowed. When in doubt, the move is refused.
     """
     body = list(body)
     if moving not in body or before not in body:
@@ -30,9 +41,47 @@ def can_move_before(body: Sequence[cst.CSTNode], moving: cst.CSTNode, before: cs
         return False
     jumped = body[i:j]
     reads = set().union(*(used_names(s) for s in jumped)) if jumped else set()
-    return not (used_names(moving) & statement_names(jumped)) and not (
-        statement_names([moving]) & reads
-    )
+    if used_names(moving) & statement_names(jumped) or statement_names([moving]) & reads:
+        return False
+    values = _value_names(moving) - set(modules)
+    if not values:
+        return True
+    for statement in jumped:
+        for node, _ in walk(statement):
+            if isinstance(node, cst.Call):
+                root = _root_name(node.func)
+                if root is None or root not in modules:
+                    return False
+                if any(used_names(arg.value) & values for arg in node.args):
+                    return False
+    return True
+
+
+def _root_name(expression: cst.BaseExpression) -> Optional[str]:
+    """``a`` for ``a``, ``a.b.c``; None for anything else (``f()()``, ``x[0].m``)."""
+    while isinstance(expression, cst.Attribute):
+        expression = expression.value
+    return expression.value if isinstance(expression, cst.Name) else None
+
+
+def _value_names(statement: cst.CSTNode) -> set[str]:
+    """The names ``statement`` reads as data: every name except the roots of the
+    functions it calls (``random.seed(opt.seed)`` reads ``opt``, not ``random``)."""
+    skipped: set[int] = set()
+    names = set()
+    for node, _ in walk(statement):
+        if isinstance(node, cst.Attribute):
+            skipped.add(id(node.attr))
+        if isinstance(node, cst.Arg) and node.keyword is not None:
+            skipped.add(id(node.keyword))
+        if isinstance(node, cst.Call):
+            root = node.func
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            skipped.add(id(root))
+        elif isinstance(node, cst.Name) and id(node) not in skipped:
+            names.add(node.value)
+    return names
 
 
 def move_before(
