@@ -162,12 +162,14 @@ def _workspace(root: Path, source: str) -> Path:
     return root
 
 
+@pytest.mark.slow  # installs reprolint into a fresh virtualenv (once per module)
 def test_findings_become_annotations_and_fail_the_step(installed: Runner, tmp_path: Path) -> None:
     done = _run(installed, _workspace(tmp_path, UNSEEDED), paths="src")
     assert done.returncode == 1
     assert done.stdout == ANNOTATION + "\n"
 
 
+@pytest.mark.slow  # installs reprolint into a fresh virtualenv (once per module)
 def test_args_are_passed_to_check(installed: Runner, tmp_path: Path) -> None:
     workspace = _workspace(tmp_path, UNSEEDED)
     done = _run(installed, workspace, paths="src", args="--exit-zero --select RPL1")
@@ -176,11 +178,13 @@ def test_args_are_passed_to_check(installed: Runner, tmp_path: Path) -> None:
     assert (ignored.returncode, ignored.stdout) == (0, "")
 
 
+@pytest.mark.slow  # installs reprolint into a fresh virtualenv (once per module)
 def test_clean_workspace_passes_silently(installed: Runner, tmp_path: Path) -> None:
     done = _run(installed, _workspace(tmp_path, SEEDED))
     assert (done.returncode, done.stdout) == (0, "")
 
 
+@pytest.mark.slow  # installs reprolint into a fresh virtualenv (once per module)
 def test_inputs_are_data_not_shell_code(installed: Runner, tmp_path: Path) -> None:
     workspace = _workspace(tmp_path, SEEDED)
     done = _run(installed, workspace, paths="src $(touch pwned) *")
@@ -189,6 +193,7 @@ def test_inputs_are_data_not_shell_code(installed: Runner, tmp_path: Path) -> No
     assert "no such file or directory: $(touch, pwned), *" in done.stderr
 
 
+@pytest.mark.slow  # installs reprolint into a fresh virtualenv (once per module)
 def test_installed_console_script_is_executable(installed: Runner) -> None:
     binary = Path(installed.context["steps.install.outputs.bin"]) / "reprolint"
     assert binary.stat().st_mode & stat.S_IXUSR

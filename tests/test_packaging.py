@@ -12,6 +12,9 @@ import pytest
 
 from reprolint import _toml
 
+# Builds a wheel and installs it into a fresh virtualenv.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parent.parent
 
 

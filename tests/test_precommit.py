@@ -59,6 +59,7 @@ def _snapshot_of_this_tree(target: Path, env: dict) -> str:
     return _git("rev-parse", "HEAD", cwd=target, env=env).stdout.strip()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_check_hook_fails_on_findings_and_passes_when_clean(tmp_path: Path) -> None:
     pytest.importorskip("pre_commit")

@@ -12,6 +12,9 @@ import pytest
 
 from reprolint.harness.cli import main
 
+# Each test runs its program several times in fresh interpreters.
+pytestmark = pytest.mark.slow
+
 PY = sys.executable
 
 RANDOM_METRICS = """

@@ -10,6 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+# Each test runs its program in fresh interpreters (two or three runs).
+pytestmark = pytest.mark.slow
+
 PY = sys.executable
 
 

@@ -11,6 +11,11 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
+# Each test trains a corpus script twice (torch).
+pytestmark = pytest.mark.slow
+
 TRAIN = Path(__file__).resolve().parents[2] / "corpus" / "train"
 
 PY = sys.executable

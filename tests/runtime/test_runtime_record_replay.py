@@ -5,6 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+# Each test runs a program that imports torch in a fresh interpreter.
+pytestmark = pytest.mark.slow
+
 # Draws from every RNG the runtime seeds or routes, printed as one JSON line.
 DRAWS = """
 import json, random, sys
