@@ -307,9 +307,7 @@ def _diagnostics(
         if analysis.error is not None:
             err = analysis.error
             span = Span(err.line, err.column, err.line, err.column)
-            findings.append(
-                Finding(ParseError.code, analysis.path, span, f"Failed to parse {analysis.path}: {err.reason}")
-            )
+            findings.append(ParseError().report(analysis.path, span, path=analysis.path, reason=err.reason))
     for code, rule in rules.items():
         if not rule.implemented or not settings.is_enabled(code):
             continue
@@ -333,6 +331,9 @@ def _diagnostics(
                 span=finding.span,
                 severity=rule.severity if isinstance(rule.severity, Severity) else Severity.WARNING,
                 fix=finding.fix,
+                data=finding.data,
+                entry_points=finding.entry_points,
+                related=finding.related,
             )
         )
     from reprolint.fixing import attach_fixes

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 __all__ = [
     "Applicability",
     "Diagnostic",
     "Edit",
     "Fix",
+    "Related",
     "Severity",
     "Span",
 ]
@@ -79,6 +80,19 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Related:
+    """Another place a finding concerns (the seed that runs too late, the site a program
+    takes its order from), shown in JSON as ``related`` and in SARIF as ``relatedLocations``."""
+
+    path: str
+    span: Span
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.span.start_line, "column": self.span.start_col, "message": self.message}
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     """One finding: a rule code at a place in a file, with a message and maybe a fix."""
 
@@ -91,7 +105,11 @@ class Diagnostic:
     fix: Optional[Fix] = None
     # Notebooks: the 1-based code cell the span's lines belong to (lines are cell-relative).
     cell: Optional[int] = None
-    extra: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    # What the message is rendered from (the rule's ``message`` template and its fields:
+    # which call, which library, which seed...). Fixes and tools read these, never the text.
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    entry_points: tuple[str, ...] = ()  # the programs (entry points) the finding belongs to
+    related: tuple[Related, ...] = ()
 
     @property
     def sort_key(self) -> tuple[str, int, int, int, str]:
@@ -107,4 +125,6 @@ class Diagnostic:
             **self.span.to_dict(),
             "severity": self.severity.value,
             "fix": self.fix.to_dict() if self.fix else None,
+            "entry_points": list(self.entry_points),
+            "related": [r.to_dict() for r in self.related],
         }

@@ -52,6 +52,8 @@ def test_json_output_has_the_documented_fields(cli, project) -> None:
         "end_column": 19,
         "severity": "warning",
         "fix": item["fix"],
+        "entry_points": ["src/train.py"],
+        "related": [],
     }
     # The fix seeds at the entry point (tests/test_fix_cli.py checks its edits).
     assert item["fix"]["applicability"] == "unsafe"

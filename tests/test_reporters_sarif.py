@@ -12,7 +12,7 @@ import pytest
 from reprolint import __version__
 from reprolint.checks.base import all_rules
 from reprolint.docs import rule_markdown
-from reprolint.model import Applicability, Diagnostic, Edit, Fix, Severity, Span
+from reprolint.model import Applicability, Diagnostic, Edit, Fix, Related, Severity, Span
 from reprolint.reporters import Report, render
 
 SCHEMA = json.loads(
@@ -218,3 +218,16 @@ def test_the_validator_rejects_a_broken_log() -> None:
     log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0
     with pytest.raises(jsonschema.ValidationError):
         _validate(log)
+
+
+def test_related_locations_become_sarif_related_locations() -> None:
+    d = Diagnostic(
+        "RPL101", "unseeded-global-rng", "m", "train.py", Span(2, 5, 2, 16),
+        related=(Related("utils.py", Span(7, 1, 7, 20), "`torch.manual_seed` seeds torch here, after the draw"),),
+    )
+    log = _sarif(Report([d], 1, exit_status=1))
+    _validate(log)
+    [related] = log["runs"][0]["results"][0]["relatedLocations"]
+    assert related["physicalLocation"]["artifactLocation"]["uri"] == "utils.py"
+    assert related["physicalLocation"]["region"]["startLine"] == 7
+    assert related["message"]["text"] == "`torch.manual_seed` seeds torch here, after the draw"

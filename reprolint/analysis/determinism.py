@@ -214,6 +214,11 @@ class ProgramUsage:
     def is_library(self) -> bool:
         return self.program is None
 
+    @property
+    def entry_points(self) -> tuple[str, ...]:
+        """The entry point, as findings list it (none for a library module)."""
+        return () if self.is_library else (self.entry,)
+
     def lookup(self, name: str) -> Any:
         return self.arg_defaults.get(name, UNKNOWN)
 

@@ -118,11 +118,12 @@ Event = Union[Seed, Draw, Call, Import, Guard, Usage]  # Usage: RPL2xx-RPL4xx fa
 
 @dataclass(frozen=True)
 class LocalFinding:
-    """A finding that does not depend on the program (RPL102, RPL103 on literals)."""
+    """A finding that does not depend on the program (RPL102, RPL401, RPL402): its rule
+    code and the fields its rule renders the message from (``variant`` picks a wording)."""
 
     code: str
     span: Span
-    message: str
+    data: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass
@@ -700,11 +701,7 @@ class _Collector(UsageMixin):
             receiver = func.value
             if method == "seed" and not node.args and self._is_generator(receiver):
                 self.facts.findings.append(
-                    LocalFinding(
-                        "RPL102",
-                        self.span(node),
-                        f"`{self.text(func)}()` reseeds a torch generator from OS entropy",
-                    )
+                    LocalFinding("RPL102", self.span(node), {"call": self.text(func), "variant": "reseed"})
                 )
                 return
             if qn is None and method in catalog.method_draws and not self._is_rng_instance(receiver):
@@ -776,18 +773,16 @@ class _Collector(UsageMixin):
             entropy = self.entropy_of(arg.value)
             if entropy:
                 self.facts.findings.append(
-                    LocalFinding("RPL102", self.span(node), f"`{text}(...)` is seeded from {entropy}, which differs on every run")
+                    LocalFinding("RPL102", self.span(node), {"call": text, "source": entropy, "variant": "entropy"})
                 )
             elif _literal(arg.value) is None and not instance.seed_required:
                 self.facts.findings.append(
-                    LocalFinding("RPL102", self.span(node), f"`{text}(None)` is seeded from OS entropy")
+                    LocalFinding("RPL102", self.span(node), {"call": text, "variant": "none"})
                 )
             return
         if instance.seed_required:
             return
-        self.facts.findings.append(
-            LocalFinding("RPL102", self.span(node), f"`{text}()` is seeded from OS entropy")
-        )
+        self.facts.findings.append(LocalFinding("RPL102", self.span(node), {"call": text}))
 
     def _maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> None:
         if any(a.star == "**" for a in node.args):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, NamedTuple, Optional
 
 from reprolint.analysis.facts import (
     UNKNOWN,
@@ -36,13 +36,22 @@ from reprolint.analysis.facts import (
     Seed,
 )
 
-__all__ = ["DrawOutcome", "Program", "ProgramIndex", "SeedOutcome", "analyse_programs"]
+__all__ = ["Blame", "DrawOutcome", "Program", "ProgramIndex", "SeedOutcome", "analyse_programs"]
 
 _MAX_DEPTH = 60
 
 # A branch condition on the way to an event: (file, condition, span and text of the
 # guarded seed or call that carries it).
 _Guarded = tuple[str, Cond, Any, str]
+
+
+class Blame(NamedTuple):
+    """The condition that skips a seeding call with the default options."""
+
+    path: str  # the file of the guarded call (and of its condition)
+    span: Any  # the guarded call (the seed, or the project call leading to it)
+    call_text: str
+    condition: str  # the condition as written, negated when its false branch seeds
 
 
 @dataclass(frozen=True)
@@ -54,7 +63,7 @@ class SeedOutcome:
     default_path: bool  # runs under the default values of the program's options
     # Where the condition that skips it by default is: (path, span and text of the
     # guarded call, condition text); None when it runs by default.
-    blame: Optional[tuple[str, Any, str, str]]
+    blame: Optional[Blame]
     via: Optional[tuple[str, Call]] = None  # the project call that led here, if any
 
 
@@ -344,7 +353,7 @@ class _Simulation:
         for cond_path, (tree, polarity, text), span, call_text in conds:
             value = evaluate(tree, self.lookup)
             if value is not None and value != polarity:
-                blame = (cond_path, span, call_text, text if polarity else f"not ({text})")
+                blame = Blame(cond_path, span, call_text, text if polarity else f"not ({text})")
                 break
         return SeedOutcome(seed, path, blame is None, blame, via)
 

@@ -308,10 +308,10 @@ class UsageMixin:
         text = " ".join(self.text(node).split())  # type: ignore[attr-defined]
         return text if len(text) <= 60 else text[:57] + "..."
 
-    def _u_finding(self, code: str, node: cst.CSTNode, message: str) -> None:
+    def _u_finding(self, code: str, node: cst.CSTNode, **data: Any) -> None:
         from reprolint.analysis.facts import LocalFinding
 
-        self.facts.findings.append(LocalFinding(code, self.span(node), message))  # type: ignore[attr-defined]
+        self.facts.findings.append(LocalFinding(code, self.span(node), data))  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ module
     def visit_Module(self, node: cst.Module) -> None:
@@ -686,8 +686,7 @@ class UsageMixin:
         # RPL401: for w in <set of str>
         if kind == "set" and id(node.iter) not in self._u_claimed:
             self._u_claimed.add(id(node.iter))
-            self._u_finding("RPL401", node.iter,
-                            f"`for ... in {self._u_src(node.iter)}` iterates a set of strings, whose order changes with `PYTHONHASHSEED`")
+            self._u_finding("RPL401", node.iter, expression=self._u_src(node.iter), variant="for")
         # RPL402: for f in <listing>
         root = self._u_listing_root(node.iter)
         if root is not None and id(root[0]) not in self._u_unordered:
@@ -813,8 +812,7 @@ class UsageMixin:
                 self._u_claimed.add(id(comp.iter))
             elif self._u_kind(comp.iter) == "set" and id(comp.iter) not in self._u_claimed:
                 self._u_claimed.add(id(comp.iter))
-                self._u_finding("RPL401", comp.iter,
-                                f"a comprehension over `{self._u_src(comp.iter)}` takes the order of a set of strings, which changes with `PYTHONHASHSEED`")
+                self._u_finding("RPL401", comp.iter, expression=self._u_src(comp.iter), variant="comprehension")
             if isinstance(comp.target, cst.Name) and self._u_kind(comp.iter) in ("iter", "set", "str"):
                 state.str_names.add(comp.target.value)
             for name_node in _target_names(comp.target):
@@ -837,7 +835,7 @@ class UsageMixin:
             candidates = [node.args[0].value]
         elif method == "pop" and not node.args and isinstance(func, cst.Attribute):
             if self._u_kind(func.value) == "set":
-                self._u_finding("RPL401", node, f"`{self._u_src(node)}` removes an arbitrary element of a set of strings, which changes with `PYTHONHASHSEED`")
+                self._u_finding("RPL401", node, expression=self._u_src(node), variant="pop")
             return
         for arg in candidates:
             if id(arg) in self._u_claimed:
@@ -845,8 +843,8 @@ class UsageMixin:
             if self._u_kind(arg) == "set":
                 self._u_claimed.add(id(arg))
                 self._u_finding(
-                    "RPL401", node,
-                    f"`{self._u_src(node)}` takes the order of a set of strings, which changes with `PYTHONHASHSEED`",
+                    "RPL401", node, expression=self._u_src(node),
+                    function=name,
                 )
                 return
         # set.add/update with text: the set holds text
@@ -984,11 +982,7 @@ class UsageMixin:
     def _u_report_listing(self, node: Optional[cst.CSTNode], description: Optional[str]) -> None:
         if node is None or description is None:
             return
-        self._u_finding(
-            "RPL402", node,
-            f"{description} returns entries in file-system order, which differs between machines and runs; "
-            "the order is used here without `sorted()`",
-        )
+        self._u_finding("RPL402", node, function=description.strip("`"))
 
     # ------------------------------------------------------------------ end
     def usage_finish(self) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Mapping, Optional
 
-from reprolint.model import Applicability, Fix, Severity, Span
+from reprolint.model import Applicability, Fix, Related, Severity, Span
 
 if TYPE_CHECKING:
     from reprolint.analysis.facts import ModuleFacts
@@ -54,13 +54,20 @@ class Invalid:
 
 @dataclass(frozen=True)
 class Finding:
-    """What a rule reports, before selection, suppression and formatting."""
+    """What a rule reports, before selection, suppression and formatting.
+
+    ``data`` holds the fields the message is rendered from (see :meth:`Rule.report`);
+    ``data["variant"]``, when present, names which of the rule's ``messages`` it used.
+    """
 
     code: str
     path: str
     span: Span
     message: str
     fix: Optional[Fix] = None
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    entry_points: tuple[str, ...] = ()
+    related: tuple[Related, ...] = ()
 
 
 @dataclass
@@ -86,6 +93,8 @@ class Rule:
 
     code: ClassVar[str]
     message: ClassVar[str]  # the message template, documented for users
+    # Other wordings of the finding, by variant name (rendered like ``message``).
+    messages: ClassVar[Mapping[str, str]] = {}
     fix_title: ClassVar[Optional[str]] = None
     fix_applicability: ClassVar[Optional[Applicability]] = None
     framework: ClassVar[str] = "any"
@@ -127,6 +136,37 @@ class Rule:
     @classmethod
     def fixable(cls) -> str:
         return cls.fix_applicability.value if cls.fix_applicability else "no"
+
+    @classmethod
+    def template(cls, variant: Optional[str] = None) -> str:
+        """The message template of a variant (None: the main ``message``)."""
+        return cls.message if variant is None else cls.messages[variant]
+
+    @classmethod
+    def render(cls, data: Mapping[str, Any]) -> str:
+        """The message of a finding with these fields."""
+        return cls.template(data.get("variant")).format_map(data)
+
+    def report(
+        self,
+        path: str,
+        span: Span,
+        /,
+        *,
+        entry_points: Iterable[str] = (),
+        related: Iterable[Related] = (),
+        **data: Any,
+    ) -> Finding:
+        """A finding whose message is the rule's template rendered with ``data``.
+
+        Pass ``variant=NAME`` to use ``messages[NAME]`` instead of ``message``.
+        """
+        if data.get("variant") is None:
+            data.pop("variant", None)
+        return Finding(
+            self.code, path, span, self.render(data), data=data,
+            entry_points=tuple(entry_points), related=tuple(related),
+        )
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         return iter(())

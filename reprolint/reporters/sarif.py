@@ -116,6 +116,18 @@ def _result(d: Diagnostic, rule_index: dict[str, int], cwd: str) -> dict[str, An
     }
     if d.code in rule_index:
         result["ruleIndex"] = rule_index[d.code]
+    if d.related:
+        result["relatedLocations"] = [
+            {
+                "id": number,
+                "physicalLocation": {
+                    "artifactLocation": {"uri": _uri(r.path, cwd), "uriBaseId": SRCROOT},
+                    "region": _region(r.span),
+                },
+                "message": {"text": r.message},
+            }
+            for number, r in enumerate(d.related)
+        ]
     if d.cell is not None:
         from reprolint.notebooks import file_line
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
@@ -110,24 +110,31 @@ class FrameworkDeterminismOff(Rule):
         for program in program_usages(ctx):
             if program.is_library or program.program is None:
                 continue
-            for path, span, message in self._findings(program):
+            for path, span, fields in self._findings(program):
                 if (path, span) in seen:
                     continue
                 seen.add((path, span))
-                yield Finding(self.code, path, span, message)
+                yield self.report(path, span, **fields, entry_points=program.entry_points)
 
-    def _findings(self, program: ProgramUsage) -> Iterator[tuple[str, object, str]]:
+    def _findings(self, program: ProgramUsage) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+        """(path, span, message fields); ``trainer`` is "lightning", "hf" or "keras" and
+        ``problems`` names what is missing ("deterministic", "seed", "full_determinism")."""
         assert program.program is not None
         seeded = program.program.seeded_libraries
         for _, path, usage in program.of("lightning"):
-            missing = []
+            missing, problems = [], []
             value = program.kw_value(usage, "deterministic")
             if not (value is True or value == "warn" or value == UNKNOWN):
                 missing.append(f"`deterministic` is {value!r} (cuDNN and torch may pick nondeterministic kernels)")
+                problems.append("deterministic")
             if "torch" not in seeded:
                 missing.append("no `seed_everything(seed, workers=True)` seeds the run")
+                problems.append("seed")
             if missing:
-                yield path, usage.span, f"`{usage.text}(...)` leaves training nondeterministic: " + "; ".join(missing)
+                yield path, usage.span, {
+                    "call": f"{usage.text}(...)", "missing": "; ".join(missing),
+                    "trainer": "lightning", "problems": tuple(problems),
+                }
         for _, path, usage in program.of("hf-args"):
             if program.kw_value(usage, "use_cpu") is True or program.kw_value(usage, "no_cuda") is True:
                 continue
@@ -136,10 +143,10 @@ class FrameworkDeterminismOff(Rule):
                 continue
             if any(program.value(u) is not False for _, _, u in program.of("flag", "torch.deterministic")):
                 continue
-            yield path, usage.span, (
-                f"`{usage.text}(...)` leaves training nondeterministic: `full_determinism` is off, "
-                "so the Trainer seeds but GPU kernels stay nondeterministic"
-            )
+            yield path, usage.span, {
+                "call": f"{usage.text}(...)", "trainer": "hf", "problems": ("full_determinism",),
+                "missing": "`full_determinism` is off, so the Trainer seeds but GPU kernels stay nondeterministic",
+            }
         fit = program.first("keras-fit")
         if fit is not None:
             _, path, usage = fit
@@ -147,7 +154,8 @@ class FrameworkDeterminismOff(Rule):
             missing_libs = {"random", "numpy", "tensorflow"} - seeded
             if not keras_seeded and missing_libs:
                 names = ", ".join(sorted({"random": "`random`", "numpy": "NumPy", "tensorflow": "TensorFlow"}[m] for m in missing_libs))
-                yield path, usage.span, (
-                    f"`{usage.text}(...)` leaves training nondeterministic: the program never calls "
-                    f"`keras.utils.set_random_seed` and never seeds {names}"
-                )
+                yield path, usage.span, {
+                    "call": f"{usage.text}(...)", "trainer": "keras", "problems": ("seed",),
+                    "missing": f"the program never calls `keras.utils.set_random_seed` and never seeds {names}",
+                    "unseeded_libraries": tuple(sorted(missing_libs)),
+                }

@@ -142,13 +142,15 @@ class MissingCublasWorkspaceConfig(Rule):
                     break
             if det is None:
                 continue
-            problem = "never set"
+            problem, kind, value = "never set", "unset", None
             for position, _, usage in program.of("env", facts.env):
                 if usage.value is not None and usage.value not in facts.accepted:
                     problem = f"set to `{usage.value}`, not one of {', '.join(f'`{v}`' for v in facts.accepted)}"
+                    kind, value = "wrong-value", usage.value
                     continue
                 if position > cuda[0]:
                     problem = "set only after CUDA has started (cuBLAS reads it once, when it starts)"
+                    kind, value = "late", usage.value
                     continue
                 problem = ""
                 break
@@ -158,8 +160,8 @@ class MissingCublasWorkspaceConfig(Rule):
             if (path, usage.span) in seen:
                 continue
             seen.add((path, usage.span))
-            yield Finding(
-                self.code, path, usage.span,
-                f"`{usage.text}` turns on deterministic mode but `CUBLAS_WORKSPACE_CONFIG` is "
-                f"{problem}: {consequence}",
+            # ``problem_kind``: "unset", "wrong-value" (``value`` holds it) or "late".
+            yield self.report(
+                path, usage.span, call=usage.text, problem=problem, consequence=consequence,
+                problem_kind=kind, value=value, required=required, entry_points=program.entry_points,
             )

@@ -106,8 +106,4 @@ class MissingCudnnDeterministic(Rule):
             if (path, usage.span) in seen:
                 continue
             seen.add((path, usage.span))
-            yield Finding(
-                self.code, path, usage.span,
-                f"this torch program runs cuDNN on CUDA ({usage.name}) but never sets "
-                "`torch.backends.cudnn.deterministic = True`",
-            )
+            yield self.report(path, usage.span, what=usage.name, entry_points=program.entry_points)

@@ -125,8 +125,4 @@ class MissingDeterministicAlgorithms(Rule):
             if (path, usage.span) in seen:
                 continue
             seen.add((path, usage.span))
-            yield Finding(
-                self.code, path, usage.span,
-                f"this torch training program selects CUDA ({usage.name}) but never calls "
-                "`torch.use_deterministic_algorithms(True)`",
-            )
+            yield self.report(path, usage.span, what=usage.name, entry_points=program.entry_points)

@@ -90,8 +90,4 @@ class MissingJaxDeterminism(Rule):
             if where is None or (where[0], where[1].span) in seen:
                 continue
             seen.add((where[0], where[1].span))
-            yield Finding(
-                self.code, where[0], where[1].span,
-                "this JAX training program may run on a GPU without "
-                "`--xla_gpu_deterministic_ops=true` in `XLA_FLAGS`",
-            )
+            yield self.report(where[0], where[1].span, entry_points=program.entry_points)

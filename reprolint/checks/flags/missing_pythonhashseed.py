@@ -4,7 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
+from reprolint.model import Applicability, Related
 
 
 class MissingPythonhashseed(Rule):
@@ -56,7 +56,7 @@ class MissingPythonhashseed(Rule):
     """
 
     code = "RPL307"
-    message = "this program takes order from a set of strings ({site}) but runs without a fixed `PYTHONHASHSEED`"
+    message = "this program takes order from a set of strings ({site}) but runs without a fixed `PYTHONHASHSEED`{late}"
     fix_title = "Sort the set, or launch with `PYTHONHASHSEED=0`"
     fix_applicability = Applicability.DISPLAY_ONLY
     framework = "python"
@@ -102,8 +102,8 @@ class MissingPythonhashseed(Rule):
             seen.add((where[0], where[1].span))
             path, finding = sites[0]
             late = " (setting it in `os.environ` is too late for the running interpreter)" if env_set else ""
-            yield Finding(
-                self.code, where[0], where[1].span,
-                f"this program takes order from a set of strings ({path}:{finding.span.start_line}) "
-                f"but runs without a fixed `PYTHONHASHSEED`{late}",
+            yield self.report(
+                where[0], where[1].span, site=f"{path}:{finding.span.start_line}", late=late,
+                set_in_environ=env_set, entry_points=program.entry_points,
+                related=[Related(path, finding.span, "order taken from a set of strings here")],
             )

@@ -63,7 +63,7 @@ class MissingTfOpDeterminism(Rule):
     """
 
     code = "RPL304"
-    message = "this TensorFlow training program never turns on op determinism (`tf.config.experimental.enable_op_determinism()`), so its GPU kernels may differ between runs"
+    message = "this TensorFlow training program never turns on op determinism (`tf.config.experimental.enable_op_determinism()`, TensorFlow {version}), so its GPU kernels may differ between runs{note}"
     fix_title = "Call `tf.config.experimental.enable_op_determinism()` at the entry point"
     fix_applicability = Applicability.UNSAFE
     framework = "tensorflow"
@@ -107,9 +107,7 @@ class MissingTfOpDeterminism(Rule):
                 " (`TF_CUDNN_DETERMINISTIC` only makes cuDNN convolutions deterministic)"
                 if det.cudnn_only else ""
             )
-            yield Finding(
-                self.code, where[0], where[1].span,
-                "this TensorFlow training program never turns on op determinism "
-                "(`tf.config.experimental.enable_op_determinism()`, TensorFlow "
-                f"{short(version)}), so its GPU kernels may differ between runs{note}",
+            yield self.report(
+                where[0], where[1].span, version=short(version), note=note, cudnn_only=det.cudnn_only,
+                entry_points=program.entry_points,
             )

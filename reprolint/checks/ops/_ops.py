@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from reprolint.analysis.determinism import OpMatch, match_op, program_usages, short, torch_version
 from reprolint.analysis.usage import Usage
@@ -17,6 +18,15 @@ class OpFinding:
     match: OpMatch
     version: str
     device: str
+    entry_points: list[str] = field(default_factory=list)  # the programs that reach the call
+
+    def fields(self) -> dict[str, Any]:
+        """The message fields shared by RPL201 and RPL202."""
+        notes = f" ({', '.join(self.match.notes)})" if self.match.notes else ""
+        return {
+            "call": call_text(self.usage), "device": self.device, "version": self.version,
+            "op": self.match.entry.id, "backward": self.match.entry.backward_only, "notes": notes,
+        }
 
 
 def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
@@ -50,7 +60,12 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             found = OpFinding(code, path, usage, match, short(version), device)
             previous = best.get(key)
             if previous is None or (previous.code == "RPL201" and code == "RPL202"):
+                if previous is not None:
+                    found.entry_points.extend(previous.entry_points)
                 best[key] = found
+                previous = found
+            if not program.is_library and program.entry not in previous.entry_points:
+                previous.entry_points.append(program.entry)
     out = list(best.values())
     ctx.__dict__["_torch_op_findings"] = out
     return out

@@ -90,7 +90,4 @@ class CudnnBenchmark(Rule):
                     "Trainer(benchmark=True)" if usage.text.endswith("Trainer")
                     else "torch.backends.cudnn.benchmark = True"
                 )
-                yield Finding(
-                    self.code, path, usage.span,
-                    f"`{setting}` lets cuDNN autotuning pick convolution kernels per run, so runs differ",
-                )
+                yield self.report(path, usage.span, setting=setting, entry_points=program.entry_points)

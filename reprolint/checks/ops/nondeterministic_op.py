@@ -74,7 +74,7 @@ class NondeterministicOp(Rule):
     """
 
     code = "RPL201"
-    message = "`{call}` is nondeterministic on {device} unless `torch.use_deterministic_algorithms(True)` is on, which this program never turns on (torch {version})"
+    message = "`{call}` is nondeterministic on {device}{conditions}{notes} unless `torch.use_deterministic_algorithms(True)` is on, which this program never turns on (torch {version})"
     fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
     framework = "torch"
 
@@ -105,11 +105,9 @@ class NondeterministicOp(Rule):
         for found in torch_op_findings(ctx):
             if found.code != self.code:
                 continue
-            notes = f" ({', '.join(found.match.notes)})" if found.match.notes else ""
-            backward = " in its backward pass" if found.match.entry.backward_only else ""
-            yield Finding(
-                self.code, found.path, found.usage.span,
-                f"`{call_text(found.usage)}` is nondeterministic on {found.device}{backward}{notes} "
-                "unless `torch.use_deterministic_algorithms(True)` is on, which this program never "
-                f"turns on (torch {found.version})",
+            fields = found.fields()
+            conditions = " in its backward pass" if fields["backward"] else ""
+            yield self.report(
+                found.path, found.usage.span, **fields, conditions=conditions,
+                entry_points=found.entry_points,
             )

@@ -64,7 +64,7 @@ class OpWithoutDeterministicImpl(Rule):
     """
 
     code = "RPL202"
-    message = "`{call}` has no deterministic {device} implementation in torch {version}: it is nondeterministic and raises under `torch.use_deterministic_algorithms(True)`; {alternative}"
+    message = "`{call}` has no deterministic {device} implementation{conditions}{notes} in torch {version}: it is nondeterministic and raises under `torch.use_deterministic_algorithms(True)`; instead: {alternative}"
     fix_title = "Replace `{call}` with a deterministic alternative"
     framework = "torch"
 
@@ -96,12 +96,10 @@ class OpWithoutDeterministicImpl(Rule):
             if found.code != self.code:
                 continue
             entry = found.match.entry
-            notes = f" ({', '.join(found.match.notes)})" if found.match.notes else ""
-            backward = " for its backward pass" if entry.backward_only else ""
-            alternative = entry.alternative or "run it on the CPU or patch it with `reprolint.runtime.patch()`"
-            yield Finding(
-                self.code, found.path, found.usage.span,
-                f"`{call_text(found.usage)}` has no deterministic {found.device} implementation"
-                f"{backward}{notes} in torch {found.version}: it is nondeterministic and raises "
-                f"under `torch.use_deterministic_algorithms(True)`; instead: {alternative}",
+            fields = found.fields()
+            yield self.report(
+                found.path, found.usage.span, **fields,
+                conditions=" for its backward pass" if fields["backward"] else "",
+                alternative=entry.alternative or "run it on the CPU or patch it with `reprolint.runtime.patch()`",
+                entry_points=found.entry_points,
             )

@@ -76,7 +76,8 @@ class TfNondeterministicOp(Rule):
     """
 
     code = "RPL204"
-    message = "`{call}` is nondeterministic on GPU in TensorFlow {version}: {why}"
+    message = "`{call}(...)`{gradient} is nondeterministic on GPU in TensorFlow {version}: {why}{instead}"
+    messages = {"setting": "`{call}` is nondeterministic in TensorFlow {version}: {why}"}
     framework = "tensorflow"
 
     VALID = [
@@ -118,8 +119,10 @@ class TfNondeterministicOp(Rule):
                 if why is None:
                     continue
                 seen.add((path, usage.span))
-                yield Finding(self.code, path, usage.span,
-                              f"`{usage.text}` is nondeterministic in TensorFlow {short_version}: {why}")
+                yield self.report(
+                    path, usage.span, variant="setting", call=usage.text, version=short_version, why=why,
+                    setting=usage.name, entry_points=program.entry_points,
+                )
             for _, path, usage in program.of("op", default_only=False):
                 if not usage.name.startswith(("tensorflow.", "keras.")) or (path, usage.span) in seen:
                     continue
@@ -139,12 +142,11 @@ class TfNondeterministicOp(Rule):
                 else:
                     continue
                 seen.add((path, usage.span))
-                backward = " (its gradient)" if entry.backward_only else ""
-                alternative = f"; instead: {entry.alternative}" if entry.alternative and entry.kind != "deterministic-with-flag" else ""
-                yield Finding(
-                    self.code, path, usage.span,
-                    f"`{usage.text}(...)`{backward} is nondeterministic on GPU in TensorFlow "
-                    f"{short_version}: {why}{alternative}",
+                yield self.report(
+                    path, usage.span, call=usage.text, version=short_version, why=why,
+                    gradient=" (its gradient)" if entry.backward_only else "",
+                    instead=f"; instead: {entry.alternative}" if entry.alternative and entry.kind != "deterministic-with-flag" else "",
+                    op=entry.id, entry_points=program.entry_points,
                 )
 
     @staticmethod

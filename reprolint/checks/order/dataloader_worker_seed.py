@@ -75,7 +75,7 @@ class DataloaderWorkerSeed(Rule):
     """
 
     code = "RPL403"
-    message = "`{call}` copies {rng} of `{dataset}` into every worker unchanged, so workers draw the same numbers; reseed it in a `worker_init_fn`"
+    message = "`{call}(..., num_workers>0)` copies {rng} of `{dataset}` into every worker unchanged, so workers draw the same numbers; reseed it in a `worker_init_fn`"
     fix_title = "Pass a `worker_init_fn` that reseeds the dataset's generator"
     fix_applicability = Applicability.UNSAFE
     framework = "torch"
@@ -130,13 +130,17 @@ class DataloaderWorkerSeed(Rule):
                 if found is None:
                     continue
                 seen.add((path, usage.span))
-                dataset, rng = found
-                if old and rng == "NumPy's global RNG":
-                    rng += f" (torch {short(version)} does not reseed it per worker)"
-                yield Finding(
-                    self.code, path, usage.span,
-                    f"`{usage.text}(..., num_workers>0)` copies {rng} of `{dataset}` into every worker "
-                    "unchanged, so workers draw the same numbers; reseed it in a `worker_init_fn`",
+                dataset, attributes = found
+                if attributes:
+                    rng = " and ".join(f"`self.{a}`" for a in attributes)
+                else:
+                    rng = f"NumPy's global RNG (torch {short(version)} does not reseed it per worker)"
+                # ``attributes``: the dataset's RNG instances (`self.<name>`); none means
+                # NumPy's global RNG, which old torch versions do not reseed per worker.
+                yield self.report(
+                    path, usage.span, call=usage.text, rng=rng, dataset=dataset,
+                    attributes=tuple(attributes), numpy_global=not attributes,
+                    entry_points=program.entry_points,
                 )
 
     @staticmethod
@@ -149,7 +153,7 @@ class DataloaderWorkerSeed(Rule):
         return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
     @staticmethod
-    def _dataset_rng(ctx: CheckContext, path: str, target: str, old: bool) -> Optional[tuple[str, str]]:
+    def _dataset_rng(ctx: CheckContext, path: str, target: str, old: bool) -> Optional[tuple[str, list[str]]]:
         found = _dataset_class(ctx, path, target)
         if found is None:
             return None
@@ -157,13 +161,13 @@ class DataloaderWorkerSeed(Rule):
         facts = ctx.facts[file]
         attrs = facts.class_rngs.get(cls)
         if attrs:
-            return cls, " and ".join(f"`self.{a}`" for a in attrs)
+            return cls, list(attrs)
         if old:
             for name, fn in facts.functions.items():
                 if name.startswith(cls + ".") and any(
                     isinstance(e, Draw) and e.library == "numpy" for e in fn.events
                 ):
-                    return cls, "NumPy's global RNG"
+                    return cls, []
         return None
 
 

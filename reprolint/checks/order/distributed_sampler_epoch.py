@@ -67,7 +67,11 @@ class DistributedSamplerEpoch(Rule):
     """
 
     code = "RPL404"
-    message = "`{call}` is used across epochs without `set_epoch(epoch)`, so every epoch shuffles the same way"
+    message = "`{call}(...)` is used across epochs without `set_epoch(epoch)` in the epoch loop, so every epoch shuffles the same way"
+    messages = {
+        "rank-sampler": "`{call}(...)` is seeded differently on each rank, so the ranks' shards overlap and miss samples; use the same seed on every rank",
+        "rank-seed": "`{call}(...)` seeds each rank differently before the model is built, and nothing broadcasts rank 0's weights, so the replicas start from different weights",
+    }
     fix_title = "Call `sampler.set_epoch(epoch)` at the start of each epoch"
     fix_applicability = Applicability.UNSAFE
     framework = "torch"
@@ -117,18 +121,12 @@ class DistributedSamplerEpoch(Rule):
                     continue
                 if usage.flag:
                     seen.add((path, usage.span))
-                    yield Finding(
-                        self.code, path, usage.span,
-                        f"`{usage.text}(...)` is seeded differently on each rank, so the ranks' shards "
-                        "overlap and miss samples; use the same seed on every rank",
+                    yield self.report(
+                        path, usage.span, variant="rank-sampler", call=usage.text, entry_points=program.entry_points,
                     )
                 elif usage.value is not False and not epochs and not program.framework_trainer:
                     seen.add((path, usage.span))
-                    yield Finding(
-                        self.code, path, usage.span,
-                        f"`{usage.text}(...)` is used across epochs without `set_epoch(epoch)` in the "
-                        "epoch loop, so every epoch shuffles the same way",
-                    )
+                    yield self.report(path, usage.span, call=usage.text, entry_points=program.entry_points)
             if program.has("ddp", default_only=False) or program.framework_trainer or program.program is None:
                 continue
             builds_model = any(o.draw.kind == "init" and o.draw.library == "torch" for o in program.program.draws)
@@ -138,8 +136,4 @@ class DistributedSamplerEpoch(Rule):
                 if (path, usage.span) in seen:
                     continue
                 seen.add((path, usage.span))
-                yield Finding(
-                    self.code, path, usage.span,
-                    f"`{usage.text}(...)` seeds each rank differently before the model is built, and "
-                    "nothing broadcasts rank 0's weights, so the replicas start from different weights",
-                )
+                yield self.report(path, usage.span, variant="rank-seed", call=usage.text, entry_points=program.entry_points)

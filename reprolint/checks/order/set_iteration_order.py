@@ -64,6 +64,11 @@ class SetIterationOrder(Rule):
 
     code = "RPL401"
     message = "`{expression}` takes the order of a set of strings, which changes with `PYTHONHASHSEED`"
+    messages = {
+        "for": "`for ... in {expression}` iterates a set of strings, whose order changes with `PYTHONHASHSEED`",
+        "comprehension": "a comprehension over `{expression}` takes the order of a set of strings, which changes with `PYTHONHASHSEED`",
+        "pop": "`{expression}` removes an arbitrary element of a set of strings, which changes with `PYTHONHASHSEED`",
+    }
     fix_title = "Wrap the set in `sorted(...)`"
     fix_applicability = Applicability.UNSAFE
     framework = "python"
@@ -96,4 +101,4 @@ class SetIterationOrder(Rule):
         for path, facts in ctx.facts.items():
             for finding in facts.findings:
                 if finding.code == self.code:
-                    yield Finding(self.code, path, finding.span, finding.message)
+                    yield self.report(path, finding.span, **finding.data)

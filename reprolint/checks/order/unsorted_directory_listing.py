@@ -54,7 +54,7 @@ class UnsortedDirectoryListing(Rule):
     """
 
     code = "RPL402"
-    message = "{listing} returns entries in file-system order, which differs between machines and runs; the order is used here without `sorted()`"
+    message = "`{function}` returns entries in file-system order, which differs between machines and runs; the order is used here without `sorted()`"
     fix_title = "Wrap the listing in `sorted(...)`"
     fix_applicability = Applicability.UNSAFE
     framework = "python"
@@ -91,4 +91,4 @@ class UnsortedDirectoryListing(Rule):
             for finding in facts.findings:
                 if finding.code == self.code and (path, finding.span) not in seen:
                     seen.add((path, finding.span))
-                    yield Finding(self.code, path, finding.span, finding.message)
+                    yield self.report(path, finding.span, **finding.data)

@@ -16,13 +16,20 @@ _VERBS = {
 LIBRARY_NAMES = {"random": "`random`", "numpy": "NumPy", "torch": "torch", "tensorflow": "TensorFlow"}
 
 
-def describe_draw(draw: Draw) -> str:
-    """"`torch.randn` draws from torch's global RNG" and the like."""
+def draw_fields(draw: Draw) -> dict[str, str]:
+    """The message fields of a draw: ``call`` (`torch.randn`, `nn.Linear(...)`), ``action``
+    ("draws from", "initialises weights from"...), ``rng`` ("torch's global RNG") and
+    ``library`` (the catalog's name: torch, numpy, random, tensorflow)."""
     callee = draw.text
     if draw.kind in ("init", "shuffle", "split") or draw.api.startswith("."):
         callee = f"{callee}(...)"
-    verb = _VERBS.get(draw.kind, "draws from")
-    return f"`{callee}` {verb} {rng_catalog().display(draw.library)} global RNG"
+    return {
+        "call": callee,
+        "action": _VERBS.get(draw.kind, "draws from"),
+        "rng": f"{rng_catalog().display(draw.library)} global RNG",
+        "library": draw.library,
+        "api": draw.api,
+    }
 
 
 def library_list(libs: "set[str] | frozenset[str] | tuple[str, ...]") -> str:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from reprolint.analysis.program import Blame
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
 
@@ -91,18 +92,16 @@ class ConditionalSeed(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        seen: set[tuple[str, object]] = set()
+        found: dict[tuple[str, object], tuple[Blame, list[str]]] = {}
         for program in ctx.programs:
             by_default = {lib for o in program.seeds if o.default_path for lib in o.seed.libs}
             for outcome in program.seeds:
                 if outcome.blame is None or set(outcome.seed.libs) <= by_default:
                     continue
-                path, span, call_text, condition = outcome.blame
-                if (path, span) in seen:
-                    continue
-                seen.add((path, span))
-                yield Finding(
-                    self.code, path, span,
-                    f"`{call_text}` runs only when `{condition}`, which is false with the "
-                    "default options, so a default run is unseeded",
-                )
+                blame = outcome.blame
+                found.setdefault((blame.path, blame.span), (blame, []))[1].append(program.entry)
+        for blame, entries in found.values():
+            yield self.report(
+                blame.path, blame.span, call=blame.call_text, condition=blame.condition,
+                entry_points=entries,
+            )

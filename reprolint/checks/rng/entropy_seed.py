@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from reprolint.analysis.facts import Call, ModuleFacts, Seed
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
@@ -63,6 +63,7 @@ class EntropySeed(Rule):
 
     code = "RPL103"
     message = "`{call}` seeds {libraries} from {source}, which differs on every run"
+    messages = {"no-seed": "`{call}()` without a seed seeds {libraries} from OS entropy"}
     fix_title = "Seed from the configured seed instead of {source}"
     fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow"
@@ -109,17 +110,11 @@ class EntropySeed(Rule):
         for path, facts in ctx.facts.items():
             for seed in _all_seeds(facts):
                 source = self._source(seed.entropy, seed.entropy_ref, arg_entropy[path])
-                libs = library_list(seed.libs)
+                fields = {"call": seed.text, "libraries": library_list(seed.libs), "seeded_libraries": tuple(seed.libs)}
                 if source is not None:
-                    yield Finding(
-                        self.code, path, seed.span,
-                        f"`{seed.text}` seeds {libs} from {source}, which differs on every run",
-                    )
+                    yield self.report(path, seed.span, **source, **fields)
                 elif seed.no_seed:
-                    yield Finding(
-                        self.code, path, seed.span,
-                        f"`{seed.text}()` without a seed seeds {libs} from OS entropy",
-                    )
+                    yield self.report(path, seed.span, variant="no-seed", **fields)
         seen: set[tuple[str, object]] = set()
         for program in ctx.programs:
             for path, call, libs in program.helper_calls:
@@ -127,15 +122,17 @@ class EntropySeed(Rule):
                 if source is None or (path, call.span) in seen:
                     continue
                 seen.add((path, call.span))
-                yield Finding(
-                    self.code, path, call.span,
-                    f"`{call.text}` seeds {library_list(libs)} from {source}, which differs on every run",
+                yield self.report(
+                    path, call.span, **source, call=call.text, libraries=library_list(libs),
+                    seeded_libraries=tuple(sorted(libs)), entry_points=[program.entry],
                 )
 
     @staticmethod
-    def _source(entropy: Optional[str], ref: Optional[str], arg_entropy: dict[str, str]) -> Optional[str]:
+    def _source(entropy: Optional[str], ref: Optional[str], arg_entropy: dict[str, str]) -> Optional[dict[str, Any]]:
+        """``source`` (how the message names the entropy) and, for an option whose
+        default is entropy, ``option`` (its argparse dest)."""
         if entropy:
-            return entropy
+            return {"source": entropy, "option": None}
         if ref is not None and ref in arg_entropy:
-            return f"the default of `--{ref.replace('_', '-')}` ({arg_entropy[ref]})"
+            return {"source": f"the default of `--{ref.replace('_', '-')}` ({arg_entropy[ref]})", "option": ref}
         return None

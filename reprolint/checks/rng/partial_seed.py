@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from reprolint.analysis.program import DrawOutcome
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
 from reprolint.checks.rng._common import library_list, location
+from reprolint.model import Applicability, Related
 
 
 class PartialSeed(Rule):
@@ -77,7 +78,7 @@ class PartialSeed(Rule):
             if not program.seeds:
                 continue
             seeded = program.seeded_libraries
-            missing = {}
+            missing: dict[str, DrawOutcome] = {}
             for outcome in program.draws:
                 if outcome.draw.library not in seeded:
                     missing.setdefault(outcome.draw.library, outcome)
@@ -88,13 +89,13 @@ class PartialSeed(Rule):
             if key in seen:
                 continue
             seen.add(key)
-            examples = ", ".join(
-                f"`{o.draw.text}` at {location(o.path, o.draw.span.start_line)}"
-                for _, o in sorted(missing.items())
-            )
-            yield Finding(
-                self.code, first.path, first.seed.span,
-                f"`{first.seed.text}` seeds {library_list(first.seed.libs if len(program.seeds) == 1 else seeded)} "
-                f"but the program also draws from {library_list(set(missing))}, which is never "
-                f"seeded ({examples})",
+            draws = [o for _, o in sorted(missing.items())]
+            examples = ", ".join(f"`{o.draw.text}` at {location(o.path, o.draw.span.start_line)}" for o in draws)
+            seeded_libs = sorted(first.seed.libs if len(program.seeds) == 1 else seeded)
+            yield self.report(
+                first.path, first.seed.span,
+                call=first.seed.text, seeded=library_list(seeded_libs), missing=library_list(set(missing)),
+                example=examples, seeded_libraries=tuple(seeded_libs), missing_libraries=tuple(sorted(missing)),
+                entry_points=[program.entry],
+                related=[Related(o.path, o.draw.span, f"`{o.draw.text}` draws from {o.draw.library}'s unseeded global RNG") for o in draws],
             )

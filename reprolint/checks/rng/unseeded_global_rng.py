@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import describe_draw, location
-from reprolint.model import Applicability, Severity
+from reprolint.analysis.program import DrawOutcome
+from reprolint.checks.rng._common import draw_fields
+from reprolint.model import Applicability, Related, Severity
 
 
 class UnseededGlobalRng(Rule):
@@ -65,7 +66,8 @@ class UnseededGlobalRng(Rule):
     """
 
     code = "RPL101"
-    message = "`{call}` draws from {library} global RNG, which is never seeded on this program's path (entry point: {entry})"
+    message = "`{call}` {action} {rng}, which is never seeded on this program's path (entry point: {entry})"
+    messages = {"late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_path}:{seed_line})"}
     fix_title = "Seed {library} at the entry point, before the first draw"
     fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow, sklearn"
@@ -118,23 +120,23 @@ class UnseededGlobalRng(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        seen: set[tuple[str, object]] = set()
+        # One finding per draw, naming every program in which it runs unseeded.
+        unseeded: dict[tuple[str, object], list[tuple[str, DrawOutcome]]] = {}
         for program in ctx.programs:
             for outcome in program.draws:
-                if outcome.seeded_before:
-                    continue
-                key = (outcome.path, outcome.draw.span)
-                if key in seen:
-                    continue
-                seen.add(key)
-                what = describe_draw(outcome.draw)
-                if outcome.later_seed is not None:
-                    seed_path, seed = outcome.later_seed
-                    where = location(seed_path, seed.span.start_line)
-                    message = f"{what} before `{seed.text}` runs ({where})"
-                else:
-                    message = (
-                        f"{what}, which is never seeded on this program's path "
-                        f"(entry point: {program.entry})"
-                    )
-                yield Finding(self.code, outcome.path, outcome.draw.span, message)
+                if not outcome.seeded_before:
+                    unseeded.setdefault((outcome.path, outcome.draw.span), []).append((program.entry, outcome))
+        for (path, span), found in unseeded.items():
+            entry, outcome = found[0]
+            fields = draw_fields(outcome.draw)
+            entries = [e for e, _ in found]
+            if outcome.later_seed is not None:
+                seed_path, seed = outcome.later_seed
+                yield self.report(
+                    path, span, variant="late", entry=entry, **fields,
+                    seed_call=seed.text, seed_path=seed_path, seed_line=seed.span.start_line,
+                    seed_api=seed.api, entry_points=entries,
+                    related=[Related(seed_path, seed.span, f"`{seed.text}` seeds {fields['library']} here, after the draw")],
+                )
+            else:
+                yield self.report(path, span, entry=entry, **fields, entry_points=entries)

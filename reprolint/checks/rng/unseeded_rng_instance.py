@@ -58,6 +58,11 @@ class UnseededRngInstance(Rule):
 
     code = "RPL102"
     message = "`{call}()` is seeded from OS entropy"
+    messages = {
+        "none": "`{call}(None)` is seeded from OS entropy",
+        "entropy": "`{call}(...)` is seeded from {source}, which differs on every run",
+        "reseed": "`{call}()` reseeds a torch generator from OS entropy",
+    }
     fix_title = "Pass a seed to `{call}`"
     fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, jax"
@@ -89,4 +94,4 @@ class UnseededRngInstance(Rule):
         for path, facts in ctx.facts.items():
             for finding in facts.findings:
                 if finding.code == self.code:
-                    yield Finding(self.code, path, finding.span, finding.message)
+                    yield self.report(path, finding.span, **finding.data)
