@@ -298,3 +298,219 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
 
 def test_span_is_a_fact_type() -> None:
     assert fact_types()["Span"] is Span
+
+
+# --------------------------------------------------------------------------- trust
+# docs/security.md: the cache folder is confined and marked, its entries authenticated
+# with a per-user secret, and nothing read from it reaches output unchecked.
+
+UNSEEDED = "import random\n\nx = random.random()\n"
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else b"<dir>")
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+def _toml_config(folder: Path, cache_dir: str) -> None:
+    (folder / "reprolint.toml").write_text(f"cache-dir = {json.dumps(cache_dir)}\n")
+
+
+@pytest.mark.parametrize(
+    "cache_dir", ["..", "", ".", "sub/../..", "../sibling", "ABSOLUTE"],
+)
+def test_a_cache_dir_that_is_not_inside_the_project_is_refused(tmp_path: Path, cache_dir: str) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "train.py").write_text(UNSEEDED)
+    if cache_dir == "ABSOLUTE":
+        cache_dir = str(tmp_path / "elsewhere")
+    _toml_config(project, cache_dir)
+    before = _snapshot(tmp_path)
+    result = _cli("check", ".", cwd=project)
+    assert result.returncode == 2, result.stderr
+    assert "cache-dir" in result.stderr and "Traceback" not in result.stderr
+    assert _snapshot(tmp_path) == before  # no .gitignore, no entry, anywhere
+    cleaned = _cli("clean", cwd=project)
+    assert cleaned.returncode == 2 and "Traceback" not in cleaned.stderr
+    assert _snapshot(tmp_path) == before
+    # The cache is not needed without it: --no-cache still checks.
+    assert _cli("check", ".", "--no-cache", cwd=project).returncode == 1
+
+
+def test_check_never_writes_into_a_folder_it_did_not_make(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "train.py").write_text(UNSEEDED)
+    _toml_config(tmp_path, "src")
+    before = _snapshot(tmp_path / "src")
+    result = _cli("check", "src", cwd=tmp_path)
+    assert result.returncode == 1 and "RPL101" in result.stdout
+    assert "was not created by reprolint" in result.stderr
+    assert _snapshot(tmp_path / "src") == before  # no .gitignore holding `*`
+    assert _cli("clean", cwd=tmp_path).returncode == 2
+    assert _snapshot(tmp_path / "src") == before
+
+
+def test_a_planted_folder_cannot_pass_for_a_cache(tmp_path: Path) -> None:
+    planted = tmp_path / ".reprolint_cache"
+    planted.mkdir()
+    # The 0.1 marker, and a copy of a real marker made for another user and place.
+    (planted / ".gitignore").write_text(
+        "# Created by reprolint: the analysis cache (`reprolint clean` removes it).\n*\n"
+    )
+    (planted / "notes.txt").write_text("precious\n")
+    other = tmp_path / "other"
+    (other / "train.py").parent.mkdir()
+    (other / "train.py").write_text(UNSEEDED)
+    assert _cli("check", ".", cwd=other).returncode == 1
+    shutil.copy(other / ".reprolint_cache" / "CACHEDIR.TAG", planted / "CACHEDIR.TAG")
+    assert is_cache_folder(other / ".reprolint_cache")
+    assert not is_cache_folder(planted)
+    result = _cli("clean", cwd=tmp_path)
+    assert result.returncode == 2 and "not removing" in result.stderr
+    assert (planted / "notes.txt").read_text() == "precious\n"
+
+
+def test_a_cache_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    outside = tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / "train.py").write_text(UNSEEDED)
+    (project / ".reprolint_cache").symlink_to(outside, target_is_directory=True)
+    result = _cli("check", ".", cwd=project)
+    assert result.returncode == 1 and "RPL101" in result.stdout
+    assert "symbolic link" in result.stderr and "Traceback" not in result.stderr
+    assert list(outside.iterdir()) == []  # nothing written through the link
+    cleaned = _cli("clean", cwd=project)
+    assert cleaned.returncode == 2 and "symbolic link" in cleaned.stderr
+    assert "Traceback" not in cleaned.stderr
+    assert (project / ".reprolint_cache").is_symlink() and outside.is_dir()
+
+
+def _codes(diagnostics: list[Any]) -> list[tuple[str, str, int]]:
+    return [(d.code, Path(d.path).name, d.span.start_line) for d in diagnostics]
+
+
+def test_a_file_saved_during_a_run_never_stores_findings_under_the_old_key(tmp_path: Path, monkeypatch) -> None:
+    from reprolint import runcache
+
+    source = tmp_path / "train.py"
+    source.write_text(UNSEEDED)
+    settings = _settings(tmp_path)
+    expected = _codes(check_paths([str(tmp_path)], settings).diagnostics)
+    assert expected
+    real = runcache.lookup
+
+    def editor_saves_after_the_lookup(*args: Any, **kwargs: Any) -> Any:
+        run = real(*args, **kwargs)
+        source.write_text("x = 1\n")  # saved after the run key was computed
+        return run
+
+    monkeypatch.setattr(runcache, "lookup", editor_saves_after_the_lookup)
+    during = check_paths([str(tmp_path)], settings, cache=True, jobs=1)
+    assert _codes(during.diagnostics) == []  # what was analysed: the new content
+    monkeypatch.setattr(runcache, "lookup", real)
+    source.write_text(UNSEEDED)  # back to the content the run key was made from
+    assert _codes(check_paths([str(tmp_path)], settings, cache=True, jobs=1).diagnostics) == expected
+
+
+def _planted_run(tmp_path: Path) -> tuple[Settings, Any, list[Any]]:
+    """A project whose cache folder was made by a real run, and that run's lookup."""
+    from reprolint.runcache import lookup
+
+    (tmp_path / "train.py").write_text(UNSEEDED)
+    settings = Settings(root=str(tmp_path))
+    expected = check_paths([str(tmp_path)], settings, cache=True, jobs=1).diagnostics
+    assert expected
+    return settings, lookup([str(tmp_path)], settings), expected
+
+
+def test_a_run_entry_written_without_the_secret_is_absent(tmp_path: Path) -> None:
+    settings, run, expected = _planted_run(tmp_path)
+    # What a pull request can commit: an entry under the run's key saying "no findings".
+    runs = tmp_path / ".reprolint_cache" / "runs"
+    for entry in [runs / f"{run.key}.json", *runs.glob("*.json")]:
+        entry.write_text(json.dumps({"key": run.key, "diagnostics": []}))
+    for aux in (tmp_path / ".reprolint_cache").glob("trigger-words-*.json"):
+        aux.write_text(json.dumps({"value": [[], []]}))
+    again = check_paths([str(tmp_path)], settings, cache=True, jobs=1)
+    assert _codes(again.diagnostics) == _codes(expected)
+    # Its authentic entry, edited, does not verify either.
+    entry = runs / f"{run.key}.json"
+    mac, _, body = entry.read_bytes().partition(b"\n")
+    stored = json.loads(body)
+    stored["diagnostics"] = []
+    entry.write_bytes(mac + b"\n" + json.dumps(stored).encode())
+    assert _codes(check_paths([str(tmp_path)], settings, cache=True, jobs=1).diagnostics) == _codes(expected)
+
+
+def test_a_cache_from_another_user_or_machine_is_not_used(tmp_path: Path, monkeypatch) -> None:
+    settings, run, expected = _planted_run(tmp_path)
+    folder = tmp_path / ".reprolint_cache"
+    # The same folder, committed and checked out elsewhere: another secret.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "another-home"))
+    monkeypatch.setattr(cache_module, "_secret", cache_module._Secret())
+    assert not is_cache_folder(folder)
+    store = FactsCache.for_settings(settings)
+    assert store.problem and "not created by reprolint" in store.problem
+    before = _snapshot(folder)
+    # Empty every entry: were any of them trusted, findings would disappear.
+    for entry in folder.rglob("*.json"):
+        entry.write_bytes(entry.read_bytes().partition(b"\n")[0] + b'\n{"key":"x","payload":{}}')
+    before = _snapshot(folder)
+    assert _codes(check_paths([str(tmp_path)], settings, cache=True, jobs=1).diagnostics) == _codes(expected)
+    assert _snapshot(folder) == before  # and never written to
+
+
+def test_the_secret_is_private_and_kept_outside_the_project(own_secret: Path, tmp_path: Path) -> None:
+    secret = cache_module.user_secret()
+    path = own_secret / "reprolint" / "cache-secret"
+    assert path.read_bytes() == secret and len(secret) == 32
+    assert path.stat().st_mode & 0o777 == 0o600
+    # A secret file others can read is not used (a throw-away one is, and it says why).
+    path.chmod(0o644)
+    cache_module._secret = cache_module._Secret()
+    assert cache_module.user_secret() != secret
+    assert "other users" in (cache_module.cache_secret_problem() or "")
+
+
+def _diagnostic(path: str, line: int = 3) -> Any:
+    from reprolint.model import Diagnostic
+
+    return Diagnostic(code="RPL101", name="unseeded-global-rng", message="planted", path=path,
+                      span=Span(line, 5, line, 18))
+
+
+@pytest.mark.parametrize("planted", ["outside-path", "missing-file", "huge-line", "bad-type", "bad-code"])
+def test_an_authentic_run_entry_that_does_not_fit_this_run_is_absent(tmp_path: Path, planted: str) -> None:
+    settings, run, expected = _planted_run(tmp_path)
+    store = run.store
+    train = str(tmp_path / "train.py")
+    value: Any = {
+        "outside-path": [_diagnostic("/proc/self/environ")],
+        "missing-file": [_diagnostic(str(tmp_path / "gone.py"))],
+        "huge-line": [_diagnostic(train, line=2)],
+        "bad-type": [_diagnostic(train, line=2)],
+        "bad-code": [dataclasses.replace(_diagnostic(train), code="X1")],
+    }[planted]
+    store.store_run(run.key, value)  # sealed with this user's secret: authentic
+    entry = tmp_path / ".reprolint_cache" / "runs" / f"{run.key}.json"
+    if planted in ("huge-line", "bad-type"):
+        body = _body(entry).decode()
+        replacement = str(10**300) if planted == "huge-line" else '"3"'
+        body = body.replace('"start_line":2', f'"start_line":{replacement}', 1)
+        assert replacement in body
+        store._write("run", run.key, entry, body.encode())
+    assert _codes(check_paths([str(tmp_path)], settings, cache=True, jobs=1).diagnostics) == _codes(expected)
+
+
+def test_a_planted_path_never_reaches_the_terminal(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("REPROLINT_TEST_CANARY", "canary-7f3a")
+    settings, run, expected = _planted_run(tmp_path)
+    run.store.store_run(run.key, [_diagnostic("/proc/self/environ", line=1)])
+    result = _cli("check", ".", "--show-source", cwd=tmp_path)
+    assert "canary-7f3a" not in result.stdout and "/proc/self/environ" not in result.stdout
+    assert result.returncode == 1 and "RPL101" in result.stdout
