@@ -96,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fix.add_argument("--no-unsafe-fixes", dest="unsafe_fixes", action="store_false")
     fix.add_argument("--fix-style", choices=["hooks", "inline"], help="hooks (default) or inline")
+    # Accepted like `check --no-cache`: `fix` analyses every file afresh anyway.
+    fix.add_argument("--no-cache", action="store_true", help="accepted for symmetry; fix never uses the cache")
     _add_selection(fix)
     for name in ("verify", "profile", "variance"):
         sub.add_parser(name, help=f"see `reprolint {name} --help`", add_help=False)
@@ -198,7 +200,11 @@ def _fix(args: argparse.Namespace) -> int:
     if args.fix_style:
         settings = settings.replace(fix_style=args.fix_style)
     unsafe = settings.unsafe_fixes if args.unsafe_fixes is None else args.unsafe_fixes
-    report = api.fix_paths(args.paths, settings, unsafe)
+    try:
+        report = api.fix_paths(args.paths, settings, unsafe)
+    except KeyboardInterrupt:
+        sys.stderr.write("reprolint: interrupted: nothing was written\n")
+        return 130
     status = EXIT_CLEAN
     for problem in report.problems:
         sys.stderr.write(f"reprolint: warning: {problem}\n")
@@ -216,14 +222,23 @@ def _fix(args: argparse.Namespace) -> int:
         return EXIT_FINDINGS if report.changes else EXIT_CLEAN
     if args.write:
         failed = 0
-        for change in report.changes:
+        unwritten = set()
+        for i, change in enumerate(report.changes):
             try:
-                write_change(change)
+                written = write_change(change)
             except WriteError as exc:
                 failed += 1
+                unwritten.add(change.path)
                 sys.stderr.write(f"reprolint: error: {change.path}: {exc}\n")
-                change.fixed.clear()
-        report.changes = [c for c in report.changes if c.fixed or failed == 0]
+            except KeyboardInterrupt:
+                left = len(report.changes) - i
+                sys.stderr.write(f"reprolint: interrupted: {left} file(s) not written, from {change.path} on\n")
+                return 130
+            else:
+                if Path(change.path).is_symlink():
+                    sys.stderr.write(f"reprolint: note: {change.path} is a symbolic link: wrote {written}\n")
+        report.changes = [c for c in report.changes if c.path not in unwritten]
+        report.not_written = failed
         sys.stdout.write(summary(report, "write", unsafe))
         return EXIT_FINDINGS if failed else EXIT_CLEAN
     for change in report.changes:

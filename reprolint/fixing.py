@@ -1386,11 +1386,46 @@ class SourceFile:
         return (b"\xef\xbb\xbf" if self.bom else b"") + body
 
 
+def _read_regular(path: str) -> bytes:
+    """A regular file's bytes (never a FIFO or device: reading one could block forever)."""
+    with open(path, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NONBLOCK)) as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise ValueError("not a regular file")
+        return handle.read()
+
+
+def _size_refusal(data: bytes, text: Optional[str] = None) -> Optional[str]:
+    """Why ``check`` skips a file this big (the same limits apply to ``fix``), or None."""
+    from reprolint.api import DATA_FILE_BYTES, DATA_FILE_LITERAL_SHARE, MAX_FILE_BYTES, _literal_share
+
+    if len(data) > MAX_FILE_BYTES:
+        return (
+            f"skipped: {len(data):,} bytes is over the {MAX_FILE_BYTES:,}-byte limit "
+            "for one file (generated data, not training code?)"
+        )
+    if text is not None and len(data) > DATA_FILE_BYTES:
+        share = _literal_share(text)
+        if share >= DATA_FILE_LITERAL_SHARE:
+            return (
+                f"skipped: {len(data):,} bytes, {share:.0%} of it literal data tables, is over "
+                f"the {DATA_FILE_BYTES:,}-byte limit for data files (no training code?)"
+            )
+    return None
+
+
 def read_source(path: str) -> SourceFile:
+    """A Python file as read for fixing; SourceError when ``check`` would skip it too
+    (undecodable, over the size limit, a data file)."""
     from reprolint.api import SourceError, decode_source
 
-    data = Path(path).read_bytes()
+    data = _read_regular(path)
+    refusal = _size_refusal(data)  # before decoding: a 50 MB file never reaches libcst
+    if refusal is not None:
+        raise SourceError(refusal)
     text = decode_source(data)  # raises SourceError
+    refusal = _size_refusal(data, text)
+    if refusal is not None:
+        raise SourceError(refusal)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:  # pragma: no cover - decode_source raised already
@@ -1421,6 +1456,7 @@ class FixReport:
     problems: list[str] = field(default_factory=list)
     files_checked: int = 0
     converged: bool = True
+    not_written: int = 0  # `fix --write`: changed files that could not be written
 
     @property
     def fixed(self) -> int:
@@ -1523,7 +1559,20 @@ def fix_files(
     sources: dict[str, SourceFile] = {}
     problems: list[str] = []
     notebooks: dict[str, Any] = {}
+    # A symbolic link is fixed through its target (`write_change` writes the target),
+    # once, and only when the target is inside the folders given.
+    inside = [os.path.realpath(p) for p in paths]
+    real_paths: set[str] = set()
     for path in files:
+        real = os.path.realpath(path)
+        if real in real_paths:
+            continue  # the same file reached through a link and by its own name
+        real_paths.add(real)
+        if not any(
+            real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in inside
+        ):
+            problems.append(f"{path}: not fixed: it resolves to {real}, outside the paths given")
+            continue
         try:
             if path.endswith(".ipynb"):
                 sources[path], notebooks[path] = read_notebook_source(path)
@@ -1567,16 +1616,20 @@ def fix_files(
 
 def read_notebook_source(path: str) -> tuple[SourceFile, tuple[str, Any]]:
     """A notebook as read, and its program with the program-line -> cell map."""
+    from reprolint.api import MAX_FILE_BYTES
     from reprolint.notebooks import notebook_program, read_notebook
 
-    data = Path(path).read_bytes()
-    text = data.decode("utf-8")
+    data = _read_regular(path)
+    text = data.decode("utf-8")  # UnicodeDecodeError is a ValueError
     notebook = read_notebook(text)  # NotebookError is a ValueError
     if notebook.language != "python":
         raise ValueError(f"a {notebook.language} notebook")
     bom = text.startswith("\ufeff")
     source = SourceFile(path, data, text[1:] if bom else text, "utf-8", bom)
-    return source, notebook_program(notebook)
+    program, cell_map = notebook_program(notebook)
+    if len(program.encode("utf-8")) > MAX_FILE_BYTES:
+        raise ValueError(f"skipped: the code cells hold over the {MAX_FILE_BYTES:,}-byte limit")
+    return source, (program, cell_map)
 
 
 def notebook_with_program(text: str, old: str, new: str, cell_map: Any) -> str:
@@ -1662,16 +1715,79 @@ def unified_diff(change: FileChange, label: Optional[str] = None) -> str:
 
 
 class WriteError(Exception):
-    pass
+    """A fixed file that was not written; the message says why (nothing was changed)."""
 
 
-def write_change(change: FileChange) -> None:
-    """Write one fixed file atomically, refusing read-only files and concurrent edits."""
-    path = Path(change.path)
+# Temporary files are named `.NAME.<digest>.<random>.reprolint`, where <digest> is the
+# start of the SHA-256 of their own content: a file of that name whose content has that
+# digest can only be a complete temporary file of a `fix --write` that was killed before
+# renaming it, so a later run may remove it (nothing else matches by chance).
+_TEMP_SUFFIX = ".reprolint"
+_TEMP_GRACE_SECONDS = 60.0  # younger ones may belong to a run still writing
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def remove_stale_temp_files(target: Path) -> list[Path]:
+    """Remove the temporary files a killed ``fix --write`` left next to ``target``.
+
+    Only files that prove to be reprolint's own are removed: the name pattern, owned by
+    this user, older than a minute, and content whose digest is the one in the name.
+    """
+    import time
+
+    pattern = re.compile(
+        r"\." + re.escape(target.name) + r"\.(?P<digest>[0-9a-f]{16})\.[A-Za-z0-9_]+" + re.escape(_TEMP_SUFFIX)
+    )
+    removed = []
     try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return removed
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None:
+            continue
+        candidate = target.parent / name
+        try:
+            info = candidate.lstat()
+            if (
+                not stat.S_ISREG(info.st_mode)
+                or info.st_uid != os.geteuid()
+                or time.time() - info.st_mtime < _TEMP_GRACE_SECONDS
+                or info.st_size > 64 * 1024 * 1024
+                or _digest(candidate.read_bytes()) != match.group("digest")
+            ):
+                continue
+            candidate.unlink()
+            removed.append(candidate)
+        except OSError:
+            continue
+    return removed
+
+
+def write_change(change: FileChange) -> Path:
+    """Write one fixed file; returns the path written (a symbolic link's target).
+
+    Refuses read-only files and files changed on disk since they were read. The new
+    content goes to a temporary file in the same folder, renamed over the original
+    (atomic), except where a rename would lose something: a file with other hard links
+    or owned by another user (``fix --write`` as root) is rewritten in place, and so is
+    a writable file in a folder where no temporary file can be created. An interrupted
+    write leaves no temporary file behind.
+    """
+    link = Path(change.path)
+    try:
+        path = Path(os.path.realpath(link))
         info = path.stat()
-    except OSError as exc:
-        raise WriteError(f"cannot read: {exc.strerror or exc}") from exc
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        raise WriteError(f"cannot read: {getattr(exc, 'strerror', None) or exc}") from exc
+    if not stat.S_ISREG(info.st_mode):
+        raise WriteError("not a regular file, not written")
     if not info.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
         raise WriteError("read-only, not written")
     try:
@@ -1681,7 +1797,27 @@ def write_change(change: FileChange) -> None:
     if current != change.source.data:
         raise WriteError("changed on disk since it was read, not overwritten")
     data = change.source.encode(change.after)
-    fd, temp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".reprolint")
+    remove_stale_temp_files(path)
+    in_place = info.st_nlink > 1 or info.st_uid != os.geteuid()
+    if not in_place:
+        try:
+            _replace_atomically(path, data, info)
+            return path
+        except PermissionError:
+            in_place = True  # the folder is read-only; the file itself is writable
+        except OSError as exc:
+            raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
+    try:
+        _write_in_place(path, data)
+    except OSError as exc:
+        raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
+    return path
+
+
+def _replace_atomically(path: Path, data: bytes, info: os.stat_result) -> None:
+    fd, temp = tempfile.mkstemp(
+        dir=str(path.parent), prefix=f".{path.name}.{_digest(data)}.", suffix=_TEMP_SUFFIX
+    )
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -1689,16 +1825,26 @@ def write_change(change: FileChange) -> None:
             os.fsync(handle.fileno())
         os.chmod(temp, stat.S_IMODE(info.st_mode))
         os.replace(temp, path)
-    except OSError as exc:
+    except BaseException:  # Ctrl-C included: never leave the temporary file behind
         try:
             os.unlink(temp)
         except OSError:
             pass
-        raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
+        raise
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _write_in_place(path: Path, data: bytes) -> None:
+    """Overwrite ``path``'s content, keeping its inode (owner, mode, other hard links)."""
+    fd = os.open(path, os.O_WRONLY)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.truncate()
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _plural(n: int, word: str, plural: Optional[str] = None) -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 def summary(report: FixReport, mode: str, unsafe: bool) -> str:
@@ -1713,7 +1859,14 @@ def summary(report: FixReport, mode: str, unsafe: bool) -> str:
     if manual:
         need = "needs" if manual == 1 else "need"
         tail = f" ({manual} {need} a manual change: run `reprolint check` to see them)"
-    if report.fixed:
+    failed = report.not_written if mode == "write" else 0
+    if failed:
+        could_not = f"{_plural(failed, 'file')} could not be written (see the errors above)"
+        if report.fixed:
+            line = f"{verb} {_plural(report.fixed, 'problem')} in {_plural(len(written), 'file')}; {could_not}{tail}."
+        else:
+            line = f"Nothing was fixed: {could_not}{tail}."
+    elif report.fixed:
         line = f"{verb} {_plural(report.fixed, 'problem')} in {_plural(len(written), 'file')}{tail}."
     else:
         line = f"Nothing to fix{tail}." if manual else "Nothing to fix."
@@ -1721,7 +1874,7 @@ def summary(report: FixReport, mode: str, unsafe: bool) -> str:
     if report.unsafe_skipped and not unsafe:
         n = report.unsafe_skipped
         lines.append(
-            f"{_plural(n, 'unsafe fix')} {'was' if n == 1 else 'were'} not applied: "
+            f"{_plural(n, 'unsafe fix', 'unsafe fixes')} {'was' if n == 1 else 'were'} not applied: "
             "rerun with `--unsafe-fixes` to apply "
             f"{'it' if n == 1 else 'them'} (they change the random stream)."
         )

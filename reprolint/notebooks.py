@@ -105,6 +105,21 @@ def _source_text(cell: Mapping[str, Any]) -> str:
     return source if isinstance(source, str) else ""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_surrogates(source: str, number: int) -> None:
+    """A code cell whose JSON holds a lone surrogate (``"\\ud800"``) is not text that
+    Python source (or UTF-8) can hold: say so instead of failing later."""
+    found = _SURROGATE.search(source)
+    if found is not None:
+        line = source.count("\n", 0, found.start()) + 1
+        raise NotebookError(
+            f"code cell {number}, line {line}: a lone surrogate "
+            f"(\\u{ord(found.group()):04x}) in the notebook's JSON is not valid text"
+        )
+
+
 def read_notebook(text: str) -> Notebook:
     """Parse notebook JSON (nbformat 4); raise NotebookError with a user-facing reason."""
     body = text[1:] if text.startswith("\ufeff") else text
@@ -130,6 +145,7 @@ def read_notebook(text: str) -> Notebook:
             raise NotebookError(f"not a Jupyter notebook: cell {index + 1} is not an object")
         if cell.get("cell_type") == "code":
             code_cells.append(index)
+            _refuse_surrogates(_source_text(cell), len(code_cells))
     metadata = document.get("metadata") if isinstance(document.get("metadata"), dict) else {}
     language = "python"
     for key, inner in (("kernelspec", "language"), ("language_info", "name")):

@@ -3,6 +3,10 @@ program computes beyond seeding, and the write phase never loses or corrupts a f
 
 from __future__ import annotations
 
+import os
+import time
+from pathlib import Path
+
 import libcst as cst
 import pytest
 
@@ -120,3 +124,194 @@ def test_no_place_between_a_late_import_and_a_drawing_project_import_gives_no_fi
     with pytest.raises(LookupError):
         import_block_end(module, stop, {"random"})
     assert import_block_end(module, stop) == 1
+
+
+# -- writing: links, permissions, owners, interruptions
+
+UNSEEDED = "import torch\n\n# weights\nx = torch.randn(3)  # draw\n"
+
+
+def _temp_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*.reprolint"))
+
+
+def test_write_goes_through_a_symbolic_link_to_its_target(cli, project) -> None:
+    root = project({"src/train.py": UNSEEDED})
+    (root / "train.py").symlink_to(root / "src" / "train.py")
+    result = cli("fix", "--write", "--unsafe-fixes", "train.py", cwd=root)
+    assert result.status == 0, result
+    assert (root / "train.py").is_symlink()  # still a link ...
+    assert "install(seed=0)" in (root / "src" / "train.py").read_text()  # ... to the fixed file
+    assert f"train.py is a symbolic link: wrote {(root / 'src' / 'train.py').resolve()}" in result.err
+
+
+def test_a_file_and_a_link_to_it_are_fixed_once(cli, project) -> None:
+    root = project({"train.py": UNSEEDED})
+    (root / "alias.py").symlink_to(root / "train.py")
+    result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    assert result.status == 0, result
+    assert (root / "train.py").read_text().count("install(seed=0)") == 1
+    assert (root / "alias.py").is_symlink()
+
+
+def test_a_link_out_of_the_tree_is_not_written(cli, project, tmp_path_factory) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "victim.py"
+    outside.write_text(UNSEEDED)
+    root = project({"b.py": UNSEEDED})
+    (root / "a.py").symlink_to(outside)
+    (root / "pkg").mkdir()
+    (root / "pkg" / "link.py").symlink_to(outside)
+    result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    assert outside.read_text() == UNSEEDED  # discovery leaves such links out
+    assert "install(seed=0)" in (root / "b.py").read_text()
+    # fix_files refuses them too, whoever lists them.
+    from reprolint import discovery, fixing
+    from reprolint.config import Settings
+
+    listed = [str(root / "pkg" / "link.py"), str(root / "b.py")]
+    original = discovery.discover
+    try:
+        discovery.discover = lambda paths, settings: listed
+        report = fixing.fix_files([str(root / "pkg")], Settings(), unsafe=True)
+    finally:
+        discovery.discover = original
+    assert [c.path for c in report.changes] == []
+    assert any(f"link.py: not fixed: it resolves to {outside.resolve()}, outside" in p for p in report.problems)
+
+
+def test_a_folder_without_room_for_a_temp_file_does_not_abort_the_run(cli, project, monkeypatch) -> None:
+    import tempfile
+
+    root = project({"locked/a.py": UNSEEDED, "open/b.py": UNSEEDED})
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*args, **kwargs):
+        if Path(kwargs["dir"]).name == "locked":  # as a read-only folder answers (root is not refused)
+            raise PermissionError(13, "Permission denied")
+        return real_mkstemp(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    (root / "locked").chmod(0o555)
+    try:
+        result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    finally:
+        (root / "locked").chmod(0o755)
+    assert result.status == 0, result
+    # The writable file in the read-only folder is rewritten in place; the other as usual.
+    assert "install(seed=0)" in (root / "locked" / "a.py").read_text()
+    assert "install(seed=0)" in (root / "open" / "b.py").read_text()
+    assert result.out.startswith("Fixed 2 problems in 2 files")
+
+
+def test_every_write_failing_is_not_nothing_to_fix(cli, project) -> None:
+    root = project({"a.py": UNSEEDED})
+    (root / "a.py").chmod(0o444)
+    result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    assert result.status == 1
+    assert "Nothing to fix" not in result.out
+    assert result.out == "Nothing was fixed: 1 file could not be written (see the errors above).\n"
+
+
+def test_hard_links_are_kept(cli, project) -> None:
+    root = project({"train.py": UNSEEDED})
+    os.link(root / "train.py", root / "copy.txt")
+    result = cli("fix", "--write", "--unsafe-fixes", "train.py", cwd=root)
+    assert result.status == 0, result
+    assert (root / "train.py").stat().st_ino == (root / "copy.txt").stat().st_ino
+    assert "install(seed=0)" in (root / "copy.txt").read_text()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to chown")
+def test_write_as_root_keeps_the_owner(cli, project) -> None:
+    root = project({"train.py": UNSEEDED})
+    os.chown(root / "train.py", 4321, 4322)
+    result = cli("fix", "--write", "--unsafe-fixes", "train.py", cwd=root)
+    assert result.status == 0, result
+    info = (root / "train.py").stat()
+    assert (info.st_uid, info.st_gid) == (4321, 4322)
+    assert "install(seed=0)" in (root / "train.py").read_text()
+
+
+def test_ctrl_c_while_writing_leaves_no_temp_file(cli, project, monkeypatch) -> None:
+    root = project({"train.py": UNSEEDED})
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    result = cli("fix", "--write", "--unsafe-fixes", "train.py", cwd=root)
+    assert result.status == 130
+    assert "reprolint: interrupted: 1 file(s) not written, from train.py on" in result.err
+    assert _temp_files(root) == []
+    assert (root / "train.py").read_text() == UNSEEDED
+
+
+def test_a_later_run_removes_only_stale_temp_files_it_can_prove_are_its_own(cli, project) -> None:
+    import hashlib
+
+    root = project({"train.py": UNSEEDED})
+    content = b"half of a fixed file"
+    digest = hashlib.sha256(content).hexdigest()[:16]
+    ours = root / f".train.py.{digest}.k2j4x9q1.reprolint"
+    forged = root / f".train.py.{'0' * 16}.abcdefgh.reprolint"
+    young = root / f".train.py.{digest}.zzzzzzzz.reprolint"
+    for path in (ours, forged, young):
+        path.write_bytes(content)
+    old = time.time() - 3600
+    os.utime(ours, (old, old))
+    os.utime(forged, (old, old))
+    result = cli("fix", "--write", "--unsafe-fixes", "train.py", cwd=root)
+    assert result.status == 0, result
+    assert not ours.exists()
+    assert forged.exists() and young.exists()  # not provably a finished temp file of ours
+
+
+def test_plural_of_unsafe_fixes_and_no_cache_is_accepted(cli, project) -> None:
+    root = project({"a.py": UNSEEDED, "b.py": UNSEEDED})
+    result = cli("fix", "--no-cache", ".", cwd=root)
+    assert result.status == 0, result
+    assert "2 unsafe fixes were not applied" in result.out
+
+
+# -- size limits and bad notebooks: a clear message, and the run goes on
+
+
+def test_fix_skips_a_file_over_the_size_limit_without_parsing_it(cli, project, monkeypatch) -> None:
+    from reprolint.api import MAX_FILE_BYTES
+
+    big = UNSEEDED + "# padding\n" * (MAX_FILE_BYTES // 10 + 1)
+    root = project({"big.py": big, "small.py": UNSEEDED})
+    parsed = []
+    real_parse = cst.parse_module
+    monkeypatch.setattr(cst, "parse_module", lambda source, *a, **k: parsed.append(len(source)) or real_parse(source, *a, **k))
+    result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    assert "big.py: not fixed: skipped:" in result.err and "byte limit" in result.err
+    assert (root / "big.py").read_text() == big
+    assert "install(seed=0)" in (root / "small.py").read_text()
+    assert all(n < MAX_FILE_BYTES for n in parsed)
+
+
+def test_fix_skips_a_large_data_file_like_check(cli, project) -> None:
+    table = "import torch\nx = torch.randn(3)\nTABLE = [\n" + "    (1, 2, 3, 4, 5, 6, 7, 8),\n" * 9000 + "]\n"
+    root = project({"table.py": table})
+    result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    assert "table.py: not fixed: skipped:" in result.err and "data files" in result.err
+    assert (root / "table.py").read_text() == table
+
+
+SURROGATE_NOTEBOOK = (
+    '{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null,'
+    ' "source": ["import torch\\n", "x = torch.randn(3)\\n", "s = \'\\ud800\'\\n"]}],'
+    ' "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n'
+)
+
+
+def test_a_lone_surrogate_in_a_notebook_is_a_clear_message_and_the_run_goes_on(cli, project) -> None:
+    root = project({"a.ipynb": SURROGATE_NOTEBOOK, "b.py": UNSEEDED})
+    result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    assert result.status == 0, result
+    assert "a.ipynb: not fixed: code cell 1, line 3: a lone surrogate (\\ud800)" in result.err
+    assert (root / "a.ipynb").read_text() == SURROGATE_NOTEBOOK
+    assert "install(seed=0)" in (root / "b.py").read_text()
+    checked = cli("check", "--no-cache", "a.ipynb", cwd=root)
+    assert "RPL900" in checked.out and "lone surrogate" in checked.out
