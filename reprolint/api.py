@@ -20,11 +20,12 @@ defer_libcst()
 
 import libcst as cst  # noqa: E402 - the deferred stand-in registered above
 
+from reprolint.analysis.execution import ExecutionModel  # noqa: E402
 from reprolint.analysis.facts import ModuleFacts, collect_facts  # noqa: E402
 from reprolint.analysis.program import ProgramIndex, analyse_programs  # noqa: E402
 from reprolint.checks.base import CheckContext, Finding, all_rules  # noqa: E402
 from reprolint.config import Settings  # noqa: E402
-from reprolint.discovery import discover  # noqa: E402
+from reprolint.discovery import discover, read_regular  # noqa: E402
 from reprolint.model import Diagnostic, Severity, Span  # noqa: E402
 
 __all__ = [
@@ -94,6 +95,8 @@ class FileAnalysis:
 class CheckResult:
     diagnostics: list[Diagnostic]
     files_checked: int
+    # What discovery could not walk or skipped (a folder without permission, a FIFO).
+    problems: list[str] = field(default_factory=list)
 
 
 def decode_source(data: bytes) -> str:
@@ -185,7 +188,7 @@ def analyse_file(path: str) -> FileAnalysis:
     reported for this file as RPL900 "internal error", so one file never stops a run.
     """
     try:
-        data = Path(path).read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         return FileAnalysis(path, error=SourceError(f"cannot read: {exc.strerror or exc}"))
     return analyse_bytes(path, data)
@@ -299,8 +302,9 @@ def _diagnostics(
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
     index = ProgramIndex(facts, roots)
     configured = _configured_entries(facts, settings)
-    programs = analyse_programs(index, index.entry_points(configured))
-    ctx = CheckContext(facts=facts, index=index, programs=programs, settings=settings)
+    model = ExecutionModel(index)
+    programs = analyse_programs(index, index.entry_points(configured), model)
+    ctx = CheckContext(facts=facts, index=index, programs=programs, settings=settings, model=model)
     rules = {rule.code: rule for rule in all_rules()}
     findings: list[Finding] = []
     for analysis in analyses:
@@ -381,7 +385,8 @@ def check_paths(
     """
     settings = settings or Settings()
     paths = list(paths)
-    files = list(discover(paths, settings))
+    problems: list[str] = []
+    files = list(discover(paths, settings, problems.append))
     run = None
     if cache:
         # Nothing changed since a run with the same inputs: its diagnostics, as they were.
@@ -391,7 +396,7 @@ def check_paths(
         if run.hit is not None and not (fix_edits and _without_fix_edits(run.hit)):
             if progress is not None:
                 progress(len(files), len(files))
-            return CheckResult(run.hit, len(files))
+            return CheckResult(run.hit, len(files), problems)
     from reprolint.pipeline import analyse_all
 
     analysed_keys: dict[str, str] = {}
@@ -403,7 +408,7 @@ def check_paths(
     if run is not None:
         # Under the keys of the bytes analysed, not of the lookup's earlier read.
         run.remember(diagnostics, analysed_keys)
-    return CheckResult(diagnostics, len(files))
+    return CheckResult(diagnostics, len(files), problems)
 
 
 def _without_fix_edits(diagnostics: list[Diagnostic]) -> bool:
@@ -442,18 +447,19 @@ def check_source(
     settings: Optional[Settings] = None,
     fix_edits: bool = True,
 ) -> list[Diagnostic]:
-    """Check one module's source as a program of its own."""
+    """Check one module's source as a program of its own.
+
+    Bytes (a file's content, e.g. ``--stdin-filename``) get the same policy as a file
+    on disk: decoding, the size and data-file limits, notebooks by their suffix.
+    """
     if path.endswith(".ipynb"):
         from reprolint.notebooks import analyse_notebook
 
-        data = source.encode("utf-8") if isinstance(source, str) else source
+        data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
         return _diagnostics([analyse_notebook(path, data)], settings or Settings(), ["."], fix_edits)
     if isinstance(source, bytes):
-        try:
-            source = decode_source(source)
-        except SourceError as exc:
-            analysis = FileAnalysis(path, error=exc)
-            return _diagnostics([analysis], settings or Settings(), ["."], fix_edits)
+        analysis = analyse_bytes(path, source)
+        return _diagnostics([analysis], settings or Settings(), [str(PurePosixPath(path).parent)], fix_edits)
     return check_sources({path: source}, settings, str(PurePosixPath(path).parent), fix_edits)
 
 

@@ -180,3 +180,90 @@ def test_local_variable_shadowing_a_module_is_not_a_draw(project) -> None:
 def test_star_import_of_a_known_module(project) -> None:
     root = project({"s.py": "from numpy.random import *\nx = rand(3)\nprint(x)\n"})
     assert findings(root) == [("s.py", 2, "RPL101")]
+
+
+# --------------------------------------------------------------------------- one walker
+# One execution walker gives every rule the same steps, evaluated with the program's
+# final option defaults (issue 12).
+
+_OPTS = (
+    "import argparse\np = argparse.ArgumentParser()\n"
+    "p.add_argument('--seed', type=int, default=None)\n"
+    "p.add_argument('--deterministic', action='store_true')\n"
+    "args = p.parse_args()\n"
+)
+_HELPERS = (
+    "import torch\n\n"
+    "def go(cfg):\n"
+    "    if cfg.seed is not None:\n"
+    "        torch.manual_seed(cfg.seed)\n"
+    "    if cfg.deterministic:\n"
+    "        torch.use_deterministic_algorithms(True)\n"
+    "    x = torch.zeros(4, device='cuda')\n"
+    "    x.index_add_(0, torch.tensor([0]), torch.ones(1, device='cuda'))\n"
+)
+
+
+def _codes(first: str, second: str) -> set[str]:
+    from reprolint.api import check_sources
+
+    entry = f"import helpers\n\nif __name__ == '__main__':\n    {first}\n    {second}\n"
+    found = check_sources({"train.py": entry, "opts.py": _OPTS, "helpers.py": _HELPERS})
+    return {d.code for d in found}
+
+
+def test_option_defaults_are_final_wherever_the_options_module_is_imported() -> None:
+    before = _codes("helpers.go(None)", "import opts")
+    after = _codes("import opts", "helpers.go(None)")
+    assert before == after
+    assert {"RPL104", "RPL201"} <= before
+
+
+def _program(sources: dict[str, str], entry: str = "main.py"):  # type: ignore[no-untyped-def]
+    from reprolint.api import analyse_source
+    from reprolint.analysis.program import ProgramIndex, analyse_programs
+
+    facts = {path: analyse_source(source, path).facts for path, source in sources.items()}
+    index = ProgramIndex(facts, ["."])
+    (program,) = analyse_programs(index, [entry])
+    return program
+
+
+def test_steps_carry_their_phase_worker_and_no_grad_context() -> None:
+    from reprolint.analysis.execution import Phase
+
+    program = _program({"main.py": (
+        "import random\nimport torch\nfrom torch.utils.data import Dataset\n\n"
+        "class Noisy(Dataset):\n    def __getitem__(self, i):\n        return random.random()\n\n"
+        "class Net(torch.nn.Module):\n    def forward(self, x):\n        return torch.rand(1)\n\n"
+        "def evaluate():\n    with torch.no_grad():\n        return torch.randn(2)\n\n"
+        "if __name__ == '__main__':\n    evaluate()\n    drop = torch.nn.Dropout(0.5)\n"
+    )})
+    by_line = {s.event.span.start_line: s for s in program.steps if hasattr(s.event, "library")}
+    assert by_line[15].context.no_grad and by_line[15].context.phase is Phase.CALL
+    assert by_line[7].context.in_worker and by_line[7].context.phase is Phase.FRAMEWORK
+    assert not by_line[11].context.in_worker and by_line[11].context.phase is Phase.FRAMEWORK
+    assert by_line[19].context.phase is Phase.DEFERRED
+    assert program.steps[-1].context.phase is Phase.DEFERRED  # deferred draws come last
+
+
+def test_the_call_that_led_to_a_step_is_kept() -> None:
+    program = _program({
+        "main.py": "import utils\n\nif __name__ == '__main__':\n    utils.set_seed(3)\n",
+        "utils.py": "import torch\n\ndef set_seed(s):\n    torch.manual_seed(s)\n",
+    })
+    (seed,) = program.seeds
+    assert seed.path == "utils.py" and seed.via is not None
+    assert seed.via[0] == "main.py" and seed.via[1].text == "utils.set_seed"
+    assert program.helper_calls and program.helper_calls[0][2] == frozenset({"torch"})
+
+
+def test_program_roles() -> None:
+    from reprolint.analysis.program import Role
+
+    train = "import torch\nopt = torch.optim.SGD([], lr=0.1)\nopt.step()\n"
+    assert _program({"train.py": train}, "train.py").role is Role.TRAINING
+    assert _program({"tests/test_model.py": train}, "tests/test_model.py").role is Role.TEST
+    assert _program({"demo_app.py": "import torch\nprint(1)\n"}, "demo_app.py").role is Role.DEMO
+    evaluate = "import torch\nwith torch.no_grad():\n    y = torch.zeros(2).cuda()\n"
+    assert _program({"run.py": evaluate}, "run.py").role is Role.EVALUATION

@@ -1,28 +1,24 @@
 """Program-level view of the op, flag and order facts, and the versions the rules assume.
 
-:func:`program_usages` replays every program (and every library module no program
-imports, as a program of its own) over the :class:`~reprolint.analysis.usage.Usage`
-events, in the same execution order as :mod:`reprolint.analysis.program`: module top
-levels at their imports, project calls at the call, the ``__main__`` block for the entry
-only, bodies nobody calls after everything else. Each event is tagged with whether it
-runs with the program's default options (the RPL104 machinery: a flag set under
-``if args.deterministic:`` with ``store_true`` does not count).
-
-The questions the rules ask (does the program use CUDA, where does it select it, is
-deterministic mode on, which catalog entry does an op call match) live here, so that
-each rule module only words its finding.
+:func:`program_usages` gives every program of a check and every library module no
+program imports (as a program of its own), all walked once by
+:mod:`reprolint.analysis.execution`; the questions about a program (does it use CUDA by
+default, is deterministic mode on) are methods of
+:class:`reprolint.analysis.program.Program`. Which catalog entry an op call matches,
+and the versions the rules assume, live here, so that each rule module only words its
+finding.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.metadata
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional
 
 from reprolint import catalog_ops
-from reprolint.analysis.facts import UNKNOWN, Call, Guard, Import, ModuleFacts
-from reprolint.analysis.program import Program, ProgramIndex, evaluate
+from reprolint.analysis.facts import UNKNOWN
+from reprolint.analysis.program import Program
 from reprolint.analysis.usage import Usage
 
 if TYPE_CHECKING:
@@ -200,207 +196,14 @@ def _src_may_be_tensor(args: tuple, kwargs: dict) -> bool:
 
 # ----------------------------------------------------------------------------- programs
 
-@dataclass
-class ProgramUsage:
-    """One program's (or library module's) Usage events in execution order."""
-
-    entry: str
-    program: Optional[Program]  # None for a library module checked on its own
-    modules: list[str] = field(default_factory=list)
-    events: list[tuple[str, Usage, bool]] = field(default_factory=list)  # (path, event, default path)
-    arg_defaults: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def is_library(self) -> bool:
-        return self.program is None
-
-    @property
-    def entry_points(self) -> tuple[str, ...]:
-        """The entry point, as findings list it (none for a library module)."""
-        return () if self.is_library else (self.entry,)
-
-    def lookup(self, name: str) -> Any:
-        return self.arg_defaults.get(name, UNKNOWN)
-
-    def of(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Iterator[tuple[int, str, Usage]]:
-        """(position, path, event) of the events of one kind, in execution order."""
-        for position, (path, usage, default) in enumerate(self.events):
-            if usage.kind != kind or (name is not None and usage.name != name):
-                continue
-            if default_only and not default:
-                continue
-            yield position, path, usage
-
-    def first(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Optional[tuple[int, str, Usage]]:
-        return next(self.of(kind, name, default_only), None)
-
-    def has(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> bool:
-        return self.first(kind, name, default_only) is not None
-
-    def uses(self, library: str, facts: dict[str, ModuleFacts]) -> bool:
-        return any(library in facts[path].uses for path in self.modules)
-
-    def value(self, usage: Usage) -> Optional[bool]:
-        """A flag's value with the default options: True, False or None (unknown)."""
-        if usage.ref is not None:
-            negate = usage.ref.startswith("!")
-            value = self.lookup(usage.ref.lstrip("!"))
-            if value == UNKNOWN:
-                return None
-            return (not value) if negate else bool(value)
-        if usage.value == UNKNOWN:
-            return None
-        return usage.value is True or usage.value in ("warn", "error")
-
-    def kw_value(self, usage: Usage, key: str) -> Any:
-        """A keyword's literal (``"@name"`` options resolved with their defaults)."""
-        value = usage.kw(key)
-        if isinstance(value, str) and value.startswith("@"):
-            return self.lookup(value[1:])
-        return value
-
-    # ---------------------------------------------------------------- questions
-    @property
-    def cuda(self) -> Optional[tuple[str, Usage]]:
-        """The first line that puts torch work on CUDA, with the default options."""
-        if self.hides_gpu("torch"):
-            return None
-        found = self.first("cuda")
-        return (found[1], found[2]) if found else None
-
-    def hides_gpu(self, framework: str) -> bool:
-        for _, _, usage in self.of("cpu-only"):
-            if usage.name in (framework, "any"):
-                return True
-        for _, _, usage in self.of("env"):
-            if usage.name == "CUDA_VISIBLE_DEVICES" and usage.value in ("", "-1"):
-                return True
-            if framework == "jax" and usage.name in ("JAX_PLATFORMS", "JAX_PLATFORM_NAME") and usage.value == "cpu":
-                return True
-        return False
-
-    @property
-    def entry_event(self) -> Optional[tuple[str, Usage]]:
-        for path, usage, _ in self.events:
-            if usage.kind == "entry" and path == self.entry:
-                return path, usage
-        return None
-
-    @property
-    def trains(self) -> bool:
-        return self.has("train", "torch")
-
-    @property
-    def framework_trainer(self) -> bool:
-        """Lightning's or Hugging Face's Trainer runs the loop (RPL306 owns its flags)."""
-        return self.has("lightning") or self.has("hf-trainer")
-
-    def deterministic(self) -> Optional[tuple[str, Usage, bool]]:
-        """(path, event, warn_only) of what turns torch's deterministic mode on, if anything."""
-        for _, path, usage in self.of("flag", "torch.deterministic"):
-            value = self.value(usage)
-            if value is None or value:
-                return path, usage, usage.flag
-        for _, path, usage in self.of("flag", "hf.full-determinism"):
-            return path, usage, False
-        for _, path, usage in self.of("lightning"):
-            value = self.kw_value(usage, "deterministic")
-            if value is True or value == "warn" or value == UNKNOWN:
-                return path, usage, value == "warn"
-        for _, path, usage in self.of("hf-args"):
-            value = self.kw_value(usage, "full_determinism")
-            if value is True or value == UNKNOWN:
-                return path, usage, False
-        return None
-
-    def cudnn_deterministic(self) -> bool:
-        for _, _, usage in self.of("flag", "cudnn.deterministic"):
-            value = self.value(usage)
-            if value is None or value:
-                return True
-        return self.deterministic() is not None
+# The one program result (reprolint.analysis.program.Program) under the name the op,
+# flag and order rules have used for it.
+ProgramUsage = Program
 
 
-def _replay(index: ProgramIndex, entry: str, program: Optional[Program]) -> ProgramUsage:
-    usage = ProgramUsage(entry, program)
-    if program is not None:
-        usage.arg_defaults = dict(program.arg_defaults)
-    else:
-        usage.arg_defaults = dict(index.facts[entry].arg_defaults)
-    ran_modules: set[str] = set()
-    ran_functions: set[tuple[str, str]] = set()
-    lookup = usage.lookup
-
-    def on_default_path(conds: tuple[Any, ...]) -> bool:
-        for tree, polarity, _ in conds:
-            value = evaluate(tree, lookup)
-            if value is not None and value != polarity:
-                return False
-        return True
-
-    def run_module(path: str, as_main: bool = False) -> None:
-        if path in ran_modules:
-            return
-        ran_modules.add(path)
-        usage.modules.append(path)
-        in_guard = False
-        for event in index.facts[path].events:
-            if isinstance(event, Guard):
-                in_guard = event.begin
-                continue
-            if in_guard and not as_main:
-                continue
-            run_event(path, event, ())
-
-    def run_function(path: str, qualname: str, conds: tuple[Any, ...], depth: int) -> None:
-        key = (path, qualname)
-        if key in ran_functions or depth > 60:
-            return
-        ran_functions.add(key)
-        for event in index.facts[path].functions[qualname].events:
-            run_event(path, event, conds, depth + 1)
-
-    def run_event(path: str, event: Any, outer: tuple[Any, ...], depth: int = 0) -> None:
-        if isinstance(event, Import):
-            for module in index.package_chain(path, event.module):
-                run_module(module)
-            return
-        if isinstance(event, Usage):
-            usage.events.append((path, event, on_default_path(outer + event.conds)))
-            return
-        if isinstance(event, Call):
-            resolved = index.resolve_call(path, event.target)
-            if resolved is None:
-                return
-            file, qualname = resolved
-            if file not in ran_modules:
-                run_module(file)
-            run_function(file, qualname, outer + event.conds, depth)
-
-    run_module(entry, as_main=True)
-    done = 0
-    while done < len(usage.modules):
-        path = usage.modules[done]
-        done += 1
-        for qualname, fn in list(index.facts[path].functions.items()):
-            if fn.qualname == qualname:
-                run_function(path, qualname, (), 0)
-    return usage
-
-
-def program_usages(ctx: "CheckContext") -> list[ProgramUsage]:
-    """Every program of the check, then every module no program reaches (cached on ctx)."""
-    cached = ctx.__dict__.get("_program_usages")
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    out = [_replay(ctx.index, p.entry, p) for p in ctx.programs]
-    reached = {path for u in out for path in u.modules}
-    for path in sorted(ctx.facts):
-        if path not in reached:
-            out.append(_replay(ctx.index, path, None))
-            reached.update(out[-1].modules)
-    ctx.__dict__["_program_usages"] = out
-    return out
+def program_usages(ctx: "CheckContext") -> list[Program]:
+    """Every program of the check, then every module no program reaches (as a library)."""
+    return ctx.all_programs
 
 
 def report_location(usage: ProgramUsage, preferred: Optional[tuple[str, Usage]]) -> Optional[tuple[str, Usage]]:

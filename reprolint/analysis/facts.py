@@ -38,6 +38,7 @@ __all__ = [
     "Import",
     "LocalFinding",
     "ModuleFacts",
+    "Region",
     "Seed",
     "Usage",
     "collect_facts",
@@ -59,6 +60,9 @@ _EXTERNAL_ROOTS = frozenset(
         "wandb", "hydra", "omegaconf", "click", "typer", "yaml", "PIL", "cv2", "tensorboard",
     }
 )
+
+
+_NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,14 @@ class Guard:
     begin: bool
 
 
-Event = Union[Seed, Draw, Call, Import, Guard, Usage]  # Usage: RPL2xx-RPL4xx facts (usage.py)
+@dataclass(frozen=True)
+class Region:
+    """Start or end of a ``with torch.no_grad():`` (or ``inference_mode``) block."""
+
+    begin: bool
+
+
+Event = Union[Seed, Draw, Call, Import, Guard, Region, Usage]  # Usage: RPL2xx-RPL4xx facts (usage.py)
 
 
 @dataclass(frozen=True)
@@ -130,6 +141,7 @@ class LocalFinding:
 class FunctionFacts:
     qualname: str
     events: list[Event] = field(default_factory=list)
+    no_grad: bool = False  # decorated with @torch.no_grad() / @torch.inference_mode()
 
 
 @dataclass
@@ -514,7 +526,7 @@ class _Collector(UsageMixin):
                     self.facts.arg_defaults.setdefault(dest, default)
         outer = self.scope
         qualname = f"{outer.name}{node.name.value}"
-        fn = FunctionFacts(qualname)
+        fn = FunctionFacts(qualname, no_grad=any(self._no_grad(d.decorator) for d in node.decorators))
         self.facts.functions.setdefault(qualname, fn)
         # Nested functions are also reachable by their simple name (approximation).
         self.facts.functions.setdefault(node.name.value, fn)
@@ -581,8 +593,20 @@ class _Collector(UsageMixin):
         self._note_top_level_work()
         self.usage_loop(node)
 
-    def visit_With(self, node: cst.With) -> None:
+    def visit_With(self, node: cst.With) -> Optional[bool]:
         self._note_top_level_work()
+        if not any(self._no_grad(item.item) for item in node.items):
+            return None
+        self._visit_in(node.items)
+        self.emit(Region(True))
+        self.walk(node.body)
+        self.emit(Region(False))
+        return False
+
+    def _no_grad(self, node: cst.BaseExpression) -> bool:
+        """``torch.no_grad()``, ``torch.inference_mode()`` (as a context or decorator)."""
+        func = node.func if isinstance(node, cst.Call) else node
+        return self.qualify(func) in _NO_GRAD  # type: ignore[arg-type]
 
     def visit_Expr(self, node: cst.Expr) -> None:
         if isinstance(node.value, (cst.Call, cst.Await)):

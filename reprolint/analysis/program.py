@@ -1,16 +1,12 @@
-"""The program model: entry points, the project import graph, and "seeded before?".
+"""The program model: entry points, the project import graph, and the result object
+every program-level rule queries.
 
-A *program* is an entry point plus every project module it imports, transitively.
-For each program the model simulates execution over the per-module facts:
-
-* module-level statements run in order; importing a project module runs its top level
-  once, at the import; the ``__main__`` block runs only for the entry module;
-* a resolvable call to a project function or class runs its body at the call (once: a
-  body already run is not run again, recursion is cut);
-* both branches of an ``if`` run, in order; loop bodies run once;
-* function bodies never reached by a resolvable call (``forward``, callbacks, methods
-  called on objects) run after everything else, in file order;
-* deferred draws (dropout masks, shuffling loaders) happen after everything else.
+A *program* is an entry point plus every project module it imports, transitively. The
+one execution walker (:mod:`reprolint.analysis.execution`) gives its steps in execution
+order; :class:`Program` answers every question about them: which seeds run (with the
+program's final option defaults), which draws come before a seed of their library, the
+op/flag/order usages, "uses CUDA by default", "deterministic mode on". Modules that no
+program reaches are checked as programs of their own (``is_library``).
 
 Import resolution mirrors ``sys.path[0]``: ``import a.b`` from ``pkg/x.py`` looks for
 ``a/b.py`` or ``a/b/__init__.py`` in ``pkg/``, then in each parent folder up to the root
@@ -19,30 +15,27 @@ of the scan; relative imports resolve against the importing file's package.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import enum
+import re
+from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any, Iterable, NamedTuple, Optional
+from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
-from reprolint.analysis.facts import (
-    UNKNOWN,
-    Call,
-    Cond,
-    Draw,
-    Event,
-    FunctionFacts,
-    Guard,
-    Import,
-    ModuleFacts,
-    Seed,
-)
+from reprolint.analysis.execution import Execution, ExecutionModel, Step, evaluate, walk
+from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
+from reprolint.analysis.usage import Usage
 
-__all__ = ["Blame", "DrawOutcome", "Program", "ProgramIndex", "SeedOutcome", "analyse_programs"]
-
-_MAX_DEPTH = 60
-
-# A branch condition on the way to an event: (file, condition, span and text of the
-# guarded seed or call that carries it).
-_Guarded = tuple[str, Cond, Any, str]
+__all__ = [
+    "Blame",
+    "DrawOutcome",
+    "Program",
+    "ProgramIndex",
+    "Role",
+    "SeedOutcome",
+    "analyse_programs",
+    "evaluate",
+    "library_programs",
+]
 
 
 class Blame(NamedTuple):
@@ -61,9 +54,7 @@ class SeedOutcome:
     seed: Seed
     path: str
     default_path: bool  # runs under the default values of the program's options
-    # Where the condition that skips it by default is: (path, span and text of the
-    # guarded call, condition text); None when it runs by default.
-    blame: Optional[Blame]
+    blame: Optional[Blame]  # the condition that skips it by default (None: it runs)
     via: Optional[tuple[str, Call]] = None  # the project call that led here, if any
 
 
@@ -75,19 +66,19 @@ class DrawOutcome:
     later_seed: Optional[tuple[str, Seed]]  # when seeded only after the draw
 
 
-@dataclass
-class Program:
-    entry: str
-    modules: list[str] = field(default_factory=list)
-    seeds: list[SeedOutcome] = field(default_factory=list)
-    draws: list[DrawOutcome] = field(default_factory=list)
-    helper_calls: list[tuple[str, Call, frozenset[str]]] = field(default_factory=list)
-    arg_defaults: dict[str, Any] = field(default_factory=dict)
-    arg_entropy: dict[str, str] = field(default_factory=dict)
+class Role(str, enum.Enum):
+    """What a program is for, from its name and what it does."""
 
-    @property
-    def seeded_libraries(self) -> set[str]:
-        return {lib for outcome in self.seeds for lib in outcome.seed.libs}
+    TRAINING = "training"
+    EVALUATION = "evaluation"  # evaluation or inference: runs a model, trains none
+    TEST = "test"
+    DEMO = "demo"
+    LIBRARY = "library"  # a module no program reaches, checked on its own
+
+
+_TEST_NAME = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.py$|conftest\.py$)")
+_DEMO_NAME = re.compile(r"(^|[/_])demo[^/]*$")
+_EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|predict|sample|generate|test)[^/]*$")
 
 
 class ProgramIndex:
@@ -247,201 +238,233 @@ class ProgramIndex:
         return sorted(entries)
 
 
-class _Simulation:
-    def __init__(self, index: ProgramIndex, entry: str) -> None:
-        self.index = index
-        self.entry = entry
-        self.program = Program(entry)
-        self.ran_modules: set[str] = set()
-        self.ran_functions: set[tuple[str, str]] = set()
-        self.seeded: dict[str, tuple[str, Seed]] = {}
-        self.pending: list[tuple[str, Draw, tuple[str, Seed] | None]] = []
-        self.draw_status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
-        self.depth = 0
+class Program:
+    """One program's execution, the object every program-level rule queries."""
 
-    def run(self) -> Program:
-        self.run_module(self.entry, as_main=True)
-        # Bodies nobody called (methods, callbacks) run after everything else.
-        done = 0
-        while done < len(self.program.modules):
-            path = self.program.modules[done]
-            done += 1
-            for fn in list(self.index.facts[path].functions.values()):
-                if (path, fn.qualname) not in self.ran_functions:
-                    self.run_function(path, fn, (), None)
-        for path, draw, _ in self.pending:
-            self.check_draw(path, draw, deferred=True)
-        for (path, _), (_, draw, seeded_before) in self.draw_status.items():
-            later = None
-            if not seeded_before and draw.library in self.seeded:
-                later = self.seeded[draw.library]
-            self.program.draws.append(DrawOutcome(draw, path, seeded_before, later))
-        return self.program
+    def __init__(self, execution: Execution, facts: dict[str, ModuleFacts], library: bool = False) -> None:
+        self.entry = execution.entry
+        self.steps: list[Step] = execution.steps
+        self.modules: list[str] = execution.modules
+        self.is_library = library
+        # Option defaults of every module the program runs (the first module to define
+        # a name wins): conditions are evaluated with these final values, wherever
+        # they are in the program.
+        self.arg_defaults: dict[str, Any] = {}
+        self.arg_entropy: dict[str, str] = {}
+        for path in self.modules:
+            for name, value in facts[path].arg_defaults.items():
+                self.arg_defaults.setdefault(name, value)
+            for name, value in facts[path].arg_entropy.items():
+                self.arg_entropy.setdefault(name, value)
+        self._facts = facts
+        self.seeds: list[SeedOutcome] = []
+        self.draws: list[DrawOutcome] = []
+        self.helper_calls: list[tuple[str, Call, frozenset[str]]] = []
+        self.events: list[tuple[str, Usage, bool]] = []  # (path, usage, on the default path)
+        self.usage_steps: list[Step] = []
 
-    def run_module(self, path: str, as_main: bool = False) -> None:
-        if path in self.ran_modules:
-            return
-        self.ran_modules.add(path)
-        self.program.modules.append(path)
-        facts = self.index.facts[path]
-        self.program.arg_defaults = {**facts.arg_defaults, **self.program.arg_defaults}
-        self.program.arg_entropy = {**facts.arg_entropy, **self.program.arg_entropy}
-        in_guard = False
-        for event in facts.events:
-            if isinstance(event, Guard):
-                in_guard = event.begin
-                continue
-            if in_guard and not as_main:
-                continue
-            self.run_event(path, event, (), None)
+    # ---------------------------------------------------------------- building
+    def _collect(self, model: ExecutionModel) -> None:
+        seeded: dict[str, tuple[str, Seed]] = {}
+        status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
+        for step in self.steps:
+            event = step.event
+            if isinstance(event, Usage):
+                self.events.append((step.path, event, self.on_default_path(step)))
+                self.usage_steps.append(step)
+            elif isinstance(event, Seed):
+                self.seeds.append(SeedOutcome(event, step.path, *self._seed_blame(step), step.via))
+                for lib in event.libs:
+                    seeded.setdefault(lib, (step.path, event))
+            elif isinstance(event, Draw):
+                key = (step.path, event.span)
+                previous = status.get(key)
+                if previous is None or previous[2]:
+                    status[key] = (step.path, event, event.library in seeded)
+            elif isinstance(event, Call):
+                resolved = model.index.resolve_call(step.path, event.target)
+                libs = model.function_seeds(*resolved) if resolved is not None else frozenset()
+                if libs:
+                    self.helper_calls.append((step.path, event, libs))
+        for path, draw, seeded_before in status.values():
+            later = seeded.get(draw.library) if not seeded_before else None
+            self.draws.append(DrawOutcome(draw, path, seeded_before, later))
 
-    def run_function(
-        self, path: str, fn: FunctionFacts, conds: tuple[_Guarded, ...],
-        via: Optional[tuple[str, Call]],
-    ) -> None:
-        key = (path, fn.qualname)
-        if key in self.ran_functions or self.depth > _MAX_DEPTH:
-            return
-        self.ran_functions.add(key)
-        self.depth += 1
-        for event in fn.events:
-            self.run_event(path, event, conds, via)
-        self.depth -= 1
-
-    def run_event(
-        self, path: str, event: Event, outer: tuple[_Guarded, ...],
-        via: Optional[tuple[str, Call]],
-    ) -> None:
-        if isinstance(event, Import):
-            chain = self.index.package_chain(path, event.module)
-            for module in chain:
-                self.run_module(module)
-            return
-        conds = outer + tuple(
-            (path, c, event.span, event.text) for c in getattr(event, "conds", ())
-        )
-        if isinstance(event, Seed):
-            self.program.seeds.append(self.seed_outcome(path, event, conds, via))
-            for lib in event.libs:
-                self.seeded.setdefault(lib, (path, event))
-            return
-        if isinstance(event, Draw):
-            if event.deferred:
-                self.pending.append((path, event, None))
-            else:
-                self.check_draw(path, event, deferred=False)
-            return
-        if isinstance(event, Call):
-            resolved = self.index.resolve_call(path, event.target)
-            if resolved is None:
-                return
-            file, qualname = resolved
-            if file not in self.ran_modules:
-                # Calling into a module means it was imported (maybe by a path we missed).
-                self.run_module(file)
-            fn = self.index.facts[file].functions[qualname]
-            libs = function_seeds(self.index, file, qualname)
-            if libs:
-                self.program.helper_calls.append((path, event, libs))
-            self.run_function(file, fn, conds, via or (path, event))
-
-    def seed_outcome(
-        self, path: str, seed: Seed, conds: tuple[_Guarded, ...],
-        via: Optional[tuple[str, Call]],
-    ) -> SeedOutcome:
-        blame = None
-        for cond_path, (tree, polarity, text), span, call_text in conds:
+    def _seed_blame(self, step: Step) -> tuple[bool, Optional[Blame]]:
+        for guarded in step.conds:
+            tree, polarity, text = guarded.cond
             value = evaluate(tree, self.lookup)
             if value is not None and value != polarity:
-                blame = Blame(cond_path, span, call_text, text if polarity else f"not ({text})")
-                break
-        return SeedOutcome(seed, path, blame is None, blame, via)
+                return False, Blame(guarded.path, guarded.span, guarded.text, text if polarity else f"not ({text})")
+        return True, None
 
-    def lookup(self, name: str) -> Any:
-        return self.program.arg_defaults.get(name, UNKNOWN)
-
-    def check_draw(self, path: str, draw: Draw, deferred: bool) -> None:
-        key = (path, draw.span)
-        seeded_now = draw.library in self.seeded
-        previous = self.draw_status.get(key)
-        if previous is not None and not previous[2]:
-            return  # already seen unseeded: stays a finding
-        self.draw_status[key] = (path, draw, seeded_now)
-
-
-def evaluate(tree: Any, lookup: Any) -> Optional[bool]:
-    """Truth of a condition under the default option values; None when unknown."""
-    kind = tree[0]
-    if kind == "not":
-        inner = evaluate(tree[1], lookup)
-        return None if inner is None else not inner
-    if kind in ("and", "or"):
-        values = [evaluate(t, lookup) for t in tree[1:]]
-        if kind == "and":
-            if False in values:
+    def on_default_path(self, step: Step) -> bool:
+        """Whether a step runs with the program's default options."""
+        for guarded in step.conds:
+            tree, polarity, _ = guarded.cond
+            value = evaluate(tree, self.lookup)
+            if value is not None and value != polarity:
                 return False
-            return None if None in values else True
-        if True in values:
-            return True
-        return None if None in values else False
-    if kind in ("isnone", "notnone", "truthy", "cmp"):
-        value = _value(tree[1], lookup)
-        if value == UNKNOWN:
+        return True
+
+    # ---------------------------------------------------------------- identity
+    @property
+    def program(self) -> Optional["Program"]:
+        """This program, or None for a library module checked on its own."""
+        return None if self.is_library else self
+
+    @property
+    def entry_points(self) -> tuple[str, ...]:
+        """The entry point, as findings list it (none for a library module)."""
+        return () if self.is_library else (self.entry,)
+
+    @property
+    def role(self) -> Role:
+        if self.is_library:
+            return Role.LIBRARY
+        path = str(PurePosixPath(self.entry))
+        if _TEST_NAME.search(path):
+            return Role.TEST
+        if _DEMO_NAME.search(PurePosixPath(path).stem):
+            return Role.DEMO
+        if any(self.has("train", framework) for framework in ("torch", "tf", "jax")) or self.framework_trainer:
+            return Role.TRAINING
+        if _EVAL_NAME.search(PurePosixPath(path).stem) or any(s.context.no_grad for s in self.usage_steps):
+            return Role.EVALUATION
+        return Role.TRAINING
+
+    @property
+    def seeded_libraries(self) -> set[str]:
+        return {lib for outcome in self.seeds for lib in outcome.seed.libs}
+
+    # ---------------------------------------------------------------- usages
+    def lookup(self, name: str) -> Any:
+        return self.arg_defaults.get(name, UNKNOWN)
+
+    def of(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Iterator[tuple[int, str, Usage]]:
+        """(position, path, event) of the usages of one kind, in execution order."""
+        for position, (path, usage, default) in enumerate(self.events):
+            if usage.kind != kind or (name is not None and usage.name != name):
+                continue
+            if default_only and not default:
+                continue
+            yield position, path, usage
+
+    def first(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Optional[tuple[int, str, Usage]]:
+        return next(self.of(kind, name, default_only), None)
+
+    def has(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> bool:
+        return self.first(kind, name, default_only) is not None
+
+    def uses(self, library: str, facts: Optional[dict[str, ModuleFacts]] = None) -> bool:
+        facts = facts if facts is not None else self._facts
+        return any(library in facts[path].uses for path in self.modules)
+
+    def value(self, usage: Usage) -> Optional[bool]:
+        """A flag's value with the default options: True, False or None (unknown)."""
+        if usage.ref is not None:
+            negate = usage.ref.startswith("!")
+            value = self.lookup(usage.ref.lstrip("!"))
+            if value == UNKNOWN:
+                return None
+            return (not value) if negate else bool(value)
+        if usage.value == UNKNOWN:
             return None
-        if kind == "isnone":
-            return value is None
-        if kind == "notnone":
-            return value is not None
-        if kind == "truthy":
-            return bool(value)
-        op, right = tree[2], tree[3]
-        try:
-            return {
-                "==": value == right, "!=": value != right,
-                "<": value < right, "<=": value <= right,
-                ">": value > right, ">=": value >= right,
-            }[op]
-        except TypeError:
-            return None if value is not None else (op == "!=")
-    return None
+        return usage.value is True or usage.value in ("warn", "error")
+
+    def kw_value(self, usage: Usage, key: str) -> Any:
+        """A keyword's literal (``"@name"`` options resolved with their defaults)."""
+        value = usage.kw(key)
+        if isinstance(value, str) and value.startswith("@"):
+            return self.lookup(value[1:])
+        return value
+
+    # ---------------------------------------------------------------- questions
+    @property
+    def cuda(self) -> Optional[tuple[str, Usage]]:
+        """The first line that puts torch work on CUDA with the default options (None:
+        the program runs torch on the CPU by default). The one notion of "uses CUDA by
+        default" for every rule (RPL2xx and RPL3xx)."""
+        if self.hides_gpu("torch"):
+            return None
+        found = self.first("cuda")
+        return (found[1], found[2]) if found else None
+
+    @property
+    def uses_cuda(self) -> bool:
+        return self.cuda is not None
+
+    def hides_gpu(self, framework: str) -> bool:
+        for _, _, usage in self.of("cpu-only"):
+            if usage.name in (framework, "any"):
+                return True
+        for _, _, usage in self.of("env"):
+            if usage.name == "CUDA_VISIBLE_DEVICES" and usage.value in ("", "-1"):
+                return True
+            if framework == "jax" and usage.name in ("JAX_PLATFORMS", "JAX_PLATFORM_NAME") and usage.value == "cpu":
+                return True
+        return False
+
+    @property
+    def entry_event(self) -> Optional[tuple[str, Usage]]:
+        for path, usage, _ in self.events:
+            if usage.kind == "entry" and path == self.entry:
+                return path, usage
+        return None
+
+    @property
+    def trains(self) -> bool:
+        return self.has("train", "torch")
+
+    @property
+    def framework_trainer(self) -> bool:
+        """Lightning's or Hugging Face's Trainer runs the loop (RPL306 owns its flags)."""
+        return self.has("lightning") or self.has("hf-trainer")
+
+    def deterministic(self) -> Optional[tuple[str, Usage, bool]]:
+        """(path, event, warn_only) of what turns torch's deterministic mode on, if anything."""
+        for _, path, usage in self.of("flag", "torch.deterministic"):
+            value = self.value(usage)
+            if value is None or value:
+                return path, usage, usage.flag
+        for _, path, usage in self.of("flag", "hf.full-determinism"):
+            return path, usage, False
+        for _, path, usage in self.of("lightning"):
+            value = self.kw_value(usage, "deterministic")
+            if value is True or value == "warn" or value == UNKNOWN:
+                return path, usage, value == "warn"
+        for _, path, usage in self.of("hf-args"):
+            value = self.kw_value(usage, "full_determinism")
+            if value is True or value == UNKNOWN:
+                return path, usage, False
+        return None
+
+    def cudnn_deterministic(self) -> bool:
+        for _, _, usage in self.of("flag", "cudnn.deterministic"):
+            value = self.value(usage)
+            if value is None or value:
+                return True
+        return self.deterministic() is not None
 
 
-def _value(tree: Any, lookup: Any) -> Any:
-    if tree[0] == "const":
-        return tree[1]
-    if tree[0] == "attr":
-        return lookup(tree[1])
-    return UNKNOWN
+def _program(model: ExecutionModel, entry: str, library: bool = False) -> Program:
+    program = Program(walk(model, entry), model.index.facts, library)
+    program._collect(model)
+    return program
 
 
-def function_seeds(index: ProgramIndex, path: str, qualname: str) -> frozenset[str]:
-    """Libraries a project function seeds, transitively through project calls."""
-    cache: dict[tuple[str, str], frozenset[str]] = index.__dict__.setdefault("_seed_cache", {})
-    return _function_seeds(index, path, qualname, cache, set())
+def analyse_programs(index: ProgramIndex, entries: Iterable[str], model: Optional[ExecutionModel] = None) -> list[Program]:
+    """The programs rooted at ``entries`` (``model``: a shared per-module memo)."""
+    model = model or ExecutionModel(index)
+    return [_program(model, entry) for entry in entries]
 
 
-def _function_seeds(
-    index: ProgramIndex, path: str, qualname: str,
-    cache: dict[tuple[str, str], frozenset[str]], visiting: set[tuple[str, str]],
-) -> frozenset[str]:
-    key = (path, qualname)
-    if key in cache:
-        return cache[key]
-    if key in visiting:
-        return frozenset()
-    visiting.add(key)
-    libs: set[str] = set()
-    for event in index.facts[path].functions[qualname].events:
-        if isinstance(event, Seed):
-            libs.update(event.libs)
-        elif isinstance(event, Call):
-            resolved = index.resolve_call(path, event.target)
-            if resolved is not None:
-                libs.update(_function_seeds(index, *resolved, cache, visiting))
-    visiting.discard(key)
-    cache[key] = frozenset(libs)
-    return cache[key]
-
-
-def analyse_programs(index: ProgramIndex, entries: Iterable[str]) -> list[Program]:
-    return [_Simulation(index, entry).run() for entry in entries]
+def library_programs(model: ExecutionModel, programs: list[Program]) -> list[Program]:
+    """Every module no program reaches, walked as a program of its own (library code)."""
+    reached = {path for p in programs for path in p.modules}
+    out = []
+    for path in sorted(model.index.facts):
+        if path not in reached:
+            out.append(_program(model, path, library=True))
+            reached.update(out[-1].modules)
+    return out

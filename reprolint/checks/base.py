@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Mapping, Op
 from reprolint.model import Applicability, Fix, Related, Severity, Span
 
 if TYPE_CHECKING:
+    from reprolint.analysis.execution import ExecutionModel
     from reprolint.analysis.facts import ModuleFacts
     from reprolint.analysis.program import Program, ProgramIndex
     from reprolint.config import Settings
@@ -72,13 +73,32 @@ class Finding:
 
 @dataclass
 class CheckContext:
-    """Everything rules may look at: per-module facts and the analysed programs."""
+    """Everything rules may look at: per-module facts and the analysed programs.
+
+    ``memo`` holds results several rules share within one check (keyed by the module
+    that computes them), so no rule stores state in another object.
+    """
 
     facts: dict[str, "ModuleFacts"]
     index: "ProgramIndex"
     programs: list["Program"]
     settings: "Settings"
     sources: dict[str, str] = field(default_factory=dict)
+    model: Optional["ExecutionModel"] = None
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def all_programs(self) -> list["Program"]:
+        """The programs, then every module no program reaches, as a library program."""
+        found = self.memo.get("all_programs")
+        if found is None:
+            from reprolint.analysis.execution import ExecutionModel
+            from reprolint.analysis.program import library_programs
+
+            if self.model is None:
+                self.model = ExecutionModel(self.index)
+            found = self.memo["all_programs"] = [*self.programs, *library_programs(self.model, self.programs)]
+        return found  # type: ignore[no-any-return]
 
 
 _REGISTRY: dict[str, type["Rule"]] = {}

@@ -33,7 +33,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
     """One finding per op call site: RPL202 when a matching entry raises under
     deterministic mode, else RPL201 when deterministic mode is off in a program that
     reaches the call (cached on the context)."""
-    cached = ctx.__dict__.get("_torch_op_findings")
+    cached = ctx.memo.get("torch_op_findings")
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     version = torch_version(ctx.settings)
@@ -67,7 +67,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             if not program.is_library and program.entry not in previous.entry_points:
                 previous.entry_points.append(program.entry)
     out = list(best.values())
-    ctx.__dict__["_torch_op_findings"] = out
+    ctx.memo["torch_op_findings"] = out
     return out
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.ops._ops import call_text, torch_op_findings
+from reprolint.checks.ops._ops import torch_op_findings
 
 
 class NondeterministicOp(Rule):

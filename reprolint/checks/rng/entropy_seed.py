@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from reprolint.analysis.facts import Call, ModuleFacts, Seed
+from reprolint.analysis.facts import ModuleFacts, Seed
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
 from reprolint.checks.rng._common import library_list

@@ -1,0 +1,322 @@
+"""The one execution walker: per program, the ordered steps every rule reasons about.
+
+:func:`walk` simulates one program over the per-module facts and returns its
+:class:`Step` list in execution order. Every program-level question (seeded before the
+draw? deterministic mode on? does it use CUDA?) is answered from these steps by
+:class:`reprolint.analysis.program.Program`; nothing else walks the events.
+
+Execution order (the approximations rules document):
+
+* module-level statements run in order; importing a project module runs its top level
+  once, at the import; the ``__main__`` block runs only for the entry module;
+* a resolvable call to a project function or class runs its body at the call (once: a
+  body already run is not run again; recursion and nesting deeper than ``MAX_DEPTH``
+  are cut);
+* both branches of an ``if`` run, in order (each step keeps the conditions on its way);
+  loop bodies run once;
+* bodies no resolvable call reaches (``forward``, callbacks, methods called on objects)
+  run after everything else, module by module in the order the modules ran: a framework
+  calls them later (phase ``framework``);
+* deferred draws (dropout masks, shuffling loaders) draw when used: they come last
+  (phase ``deferred``).
+
+Each step carries its *context*: the phase, whether it runs in DataLoader worker
+processes (a ``Dataset``'s ``__getitem__``/``__iter__`` and what they call) and whether
+it runs under ``torch.no_grad()``/``torch.inference_mode()``.
+
+What does not depend on the program is prepared once per module and memoised on the
+:class:`ExecutionModel` (shared by every program of a check): the split of a module's
+events around its ``__main__`` guard, its canonical functions, the libraries each
+project function seeds transitively and the worker classification of methods.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
+
+if TYPE_CHECKING:
+    from reprolint.analysis.program import ProgramIndex
+
+__all__ = [
+    "MAX_DEPTH",
+    "Execution",
+    "ExecutionModel",
+    "GuardedCond",
+    "Phase",
+    "Step",
+    "StepContext",
+    "evaluate",
+    "walk",
+]
+
+MAX_DEPTH = 60
+
+# Methods a DataLoader calls in its worker processes (on a Dataset subclass).
+_WORKER_METHODS = frozenset({"__getitem__", "__getitems__", "__iter__", "__next__"})
+
+
+class Phase(str, enum.Enum):
+    """When a step runs relative to the code that leads to it."""
+
+    CALL = "call"  # where it is written or called
+    FRAMEWORK = "framework"  # a body no resolvable call reaches: a framework calls it later
+    DEFERRED = "deferred"  # a deferred draw (dropout mask, shuffling loader): when used
+
+
+@dataclass(frozen=True)
+class StepContext:
+    phase: Phase = Phase.CALL
+    in_worker: bool = False  # runs in DataLoader worker processes
+    no_grad: bool = False  # under torch.no_grad() / torch.inference_mode()
+
+
+_AT_CALL = StepContext()
+
+
+@dataclass(frozen=True)
+class GuardedCond:
+    """A branch condition on the way to a step, with the guarded event that carries it
+    (the seed itself, or the project call that leads to it)."""
+
+    path: str
+    cond: Cond
+    span: Any
+    text: str  # source text of the guarded event
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event as it runs in a program."""
+
+    event: Event  # Seed, Draw, Call (a resolved project call) or Usage
+    path: str
+    conds: tuple[GuardedCond, ...]
+    via: Optional[tuple[str, Call]]  # the outermost project call that led here, if any
+    context: StepContext = _AT_CALL
+
+
+@dataclass
+class Execution:
+    """What :func:`walk` returns: the steps and the modules in the order they ran."""
+
+    entry: str
+    steps: list[Step] = field(default_factory=list)
+    modules: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Module:
+    """A module's events prepared once: top level with and without the main block."""
+
+    as_main: tuple[Event, ...]
+    as_import: tuple[Event, ...]
+    functions: tuple[str, ...]  # canonical qualnames, in file order
+
+
+class ExecutionModel:
+    """The per-module memo shared by every program of one check."""
+
+    def __init__(self, index: "ProgramIndex") -> None:
+        self.index = index
+        self._modules: dict[str, _Module] = {}
+        self._seeds: dict[tuple[str, str], frozenset[str]] = {}
+        self._workers: dict[tuple[str, str], bool] = {}
+
+    def module(self, path: str) -> _Module:
+        found = self._modules.get(path)
+        if found is None:
+            facts = self.index.facts[path]
+            as_main: list[Event] = []
+            as_import: list[Event] = []
+            in_guard = False
+            for event in facts.events:
+                if isinstance(event, Guard):
+                    in_guard = event.begin
+                    continue
+                as_main.append(event)
+                if not in_guard:
+                    as_import.append(event)
+            functions = tuple(q for q, fn in facts.functions.items() if fn.qualname == q)
+            found = self._modules[path] = _Module(tuple(as_main), tuple(as_import), functions)
+        return found
+
+    def function_seeds(self, path: str, qualname: str) -> frozenset[str]:
+        """Libraries a project function seeds, transitively through project calls."""
+        return self._function_seeds(path, qualname, set())
+
+    def _function_seeds(self, path: str, qualname: str, visiting: set[tuple[str, str]]) -> frozenset[str]:
+        key = (path, qualname)
+        if key in self._seeds:
+            return self._seeds[key]
+        if key in visiting:
+            return frozenset()
+        visiting.add(key)
+        libs: set[str] = set()
+        for event in self.index.facts[path].functions[qualname].events:
+            if isinstance(event, Seed):
+                libs.update(event.libs)
+            elif isinstance(event, Call):
+                resolved = self.index.resolve_call(path, event.target)
+                if resolved is not None:
+                    libs.update(self._function_seeds(*resolved, visiting))
+        visiting.discard(key)
+        self._seeds[key] = frozenset(libs)
+        return self._seeds[key]
+
+    def runs_in_workers(self, path: str, qualname: str) -> bool:
+        """Whether a method is one a DataLoader calls in its workers (``__getitem__`` of
+        a class deriving from a ``...Dataset``)."""
+        key = (path, qualname)
+        found = self._workers.get(key)
+        if found is None:
+            cls, _, method = qualname.rpartition(".")
+            bases = self.index.facts[path].classes.get(cls, ())
+            found = method in _WORKER_METHODS and any(b.rsplit(".", 1)[-1].endswith("Dataset") for b in bases)
+            self._workers[key] = found
+        return found
+
+
+def walk(model: ExecutionModel, entry: str) -> Execution:
+    """The steps of the program rooted at ``entry`` (its ``__main__`` block included)."""
+    return _Walker(model, entry).run()
+
+
+class _Walker:
+    def __init__(self, model: ExecutionModel, entry: str) -> None:
+        self.model = model
+        self.index = model.index
+        self.out = Execution(entry)
+        self.ran_modules: set[str] = set()
+        self.ran_functions: set[tuple[str, str]] = set()
+        self.deferred: list[Step] = []
+        self.depth = 0
+
+    def run(self) -> Execution:
+        self.run_module(self.out.entry, as_main=True)
+        done = 0
+        framework = StepContext(Phase.FRAMEWORK)
+        while done < len(self.out.modules):
+            path = self.out.modules[done]
+            done += 1
+            for qualname in self.model.module(path).functions:
+                if (path, qualname) not in self.ran_functions:
+                    context = framework
+                    if self.model.runs_in_workers(path, qualname):
+                        context = StepContext(Phase.FRAMEWORK, in_worker=True)
+                    self.run_function(path, qualname, (), None, context)
+        self.out.steps.extend(self.deferred)
+        return self.out
+
+    def run_module(self, path: str, as_main: bool = False) -> None:
+        if path in self.ran_modules:
+            return
+        self.ran_modules.add(path)
+        self.out.modules.append(path)
+        module = self.model.module(path)
+        self.run_events(path, module.as_main if as_main else module.as_import, (), None, _AT_CALL)
+
+    def run_function(
+        self, path: str, qualname: str, conds: tuple[GuardedCond, ...],
+        via: Optional[tuple[str, Call]], context: StepContext,
+    ) -> None:
+        key = (path, qualname)
+        if key in self.ran_functions or self.depth > MAX_DEPTH:
+            return
+        self.ran_functions.add(key)
+        fn = self.index.facts[path].functions[qualname]
+        if fn.no_grad and not context.no_grad:
+            context = StepContext(context.phase, context.in_worker, True)
+        if not context.in_worker and self.model.runs_in_workers(path, qualname):
+            context = StepContext(context.phase, True, context.no_grad)
+        self.depth += 1
+        self.run_events(path, fn.events, conds, via, context)
+        self.depth -= 1
+
+    def run_events(
+        self, path: str, events: Any, outer: tuple[GuardedCond, ...],
+        via: Optional[tuple[str, Call]], context: StepContext,
+    ) -> None:
+        regions: list[StepContext] = []
+        for event in events:
+            if isinstance(event, Region):
+                if event.begin:
+                    regions.append(context)
+                    context = StepContext(context.phase, context.in_worker, True)
+                elif regions:
+                    context = regions.pop()
+                continue
+            if isinstance(event, Import):
+                for module in self.index.package_chain(path, event.module):
+                    self.run_module(module)
+                continue
+            conds = outer
+            own = getattr(event, "conds", ())
+            if own:
+                conds = outer + tuple(GuardedCond(path, c, event.span, event.text) for c in own)
+            if isinstance(event, Call):
+                resolved = self.index.resolve_call(path, event.target)
+                if resolved is None:
+                    continue
+                file, qualname = resolved
+                if file not in self.ran_modules:
+                    # Calling into a module means it was imported (maybe by a path we missed).
+                    self.run_module(file)
+                self.out.steps.append(Step(event, path, conds, via, context))
+                self.run_function(file, qualname, conds, via or (path, event), context)
+                continue
+            step = Step(event, path, conds, via, context)
+            if isinstance(event, Draw) and event.deferred:
+                self.deferred.append(Step(event, path, conds, via, StepContext(Phase.DEFERRED, context.in_worker, context.no_grad)))
+                continue
+            self.out.steps.append(step)
+
+
+# ----------------------------------------------------------------------------- conditions
+
+def evaluate(tree: Any, lookup: Callable[[str], Any]) -> Optional[bool]:
+    """Truth of a condition under the default option values; None when unknown."""
+    kind = tree[0]
+    if kind == "not":
+        inner = evaluate(tree[1], lookup)
+        return None if inner is None else not inner
+    if kind in ("and", "or"):
+        values = [evaluate(t, lookup) for t in tree[1:]]
+        if kind == "and":
+            if False in values:
+                return False
+            return None if None in values else True
+        if True in values:
+            return True
+        return None if None in values else False
+    if kind in ("isnone", "notnone", "truthy", "cmp"):
+        value = _value(tree[1], lookup)
+        if value == UNKNOWN:
+            return None
+        if kind == "isnone":
+            return value is None
+        if kind == "notnone":
+            return value is not None
+        if kind == "truthy":
+            return bool(value)
+        op, right = tree[2], tree[3]
+        try:
+            return {
+                "==": value == right, "!=": value != right,
+                "<": value < right, "<=": value <= right,
+                ">": value > right, ">=": value >= right,
+            }[op]
+        except TypeError:
+            return None if value is not None else (op == "!=")
+    return None
+
+
+def _value(tree: Any, lookup: Callable[[str], Any]) -> Any:
+    if tree[0] == "const":
+        return tree[1]
+    if tree[0] == "attr":
+        return lookup(tree[1])
+    return UNKNOWN
