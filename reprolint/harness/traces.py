@@ -43,6 +43,8 @@ class ProcessTrace:
     warnings: List[str] = field(default_factory=list)
     saved: List[TensorSet] = field(default_factory=list)
     models: List[TensorSet] = field(default_factory=list)
+    # The program's own seeding calls after install(): (library, api, value, "file:line").
+    seedings: List[Tuple[str, str, Any, Optional[str]]] = field(default_factory=list)
 
     def tensor_name(self, optimizer: int, index: int) -> str:
         names = self.names.get(optimizer, [])
@@ -84,6 +86,10 @@ def parse_trace(name: str, lines: List[str]) -> ProcessTrace:
                 [tuple(d) for d in rec.get("d", [])],  # type: ignore[misc]
             )
             (trace.saved if kind == "saved" else trace.models).append(found)
+        elif kind == "seeding":
+            trace.seedings.append(
+                (str(rec.get("library")), str(rec.get("api")), rec.get("value"), rec.get("site"))
+            )
         elif kind == "warning":
             trace.warnings.append(rec.get("message", ""))
     return trace

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shlex
 import shutil
 from dataclasses import asdict, dataclass, field
 from itertools import chain
@@ -57,6 +58,8 @@ class RunRecord:
     per_class: Dict[str, Dict[str, float]] = field(default_factory=dict)
     predictions: Dict[str, List[Any]] = field(default_factory=dict)
     warnings: List[str] = field(default_factory=list)  # from the runtime, in any process
+    # The program's own seeding calls after install(): [library, api, value, site].
+    seedings: List[List[Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -180,6 +183,10 @@ class VarianceResult:
     verdict: str = "measured"  # measured | failed | interrupted
     warnings: List[str] = field(default_factory=list)
     plot: Optional[str] = None
+    seed_arg: Optional[str] = None  # "--seed={seed}": the seed passed through the program's option
+    seed_env: Optional[str] = None  # or through this environment variable
+    # "the program seeds torch itself with 1337 at train.py:106: ..." (seeds group only)
+    self_seeded: List[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -221,19 +228,66 @@ def plan(mode: str, runs: int, seed: int) -> List[PlannedRun]:
     return list(chain.from_iterable(zip(seeds, fixed)))
 
 
-def run_env(run_dir: Path, seed: int, deterministic: bool) -> Dict[str, str]:
-    """verify's child environment (tracing, install() in record mode) plus the seed."""
+def run_env(run_dir: Path, seed: int, deterministic: bool, seed_env: Optional[str] = None) -> Dict[str, str]:
+    """verify's child environment (tracing, install() in record mode) plus the seed,
+    also in `seed_env` when the program reads its seed from there."""
     env = child_env(
         run_dir, replay=True, first=True, record=run_dir / "record.json",
         hash_seed=str(seed % _HASH_SEED_MOD),
     )
     env["REPROLINT_SEED"] = str(seed)
     env["REPROLINT_DETERMINISTIC"] = "1" if deterministic else "0"
+    if seed_env:
+        env[seed_env] = str(seed)
     return env
 
 
-def _spec(command: Sequence[str], mode: str, seed: int, deterministic: bool) -> Dict[str, Any]:
-    return {
+def run_command(command: Sequence[str], seed: int, seed_arg: Optional[str] = None) -> List[str]:
+    """The command of one run: with `seed_arg` (`"--seed={seed}"`, `"--seed {seed}"`)
+    appended, its `{seed}` replaced by the run's seed."""
+    if not seed_arg:
+        return list(command)
+    return [*command, *(part.replace("{seed}", str(seed)) for part in shlex.split(seed_arg))]
+
+
+def self_seeding(runs: Sequence[RunRecord]) -> List[str]:
+    """Libraries the program reseeds with the same constant in every run although the
+    runs had different seeds: the varied seeds were overwritten."""
+    ok = [r for r in runs if r.ok]
+    if len(ok) < 2 or len({r.seed for r in ok}) < 2:
+        return []
+    # The first seeding of each library in each run, as (value, site).
+    firsts = []
+    for run in ok:
+        first: Dict[str, Tuple[Any, Any]] = {}
+        for library, _api, value, site in run.seedings:
+            first.setdefault(library, (value, site))
+        firsts.append(first)
+    by_value: Dict[Any, List[Tuple[str, Any]]] = {}
+    for library in firsts[0]:
+        values = {repr(f.get(library, (None, None))[0]) for f in firsts}
+        if len(values) == 1:
+            value, site = firsts[0][library]
+            by_value.setdefault(value, []).append((library, site))
+    messages = []
+    for value, found in by_value.items():
+        libraries = _join([_LIBRARY_NAMES.get(lib, lib) for lib, _ in found])
+        sites = _join(list(dict.fromkeys(str(site) for _, site in found if site)))
+        at = f" at {sites}" if sites else ""
+        messages.append(f"the program seeds {libraries} itself with {value}{at}: the varied seeds had no effect")
+    return messages
+
+
+_LIBRARY_NAMES = {"random": "Python random", "numpy": "NumPy", "torch": "torch"}
+
+
+def _join(items: List[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _spec(command: Sequence[str], mode: str, seed: int, deterministic: bool,
+          seed_arg: Optional[str] = None, seed_env: Optional[str] = None) -> Dict[str, Any]:
+    spec = {
         "kind": "variance",
         "command": list(command),
         "cwd": os.getcwd(),
@@ -241,6 +295,11 @@ def _spec(command: Sequence[str], mode: str, seed: int, deterministic: bool) -> 
         "seed": seed,
         "deterministic": deterministic,
     }
+    if seed_arg:
+        spec["seed_arg"] = seed_arg
+    if seed_env:
+        spec["seed_env"] = seed_env
+    return spec
 
 
 def find_resumable(spec: Dict[str, Any], base: Path = RUNS_DIR) -> Optional[Path]:
@@ -285,15 +344,19 @@ def variance(
     headline: Optional[str] = None,
     progress: Optional[ProgressFn] = None,
     base_dir: Path = RUNS_DIR,
+    seed_arg: Optional[str] = None,
+    seed_env: Optional[str] = None,
 ) -> VarianceResult:
     """Run `command` `runs` times per group and measure the spread of what it logs.
 
     With `resume`, the newest session of the same command, mode, seed and flags is
-    continued: its successful runs are kept, the others are run again.
+    continued: its successful runs are kept, the others are run again. A program that
+    seeds itself takes the run's seed through `seed_arg` (`"--seed={seed}"`, appended to
+    the command) or the environment variable `seed_env`.
     """
     if runs < 2:
         raise ValueError("variance needs at least 2 runs per group")
-    spec = _spec(command, mode, seed, deterministic)
+    spec = _spec(command, mode, seed, deterministic, seed_arg, seed_env)
     root = find_resumable(spec, base_dir) if resume else None
     warnings: List[str] = []
     if resume and root is None:
@@ -304,7 +367,7 @@ def variance(
     planned = plan(mode, runs, seed)
     result = VarianceResult(
         list(command), mode, seed, deterministic, str(root), headline or "", planned=len(planned),
-        warnings=warnings,
+        warnings=warnings, seed_arg=seed_arg, seed_env=seed_env,
     )
     try:
         for position, (group, index, run_seed) in enumerate(planned, start=1):
@@ -315,8 +378,8 @@ def variance(
                 if progress:
                     progress("end", kept, position, len(planned))
                 continue
-            record = _run(command, group, index, run_seed, run_dir, deterministic, timeout,
-                          progress, position, len(planned))
+            record = _run(run_command(command, run_seed, seed_arg), group, index, run_seed, run_dir,
+                          deterministic, timeout, progress, position, len(planned), seed_env)
             result.runs.append(record)
             if not record.ok and not any(r.ok for r in result.runs):
                 break  # the first run failed: the command is broken, not unlucky
@@ -351,6 +414,7 @@ def _run(
     progress: Optional[ProgressFn],
     position: int,
     total: int,
+    seed_env: Optional[str] = None,
 ) -> RunRecord:
     if run_dir.exists():  # an unfinished or failed run of an earlier session
         shutil.rmtree(run_dir)
@@ -358,7 +422,7 @@ def _run(
     record = RunRecord(group, index, seed, str(run_dir))
     if progress:
         progress("start", record, position, total)
-    env = run_env(run_dir, seed, deterministic)
+    env = run_env(run_dir, seed, deterministic, seed_env)
     try:
         outcome = run_once(command, index, run_dir, env, (), timeout)
     except KeyboardInterrupt as exc:
@@ -424,6 +488,10 @@ def collect(record: RunRecord, traces: Dict[str, ProcessTrace]) -> None:
         for message in process.warnings:
             if message not in record.warnings:
                 record.warnings.append(message)
+    for name in ("main", "rank0"):  # under torchrun, main is the launcher
+        if name in traces and traces[name].seedings:
+            record.seedings = [list(s) for s in traces[name].seedings]
+            break
     trace = _main_process(traces)
     if trace is None:
         return
@@ -538,6 +606,7 @@ def analyse(result: VarianceResult) -> None:
         for message in run.warnings:
             if message not in result.warnings:
                 result.warnings.append(message)
+    result.self_seeded = self_seeding([r for r in result.runs if r.group == "seeds"])
     seeds, fixed = result.group("seeds"), result.group("fixed")
     if seeds is None or fixed is None:
         return

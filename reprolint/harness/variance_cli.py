@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from typing import List, Sequence
 
 from rich.console import Console
 
@@ -35,6 +35,15 @@ def _parser() -> argparse.ArgumentParser:
         help="also turn on deterministic kernels (off by default: their absence is part of "
         "the variance being measured)",
     )
+    parser.add_argument(
+        "--seed-arg", metavar="ARGS",
+        help='for a program that seeds itself: arguments appended to the command with the '
+        'run\'s seed in place of {seed}, e.g. "--seed={seed}" or "--seed {seed}"',
+    )
+    parser.add_argument(
+        "--seed-env", metavar="NAME",
+        help="for a program that seeds itself: set this environment variable to the run's seed",
+    )
     parser.add_argument("--metric", metavar="NAME",
                         help="the value for the headline and the strip plot (default: the "
                         "first metric logged, else the final loss)")
@@ -48,9 +57,25 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _join_seed_arg(options: List[str]) -> List[str]:
+    """`--seed-arg "--seed={seed}"`: argparse takes a value that starts with `-` for an
+    option, so the pair is joined into `--seed-arg=--seed={seed}` first."""
+    joined: List[str] = []
+    i = 0
+    while i < len(options):
+        if options[i] == "--seed-arg" and i + 1 < len(options):
+            joined.append(f"--seed-arg={options[i + 1]}")
+            i += 2
+            continue
+        joined.append(options[i])
+        i += 1
+    return joined
+
+
 def variance_main(argv: Sequence[str]) -> int:
     parser = _parser()
     options, command = _split_command(argv)
+    options = _join_seed_arg(options)
     try:
         args = parser.parse_args(options)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
@@ -71,6 +96,10 @@ def variance_main(argv: Sequence[str]) -> int:
         return usage("--seed must be 0 or more")
     if args.timeout is not None and args.timeout <= 0:
         return usage("--timeout must be positive")
+    if args.seed_arg is not None and "{seed}" not in args.seed_arg:
+        return usage('--seed-arg must contain {seed}, e.g. "--seed={seed}"')
+    if args.seed_env is not None and (not args.seed_env or "=" in args.seed_env):
+        return usage("--seed-env takes the name of an environment variable")
     if args.plot:
         from reprolint.harness import _plot
 
@@ -102,6 +131,8 @@ def variance_main(argv: Sequence[str]) -> int:
         timeout=args.timeout,
         headline=args.metric,
         progress=progress,
+        seed_arg=args.seed_arg,
+        seed_env=args.seed_env,
     )
     if args.plot and any(r.ok for r in result.runs):
         from reprolint.harness import _plot

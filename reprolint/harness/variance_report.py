@@ -201,6 +201,14 @@ def render_text(result: VarianceResult, console: Console) -> None:
             kind = "seeds varied" if group.group == "seeds" else "a fixed seed"
             parts.append(f"with {kind}, {_group_sentence(result, group)}")
         console.print(f"{_word(measured)}: " + "; ".join(parts))
+    for message in result.self_seeded:
+        console.print(f"  [yellow]note[/]: {escape(message)}", highlight=False)
+    if result.self_seeded:
+        console.print(
+            "  vary it through the program's own option or environment: "
+            '--seed-arg "--seed={seed}" or --seed-env NAME',
+            highlight=False, markup=False,
+        )
     if result.verdict == "failed" and measured:
         console.print(f"[bold red]{result.planned - done} of {result.planned} runs failed[/]:")
     if result.verdict != "measured":

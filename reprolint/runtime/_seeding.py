@@ -7,10 +7,11 @@ hook: the runtime never imports a library the program does not import itself.
 from __future__ import annotations
 
 import os
+import sys
 from types import ModuleType
 from typing import Any, Callable, Optional
 
-from reprolint.runtime._entropy import caller_site
+from reprolint.runtime._entropy import _RUNTIME_DIR, _SITE_DIRS, _STDLIB_DIRS, caller_site
 
 # Returns the seed for a draw of `api` from the caller's site, or None to leave the call
 # alone (a standard-library caller). Supplied by the session.
@@ -19,6 +20,52 @@ DrawFn = Callable[[str, Optional[str], int], int]
 
 def _site(skip: tuple = ()) -> Optional[str]:
     return caller_site(skip)
+
+
+# While the runtime seeds a library itself (Keras reseeds random and NumPy), the seeding
+# wrappers below must not report it as the program's own.
+_quiet = [0]
+
+
+def _user_site() -> Optional[str]:
+    """`file:line` of the innermost frame in the program's own code (not the runtime, the
+    standard library or an installed package: `lightning.seed_everything(42)` is
+    reported where the program called it)."""
+    frame = sys._getframe(2)
+    fallback = None
+    while frame is not None:
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if not filename.startswith(_RUNTIME_DIR):
+            if fallback is None:
+                fallback = (filename, frame.f_lineno)
+            if not filename.startswith(_STDLIB_DIRS + _SITE_DIRS) and not filename.startswith("<"):
+                fallback = (filename, frame.f_lineno)
+                break
+        frame = frame.f_back  # type: ignore[assignment]
+    if fallback is None:
+        return None
+    filename, line = fallback
+    try:
+        shown = os.path.relpath(filename)
+    except ValueError:
+        shown = filename
+    return f"{filename if shown.startswith('..') else shown}:{line}"
+
+
+def note_program_seed(library: str, api: str, value: Any) -> None:
+    """The program seeded `library` itself (after install()): trace it, so that
+    `reprolint variance` can tell that the seeds it varied were overwritten."""
+    if _quiet[0] or value is None:
+        return
+    try:
+        value = int(value)
+    except (TypeError, ValueError, OverflowError):
+        value = repr(value)[:80]
+    from reprolint.runtime import _trace
+
+    tracer = _trace.current()
+    if tracer is not None:
+        tracer.write({"k": "seeding", "library": library, "api": api, "value": value, "site": _user_site()})
 
 
 def seed_python(random_module: ModuleType, master: int, draw: DrawFn) -> None:
@@ -31,6 +78,8 @@ def seed_python(random_module: ModuleType, master: int, draw: DrawFn) -> None:
     random_file = os.path.abspath(random_module.__file__ or "")
 
     def seed(self: Any, a: Any = None, version: int = 2) -> None:
+        if a is not None and self is getattr(random_module, "_inst", None):
+            note_program_seed("random", "random.seed", a)
         # SystemRandom.seed is a no-op by design; only Random itself draws OS entropy.
         if a is None and not isinstance(self, random_module.SystemRandom):
             site = _site((random_file,))
@@ -65,6 +114,7 @@ def seed_numpy(np_random: ModuleType, master: int, draw: DrawFn) -> None:
     original_seed = np_random.seed
 
     def global_seed(seed: Any = None) -> None:
+        note_program_seed("numpy", "numpy.random.seed", seed)
         if seed is None:
             site = _site()
             if site is not None:
@@ -113,20 +163,28 @@ def seed_torch(torch: ModuleType, master: int, draw: DrawFn) -> None:
     if getattr(torch.seed, "__reprolint__", False):
         return
     original = torch.seed
+    original_manual_seed = torch.manual_seed
 
     def seed() -> int:
         site = _site()
         if site is None:
             return int(original())
         value = draw("torch.seed", site, 63)
-        torch.manual_seed(value)
+        original_manual_seed(value)
         return value
 
-    seed.__reprolint__ = True  # type: ignore[attr-defined]
-    seed.__wrapped__ = original  # type: ignore[attr-defined]
-    seed.__doc__ = original.__doc__
+    def manual_seed(seed: Any) -> Any:
+        note_program_seed("torch", "torch.manual_seed", seed)
+        return original_manual_seed(seed)
+
+    for wrapper, wrapped in ((seed, original), (manual_seed, original_manual_seed)):
+        wrapper.__reprolint__ = True  # type: ignore[attr-defined]
+        wrapper.__wrapped__ = wrapped  # type: ignore[attr-defined]
+        wrapper.__doc__ = wrapped.__doc__
     torch.seed = seed
     torch.random.seed = seed
+    torch.manual_seed = manual_seed
+    torch.random.manual_seed = manual_seed
 
 
 def seed_tensorflow(tf: ModuleType, master: int) -> None:
@@ -140,4 +198,8 @@ def seed_keras(keras: ModuleType, master: int) -> None:
     if utils is not None and hasattr(utils, "set_random_seed"):
         # Also reseeds random and NumPy with the same master seed: deterministic, since
         # the moment Keras is imported is fixed by the program.
-        utils.set_random_seed(master % 2**32)
+        _quiet[0] += 1
+        try:
+            utils.set_random_seed(master % 2**32)
+        finally:
+            _quiet[0] -= 1
