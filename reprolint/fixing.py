@@ -132,7 +132,11 @@ def diff_edits(old: str, new: str) -> tuple[Edit, ...]:
     """The line hunks that turn ``old`` into ``new``, as edits on ``old``."""
     a, b = _lines(old), _lines(new)
     starts = _line_starts(old)
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    # libcst drops a form feed that starts a line; such a line counts as unchanged, so
+    # the form feed stays.
+    matcher = difflib.SequenceMatcher(
+        None, [line.lstrip("\x0c") for line in a], [line.lstrip("\x0c") for line in b], autojunk=False
+    )
     edits = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
@@ -769,7 +773,11 @@ def _plan_conditional(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
             return None
         for parent in reversed(located.parents):
             if isinstance(parent, cst.If) and _code(parent.test).strip() == condition.strip():
-                if parent.orelse is not None:
+                # Another guarded seeding call of the same `if` may have made its
+                # `else:` already: this one joins it. An `elif` is the user's logic.
+                if parent.orelse is not None and not (
+                    isinstance(parent.orelse, cst.Else) and isinstance(parent.orelse.body, cst.IndentedBlock)
+                ):
                     return None
                 return parent, statement, located.node  # type: ignore[return-value]
         return None
@@ -785,6 +793,8 @@ def _plan_conditional(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
         keyword, position = _seed_argument(call)
         new_call = fixes.set_argument(call, literal, keyword=keyword, position=position)
         copy = fixes.replace_nodes(cst.Module([statement]), {id(call): lambda _: new_call}).body[0]
+        if if_node.orelse is not None and _code(copy).strip() in _code(if_node.orelse):
+            return m  # already seeded there (idempotent)
         new_if = fixes.add_else_branch(if_node, [copy])  # type: ignore[list-item]
         return fixes.replace_nodes(m, {id(if_node): lambda _: new_if})
 
@@ -1682,13 +1692,21 @@ def notebook_with_program(text: str, old: str, new: str, cell_map: Any) -> str:
     touched = {where[i][0] for i in (*replaced, *after)} | ({where[0][0]} if before_first else set())
     for cell in touched:
         out: list[str] = []
+        # A cell written with CRLF line ends gets CRLF in the lines a fix adds too.
+        crlf = any(line.endswith("\r") for line in originals[cell])
+
+        def new_lines(lines: list[str]) -> list[str]:
+            if not crlf:
+                return lines
+            return [line[:-1] + "\r\n" if line.endswith("\n") and not line.endswith("\r\n") else line for line in lines]
+
         for i, (c, index) in enumerate(where):
             if c != cell:
                 continue
             if i == 0:
-                out.extend(before_first)
-            out.extend(replaced[i] if i in replaced else [originals[cell][index] + "\n"])
-            out.extend(after.get(i, []))
+                out.extend(new_lines(before_first))
+            out.extend(new_lines(replaced[i]) if i in replaced else [originals[cell][index] + "\n"])
+            out.extend(new_lines(after.get(i, [])))
         source = "".join(out)
         if not cells[cell].endswith("\n"):
             source = source.rstrip("\n")  # the cell's last line keeps having no newline

@@ -315,3 +315,50 @@ def test_a_lone_surrogate_in_a_notebook_is_a_clear_message_and_the_run_goes_on(c
     assert "install(seed=0)" in (root / "b.py").read_text()
     checked = cli("check", "--no-cache", "a.ipynb", cwd=root)
     assert "RPL900" in checked.out and "lone surrogate" in checked.out
+
+
+# -- what a fix keeps: form feeds, both guarded seeds, a notebook cell's CRLF
+
+
+def test_form_feeds_at_the_start_of_untouched_lines_are_kept() -> None:
+    source = "import torch\n\x0c\ndef f():\n    pass\n\x0cx = torch.randn(3)\n"
+    fixed = fix_source(source, "train.py", unsafe_fixes=True)
+    assert "install(seed=0)" in fixed
+    assert "\n\x0c\ndef f():\n" in fixed and "\n\x0cx = torch.randn(3)\n" in fixed
+
+
+def test_two_guarded_seeding_calls_are_both_fixed() -> None:
+    source = (
+        "import argparse, random\nimport numpy as np\n"
+        "p = argparse.ArgumentParser()\np.add_argument('--seed', type=int)\nargs = p.parse_args()\n"
+        "if args.seed is not None:\n    random.seed(args.seed)\n    np.random.seed(args.seed)\n"
+        "x = random.random()\ny = np.random.rand()\n"
+    )
+    assert [d.code for d in check_source(source, "train.py")] == ["RPL104", "RPL104"]
+    fixed = fix_source(source, "train.py", unsafe_fixes=True)
+    assert fixed.endswith(
+        "if args.seed is not None:\n    random.seed(args.seed)\n    np.random.seed(args.seed)\n"
+        "else:\n    random.seed(0)\n    np.random.seed(0)\n"
+        "x = random.random()\ny = np.random.rand()\n"
+    )
+    assert not check_source(fixed, "train.py")
+    assert fix_source(fixed, "train.py", unsafe_fixes=True) == fixed
+
+
+def test_a_crlf_notebook_cell_keeps_crlf(cli, project) -> None:
+    import json
+
+    notebook = {
+        "cells": [{
+            "cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+            "source": ["import numpy as np\r\n", "x = np.random.rand(3)\r\n", "print(x)"],
+        }],
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5,
+    }
+    root = project({"nb.ipynb": json.dumps(notebook, indent=1)})
+    result = cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "nb.ipynb", cwd=root)
+    assert result.status == 0, result
+    source = "".join(json.loads((root / "nb.ipynb").read_text())["cells"][0]["source"])
+    assert "seed_everything(0)" in source
+    assert source.count("\n") == source.count("\r\n")  # every line end is CRLF

@@ -144,8 +144,15 @@ def insert_after_imports(
 
 
 def add_else_branch(if_node: cst.If, statements: Sequence[Statement]) -> cst.If:
-    """``if_node`` with an ``else:`` holding ``statements`` (it must have none)."""
-    if if_node.orelse is not None:
-        raise ValueError("the `if` already has an `else`/`elif`")
+    """``if_node`` with ``statements`` in its ``else:`` (made when it has none; added at
+    the end of an existing ``else:``). Raises ValueError for an ``elif``."""
     body = [with_blank_lines(s, 0) for s in statements]
-    return if_node.with_changes(orelse=cst.Else(body=cst.IndentedBlock(body=body)))
+    if if_node.orelse is None:
+        return if_node.with_changes(orelse=cst.Else(body=cst.IndentedBlock(body=body)))
+    orelse = if_node.orelse
+    if not isinstance(orelse, cst.Else) or not isinstance(orelse.body, cst.IndentedBlock):
+        raise ValueError("the `if` has an `elif` or a one-line `else`")
+    block = orelse.body
+    return if_node.with_changes(
+        orelse=orelse.with_changes(body=block.with_changes(body=(*block.body, *body)))
+    )
