@@ -64,10 +64,28 @@ def test_op_reached_from_another_module_is_judged_by_the_program() -> None:
 def test_cudnn_benchmark_behind_a_default_off_option_is_not_reported() -> None:
     source = (
         "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--benchmark', action='store_true')\n"
-        "args = p.parse_args()\ntorch.backends.cudnn.benchmark = args.benchmark\n"
+        "args = p.parse_args()\ntorch.backends.cudnn.benchmark = args.benchmark\nnet = torch.nn.Conv2d(3, 8, 3).cuda()\n"
     )
     assert codes(source) == []
     assert codes(source.replace("'store_true'", "'store_false'")) == [(5, "RPL203")]
+
+
+def test_cudnn_benchmark_follows_the_one_notion_of_uses_cuda_by_default() -> None:
+    """Issue 17: RPL203 fires where RPL301/RPL302 would see CUDA, and only there."""
+    cpu = (
+        "import torch\ntorch.backends.cudnn.benchmark = True\nnet = torch.nn.Conv2d(3, 8, 3)\n"
+        "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n\nif __name__ == '__main__':\n"
+        "    torch.manual_seed(0)\n    net(torch.zeros(1, 3, 8, 8)).sum().backward()\n    opt.step()\n"
+    )
+
+    def flags(source: str) -> set[str]:
+        return {d.code for d in check_source(source, "train.py") if d.code[:4] in ("RPL2", "RPL3")}
+
+    assert flags(cpu) == set()
+    gpu = cpu.replace("nn.Conv2d(3, 8, 3)\n", "nn.Conv2d(3, 8, 3).cuda()\n")
+    assert flags(gpu) == {"RPL203", "RPL301", "RPL302"}
+    hidden = "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = ''\n" + gpu
+    assert flags(hidden) == set()
 
 
 def test_tf_data_nondeterminism_is_overridden_by_op_determinism() -> None:

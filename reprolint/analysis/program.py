@@ -380,14 +380,18 @@ class Program:
         return value
 
     # ---------------------------------------------------------------- questions
-    @property
-    def cuda(self) -> Optional[tuple[str, Usage]]:
-        """The first line that puts torch work on CUDA with the default options (None:
-        the program runs torch on the CPU by default). The one notion of "uses CUDA by
-        default" for every rule (RPL2xx and RPL3xx)."""
+    def cuda_usage(self) -> Optional[tuple[int, str, Usage]]:
+        """(position, path, event) of the first line that puts torch work on CUDA with
+        the default options; None when the program runs torch on the CPU by default.
+        The one notion of "uses CUDA by default" for every rule (RPL2xx and RPL3xx)."""
         if self.hides_gpu("torch"):
             return None
-        found = self.first("cuda")
+        return self.first("cuda")
+
+    @property
+    def cuda(self) -> Optional[tuple[str, Usage]]:
+        """(path, event) of :meth:`cuda_usage`."""
+        found = self.cuda_usage()
         return (found[1], found[2]) if found else None
 
     @property

@@ -132,8 +132,8 @@ class MissingCublasWorkspaceConfig(Rule):
             )
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            cuda = program.first("cuda")
-            if cuda is None or program.hides_gpu("torch"):
+            cuda = program.cuda_usage()
+            if cuda is None:
                 continue
             det = None
             for position, path, usage in program.of("flag", "torch.deterministic"):

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
+from reprolint.analysis.usage import Usage
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
 
@@ -16,8 +17,10 @@ class CudnnBenchmark(Rule):
     Also `torch.backends.cudnn.flags(benchmark=True)` and Lightning
     `Trainer(benchmark=True)`. A value taken from an option (`= args.benchmark`) is
     reported when the option's default is true; an assignment behind a condition that
-    is false with the default options is not. It is reported wherever it appears,
-    library code included, whether or not the program also sets
+    is false with the default options is not. It is reported in programs that use
+    CUDA by default (the same test as RPL301/RPL302: a program that runs torch on the
+    CPU never runs cuDNN), in library code no program reaches, and for Lightning's
+    Trainer (which picks the GPU itself), whether or not the program also sets
     `cudnn.deterministic = True`.
 
     ## Why is this bad?
@@ -68,26 +71,40 @@ class CudnnBenchmark(Rule):
             "args = p.parse_args()\nif args.fast:\n    torch.backends.cudnn.benchmark = True\n"
         ),
         Valid("import lightning as L\ntrainer = L.Trainer(benchmark=False, deterministic=True)\n"),
+        # The program runs on the CPU by default: cuDNN never runs.
+        Valid(
+            "import torch\ntorch.backends.cudnn.benchmark = True\nnet = torch.nn.Conv2d(3, 8, 3)\n\n"
+            "if __name__ == '__main__':\n    print(net(torch.zeros(1, 3, 8, 8)))\n"
+        ),
     ]
     INVALID = [
-        Invalid("import torch\ntorch.backends.cudnn.benchmark = True\n", line=2,
+        Invalid("import torch\ntorch.backends.cudnn.benchmark = True\nx = torch.zeros(2).cuda()\n", line=2,
             fixed=(
-                'import torch\ntorch.backends.cudnn.benchmark = False\n'
+                'import torch\ntorch.backends.cudnn.benchmark = False\nx = torch.zeros(2).cuda()\n'
             ),
         ),
-        Invalid("from torch.backends import cudnn\ncudnn.benchmark = True\n", line=2),
+        Invalid(
+            "import torch\nfrom torch.backends import cudnn\ncudnn.benchmark = True\n"
+            "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n",
+            line=3,
+        ),
         Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=3, benchmark=True)\n", line=2),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        seen: set[tuple[str, object]] = set()
+        # A program that runs torch on the CPU by default never runs cuDNN (the RPL3xx
+        # rules use the same notion); a library module no program reaches may run
+        # anywhere, and Lightning's Trainer picks the GPU itself.
+        found: dict[tuple[str, object], tuple[Usage, list[str]]] = {}
         for program in program_usages(ctx):
             for _, path, usage in program.of("flag", "cudnn.benchmark"):
-                if program.value(usage) is not True or (path, usage.span) in seen:
+                if program.value(usage) is not True:
                     continue
-                seen.add((path, usage.span))
-                setting = (
-                    "Trainer(benchmark=True)" if usage.text.endswith("Trainer")
-                    else "torch.backends.cudnn.benchmark = True"
-                )
-                yield self.report(path, usage.span, setting=setting, entry_points=program.entry_points)
+                trainer = usage.text.endswith("Trainer")
+                if not (trainer or program.is_library or program.uses_cuda):
+                    continue
+                found.setdefault((path, usage.span), (usage, []))[1].extend(program.entry_points)
+        for (path, span), (usage, entries) in found.items():
+            trainer = usage.text.endswith("Trainer")
+            setting = "Trainer(benchmark=True)" if trainer else "torch.backends.cudnn.benchmark = True"
+            yield self.report(path, span, setting=setting, entry_points=entries)
