@@ -25,7 +25,7 @@ from reprolint.analysis.facts import ModuleFacts, collect_facts  # noqa: E402
 from reprolint.analysis.program import ProgramIndex, analyse_programs  # noqa: E402
 from reprolint.checks.base import CheckContext, Finding, all_rules  # noqa: E402
 from reprolint.config import Settings  # noqa: E402
-from reprolint.discovery import discover, read_regular  # noqa: E402
+from reprolint.discovery import discover  # noqa: E402
 from reprolint.model import Diagnostic, Severity, Span  # noqa: E402
 
 __all__ = [
@@ -95,8 +95,6 @@ class FileAnalysis:
 class CheckResult:
     diagnostics: list[Diagnostic]
     files_checked: int
-    # What discovery could not walk or skipped (a folder without permission, a FIFO).
-    problems: list[str] = field(default_factory=list)
 
 
 def decode_source(data: bytes) -> str:
@@ -188,7 +186,7 @@ def analyse_file(path: str) -> FileAnalysis:
     reported for this file as RPL900 "internal error", so one file never stops a run.
     """
     try:
-        data = read_regular(path)
+        data = Path(path).read_bytes()
     except OSError as exc:
         return FileAnalysis(path, error=SourceError(f"cannot read: {exc.strerror or exc}"))
     return analyse_bytes(path, data)
@@ -385,8 +383,7 @@ def check_paths(
     """
     settings = settings or Settings()
     paths = list(paths)
-    problems: list[str] = []
-    files = list(discover(paths, settings, problems.append))
+    files = list(discover(paths, settings))
     run = None
     if cache:
         # Nothing changed since a run with the same inputs: its diagnostics, as they were.
@@ -396,7 +393,7 @@ def check_paths(
         if run.hit is not None and not (fix_edits and _without_fix_edits(run.hit)):
             if progress is not None:
                 progress(len(files), len(files))
-            return CheckResult(run.hit, len(files), problems)
+            return CheckResult(run.hit, len(files))
     from reprolint.pipeline import analyse_all
 
     analysed_keys: dict[str, str] = {}
@@ -408,7 +405,7 @@ def check_paths(
     if run is not None:
         # Under the keys of the bytes analysed, not of the lookup's earlier read.
         run.remember(diagnostics, analysed_keys)
-    return CheckResult(diagnostics, len(files), problems)
+    return CheckResult(diagnostics, len(files))
 
 
 def _without_fix_edits(diagnostics: list[Diagnostic]) -> bool:
@@ -447,19 +444,18 @@ def check_source(
     settings: Optional[Settings] = None,
     fix_edits: bool = True,
 ) -> list[Diagnostic]:
-    """Check one module's source as a program of its own.
-
-    Bytes (a file's content, e.g. ``--stdin-filename``) get the same policy as a file
-    on disk: decoding, the size and data-file limits, notebooks by their suffix.
-    """
+    """Check one module's source as a program of its own."""
     if path.endswith(".ipynb"):
         from reprolint.notebooks import analyse_notebook
 
-        data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+        data = source.encode("utf-8") if isinstance(source, str) else source
         return _diagnostics([analyse_notebook(path, data)], settings or Settings(), ["."], fix_edits)
     if isinstance(source, bytes):
-        analysis = analyse_bytes(path, source)
-        return _diagnostics([analysis], settings or Settings(), [str(PurePosixPath(path).parent)], fix_edits)
+        try:
+            source = decode_source(source)
+        except SourceError as exc:
+            analysis = FileAnalysis(path, error=exc)
+            return _diagnostics([analysis], settings or Settings(), ["."], fix_edits)
     return check_sources({path: source}, settings, str(PurePosixPath(path).parent), fix_edits)
 
 
