@@ -180,6 +180,8 @@ def _check(args: argparse.Namespace) -> int:
                     cache=not args.no_cache, fix_edits=edits,
                 )
             diagnostics, files = result.diagnostics, result.files_checked
+            for note in result.notes:
+                sys.stderr.write(f"reprolint: note: {note}\n")
     status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
     report = Report(
         diagnostics, files, show_source=args.show_source, statistics=args.statistics,

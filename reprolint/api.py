@@ -95,6 +95,8 @@ class FileAnalysis:
 class CheckResult:
     diagnostics: list[Diagnostic]
     files_checked: int
+    # Notes for the user about the check itself (project imports not found...), not findings.
+    notes: list[str] = field(default_factory=list)
 
 
 def decode_source(data: bytes) -> str:
@@ -402,10 +404,19 @@ def check_paths(
         configured_entries=_configured_paths(files, settings), keys=analysed_keys,
     )
     diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
+    notes = _import_notes(analyses, _roots(paths))
     if run is not None:
         # Under the keys of the bytes analysed, not of the lookup's earlier read.
         run.remember(diagnostics, analysed_keys)
-    return CheckResult(diagnostics, len(files))
+    return CheckResult(diagnostics, len(files), notes=notes)
+
+
+def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:
+    """Project imports no checked file provides, whose package is in a folder above."""
+    from reprolint.analysis.imports import missing_project_imports
+
+    facts = {a.path: a.facts for a in analyses if a.facts is not None}
+    return [m.note() for m in missing_project_imports(ProgramIndex(facts, roots), roots)]
 
 
 def _without_fix_edits(diagnostics: list[Diagnostic]) -> bool:
