@@ -77,6 +77,17 @@ def _conditions(raw: Any, where: str) -> tuple[ArgCondition, ...]:
     return tuple(out)
 
 
+def _check_unverified(entry: dict[str, Any], where: str) -> None:
+    """`unverified` names APIs of its own entry (those tests/libraries does not run)."""
+    names = set(entry.get("api", ())) | set(entry.get("methods", ()))
+    stray = [api for api in entry.get("unverified", ()) if api not in names]
+    if stray:
+        raise CatalogError(f"rng.toml {where}: `unverified` names APIs not in the entry: {stray}")
+    stray = [lib for lib in entry.get("unverified_seeds", ()) if lib not in entry.get("seeds", ())]
+    if stray:
+        raise CatalogError(f"rng.toml {where}: `unverified_seeds` names libraries it does not seed: {stray}")
+
+
 class RngCatalog:
     """Lookups by qualified name; built once per process."""
 
@@ -96,6 +107,7 @@ class RngCatalog:
             api for entry in data.get("entropy", []) for api in entry["api"]
         )
         for i, entry in enumerate(data.get("seeders", [])):
+            _check_unverified(entry, f"seeders[{i}]")
             for api in entry["api"]:
                 self.seeders[api] = SeederApi(
                     api=api,
@@ -134,7 +146,8 @@ class RngCatalog:
                         requires=entry["requires"],
                     )
                 )
-        for entry in data.get("instances", []):
+        for i, entry in enumerate(data.get("instances", [])):
+            _check_unverified(entry, f"instances[{i}]")
             for api in entry["api"]:
                 self.instances[api] = InstanceApi(
                     api=api,
@@ -150,6 +163,7 @@ class RngCatalog:
         for key in ("since", "ref"):
             if key not in entry:
                 raise CatalogError(f"rng.toml {where}: missing `{key}`")
+        _check_unverified(entry, where)
 
     def draw(self, qualname: str) -> Optional[DrawApi]:
         found = self.draws.get(qualname)

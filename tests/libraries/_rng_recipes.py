@@ -1,0 +1,385 @@
+"""How to exercise each API that ``rules/rng.toml`` makes a claim about, on the real library.
+
+A recipe takes the object the catalog's qualified name resolves to (so a renamed or removed
+API fails here rather than passing silently) and returns what it produced: numbers, a
+permutation, a module's initial weights, a batch order. ``test_rng_catalog_real`` seeds the
+entry's library, runs the recipe twice with the same seed and once with another, and
+compares. Entries and APIs without a recipe carry ``unverified`` in the catalog.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from functools import lru_cache
+from typing import Any, Callable, Dict
+
+Recipe = Callable[[Any], Any]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _torch() -> Any:
+    import torch
+
+    return torch
+
+
+def _params(module: Any) -> Any:
+    torch = _torch()
+    return torch.cat([p.detach().flatten() for p in module.parameters()])
+
+
+def _forward(make: Callable[[], Any], shape: tuple, fill: float = 1.0) -> Callable[[Any], Any]:
+    def run(cls: Any) -> Any:
+        torch = _torch()
+        module = cls(*make())
+        module.train()
+        return module(torch.full(shape, fill))
+
+    return run
+
+
+def _init(cls: Any, *args: Any, **kwargs: Any) -> Any:
+    return _params(cls(*args, **kwargs))
+
+
+def _lazy(cls: Any, *args: Any, shape: tuple) -> Any:
+    torch = _torch()
+    module = cls(*args)
+    module(torch.ones(shape))
+    return _params(module)
+
+
+def _shuffled(fn: Callable[[list], None]) -> list:
+    items = list(range(50))
+    fn(items)
+    return items
+
+
+def _tf() -> Any:
+    import tensorflow as tf
+
+    return tf
+
+
+def _images() -> Any:
+    tf = _tf()
+    return tf.reshape(tf.range(8 * 4 * 4, dtype=tf.float32) / 128.0, [8, 4, 4, 1])
+
+
+def _keras_weights(layer: Any, shape: tuple) -> list:
+    layer.build(shape)
+    return [w.tolist() for w in layer.get_weights()]
+
+
+@lru_cache(maxsize=None)
+def _tiny_checkpoint(kind: str) -> str:
+    """A tiny Hugging Face base model saved on disk: `from_pretrained` loads its body and
+    draws the task head it does not hold (no network needed)."""
+    import torch
+    import transformers
+
+    with torch.random.fork_rng():  # building the checkpoint must not move the caller's RNG
+        return _save_tiny_checkpoint(transformers, kind)
+
+
+def _save_tiny_checkpoint(transformers: Any, kind: str) -> str:
+    path = tempfile.mkdtemp(prefix=f"reprolint-hf-{kind}-")
+    if kind == "vit":
+        config = transformers.ViTConfig(
+            image_size=8, patch_size=4, num_channels=1, hidden_size=8, num_hidden_layers=1,
+            num_attention_heads=2, intermediate_size=8,
+        )
+        transformers.ViTModel(config).save_pretrained(path)
+    else:
+        config = transformers.BertConfig(
+            vocab_size=32, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
+            intermediate_size=8, max_position_embeddings=16,
+        )
+        transformers.BertModel(config).save_pretrained(path)
+    return path
+
+
+def _from_pretrained(kind: str) -> Recipe:
+    return lambda from_pretrained: _params(from_pretrained(_tiny_checkpoint(kind)))
+
+
+def _xy() -> tuple:
+    """Small fixed data (no RNG involved) for scikit-learn."""
+    import numpy as np
+
+    x = (np.arange(120, dtype=float).reshape(30, 4) * 7.3) % 11.0
+    y = np.arange(30) % 2
+    return x, y
+
+
+def _sk_split(make: Any, **kwargs: Any) -> Any:
+    x, y = _xy()
+    splitter = make(**kwargs)
+    return [(list(a), list(b)) for a, b in splitter.split(x, y, groups=_groups())]
+
+
+def _groups() -> Any:
+    import numpy as np
+
+    return np.arange(30) % 10
+
+
+def _sk_fit(make: Any, **kwargs: Any) -> Any:
+    """Fit an estimator on fixed data; its pickled state shows any randomness it used."""
+    import pickle
+    import warnings
+
+    x, y = _xy()
+    estimator = make(**kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            estimator.fit(x, y)
+        except TypeError:
+            estimator.fit(x)
+    return pickle.dumps(estimator)
+
+
+# --------------------------------------------------------------------------- recipes
+
+_RANDOM: Dict[str, Recipe] = {
+    "random.random": lambda f: [f() for _ in range(3)],
+    "random.randint": lambda f: [f(0, 10**9) for _ in range(3)],
+    "random.randrange": lambda f: [f(10**9) for _ in range(3)],
+    "random.choice": lambda f: [f(range(10**6)) for _ in range(3)],
+    "random.choices": lambda f: f(range(10**6), k=5),
+    "random.shuffle": lambda f: _shuffled(f),
+    "random.sample": lambda f: f(range(10**6), 5),
+    "random.uniform": lambda f: [f(0, 1) for _ in range(3)],
+    "random.gauss": lambda f: [f(0, 1) for _ in range(3)],
+    "random.normalvariate": lambda f: [f(0, 1) for _ in range(3)],
+    "random.lognormvariate": lambda f: [f(0, 1) for _ in range(3)],
+    "random.expovariate": lambda f: [f(1.0) for _ in range(3)],
+    "random.vonmisesvariate": lambda f: [f(0, 1) for _ in range(3)],
+    "random.gammavariate": lambda f: [f(2, 1) for _ in range(3)],
+    "random.betavariate": lambda f: [f(2, 3) for _ in range(3)],
+    "random.paretovariate": lambda f: [f(2) for _ in range(3)],
+    "random.weibullvariate": lambda f: [f(1, 2) for _ in range(3)],
+    "random.triangular": lambda f: [f(0, 1) for _ in range(3)],
+    "random.getrandbits": lambda f: [f(64) for _ in range(3)],
+    "random.randbytes": lambda f: f(16),
+}
+
+_NUMPY_ARGS: Dict[str, tuple] = {
+    "rand": (5,), "randn": (5,), "randint": (0, 10**6, 5), "random": (5,),
+    "random_sample": (5,), "random_integers": (1, 10**6, 5), "ranf": (5,), "sample": (5,),
+    "choice": (10**6, 5), "permutation": (50,), "bytes": (16,), "normal": (0, 1, 5),
+    "uniform": (0, 1, 5), "binomial": (10, 0.5, 5), "poisson": (3, 5), "beta": (2, 3, 5),
+    "gamma": (2, 1, 5), "exponential": (1, 5), "standard_normal": (5,),
+    "standard_exponential": (5,), "standard_gamma": (2, 5), "standard_cauchy": (5,),
+    "standard_t": (3, 5), "multivariate_normal": ([0, 0], [[1, 0], [0, 1]], 5),
+    "multinomial": (10, [0.5, 0.5], 5), "dirichlet": ([1, 1], 5), "laplace": (0, 1, 5),
+    "logistic": (0, 1, 5), "lognormal": (0, 1, 5), "geometric": (0.3, 5),
+    "hypergeometric": (10, 5, 5, 5), "negative_binomial": (5, 0.5, 5), "chisquare": (3, 5),
+    "f": (3, 4, 5), "gumbel": (0, 1, 5), "pareto": (3, 5), "rayleigh": (1, 5),
+    "triangular": (0, 1, 2, 5), "vonmises": (0, 1, 5), "wald": (1, 1, 5), "weibull": (2, 5),
+    "zipf": (2, 5), "power": (2, 5), "logseries": (0.5, 5), "noncentral_chisquare": (3, 1, 5),
+    "noncentral_f": (3, 4, 1, 5),
+}
+_NUMPY: Dict[str, Recipe] = {
+    f"numpy.random.{name}": (lambda args: lambda f: f(*args))(args)
+    for name, args in _NUMPY_ARGS.items()
+}
+_NUMPY["numpy.random.shuffle"] = lambda f: _shuffled(f)
+
+
+def _t(*shape: int, fill: float = 1.0) -> Any:
+    return _torch().full(shape, fill)
+
+
+_TORCH: Dict[str, Recipe] = {
+    "torch.rand": lambda f: f(5),
+    "torch.rand_like": lambda f: f(_t(5)),
+    "torch.randn": lambda f: f(5),
+    "torch.randn_like": lambda f: f(_t(5)),
+    "torch.randint": lambda f: f(0, 10**6, (5,)),
+    "torch.randint_like": lambda f: f(_t(5), 10**6),
+    "torch.randperm": lambda f: f(50),
+    "torch.bernoulli": lambda f: f(_t(64, fill=0.5)),
+    "torch.multinomial": lambda f: f(_t(100), 5),
+    "torch.normal": lambda f: f(_t(5, fill=0.0), _t(5)),
+    "torch.poisson": lambda f: f(_t(5, fill=3.0)),
+    "torch.nn.functional.gumbel_softmax": lambda f: f(_t(10, fill=0.0)),
+    "torch.nn.functional.rrelu": lambda f: f(_t(64, fill=-1.0), training=True),
+    # nn.init: fill a tensor in place.
+    **{
+        f"torch.nn.init.{name}": (lambda f: f(_torch().empty(4, 4)))
+        for name in (
+            "uniform_", "normal_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+            "kaiming_normal_", "trunc_normal_", "orthogonal_", "uniform", "normal",
+            "xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal",
+        )
+    },
+    "torch.nn.init.sparse_": lambda f: f(_torch().empty(4, 4), 0.5),
+    # Modules that draw their weights at construction.
+    "torch.nn.Linear": lambda c: _init(c, 4, 4),
+    "torch.nn.Bilinear": lambda c: _init(c, 2, 2, 2),
+    "torch.nn.LazyLinear": lambda c: _lazy(c, 4, shape=(1, 3)),
+    "torch.nn.Conv1d": lambda c: _init(c, 2, 2, 3),
+    "torch.nn.Conv2d": lambda c: _init(c, 2, 2, 3),
+    "torch.nn.Conv3d": lambda c: _init(c, 2, 2, 3),
+    "torch.nn.ConvTranspose1d": lambda c: _init(c, 2, 2, 3),
+    "torch.nn.ConvTranspose2d": lambda c: _init(c, 2, 2, 3),
+    "torch.nn.ConvTranspose3d": lambda c: _init(c, 2, 2, 3),
+    "torch.nn.LazyConv1d": lambda c: _lazy(c, 2, 3, shape=(1, 2, 5)),
+    "torch.nn.LazyConv2d": lambda c: _lazy(c, 2, 3, shape=(1, 2, 5, 5)),
+    "torch.nn.LazyConv3d": lambda c: _lazy(c, 2, 3, shape=(1, 2, 5, 5, 5)),
+    "torch.nn.Embedding": lambda c: _init(c, 10, 4),
+    "torch.nn.EmbeddingBag": lambda c: _init(c, 10, 4),
+    "torch.nn.RNN": lambda c: _init(c, 4, 4),
+    "torch.nn.LSTM": lambda c: _init(c, 4, 4),
+    "torch.nn.GRU": lambda c: _init(c, 4, 4),
+    "torch.nn.RNNCell": lambda c: _init(c, 4, 4),
+    "torch.nn.LSTMCell": lambda c: _init(c, 4, 4),
+    "torch.nn.GRUCell": lambda c: _init(c, 4, 4),
+    "torch.nn.MultiheadAttention": lambda c: _init(c, 4, 2),
+    "torch.nn.Transformer": lambda c: _init(
+        c, d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=8
+    ),
+    "torch.nn.TransformerEncoderLayer": lambda c: _init(c, 8, 2, 8),
+    "torch.nn.TransformerDecoderLayer": lambda c: _init(c, 8, 2, 8),
+    # Dropout-like modules and functions draw when applied in training mode.
+    "torch.nn.Dropout": _forward(lambda: (0.5,), (64,)),
+    "torch.nn.Dropout1d": _forward(lambda: (0.5,), (2, 8, 4)),
+    "torch.nn.Dropout2d": _forward(lambda: (0.5,), (2, 8, 4, 4)),
+    "torch.nn.Dropout3d": _forward(lambda: (0.5,), (2, 8, 2, 2, 2)),
+    "torch.nn.AlphaDropout": _forward(lambda: (0.5,), (64,)),
+    "torch.nn.FeatureAlphaDropout": _forward(lambda: (0.5,), (2, 8, 4, 4)),
+    "torch.nn.RReLU": _forward(lambda: (), (64,), fill=-1.0),
+    "torch.nn.functional.dropout": lambda f: f(_t(64), 0.5),
+    "torch.nn.functional.dropout1d": lambda f: f(_t(2, 8, 4), 0.5),
+    "torch.nn.functional.dropout2d": lambda f: f(_t(2, 8, 4, 4), 0.5),
+    "torch.nn.functional.dropout3d": lambda f: f(_t(2, 8, 2, 2, 2), 0.5),
+    "torch.nn.functional.alpha_dropout": lambda f: f(_t(64), 0.5, True),
+    "torch.nn.functional.feature_alpha_dropout": lambda f: f(_t(2, 8, 4, 4), 0.5, True),
+    # Data loading: the order of one epoch.
+    "torch.utils.data.DataLoader": lambda c: [b.tolist() for b in c(range(20), 4, True)],
+    "torch.utils.data.RandomSampler": lambda c: list(c(range(20))),
+    "torch.utils.data.SubsetRandomSampler": lambda c: list(c(list(range(20)))),
+    "torch.utils.data.WeightedRandomSampler": lambda c: list(c([1.0] * 20, 20)),
+    "torch.utils.data.random_split": lambda f: [list(s) for s in f(range(20), [10, 10])],
+}
+for _alias, _name in (
+    ("torch.utils.data.dataloader.DataLoader", "torch.utils.data.DataLoader"),
+    ("torch.utils.data.sampler.RandomSampler", "torch.utils.data.RandomSampler"),
+    ("torch.utils.data.sampler.SubsetRandomSampler", "torch.utils.data.SubsetRandomSampler"),
+    ("torch.utils.data.sampler.WeightedRandomSampler", "torch.utils.data.WeightedRandomSampler"),
+    ("torch.utils.data.dataset.random_split", "torch.utils.data.random_split"),
+):
+    _TORCH[_alias] = _TORCH[_name]
+
+_MODEL_ZOO: Dict[str, Recipe] = {
+    "torchvision.models.*": lambda models: _params(models.resnet18()),
+    "timm.create_model": lambda f: _params(f("resnet18")),
+    "transformers.AutoModelForSequenceClassification.from_pretrained": _from_pretrained("bert"),
+    "transformers.AutoModelForTokenClassification.from_pretrained": _from_pretrained("bert"),
+    "transformers.AutoModelForQuestionAnswering.from_pretrained": _from_pretrained("bert"),
+    "transformers.AutoModelForMultipleChoice.from_pretrained": _from_pretrained("bert"),
+    "transformers.AutoModelForImageClassification.from_pretrained": _from_pretrained("vit"),
+}
+
+_TENSORFLOW: Dict[str, Recipe] = {
+    "tensorflow.random.uniform": lambda f: f([5]),
+    "tensorflow.random.normal": lambda f: f([5]),
+    "tensorflow.random.truncated_normal": lambda f: f([5]),
+    "tensorflow.random.shuffle": lambda f: f(_tf().range(50)),
+    "tensorflow.random.categorical": lambda f: f(_tf().zeros([1, 10]), 5),
+    "tensorflow.random.gamma": lambda f: f([5], 2.0),
+    "tensorflow.random.poisson": lambda f: f([5], 3.0),
+    "tensorflow.nn.dropout": lambda f: f(_tf().ones([64]), rate=0.5),
+    "tensorflow.image.random_flip_left_right": lambda f: f(_images()),
+    "tensorflow.image.random_flip_up_down": lambda f: f(_images()),
+    "tensorflow.image.random_crop": lambda f: f(_images(), [8, 2, 2, 1]),
+    "tensorflow.image.random_brightness": lambda f: f(_images(), 0.5),
+    "tensorflow.image.random_contrast": lambda f: f(_images(), 0.2, 1.8),
+}
+
+_METHODS: Dict[str, Recipe] = {
+    # method_draws: the recipe gets the method name.
+    **{
+        f"torch:{m}": (lambda m: lambda _: getattr(_torch().empty(16), m)())(m)
+        for m in ("uniform_", "normal_", "random_", "bernoulli_", "exponential_", "log_normal_", "cauchy_")
+    },
+    "torch:geometric_": lambda _: _torch().empty(16).geometric_(0.5),
+    "tensorflow:shuffle": lambda _: list(_tf().data.Dataset.range(20).shuffle(20).as_numpy_iterator()),
+}
+
+def _sk_tree() -> Any:
+    from sklearn.tree import DecisionTreeClassifier
+
+    return DecisionTreeClassifier(random_state=0)
+
+
+def _sk_linear() -> Any:
+    from sklearn.linear_model import LinearRegression
+
+    return LinearRegression()
+
+
+_SKLEARN_ESTIMATORS = (
+    "ensemble.RandomForestClassifier", "ensemble.RandomForestRegressor",
+    "ensemble.ExtraTreesClassifier", "ensemble.ExtraTreesRegressor",
+    "ensemble.GradientBoostingClassifier", "ensemble.GradientBoostingRegressor",
+    "ensemble.IsolationForest", "ensemble.BaggingClassifier", "ensemble.BaggingRegressor",
+    "ensemble.AdaBoostClassifier", "ensemble.AdaBoostRegressor", "ensemble.RandomTreesEmbedding",
+    "tree.DecisionTreeClassifier", "tree.DecisionTreeRegressor", "tree.ExtraTreeClassifier",
+    "cluster.KMeans", "cluster.MiniBatchKMeans", "mixture.GaussianMixture",
+    "mixture.BayesianGaussianMixture", "neural_network.MLPClassifier",
+    "neural_network.MLPRegressor", "linear_model.SGDClassifier", "linear_model.SGDRegressor",
+"linear_model.PassiveAggressiveClassifier", "manifold.TSNE",
+    "decomposition.TruncatedSVD", "decomposition.FastICA",
+    "decomposition.LatentDirichletAllocation", "decomposition.NMF",
+    "decomposition.MiniBatchDictionaryLearning", "random_projection.GaussianRandomProjection",
+    "random_projection.SparseRandomProjection", "kernel_approximation.RBFSampler",
+    "kernel_approximation.Nystroem", "cluster.SpectralClustering",
+    "ensemble.HistGradientBoostingClassifier", "ensemble.HistGradientBoostingRegressor",
+)
+_SKLEARN: Dict[str, Recipe] = {f"sklearn.{name}": _sk_fit for name in _SKLEARN_ESTIMATORS}
+_SKLEARN.update({
+    # Each with the argument value the catalog's `when` names.
+    "sklearn.linear_model.LogisticRegression": lambda c: _sk_fit(c, solver="saga", max_iter=5),
+    "sklearn.svm.SVC": lambda c: _sk_fit(c, probability=True),
+    "sklearn.svm.NuSVC": lambda c: _sk_fit(c, probability=True, nu=0.3),
+    "sklearn.decomposition.PCA": lambda c: _sk_fit(c, n_components=2, svd_solver="randomized"),
+    "sklearn.mixture.GaussianMixture": lambda c: _sk_fit(c, n_components=2, init_params="random"),
+    "sklearn.mixture.BayesianGaussianMixture": lambda c: _sk_fit(c, n_components=2, init_params="random"),
+    "sklearn.manifold.TSNE": lambda c: _sk_fit(c, perplexity=5, init="random", max_iter=250),
+    "sklearn.random_projection.GaussianRandomProjection": lambda c: _sk_fit(c, n_components=2),
+    "sklearn.random_projection.SparseRandomProjection": lambda c: _sk_fit(c, n_components=2),
+    "sklearn.model_selection.RandomizedSearchCV": lambda c: repr(
+        c(_sk_tree(), {"max_depth": list(range(1, 20))}, n_iter=3, cv=2).fit(*_xy()).cv_results_["params"]
+    ),
+    "sklearn.inspection.permutation_importance": lambda f: f(
+        _sk_linear().fit(*_xy()), *_xy(), n_repeats=3
+    ).importances,
+    "sklearn.linear_model.Lasso": lambda c: _sk_fit(c, alpha=0.01, selection="random"),
+    "sklearn.linear_model.ElasticNet": lambda c: _sk_fit(c, alpha=0.01, selection="random"),
+    "sklearn.model_selection.train_test_split": lambda f: [a.tolist() for a in f(*_xy())],
+    "sklearn.model_selection.KFold": lambda c: _sk_split(c, n_splits=3, shuffle=True),
+    "sklearn.model_selection.StratifiedKFold": lambda c: _sk_split(c, n_splits=3, shuffle=True),
+    "sklearn.model_selection.GroupKFold": lambda c: _sk_split(c, n_splits=3, shuffle=True),
+    "sklearn.model_selection.ShuffleSplit": lambda c: _sk_split(c, n_splits=2),
+    "sklearn.model_selection.StratifiedShuffleSplit": lambda c: _sk_split(c, n_splits=2),
+    "sklearn.model_selection.GroupShuffleSplit": lambda c: _sk_split(c, n_splits=2),
+    "sklearn.model_selection.RepeatedKFold": lambda c: _sk_split(c, n_splits=3, n_repeats=2),
+    "sklearn.model_selection.RepeatedStratifiedKFold": lambda c: _sk_split(c, n_splits=3, n_repeats=2),
+    "sklearn.utils.shuffle": lambda f: f(_xy()[0]),
+    "sklearn.utils.resample": lambda f: f(_xy()[0]),
+    "sklearn.datasets.make_classification": lambda f: f(n_samples=10),
+    "sklearn.datasets.make_regression": lambda f: f(n_samples=10),
+    "sklearn.datasets.make_blobs": lambda f: f(n_samples=10),
+    "sklearn.datasets.make_moons": lambda f: f(n_samples=10, noise=0.1),
+    "sklearn.datasets.make_circles": lambda f: f(n_samples=10, noise=0.1),
+    "sklearn.datasets.make_multilabel_classification": lambda f: f(n_samples=10),
+})
+
+RECIPES: Dict[str, Recipe] = {
+    **_RANDOM, **_NUMPY, **_TORCH, **_MODEL_ZOO, **_TENSORFLOW, **_METHODS, **_SKLEARN,
+}

@@ -1,0 +1,240 @@
+"""Every claim in ``rules/rng.toml`` checked against the real library.
+
+For a draw ("X draws from L's global RNG"): seed L, run X; seed L the same way, run X
+again (same result, while every *other* global RNG is moved on, so only L can explain
+it); seed L differently (different result). For a seeder ("S seeds L"): call S, draw from
+L; same again; another seed (different draw). For a generator constructor: no seed
+means a different stream each time, a seed the same one.
+
+Each case skips only when its library is not installed. APIs that have no case here are
+listed in their entry's ``unverified`` field; a meta-test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import random
+import sys
+from typing import Any, Callable, Dict, Iterator, List, Tuple
+
+import pytest
+
+from reprolint.catalog import load_catalog
+
+from _rng_recipes import RECIPES
+
+CATALOG = load_catalog("rng")
+_perturb_counter = itertools.count(1000)
+
+
+# --------------------------------------------------------------------------- catalog cases
+
+
+def _claims(section: str) -> Iterator[Tuple[dict, str, str]]:
+    """(entry, api, recipe key) for each API an entry of ``section`` names."""
+    for entry in CATALOG.get(section, []):
+        if section == "method_draws":
+            for method in entry["methods"]:
+                yield entry, method, f"{entry['requires']}:{method}"
+        else:
+            for api in entry["api"]:
+                yield entry, api, api
+
+
+def _verified(section: str) -> List[Any]:
+    cases = []
+    for entry, api, key in _claims(section):
+        if api in entry.get("unverified", ()):
+            continue
+        library = entry.get("library") or ",".join(entry.get("seeds", ()))
+        cases.append(pytest.param(entry, api, key, id=f"{library}:{api}"))
+    return cases
+
+
+# --------------------------------------------------------------------------- the libraries
+
+
+def _seed_library(library: str, seed: int) -> None:
+    if library == "random":
+        random.seed(seed)
+    elif library == "numpy":
+        importlib.import_module("numpy").random.seed(seed)
+    elif library == "torch":
+        importlib.import_module("torch").manual_seed(seed)
+    elif library == "tensorflow":
+        importlib.import_module("tensorflow").random.set_seed(seed)
+    else:
+        raise AssertionError(f"no way to seed {library!r} in this test: add one")
+
+
+def _move_other_rngs(library: str) -> None:
+    """Reseed every global RNG except ``library``'s with a value never used before."""
+    value = next(_perturb_counter)
+    for other, module in (("random", "random"), ("numpy", "numpy"), ("torch", "torch"), ("tensorflow", "tensorflow")):
+        if other != library and module in sys.modules:
+            _seed_library(other, value)
+
+
+def _probe(library: str) -> Any:
+    """One draw from ``library``'s global RNG."""
+    if library == "random":
+        return [random.random() for _ in range(3)]
+    if library == "numpy":
+        return importlib.import_module("numpy").random.rand(3)
+    if library == "torch":
+        return importlib.import_module("torch").rand(3)
+    if library == "tensorflow":
+        return importlib.import_module("tensorflow").random.uniform([3])
+    raise AssertionError(f"no probe for {library!r}")
+
+
+def _resolve(api: str) -> Any:
+    """The object a qualified name names; skips when its top-level package is missing."""
+    parts = api.rstrip(".*").split(".")
+    obj: Any = pytest.importorskip(parts[0])
+    for i, part in enumerate(parts[1:], start=1):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            obj = importlib.import_module(".".join(parts[: i + 1]))
+    return obj
+
+
+def _fingerprint(value: Any) -> Any:
+    """Something comparable with ==, exact to the bit."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_fingerprint(v) for v in value)
+    if hasattr(value, "detach"):
+        value = value.detach().cpu().numpy()
+    elif hasattr(value, "numpy") and not isinstance(value, type):
+        value = value.numpy()
+    if hasattr(value, "tobytes") and hasattr(value, "dtype"):
+        return (str(value.dtype), getattr(value, "shape", ()), value.tobytes())
+    return repr(value)
+
+
+def _library_module(library: str) -> str:
+    return {"random": "random"}.get(library, library)
+
+
+# --------------------------------------------------------------------------- draws
+
+
+@pytest.mark.parametrize("entry,api,key", _verified("draws") + _verified("method_draws"))
+def test_draw_follows_its_librarys_global_seed(entry: dict, api: str, key: str) -> None:
+    library = entry["library"]
+    pytest.importorskip(_library_module(library))
+    target = _resolve(api) if ":" not in key else pytest.importorskip(key.split(":")[0])
+    recipe = RECIPES[key]
+
+    def run(seed: int) -> Any:
+        _seed_library(library, seed)
+        _move_other_rngs(library)
+        return _fingerprint(recipe(target))
+
+    first, again, other = run(1), run(1), run(2)
+    assert first == again, f"`{api}` gave another result under the same {library} seed"
+    assert first != other, f"`{api}` gave the same result under another {library} seed"
+
+
+# --------------------------------------------------------------------------- seeders
+
+
+def _trainer_seeds(trainer_cls: Any, seed: int) -> None:
+    import tempfile
+
+    import torch
+    import transformers
+
+    arguments = (
+        transformers.Seq2SeqTrainingArguments
+        if "Seq2Seq" in trainer_cls.__name__
+        else transformers.TrainingArguments
+    )
+    args = arguments(output_dir=tempfile.mkdtemp(), seed=seed, report_to=[])
+    trainer_cls(model=torch.nn.Linear(2, 2), args=args)
+
+
+_SEED_CALLS: Dict[str, Callable[[Any, int], None]] = {
+    "transformers.Trainer": _trainer_seeds,
+    "transformers.Seq2SeqTrainer": _trainer_seeds,
+    "transformers.trainer.Trainer": _trainer_seeds,
+}
+
+
+@pytest.mark.parametrize("entry,api,key", _verified("seeders"))
+def test_seeder_seeds_each_library_it_names(entry: dict, api: str, key: str) -> None:
+    seeder = _resolve(api)
+    call = _SEED_CALLS.get(api, lambda f, seed: f(seed))
+    for library in entry["seeds"]:
+        if library in entry.get("unverified_seeds", ()):
+            continue
+        pytest.importorskip(_library_module(library))
+
+        def run(seed: int) -> Any:
+            _seed_library(library, 12345)  # a state the seeder must overwrite
+            call(seeder, seed)
+            return _fingerprint(_probe(library))
+
+        first, again, other = run(1), run(1), run(2)
+        assert first == again, f"`{api}` does not make {library}'s draws repeat"
+        assert first != other, f"`{api}` ignores its seed for {library}"
+
+
+# --------------------------------------------------------------------------- generator constructors
+
+
+def _stream(instance: Any) -> Any:
+    """A few values from a freshly made generator, whatever its kind."""
+    for method in ("random", "standard_normal"):
+        if hasattr(instance, method):
+            return [getattr(instance, method)() for _ in range(3)]
+    if hasattr(instance, "generate_state"):  # numpy SeedSequence
+        return instance.generate_state(4)
+    if hasattr(instance, "random_raw"):  # numpy bit generators
+        return instance.random_raw(4)
+    import jax
+
+    return jax.random.uniform(instance, (3,))
+
+
+@pytest.mark.parametrize("entry,api,key", _verified("instances"))
+def test_generator_constructor_is_seeded_by_its_argument(entry: dict, api: str, key: str) -> None:
+    make = _resolve(api)
+    if api.startswith("torch.") and api.endswith("seed"):
+        torch = pytest.importorskip("torch")
+        # Reseeds the global generator from OS entropy and returns the seed it used.
+        used = make()
+        first = _fingerprint(torch.rand(3))
+        make()
+        assert _fingerprint(torch.rand(3)) != first, f"`{api}` did not reseed from entropy"
+        torch.manual_seed(used)
+        assert _fingerprint(torch.rand(3)) == first, f"`{api}` did not return the seed it used"
+        return
+    seeded = [_fingerprint(_stream(make(7))) for _ in range(2)]
+    assert seeded[0] == seeded[1], f"`{api}(7)` twice gave two streams"
+    assert _fingerprint(_stream(make(8))) != seeded[0], f"`{api}` ignores its seed"
+    if not entry.get("seed_required", False):
+        fresh = [_fingerprint(_stream(make())) for _ in range(2)]
+        assert fresh[0] != fresh[1], f"`{api}()` without a seed repeats: not from entropy"
+
+
+# --------------------------------------------------------------------------- the catalog and the cases agree
+
+
+def test_every_claim_has_a_real_library_case_or_is_marked_unverified() -> None:
+    missing, stale = [], []
+    for section in ("draws", "method_draws"):
+        for entry, api, key in _claims(section):
+            listed = api in entry.get("unverified", ())
+            if not listed and key not in RECIPES:
+                missing.append(api)
+            if listed and key in RECIPES:
+                stale.append(api)
+    for section in ("seeders", "instances"):
+        for entry, api, _key in _claims(section):
+            unknown = set(entry.get("unverified", ())) - set(entry["api"])
+            assert not unknown, f"`unverified` names APIs its entry does not: {sorted(unknown)}"
+    assert not missing, f"no real-library case and not marked `unverified`: {missing}"
+    assert not stale, f"marked `unverified` but a case exists (drop the mark): {stale}"
