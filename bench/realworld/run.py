@@ -12,7 +12,9 @@ Inputs, all in this folder:
   reason; optional ``cell`` for notebook findings. A label joins a finding on
   (repo, path, cell, line, code), not on the message, so rewording keeps it.
 * ``recall.toml``: ``[[entry]]`` repo, commit, path (the entry-point script), and its
-  ``[[entry.problem]]`` path, line, rule, match ("line" or "program"), what.
+  ``[[entry.problem]]`` path, line, rule, match ("line" or "program"), what; optional
+  ``cell`` for a notebook. ``rule = "NONE"`` marks a real problem no rule covers: listed
+  as a gap, left out of the overall recall.
 
 Each repository is read from a bare mirror ``<fetch-root>/<owner>+<name>/repo`` (what the
 ``fetch`` tool brings) and exported at its pinned commit into ``<work-root>/<owner>+<name>/``:
@@ -61,6 +63,7 @@ CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "reprolint.toml")
 SAMPLE_MIN = 150
 SAMPLE_CAP = 25
 MARKER = ".realworld-commit"
+NO_RULE = "NONE"  # recall.toml: a real problem that no rule covers
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class Finding:
     line: int
     cell: Optional[int]
     message: str
-    related: tuple[tuple[str, int], ...] = ()
+    related: tuple[tuple[str, int, Optional[int]], ...] = ()  # (path, line, cell)
     entry_points: Optional[tuple[str, ...]] = None
 
     @property
@@ -195,7 +198,10 @@ def as_finding(repo: str, raw: dict[str, Any]) -> Finding:
     related = []
     for item in raw.get("related") or []:
         if isinstance(item, dict) and "path" in item and "line" in item:
-            related.append((norm_path(str(item["path"])), int(item["line"])))
+            cell = item.get("cell")
+            related.append(
+                (norm_path(str(item["path"])), int(item["line"]), None if cell is None else int(cell))
+            )
     entries = raw.get("entry_points")
     entry_points = None
     if isinstance(entries, list):
@@ -335,6 +341,7 @@ def score_recall(path: Path, runs: dict[str, RepoRun]) -> Recall:
         for problem in entry.get("problem", []):
             rule, where = problem["rule"], norm_path(problem["path"])
             line, how = int(problem.get("line", 0)), problem.get("match", "line")
+            cell = problem.get("cell")
             candidates = by_rule.get(rule, [])
             if how == "program":
                 hit = any(
@@ -345,7 +352,8 @@ def score_recall(path: Path, runs: dict[str, RepoRun]) -> Recall:
                 )
             else:
                 hit = any(
-                    (f.path == where and f.line == line) or (where, line) in f.related
+                    (f.path == where and f.line == line and f.cell == cell)
+                    or (where, line, cell) in f.related
                     for f in candidates
                 )
             result.total[rule] += 1
@@ -431,15 +439,27 @@ def report(
         lines.append("no recall.toml entries scored")
     else:
         lines.append(f"{'rule':8} {'problems':>8} {'found':>5} {'recall':>6}")
-        for code in sorted(recall.total):
+        scored = sorted(code for code in recall.total if code != NO_RULE)
+        for code in scored:
             lines.append(
                 f"{code:8} {recall.total[code]:8} {recall.found[code]:5} "
                 f"{ratio(recall.found[code], recall.total[code]):>6}"
             )
-        total, found = sum(recall.total.values()), sum(recall.found.values())
+        total = sum(recall.total[code] for code in scored)
+        found = sum(recall.found[code] for code in scored)
         lines.append(f"{'all':8} {total:8} {found:5} {ratio(found, total):>6}")
-        lines += ["", f"Misses ({len(recall.misses)}):"]
-        lines += [f"  {miss}" for miss in recall.misses]
+        if recall.total[NO_RULE]:
+            lines.append(
+                f"{NO_RULE:8} {recall.total[NO_RULE]:8}     -      -  "
+                "(real problems no rule covers; not in the overall figure)"
+            )
+        misses = [m for m in recall.misses if not m.startswith(NO_RULE)]
+        gaps = [m for m in recall.misses if m.startswith(NO_RULE)]
+        lines += ["", f"Misses ({len(misses)}):"]
+        lines += [f"  {miss}" for miss in misses]
+        if gaps:
+            lines += ["", f"Gaps in the rule set ({len(gaps)}):"]
+            lines += [f"  {gap}" for gap in gaps]
     lines += [f"  note: {note}" for note in recall.notes]
 
     lines += ["", "## Totals: findings per rule", ""]
@@ -493,10 +513,14 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
         repos = [r for r in repos if r.name in args.only]
     runs: list[RepoRun] = []
     dumped: dict[str, list[Finding]] = defaultdict(list)
+    dumped_header: list[str] = []
     if args.from_dump:
         for text in args.from_dump.read_text().splitlines():
             item = json.loads(text)
-            item["related"] = tuple(tuple(r) for r in item["related"])
+            if "header" in item:
+                dumped_header = item["header"]
+                continue
+            item["related"] = tuple((*r, None)[:3] for r in item["related"])
             if item["entry_points"] is not None:
                 item["entry_points"] = tuple(item["entry_points"])
             dumped[item["repo"]].append(Finding(**item))
@@ -515,12 +539,6 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
         run.findings, run.seconds = check(repo, tree, args.jobs, source)
         print(f"{repo.name}: {len(run.findings)} findings in {run.seconds:.1f} s", file=sys.stderr)
 
-    if args.dump:
-        with args.dump.open("w") as handle:
-            for run in runs:
-                for f in run.findings:
-                    handle.write(json.dumps(f.__dict__) + "\n")
-
     command = "python bench/realworld/run.py"
     if args.reprolint_at:
         command += f" --reprolint-at {args.reprolint_at}"
@@ -534,6 +552,14 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
         f"# repositories: {sum(1 for r in runs if not r.skipped)} checked of {len(runs)} "
         f"in the manifest; cpus: {os.cpu_count()}",
     ]
+    if args.from_dump:
+        header = dumped_header + [f"# scored again from {args.from_dump} (--from-dump)"]
+    if args.dump:
+        with args.dump.open("w") as handle:
+            handle.write(json.dumps({"header": header}) + "\n")
+            for run in runs:
+                for f in run.findings:
+                    handle.write(json.dumps(f.__dict__) + "\n")
     text = report(runs, load_labels(args.labels), score_recall(args.recall, {r.repo.name: r for r in runs}), header)
     print(text, end="")
     out = args.out
