@@ -16,6 +16,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from reprolint.harness.cli import main as harness_main
 
         return harness_main(args)
+    if args in (["-h"], ["--help"]):
+        from reprolint.harness.cli import full_help
+
+        print(full_help())
+        return 0
+    if args[:1] == ["clean"] and "--runs" in args[1:]:
+        # `clean --runs`: the run records of verify/profile/variance too.
+        from reprolint.harness.cli import clean_runs
+
+        clean_runs()
+        args = [a for a in args if a != "--runs"]
     from reprolint._cli_lint import main as lint_main
 
     return lint_main(args)

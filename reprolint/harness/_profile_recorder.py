@@ -38,10 +38,12 @@ import weakref
 from types import FrameType, ModuleType
 from typing import Any, Dict, List, Optional, Tuple
 
-ENV_OUT = "REPROLINT_PROFILE_OUT"
-ENV_STEPS = "REPROLINT_PROFILE_STEPS"
-ENV_CAPTURE = "REPROLINT_PROFILE_CAPTURE"
-ENV_CAPTURE_BACKWARD = "REPROLINT_PROFILE_CAPTURE_BACKWARD"
+from reprolint.runtime import environment as _env
+
+ENV_OUT = _env.PROFILE_OUT
+ENV_STEPS = _env.PROFILE_STEPS
+ENV_CAPTURE = _env.PROFILE_CAPTURE
+ENV_CAPTURE_BACKWARD = _env.PROFILE_CAPTURE_BACKWARD
 MAX_OPS = 2_000_000  # a program without optimizer steps stops being recorded here
 ROOT_NAME = "model"  # the outermost module; the report names it after the program's variable
 FLAG_RANDOM = 1  # the op draws from a random generator

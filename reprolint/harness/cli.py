@@ -1,4 +1,4 @@
-"""Command line of the harness commands: `reprolint verify` and `profile` (variance to come)."""
+"""Command line of the harness commands: `reprolint verify`, `profile` and `variance`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from typing import List, Optional, Sequence
 
 from rich.console import Console
 
-EXIT_USAGE = 2
+from reprolint.harness._cli_common import EXIT_USAGE, guarded, live_line, split_command
+
+# Kept for callers of the old private name.
+_split_command = split_command
 
 
 def _verify_parser() -> argparse.ArgumentParser:
@@ -32,23 +35,18 @@ def _verify_parser() -> argparse.ArgumentParser:
         "tensor by tensor; repeatable",
     )
     parser.add_argument("--timeout", type=float, default=None, metavar="S", help="seconds per run")
+    parser.add_argument(
+        "--show-output", action="store_true",
+        help="stream the program's own output while it runs (it is kept under the records either way)",
+    )
     parser.add_argument("--output-format", choices=("text", "json"), default="text")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     return parser
 
 
-def _split_command(argv: Sequence[str]) -> tuple:
-    """Everything after the first `--` is the command, never reprolint's options."""
-    args = list(argv)
-    if "--" in args:
-        i = args.index("--")
-        return args[:i], args[i + 1:]
-    return args, None
-
-
 def verify_main(argv: Sequence[str]) -> int:
     parser = _verify_parser()
-    options, command = _split_command(argv)
+    options, command = split_command(argv)
     try:
         args = parser.parse_args(options)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
@@ -72,24 +70,37 @@ def verify_main(argv: Sequence[str]) -> int:
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
 
+    live = err.is_terminal and not args.show_output
+
     def progress(event: str, run, total: int) -> None:  # type: ignore[no-untyped-def]
-        if event == "start" and err.is_terminal:
-            err.print(f"run {run.index}/{total}  running…", end="\r")
+        if event == "start" and live:
+            err.print(f"run {run.index}/{total}  running…", end="\r", markup=False)
+        elif event == "tick" and live:
+            line = live_line(f"run {run.index}/{total}", run.seconds, run.live_steps, run.live_loss)
+            err.print(line.ljust(err.width - 1)[: err.width - 1], end="\r", markup=False)
         elif event == "end":
+            if live:
+                err.print(" " * (err.width - 1), end="\r", markup=False)
             err.print(run_line(run, total))
 
-    try:
-        result = verify(
+    def body():  # type: ignore[no-untyped-def]
+        return verify(
             command,
             runs=args.runs,
             replay=args.replay,
             artifacts=args.artifact,
             timeout=args.timeout,
             progress=progress,
+            show_output=args.show_output,
         )
+
+    try:
+        result = guarded("verify", body)
     except KeyboardInterrupt:  # while comparing: the runs themselves are already stopped
         err.print("[bold yellow]INTERRUPTED[/]: verify was stopped; records are under .reprolint/runs/")
         return EXIT_USAGE
+    if isinstance(result, int):
+        return result
     if args.output_format == "json":
         print(render_json(result))
     else:
@@ -116,7 +127,7 @@ def _profile_parser() -> argparse.ArgumentParser:
 
 def profile_main(argv: Sequence[str]) -> int:
     parser = _profile_parser()
-    options, command = _split_command(argv)
+    options, command = split_command(argv)
     try:
         args = parser.parse_args(options)
     except SystemExit as exc:
@@ -144,12 +155,61 @@ def profile_main(argv: Sequence[str]) -> int:
         if event == "start" and err.is_terminal:
             err.print(f"{run.label}  running…", end="\r")
 
-    result = profile(command, steps=args.steps, timeout=args.timeout, progress=progress)
+    result = guarded("profile", lambda: profile(command, steps=args.steps, timeout=args.timeout, progress=progress))
+    if isinstance(result, int):
+        return result
     if args.output_format == "json":
         print(render_json(result))
     else:
         render_text(result, out)
     return result.exit_code
+
+
+_SUMMARIES = {
+    "verify": "train twice (or N times) and prove the runs bit-identical",
+    "profile": "find the first op whose outputs differ between two runs",
+    "variance": "measure how much identical training runs differ",
+}
+
+
+def _parsers() -> List[argparse.ArgumentParser]:
+    from reprolint.harness.variance_cli import _parser as variance_parser
+
+    return [_verify_parser(), _profile_parser(), variance_parser()]
+
+
+def full_help() -> str:
+    """`reprolint --help`: the command list, then every command's synopsis."""
+    from reprolint._cli_lint import build_parser
+
+    parser = build_parser()
+    text = parser.format_help()
+    for name, summary in _SUMMARIES.items():
+        text = text.replace(f"see `reprolint {name} --help`", summary)
+    lines = [text.rstrip(), "", "synopsis:"]
+    commands = [
+        action for action in parser._actions  # argparse has no public way to list subparsers
+        if isinstance(action, argparse._SubParsersAction)
+    ]
+    usages = [p.format_usage() for action in commands for name, p in action.choices.items()
+              if name not in _SUMMARIES]
+    usages += [p.format_usage().rstrip().removesuffix("...") + "-- COMMAND [ARGS...]" for p in _parsers()]
+    for usage in usages:
+        usage = " ".join(usage.replace("usage: ", "", 1).split())
+        if usage.startswith("reprolint clean "):
+            usage += " [--runs]"  # handled before the static command line (reprolint.cli)
+        lines.append(f"  {usage}")
+    lines.append("")
+    lines.append("`reprolint COMMAND --help` describes each option.")
+    return "\n".join(lines)
+
+
+def clean_runs() -> None:
+    """`reprolint clean --runs`: remove every session under `.reprolint/runs`."""
+    from reprolint.harness.process import RUNS_DIR, remove_sessions
+
+    removed = remove_sessions()
+    print(f"removed {removed} run record{'s' if removed != 1 else ''} from {RUNS_DIR}")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -20,28 +20,15 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-import reprolint
 from reprolint.harness import _profile_recorder as recorder
+from reprolint.harness import process as _process
 from reprolint.harness._profile_advice import Advice, advice_for
-from reprolint.harness.verify import (
-    _HARNESS_ENV,
-    INJECT_DIR,
-    RUNS_DIR,
-    _stop,
-    _tail,
-    new_run_root,
-    static_hints,
-)
-
-_PROFILE_ENV = (
-    recorder.ENV_OUT, recorder.ENV_STEPS, recorder.ENV_CAPTURE, recorder.ENV_CAPTURE_BACKWARD,
-)
+from reprolint.harness.process import RUNS_DIR, new_run_root
+from reprolint.harness.verify import static_hints
 
 
 @dataclass
@@ -145,12 +132,7 @@ class ProfileResult:
 def profile_env(out: Path, steps: int, capture: Optional[int] = None, backward: bool = False,
                 base: Optional[Dict[str, str]] = None) -> Dict[str, str]:
     """The environment of one profiled run: the recorder, nothing seeded or pinned."""
-    env = dict(os.environ if base is None else base)
-    for name in (*_HARNESS_ENV, *_PROFILE_ENV):
-        env.pop(name, None)
-    old = env.get("PYTHONPATH")
-    env["PYTHONPATH"] = str(INJECT_DIR) + (os.pathsep + old if old else "")
-    env["REPROLINT_HOME"] = str(Path(reprolint.__file__).resolve().parent.parent)
+    env = _process.harness_env(base)
     env[recorder.ENV_OUT] = str(out.resolve())
     env[recorder.ENV_STEPS] = str(steps)
     if capture is not None:
@@ -162,50 +144,24 @@ def profile_env(out: Path, steps: int, capture: Optional[int] = None, backward: 
 
 def _run(command: Sequence[str], run: ProfileRun, env: Dict[str, str], timeout: Optional[float]) -> Optional[Dict[str, Any]]:
     run_dir = Path(run.run_dir)
-    start = time.perf_counter()
-    with open(run_dir / "stdout.txt", "wb") as out, open(run_dir / "stderr.txt", "wb") as err:
-        try:
-            proc = subprocess.Popen(list(command), stdout=out, stderr=err, env=env, start_new_session=True)
-        except OSError as exc:
-            run.returncode = 127
-            run.stderr_tail = str(exc)
-            return None
-        try:
-            run.returncode = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            run.timed_out = True
-        except KeyboardInterrupt:
-            _stop(proc)
-            raise
-        finally:
-            # The recorder ends the main process at once; DataLoader workers and other
-            # children of the command go with it.
-            if proc.returncode is None:
-                _stop(proc)
-            else:
-                _kill_group(proc.pid)
-            run.returncode = proc.returncode
-    run.seconds = time.perf_counter() - start
+    # The recorder ends the main process at once after --steps steps; the process
+    # module stops DataLoader workers and other children of the command with it.
+    finished = _process.run(command, run_dir / "stdout.txt", run_dir / "stderr.txt", env, timeout)
+    run.returncode, run.seconds, run.timed_out = finished.returncode, finished.seconds, finished.timed_out
+    if finished.start_error is not None:
+        run.stderr_tail = finished.start_error
+        return None
     record = _load(run_dir / "ops.json")
     if record is None:
-        run.stderr_tail = _tail(run_dir / "stderr.txt")
+        run.stderr_tail = _process.tail(run_dir / "stderr.txt")
         return None
     run.recorded = True
     run.ops = len(record["ops"])
     run.steps = record["steps"]
     run.complete = record["complete"]
     if not run.ok:
-        run.stderr_tail = _tail(run_dir / "stderr.txt")
+        run.stderr_tail = _process.tail(run_dir / "stderr.txt")
     return record
-
-
-def _kill_group(pid: int) -> None:
-    import signal
-
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _load(path: Path) -> Optional[Dict[str, Any]]:
@@ -231,54 +187,63 @@ def profile(
     root = new_run_root(base_dir)
     result = ProfileResult(list(command), str(root), steps)
     (root / "command.json").write_text(json.dumps({"command": list(command), "profile_steps": steps, "cwd": os.getcwd()}, indent=2))
-    records = []
     try:
-        for index in (1, 2):
-            run = ProfileRun(f"run {index}", str(root / f"profile-{index}"))
-            Path(run.run_dir).mkdir()
-            if progress:
-                progress("start", run)
-            record = _run(command, run, profile_env(Path(run.run_dir) / "ops.json", steps), timeout)
-            result.runs.append(run)
-            if progress:
-                progress("end", run)
-            if not run.ok:
-                result.verdict = "failed"
-                _save(result, root)
-                return result
-            records.append(record)
-        a, b = records
-        divergence = first_divergence(a, b)
-        result.ops_compared = min(len(a["ops"]), len(b["ops"])) if divergence is None else divergence.index
-        if divergence is None:
-            result.verdict = "identical"
-            _save(result, root)
-            return result
-        result.verdict = "diverged"
-        result.divergence = divergence
-        divergence.advice = advice_for(divergence.op, divergence.verdict, a.get("torch") or None)
-        run = ProfileRun("locate", str(root / "locate"))
-        Path(run.run_dir).mkdir()
-        if progress:
-            progress("start", run)
-        env = profile_env(Path(run.run_dir) / "ops.json", steps, capture=divergence.index,
-                          backward=divergence.phase == "backward")
-        located = _run(command, run, env, timeout)
-        result.runs.append(run)
-        if progress:
-            progress("end", run)
-        if located is not None and located.get("capture"):
-            _apply_capture(divergence, located["capture"])
-        if divergence.verdict in ("inputs", "random", "control-flow"):
-            result.static_hints = static_hints(command)
+        with _process.signals_interrupt():
+            _profile_runs(command, steps, timeout, progress, root, result)
     except KeyboardInterrupt:
         result.verdict = "interrupted"
     _save(result, root)
     return result
 
 
+def _profile_runs(command: Sequence[str], steps: int, timeout: Optional[float],
+                  progress: Optional[ProgressFn], root: Path, result: ProfileResult) -> None:
+    """The two recorded runs, their comparison and the locating run; fills `result`."""
+    records = []
+    for index in (1, 2):
+        run = ProfileRun(f"run {index}", str(root / f"profile-{index}"))
+        Path(run.run_dir).mkdir(parents=True, exist_ok=True)
+        if progress:
+            progress("start", run)
+        record = _run(command, run, profile_env(Path(run.run_dir) / "ops.json", steps), timeout)
+        result.runs.append(run)
+        if progress:
+            progress("end", run)
+        if not run.ok:
+            result.verdict = "failed"
+            return
+        records.append(record)
+    a, b = records
+    divergence = first_divergence(a, b)
+    result.ops_compared = min(len(a["ops"]), len(b["ops"])) if divergence is None else divergence.index
+    if divergence is None:
+        result.verdict = "identical"
+        return
+    result.verdict = "diverged"
+    result.divergence = divergence
+    divergence.advice = advice_for(divergence.op, divergence.verdict, a.get("torch") or None)
+    run = ProfileRun("locate", str(root / "locate"))
+    Path(run.run_dir).mkdir(parents=True, exist_ok=True)
+    if progress:
+        progress("start", run)
+    env = profile_env(Path(run.run_dir) / "ops.json", steps, capture=divergence.index,
+                      backward=divergence.phase == "backward")
+    located = _run(command, run, env, timeout)
+    result.runs.append(run)
+    if progress:
+        progress("end", run)
+    if located is not None and located.get("capture"):
+        _apply_capture(divergence, located["capture"])
+    if divergence.verdict in ("inputs", "random", "control-flow"):
+        result.static_hints = static_hints(command)
+
+
 def _save(result: ProfileResult, root: Path) -> None:
-    (root / "profile.json").write_text(json.dumps(result.to_dict(), indent=2, default=str))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        (root / "profile.json").write_text(json.dumps(result.to_dict(), indent=2, default=str))
+    except OSError:  # the program may have removed `.reprolint`
+        pass
 
 
 # --------------------------------------------------------------------------- comparing

@@ -103,3 +103,40 @@ def load_run(run_dir: Path) -> Dict[str, ProcessTrace]:
         with open(path, encoding="utf-8") as f:
             traces[name] = parse_trace(name, f.read().splitlines())
     return traces
+
+
+class LiveTrace:
+    """Follows the main process's trace while it is written: steps so far, last loss.
+
+    Reads only what was appended since the last poll; a line still being written is
+    kept for the next poll.
+    """
+
+    def __init__(self, run_dir: Path, process: str = "main") -> None:
+        self.path = run_dir / f"trace.{process}.jsonl"
+        self.offset = 0
+        self.partial = b""
+        self.steps = 0
+        self.loss: Optional[float] = None
+
+    def poll(self) -> Tuple[int, Optional[float]]:
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read(1 << 20)
+        except OSError:
+            return self.steps, self.loss
+        self.offset += len(data)
+        lines = (self.partial + data).split(b"\n")
+        self.partial = lines.pop()
+        for line in lines:
+            if not line.startswith(b'{"k":"step"'):
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            self.steps += 1
+            if record.get("loss") is not None:
+                self.loss = record["loss"]
+        return self.steps, self.loss

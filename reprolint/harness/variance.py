@@ -28,7 +28,10 @@ from reprolint.harness import _stats
 from reprolint.harness._stats import Churn, GroupTests, Summary
 from reprolint.harness.compare import same_float, same_value
 from reprolint.harness.traces import ProcessTrace, load_run
-from reprolint.harness.verify import RUNS_DIR, child_env, new_run_root, run_once
+from reprolint.harness import process as _process
+from reprolint.harness.process import RUNS_DIR, new_run_root
+from reprolint.harness.verify import child_env, run_once
+from reprolint.runtime import environment as renv
 
 MODES = ("seeds", "fixed", "both")
 SPEC_FILE = "variance.json"  # what was asked: marks a variance session, matched by --resume
@@ -235,8 +238,8 @@ def run_env(run_dir: Path, seed: int, deterministic: bool, seed_env: Optional[st
         run_dir, replay=True, first=True, record=run_dir / "record.json",
         hash_seed=str(seed % _HASH_SEED_MOD),
     )
-    env["REPROLINT_SEED"] = str(seed)
-    env["REPROLINT_DETERMINISTIC"] = "1" if deterministic else "0"
+    env[renv.SEED] = str(seed)
+    env[renv.DETERMINISTIC] = "1" if deterministic else "0"
     if seed_env:
         env[seed_env] = str(seed)
     return env
@@ -370,19 +373,20 @@ def variance(
         warnings=warnings, seed_arg=seed_arg, seed_env=seed_env,
     )
     try:
-        for position, (group, index, run_seed) in enumerate(planned, start=1):
-            run_dir = root / group / f"run-{index}"
-            kept = load_finished(run_dir) if resume else None
-            if kept is not None and kept.seed == run_seed:
-                result.runs.append(kept)
-                if progress:
-                    progress("end", kept, position, len(planned))
-                continue
-            record = _run(run_command(command, run_seed, seed_arg), group, index, run_seed, run_dir,
-                          deterministic, timeout, progress, position, len(planned), seed_env)
-            result.runs.append(record)
-            if not record.ok and not any(r.ok for r in result.runs):
-                break  # the first run failed: the command is broken, not unlucky
+        with _process.signals_interrupt():
+            for position, (group, index, run_seed) in enumerate(planned, start=1):
+                run_dir = root / group / f"run-{index}"
+                kept = load_finished(run_dir) if resume else None
+                if kept is not None and kept.seed == run_seed:
+                    result.runs.append(kept)
+                    if progress:
+                        progress("end", kept, position, len(planned))
+                    continue
+                record = _run(run_command(command, run_seed, seed_arg), group, index, run_seed, run_dir,
+                              deterministic, timeout, progress, position, len(planned), seed_env)
+                result.runs.append(record)
+                if not record.ok and not any(r.ok for r in result.runs):
+                    break  # the first run failed: the command is broken, not unlucky
     except KeyboardInterrupt as exc:
         record = getattr(exc, "record", None)
         if record is not None:

@@ -8,7 +8,7 @@ from typing import List, Sequence
 
 from rich.console import Console
 
-from reprolint.harness.cli import EXIT_USAGE, _split_command
+from reprolint.harness._cli_common import EXIT_USAGE, guarded, split_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,7 +74,7 @@ def _join_seed_arg(options: List[str]) -> List[str]:
 
 def variance_main(argv: Sequence[str]) -> int:
     parser = _parser()
-    options, command = _split_command(argv)
+    options, command = split_command(argv)
     options = _join_seed_arg(options)
     try:
         args = parser.parse_args(options)
@@ -121,7 +121,7 @@ def variance_main(argv: Sequence[str]) -> int:
         elif event == "end":
             err.print(run_line(run, position, total))
 
-    result = variance(
+    result = guarded("variance", lambda: variance(
         command,
         runs=args.runs,
         mode=args.mode,
@@ -133,7 +133,9 @@ def variance_main(argv: Sequence[str]) -> int:
         progress=progress,
         seed_arg=args.seed_arg,
         seed_env=args.seed_env,
-    )
+    ))
+    if isinstance(result, int):
+        return result
     if args.plot and any(r.ok for r in result.runs):
         from reprolint.harness import _plot
 

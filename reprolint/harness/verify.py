@@ -9,32 +9,19 @@ import json
 import os
 import secrets
 import shutil
-import signal
-import subprocess
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-import reprolint
 from reprolint.harness import artifacts as _artifacts
+from reprolint.harness import process as _process
 from reprolint.harness.compare import ProcessComparison, compare_process
 from reprolint.harness.output import OutputComparison, compare_outputs
-from reprolint.harness.traces import load_run
+from reprolint.harness.process import RUNS_DIR, new_run_root
+from reprolint.harness.traces import LiveTrace, load_run
+from reprolint.runtime import environment as renv
 
-RUNS_DIR = Path(".reprolint") / "runs"
-INJECT_DIR = Path(__file__).resolve().parent / "_inject"
-STDERR_TAIL_LINES = 20
-# Variables the harness sets for its children; a verify run inside a traced program
-# must not inherit its parent's.
-_HARNESS_ENV = (
-    "REPROLINT_TRACE_DIR",
-    "REPROLINT_ROOT_PID",
-    "REPROLINT_SESSION",
-    "REPROLINT_INSTALL",
-    "REPROLINT_MODE",
-    "REPROLINT_RECORD",
-)
+STDERR_TAIL_LINES = _process.STDERR_TAIL_LINES
 
 
 @dataclass
@@ -50,6 +37,9 @@ class RunOutcome:
     stderr_tail: str = ""
     missing_artifacts: List[str] = field(default_factory=list)
     python_hash_seed: Optional[str] = None
+    records_lost: bool = False  # the program deleted the run's records folder
+    live_steps: int = 0  # while it runs: optimizer steps so far (main process)
+    live_loss: Optional[float] = None  # and the last loss traced
 
     @property
     def ok(self) -> bool:
@@ -58,6 +48,7 @@ class RunOutcome:
             and not self.timed_out
             and not self.interrupted
             and not self.missing_artifacts
+            and not self.records_lost
         )
 
     def failure(self) -> str:
@@ -68,6 +59,11 @@ class RunOutcome:
             return f"timed out after {self.seconds:.1f} s"
         if self.returncode != 0:
             return f"exited with code {self.returncode} after {self.seconds:.1f} s"
+        if self.records_lost:
+            return (
+                f"deleted reprolint's records folder ({self.run_dir}) while it ran, "
+                "so there is nothing to compare"
+            )
         if self.missing_artifacts:
             return "did not write " + ", ".join(self.missing_artifacts)
         return ""
@@ -132,14 +128,6 @@ class VerifyResult:
 ProgressFn = Callable[[str, RunOutcome, int], None]  # (event, run, total runs)
 
 
-def new_run_root(base: Path = RUNS_DIR) -> Path:
-    """`.reprolint/runs/<timestamp>-<random>/`: never reused, so nothing is overwritten."""
-    run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
-    root = base / run_id
-    root.mkdir(parents=True, exist_ok=False)
-    return root
-
-
 def child_env(
     run_dir: Path,
     replay: bool,
@@ -149,18 +137,12 @@ def child_env(
     base: Optional[Dict[str, str]] = None,
 ) -> Dict[str, str]:
     """The environment of one run: tracing always; record/replay with `--replay`."""
-    env = dict(os.environ if base is None else base)
-    for name in _HARNESS_ENV:
-        env.pop(name, None)
-    old = env.get("PYTHONPATH")
-    env["PYTHONPATH"] = str(INJECT_DIR) + (os.pathsep + old if old else "")
-    # Where the injected sitecustomize finds reprolint if COMMAND runs another Python.
-    env["REPROLINT_HOME"] = str(Path(reprolint.__file__).resolve().parent.parent)
-    env["REPROLINT_TRACE_DIR"] = str(run_dir.resolve())
+    env = _process.harness_env(base)
+    env[renv.TRACE_DIR] = str(run_dir.resolve())
     if replay:
-        env["REPROLINT_INSTALL"] = "1"
-        env["REPROLINT_MODE"] = "record" if first else "replay"
-        env["REPROLINT_RECORD"] = str(record.resolve())
+        env[renv.INSTALL] = "1"
+        env[renv.MODE] = "record" if first else "replay"
+        env[renv.RECORD] = str(record.resolve())
         if hash_seed is not None:
             # Set before the interpreter starts: the only way str hashing is replayed.
             env["PYTHONHASHSEED"] = hash_seed
@@ -179,32 +161,6 @@ def _artifact_name(artifact: str) -> str:
     return artifact.replace("\\", "/").strip("/").replace("/", "__")
 
 
-def _tail(path: Path, lines: int = STDERR_TAIL_LINES) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - 16384))
-            text = f.read().decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-    return "\n".join(text.splitlines()[-lines:])
-
-
-def _stop(proc: "subprocess.Popen[bytes]", first: int = signal.SIGTERM) -> None:
-    """Stop the whole process group (launchers, ranks, DataLoader workers)."""
-    for sig, grace in ((first, 5.0), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            proc.wait(timeout=grace)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
 def run_once(
     command: Sequence[str],
     index: int,
@@ -212,42 +168,43 @@ def run_once(
     env: Dict[str, str],
     artifacts: Sequence[str],
     timeout: Optional[float],
+    on_tick: Optional[_process.TickFn] = None,
+    show_output: bool = False,
 ) -> RunOutcome:
     """Run the command once; its output goes to stdout.txt / stderr.txt in `run_dir`.
 
-    KeyboardInterrupt stops the command (SIGINT, then SIGKILL) and is re-raised with the
-    outcome attached as `exc.outcome`.
+    Its whole process group is stopped when it ends, whatever happens. Ctrl-C (or
+    SIGTERM/SIGHUP under `process.signals_interrupt()`) stops the command and is
+    re-raised with the outcome attached as `exc.outcome`.
     """
     outcome = RunOutcome(index, str(run_dir), python_hash_seed=env.get("PYTHONHASHSEED"))
     before = {a: _stat(Path(a)) for a in artifacts}
-    start = time.perf_counter()
-    with open(run_dir / "stdout.txt", "wb") as out, open(run_dir / "stderr.txt", "wb") as err:
-        try:
-            proc = subprocess.Popen(
-                list(command), stdout=out, stderr=err, env=env, start_new_session=True
-            )
-        except OSError as exc:
-            err.write(f"reprolint verify: cannot run {command[0]!r}: {exc}\n".encode())
-            outcome.returncode = 127
-            outcome.stderr_tail = str(exc)
-            return outcome
-        try:
-            outcome.returncode = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _stop(proc)
-            outcome.timed_out = True
-            outcome.returncode = proc.returncode
-        except KeyboardInterrupt as exc:
-            # Its own session, so the terminal's Ctrl-C did not reach it: pass it on.
-            _stop(proc, signal.SIGINT)
-            outcome.interrupted = True
-            outcome.returncode = proc.returncode
-            outcome.seconds = time.perf_counter() - start
-            exc.outcome = outcome  # type: ignore[attr-defined]
-            raise
-    outcome.seconds = time.perf_counter() - start
+    try:
+        finished = _process.run(
+            command, run_dir / "stdout.txt", run_dir / "stderr.txt", env, timeout,
+            on_tick=on_tick, show_output=show_output,
+        )
+    except KeyboardInterrupt as exc:
+        partial = getattr(exc, "finished", None)
+        outcome.interrupted = True
+        if partial is not None:
+            outcome.returncode, outcome.seconds = partial.returncode, partial.seconds
+        exc.outcome = outcome  # type: ignore[attr-defined]
+        raise
+    outcome.returncode, outcome.seconds, outcome.timed_out = (
+        finished.returncode, finished.seconds, finished.timed_out
+    )
+    if finished.start_error is not None:
+        outcome.stderr_tail = finished.start_error
+        return outcome
+    if not run_dir.is_dir():
+        # The program removed `.reprolint` (a `git clean -fdx`, a cleanup step): its
+        # traces went with it. Recreate the folder so the session can still be saved.
+        outcome.records_lost = True
+        run_dir.mkdir(parents=True, exist_ok=True)
+        return outcome
     if outcome.returncode != 0 or outcome.timed_out:
-        outcome.stderr_tail = _tail(run_dir / "stderr.txt")
+        outcome.stderr_tail = _process.tail(run_dir / "stderr.txt")
         return outcome
     copies = run_dir / "artifacts"
     for artifact in artifacts:
@@ -312,11 +269,15 @@ def verify(
     timeout: Optional[float] = None,
     progress: Optional[ProgressFn] = None,
     base_dir: Path = RUNS_DIR,
+    show_output: bool = False,
 ) -> VerifyResult:
     """Run `command` `runs` times and compare every run with the first.
 
     By default the program is tested as written: only tracing is injected. With
     `replay`, run 1 records its randomness (and PYTHONHASHSEED) and later runs replay it.
+    `progress` gets "start", "tick" (about twice a second, with `run.seconds`,
+    `run.live_steps` and `run.live_loss` read from the growing trace) and "end".
+    Raises `process.RecordsUnavailable` when the records folder cannot be written.
     """
     if runs < 2:
         raise ValueError("verify needs at least 2 runs")
@@ -330,27 +291,33 @@ def verify(
         json.dumps({"command": list(command), "replay": replay, "runs": runs, "cwd": os.getcwd()}, indent=2)
     )
     try:
-        for index in range(1, runs + 1):
-            run_dir = root / f"run-{index}"
-            run_dir.mkdir()
-            if replay and index > 1:
-                hash_seed = _recorded_hash_seed(record) or hash_seed
-            env = child_env(run_dir, replay, index == 1, record, hash_seed)
-            placeholder = RunOutcome(index, str(run_dir))
-            if progress:
-                progress("start", placeholder, runs)
-            outcome = run_once(command, index, run_dir, env, artifacts, timeout)
-            result.runs.append(outcome)
-            if progress:
-                progress("end", outcome, runs)
-            if not outcome.ok:
-                result.verdict = "failed"
-                break
+        with _process.signals_interrupt():
+            for index in range(1, runs + 1):
+                run_dir = root / f"run-{index}"
+                run_dir.mkdir(parents=True, exist_ok=True)
+                if replay and index > 1:
+                    hash_seed = _recorded_hash_seed(record) or hash_seed
+                env = child_env(run_dir, replay, index == 1, record, hash_seed)
+                placeholder = RunOutcome(index, str(run_dir))
+                on_tick = None
+                if progress:
+                    progress("start", placeholder, runs)
+                    on_tick = _ticker(progress, placeholder, runs)
+                outcome = run_once(command, index, run_dir, env, artifacts, timeout,
+                                   on_tick=on_tick, show_output=show_output)
+                result.runs.append(outcome)
+                if progress:
+                    progress("end", outcome, runs)
+                if not outcome.ok:
+                    result.verdict = "failed"
+                    break
     except KeyboardInterrupt as exc:
         outcome = getattr(exc, "outcome", None)
         if outcome is not None:
             result.runs.append(outcome)
         result.verdict = "interrupted"
+        if isinstance(exc, _process.Terminated):
+            result.warnings.append(f"verify received {exc}: the runs were stopped")
     if result.verdict in ("failed", "interrupted"):
         _save(result, root)
         return result
@@ -408,5 +375,23 @@ def _recorded_hash_seed(record: Path) -> Optional[str]:
     return str(value) if value else None
 
 
+def _ticker(progress: ProgressFn, run: RunOutcome, total: int) -> _process.TickFn:
+    """Live progress: the elapsed time, optimizer steps and last loss of the running
+    program, read from its growing trace."""
+    live = LiveTrace(Path(run.run_dir))
+
+    def tick(elapsed: float) -> None:
+        run.seconds = elapsed
+        run.live_steps, run.live_loss = live.poll()
+        progress("tick", run, total)
+
+    return tick
+
+
 def _save(result: VerifyResult, root: Path) -> None:
-    (root / "verify.json").write_text(json.dumps(result.to_dict(), indent=2, default=str))
+    # The program may have removed `.reprolint`: the summary is still written.
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        (root / "verify.json").write_text(json.dumps(result.to_dict(), indent=2, default=str))
+    except OSError:
+        pass

@@ -11,19 +11,21 @@ from __future__ import annotations
 
 import os
 
+from reprolint.runtime import environment as env
+
 
 def start() -> None:
     """Set up tracing and, if asked, record/replay for this process."""
     # The first Python process of the command is "main" in the trace; its children
     # (launchers' workers, subprocesses) inherit this and name themselves otherwise.
-    os.environ.setdefault("REPROLINT_ROOT_PID", str(os.getpid()))
-    directory = os.environ.get("REPROLINT_TRACE_DIR")
+    os.environ.setdefault(env.ROOT_PID, str(os.getpid()))
+    directory = os.environ.get(env.TRACE_DIR)
     if directory:
         from reprolint.runtime import _trace
 
         _trace.enable(directory)
-    if os.environ.get("REPROLINT_INSTALL") == "1":
+    if os.environ.get(env.INSTALL) == "1":
         from reprolint.runtime._session import install
 
-        deterministic = os.environ.get("REPROLINT_DETERMINISTIC", "1") != "0"
+        deterministic = os.environ.get(env.DETERMINISTIC, "1") != "0"
         install(deterministic=deterministic, _from_harness=True)

@@ -11,7 +11,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from reprolint.runtime import _determinism, _seeding, _trace
+from reprolint.runtime import _determinism, _seeding, _trace, environment
 from reprolint.runtime._entropy import EntropyStream
 from reprolint.runtime._imports import when_imported
 from reprolint.runtime._record import (
@@ -244,7 +244,7 @@ def _draw(api: str, site: Optional[str], bits: int) -> int:
 
 
 def _resolve_mode(mode: Optional[str]) -> str:
-    chosen = mode or os.environ.get("REPROLINT_MODE") or "record"
+    chosen = mode or os.environ.get(environment.MODE) or "record"
     chosen = chosen.strip().lower()
     if chosen not in MODES:
         raise ValueError(f"reprolint: unknown mode {chosen!r}; expected one of {', '.join(MODES)}")
@@ -254,7 +254,7 @@ def _resolve_mode(mode: Optional[str]) -> str:
 def _choose_seed(seed: Optional[int]) -> int:
     if seed is not None:
         return int(seed)
-    from_env = os.environ.get("REPROLINT_SEED")
+    from_env = os.environ.get(environment.SEED)
     if from_env:
         try:
             return int(from_env)
@@ -275,7 +275,7 @@ def _rank_suffixed(path: Path) -> Path:
 def _record_path(record_dir: Any, mode: str) -> Optional[Path]:
     if mode == "off":
         return None
-    from_env = os.environ.get("REPROLINT_RECORD")
+    from_env = os.environ.get(environment.RECORD)
     if from_env:
         return _rank_suffixed(Path(from_env))
     if record_dir is not None:
@@ -313,7 +313,7 @@ def _warn_replay(message: str) -> None:
     _trace.note_warning(text)
 
 
-_SESSION_ENV = "REPROLINT_SESSION"
+_SESSION_ENV = environment.SESSION
 
 
 def _publish_session(mode: str, master: int, record_path: Optional[Path]) -> None:

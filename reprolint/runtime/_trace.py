@@ -33,6 +33,8 @@ import weakref
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Tuple
 
+from reprolint.runtime import environment
+
 _INT_VIEW = {1: "int8", 2: "int16", 4: "int32", 8: "int64"}
 
 
@@ -41,7 +43,7 @@ def process_name() -> str:
     rank = os.environ.get("RANK")
     if rank is not None:
         return f"rank{rank}"
-    root = os.environ.get("REPROLINT_ROOT_PID")
+    root = os.environ.get(environment.ROOT_PID)
     if root is None or root == str(os.getpid()):
         return "main"
     return f"pid{os.getpid()}"
@@ -426,7 +428,7 @@ def enable(directory: str) -> Tracer:
 def current() -> Optional[Tracer]:
     """The active tracer, started from REPROLINT_TRACE_DIR on first use if set."""
     if _tracer is None:
-        directory = os.environ.get("REPROLINT_TRACE_DIR")
+        directory = os.environ.get(environment.TRACE_DIR)
         if directory:
             return enable(directory)
     return _tracer

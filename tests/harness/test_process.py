@@ -1,0 +1,166 @@
+"""The harness's process handling (`harness/process.py`), shared by verify, profile and
+variance: no process is left behind on any way out of a run, records are bounded and
+git-ignored, and an unwritable or vanished records folder is a clear message."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from reprolint.cli import main as reprolint_main
+from reprolint.harness import process
+
+PY = sys.executable
+
+# A training command whose main process leaves a worker behind: the worker sleeps on
+# after the main process ends (normal exit), or both sleep (to be stopped).
+LEAVES_A_CHILD = """
+import os, subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+with open(os.environ["PIDS"], "a") as f:
+    f.write(f"{{os.getpid()}} {{child.pid}}\\n")
+print("trained")
+time.sleep({sleep})
+"""
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie that init has not reaped yet does not count)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return state != "Z"
+
+
+def pids(path: Path) -> List[int]:
+    return [int(p) for line in path.read_text().splitlines() for p in line.split()] if path.exists() else []
+
+
+def wait_for(path: Path, count: int) -> None:
+    deadline = time.monotonic() + 60
+    while len(pids(path)) < count:
+        assert time.monotonic() < deadline, "the program never started"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith("REPROLINT_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("PIDS", str(tmp_path / "pids.txt"))
+    return tmp_path
+
+
+def test_children_still_running_at_a_normal_exit_are_stopped(workdir: Path, capsys) -> None:
+    program = workdir / "train.py"
+    program.write_text(LEAVES_A_CHILD.format(sleep=0))
+    status = reprolint_main(["verify", "--", PY, str(program)])
+    assert status == 0, capsys.readouterr()
+    found = pids(workdir / "pids.txt")
+    assert len(found) == 4  # two runs: main and child each
+    assert not [pid for pid in found if alive(pid)], "a worker of the program was left running"
+
+
+def test_a_timeout_stops_the_whole_group(workdir: Path, capsys) -> None:
+    program = workdir / "train.py"
+    program.write_text(LEAVES_A_CHILD.format(sleep=120))
+    status = reprolint_main(["verify", "--timeout", "3", "--", PY, str(program)])
+    assert status == 2
+    assert "FAILED: run 1 timed out after" in capsys.readouterr().out
+    found = pids(workdir / "pids.txt")
+    assert found and not [pid for pid in found if alive(pid)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+@pytest.mark.parametrize("command", ["verify", "profile", "variance"])
+def test_a_signal_to_reprolint_leaves_no_process_behind(workdir: Path, sig: int, command: str) -> None:
+    program = workdir / "train.py"
+    program.write_text(LEAVES_A_CHILD.format(sleep=120))
+    extra = ["--runs", "2"] if command == "variance" else []
+    proc = subprocess.Popen(
+        [PY, "-m", "reprolint.cli", command, *extra, "--", PY, str(program)],
+        cwd=workdir, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    wait_for(workdir / "pids.txt", 2)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, (out, err)
+    assert "Traceback" not in err, err
+    assert "INTERRUPTED" in out, (out, err)
+    found = pids(workdir / "pids.txt")
+    assert not [pid for pid in found if alive(pid)], "the training process tree was left running"
+
+
+def test_a_program_that_deletes_the_records_does_not_crash_verify(workdir: Path, capsys) -> None:
+    program = workdir / "clean.py"
+    program.write_text("import shutil\nshutil.rmtree('.reprolint')\nprint('cleaned')\n")
+    status = reprolint_main(["verify", "--", PY, str(program)])
+    captured = capsys.readouterr()
+    assert status == 2, captured
+    assert captured.out.startswith("FAILED: run 1 deleted reprolint's records folder"), captured
+    assert "Traceback" not in captured.err
+
+
+def test_an_unwritable_records_folder_is_a_clear_error(workdir: Path, capsys) -> None:
+    # A read-only working directory (root ignores permissions, so a file stands in
+    # for the folder: mkdir fails the same way).
+    (workdir / ".reprolint").write_text("not a folder")
+    for command in (["verify"], ["profile"], ["variance", "--runs", "2"]):
+        status = reprolint_main([*command, "--", PY, "-c", "pass"])
+        captured = capsys.readouterr()
+        assert status == 2, captured
+        assert f"reprolint {command[0]}: error: cannot write the run records under .reprolint/runs in {workdir}" in captured.err
+        assert "run from a directory you can write to" in captured.err
+        assert "Traceback" not in captured.err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write to a read-only directory")
+def test_a_read_only_working_directory_is_a_clear_error(workdir: Path, capsys) -> None:
+    workdir.chmod(0o555)
+    try:
+        status = reprolint_main(["verify", "--", PY, "-c", "pass"])
+    finally:
+        workdir.chmod(0o755)
+    captured = capsys.readouterr()
+    assert status == 2 and "cannot write the run records" in captured.err
+
+
+def test_records_are_git_ignored_and_bounded(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REPROLINT_KEEP_RUNS", "2")
+    made = [process.new_run_root() for _ in range(3)]
+    left = process.sessions()
+    assert left == made[-2:]
+    assert (workdir / ".reprolint" / ".gitignore").read_text().splitlines()[-1] == "*"
+    # A folder reprolint did not name is never pruned.
+    (workdir / ".reprolint" / "runs" / "mine").mkdir()
+    process.new_run_root()
+    assert (workdir / ".reprolint" / "runs" / "mine").is_dir()
+    monkeypatch.setenv("REPROLINT_KEEP_RUNS", "0")
+    for _ in range(3):
+        process.new_run_root()
+    assert len(process.sessions()) == 5
+
+
+def test_clean_runs_removes_the_sessions(workdir: Path, capsys) -> None:
+    for _ in range(2):
+        process.new_run_root()
+    status = reprolint_main(["clean", "--runs"])
+    captured = capsys.readouterr()
+    assert status == 0, captured
+    assert process.sessions() == []
+    assert "removed 2 run records" in captured.out + captured.err
