@@ -247,7 +247,8 @@ def run(
         pumps = []
         if show_output:
             assert proc.stdout is not None and proc.stderr is not None
-            for source, sink, echo in ((proc.stdout, out, sys.stdout), (proc.stderr, err, sys.stderr)):
+            # Both onto reprolint's stderr: its stdout holds the report (JSON, maybe).
+            for source, sink, echo in ((proc.stdout, out, sys.stderr), (proc.stderr, err, sys.stderr)):
                 thread = threading.Thread(target=_pump, args=(source, sink, echo), daemon=True)
                 thread.start()
                 pumps.append(thread)

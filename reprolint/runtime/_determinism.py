@@ -6,7 +6,7 @@ import os
 import sys
 import warnings
 from types import ModuleType
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 # The smaller documented value (":16:8") costs speed; this one costs ~24 MiB of memory.
 CUBLAS_WORKSPACE_CONFIG = ":4096:8"
@@ -69,13 +69,57 @@ def apply_tensorflow(tf: ModuleType, flags: Dict[str, Any]) -> None:
         flags["tf_op_determinism"] = "TF_DETERMINISTIC_OPS=1"
 
 
-def warn_if_hash_seed_unset() -> None:
-    value = os.environ.get("PYTHONHASHSEED")
-    if value is None or value == "random":
-        warnings.warn(
-            "reprolint: PYTHONHASHSEED is not set, so the iteration order of sets of str "
-            "differs from run to run; it must be set before Python starts "
-            "(e.g. PYTHONHASHSEED=0 python train.py)",
-            DeterminismWarning,
-            stacklevel=4,
-        )
+def hash_seed_unset() -> bool:
+    return os.environ.get("PYTHONHASHSEED") in (None, "random")
+
+
+def main_script() -> Optional[str]:
+    """The script the program was started as (`python train.py`), absolute; None for
+    `python -c`, an interactive session or a frozen program."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None) or (sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c") else None)
+    if not path or not str(path).endswith(".py"):
+        return None
+    return os.path.abspath(path)
+
+
+def hash_order_site(script: str) -> Optional[str]:
+    """Where `script`'s program takes an order from a set of str (`reprolint check`'s
+    RPL401/RPL307), as `path:line`; None when nothing there depends on str hashing."""
+    try:
+        from reprolint.api import check_paths
+        from reprolint.config import Settings
+
+        found = check_paths([script], Settings(select=("RPL401", "RPL307")), fix_edits=False).diagnostics
+    except Exception:  # the checker must never break the program it advises
+        return None
+    # The set iteration itself (RPL401) rather than the program-level RPL307.
+    for d in sorted(found, key=lambda d: (d.code != "RPL401", d.sort_key)):
+        return f"{_shown(str(d.path))}:{d.span.start_line}"
+    return None
+
+
+def _shown(path: str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def warn_if_hash_order_matters(script: Optional[str]) -> None:
+    """At exit of the program's main process: warn that PYTHONHASHSEED is unset only
+    when the program's results can depend on str hash order, naming its own script."""
+    if not hash_seed_unset() or script is None or not os.path.isfile(script):
+        return
+    site = hash_order_site(script)
+    if site is None:
+        return
+    shown = _shown(script)
+    warnings.warn(
+        f"reprolint: PYTHONHASHSEED is not set, and the program takes an order from a set "
+        f"of str ({site}), which differs from run to run; set it before Python starts: "
+        f"PYTHONHASHSEED=0 python {shown}",
+        DeterminismWarning,
+        stacklevel=2,
+    )

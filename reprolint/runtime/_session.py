@@ -191,7 +191,10 @@ def install(
         _publish_session(chosen, master, record_path)
     if deterministic:
         _determinism.set_cublas_workspace(flags)
-        _determinism.warn_if_hash_seed_unset()
+        if inherited is None and _determinism.hash_seed_unset():
+            # Once, in the main process, at exit (the check costs a parse of the
+            # program): only when its results can depend on str hash order.
+            atexit.register(_determinism.warn_if_hash_order_matters, _determinism.main_script())
     if chosen != "off":
         import random
 

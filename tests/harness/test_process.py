@@ -164,3 +164,60 @@ def test_clean_runs_removes_the_sessions(workdir: Path, capsys) -> None:
     assert status == 0, captured
     assert process.sessions() == []
     assert "removed 2 run records" in captured.out + captured.err
+
+
+def test_show_output_streams_the_program_output_and_keeps_it(workdir: Path, capsys) -> None:
+    status = reprolint_main(["verify", "--show-output", "--output-format", "json", "--",
+                             PY, "-c", "import sys; print('epoch 1 done'); print('warn', file=sys.stderr)"])
+    captured = capsys.readouterr()
+    assert status == 0, captured
+    assert captured.err.count("epoch 1 done") == 2 and captured.err.count("warn") == 2
+    assert captured.out.lstrip().startswith("{")  # the report alone on stdout
+    [root] = process.sessions()
+    assert (root / "run-2" / "stdout.txt").read_text() == "epoch 1 done\n"
+    assert (root / "run-2" / "stderr.txt").read_text() == "warn\n"
+
+
+def test_live_line() -> None:
+    from reprolint.harness._cli_common import live_line
+
+    assert live_line("run 1/2", 12.34, 0, None) == "run 1/2  running 12.3 s"
+    assert live_line("run 1/2", 12.34, 1, 0.5) == "run 1/2  running 12.3 s  1 step  loss 0.5"
+    assert live_line("run 2/2", 3, 1200, 0.123456789) == "run 2/2  running 3.0 s  1,200 steps  loss 0.123457"
+
+
+TRAINS_SLOWLY = """
+import time, torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(8, 4)
+for step in range(8):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+    time.sleep(0.4)
+"""
+
+
+@pytest.mark.slow
+def test_progress_ticks_carry_steps_and_loss_from_the_growing_trace(workdir: Path) -> None:
+    pytest.importorskip("torch")
+    from reprolint.harness.verify import verify
+
+    program = workdir / "train.py"
+    program.write_text(TRAINS_SLOWLY)
+    seen = []
+
+    def progress(event: str, run, total: int) -> None:  # type: ignore[no-untyped-def]
+        if event == "tick":
+            seen.append((run.index, run.seconds, run.live_steps, run.live_loss))
+
+    result = verify([PY, str(program)], progress=progress)
+    assert result.verdict == "reproducible"
+    first = [s for s in seen if s[0] == 1]
+    assert [s[2] for s in first] == sorted(s[2] for s in first)  # steps only grow
+    assert any(0 < steps < 8 for _, _, steps, _ in first), seen  # seen while it ran
+    assert all(loss is not None for _, _, steps, loss in first if steps)
+    assert [s[1] for s in first] == sorted(s[1] for s in first)

@@ -148,12 +148,30 @@ def test_import_never_loads_heavy_libraries(run_python) -> None:
     assert ran.json() == []
 
 
-def test_install_warns_when_pythonhashseed_is_unset(run_python) -> None:
+def test_install_warns_once_when_order_depends_on_pythonhashseed(run_python, tmp_path) -> None:
     ran = run_python(
-        "import reprolint.runtime as rt\nrt.install(seed=1)\nprint('{}')\n",
+        """
+        import reprolint.runtime as rt
+        rt.install(seed=1)
+        words = "the quick brown fox jumps over the lazy dog".split()
+        vocab = {w: i for i, w in enumerate(set(words))}
+        print('{}')
+        """,
+        env={"PYTHONHASHSEED": None},
+        name="build_vocab.py",
+    )
+    assert ran.err.count("PYTHONHASHSEED is not set") == 1, ran.err
+    assert "(build_vocab.py:5)" in ran.err
+    assert "PYTHONHASHSEED=0 python build_vocab.py" in ran.err
+    assert "train.py" not in ran.err
+
+
+def test_install_does_not_warn_about_pythonhashseed_when_no_order_depends_on_it(run_python) -> None:
+    ran = run_python(
+        "import reprolint.runtime as rt\nrt.install(seed=1)\nprint(sorted({'a', 'b'}))\n",
         env={"PYTHONHASHSEED": None},
     )
-    assert "PYTHONHASHSEED is not set" in ran.err
+    assert "PYTHONHASHSEED" not in ran.err, ran.err
 
 
 def test_cublas_workspace_config_is_set_before_cuda(run_python) -> None:
