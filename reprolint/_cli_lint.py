@@ -17,6 +17,26 @@ class _UsageError(Exception):
     pass
 
 
+def _missing(path: str) -> bool:
+    """No such path (one that exists but cannot be reached is checked, and says why)."""
+    import os
+
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _printable(text: str) -> str:
+    """Text for the terminal: control characters escaped (a file name cannot fake output)."""
+    from reprolint.reporters.text import printable
+
+    return printable(text)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> "None":  # type: ignore[override]
         self.print_usage(sys.stderr)
@@ -156,9 +176,9 @@ def _check(args: argparse.Namespace) -> int:
         diagnostics = api.check_source(data, name, settings, fix_edits=edits)
         files = 1
     else:
-        missing = [p for p in args.paths if not Path(p).exists()]
+        missing = [p for p in args.paths if _missing(p)]
         if missing:
-            raise _UsageError(f"no such file or directory: {', '.join(missing)}")
+            raise _UsageError(f"no such file or directory: {', '.join(map(_printable, missing))}")
         settings = _settings(args, Path(args.paths[0]))
         run = None
         if not args.no_cache:
@@ -182,6 +202,8 @@ def _check(args: argparse.Namespace) -> int:
             diagnostics, files = result.diagnostics, result.files_checked
             for note in result.notes:
                 sys.stderr.write(f"reprolint: note: {note}\n")
+            for problem in result.problems:
+                sys.stderr.write(f"reprolint: warning: {_printable(problem)}\n")
     status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
     report = Report(
         diagnostics, files, show_source=args.show_source, statistics=args.statistics,
@@ -342,12 +364,34 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except _UsageError as exc:
         sys.stderr.write(f"reprolint: error: {exc}\n")
         return EXIT_ERROR
-    except ValueError as exc:  # ConfigError and friends: bad configuration
-        from reprolint.config import ConfigError
-
-        if isinstance(exc, ConfigError):
-            sys.stderr.write(f"reprolint: error: {exc}\n")
-            return EXIT_ERROR
-        raise
     except BrokenPipeError:
         return EXIT_CLEAN
+    except KeyboardInterrupt:
+        sys.stderr.write("reprolint: interrupted\n")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - exit status 1 means findings to CI: never a crash's
+        from reprolint.config import ConfigError
+
+        if isinstance(exc, ConfigError):  # bad configuration
+            sys.stderr.write(f"reprolint: error: {exc}\n")
+            return EXIT_ERROR
+        return _internal_error(exc)
+
+
+def _internal_error(exc: BaseException) -> int:
+    """A bug in reprolint: one clear line (where it happened), exit status 2.
+
+    REPROLINT_DEBUG=1 prints the whole traceback.
+    """
+    import os
+    import traceback
+
+    if os.environ.get("REPROLINT_DEBUG"):
+        traceback.print_exception(exc, file=sys.stderr)
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
+    sys.stderr.write(
+        f"reprolint: internal error: {type(exc).__name__}: {exc}{where}\n"
+        "This is a bug in reprolint; REPROLINT_DEBUG=1 shows the traceback.\n"
+    )
+    return EXIT_ERROR

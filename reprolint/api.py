@@ -25,8 +25,9 @@ from reprolint.analysis.facts import ModuleFacts, collect_facts  # noqa: E402
 from reprolint.analysis.program import ProgramIndex, analyse_programs  # noqa: E402
 from reprolint.checks.base import CheckContext, Finding, all_rules  # noqa: E402
 from reprolint.config import Settings  # noqa: E402
-from reprolint.discovery import discover  # noqa: E402
+from reprolint.discovery import discover, read_regular  # noqa: E402
 from reprolint.model import Diagnostic, Severity, Span  # noqa: E402
+from reprolint.precheck import nesting_problem  # noqa: E402
 
 __all__ = [
     "DATA_FILE_BYTES",
@@ -86,8 +87,6 @@ class FileAnalysis:
     suppressions: dict[int, frozenset[str]] = field(default_factory=dict)
     # Notebooks: program line -> code cell (a reprolint.notebooks.CellMap).
     cells: Optional[Any] = None
-    # Set by the pre-filter for a file it did not parse (a reprolint.prefilter.ColdFile).
-    cold: Optional[Any] = None
     source: Optional[str] = None  # the parsed text, for planning fixes
 
 
@@ -95,6 +94,8 @@ class FileAnalysis:
 class CheckResult:
     diagnostics: list[Diagnostic]
     files_checked: int
+    # What discovery could not walk or skipped (a folder without permission, a FIFO).
+    problems: list[str] = field(default_factory=list)
     # Notes for the user about the check itself (project imports not found...), not findings.
     notes: list[str] = field(default_factory=list)
 
@@ -165,6 +166,10 @@ def _deep_recursion() -> Iterator[None]:
 def analyse_source(source: str, path: str) -> FileAnalysis:
     """Parse one module and collect its facts; a parse failure becomes ``error``."""
     result = FileAnalysis(path, suppressions=_suppressions(source), source=source)
+    refused = nesting_problem(source)  # what would crash libcst's parser (a segfault)
+    if refused is not None:
+        result.error = SourceError(*refused)
+        return result
     with _deep_recursion():
         try:
             module = cst.parse_module(source)
@@ -188,25 +193,21 @@ def analyse_file(path: str) -> FileAnalysis:
     reported for this file as RPL900 "internal error", so one file never stops a run.
     """
     try:
-        data = Path(path).read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         return FileAnalysis(path, error=SourceError(f"cannot read: {exc.strerror or exc}"))
     return analyse_bytes(path, data)
 
 
-def analyse_bytes(path: str, data: bytes, cold_check: bool = False) -> FileAnalysis:
-    """:func:`analyse_file` on bytes already read (the cache hashes the same bytes).
-
-    ``cold_check``: let the pre-filter answer first (a result with ``cold`` set and no
-    facts means "not parsed"; see :mod:`reprolint.prefilter`).
-    """
+def analyse_bytes(path: str, data: bytes) -> FileAnalysis:
+    """:func:`analyse_file` on bytes already read (the cache hashes the same bytes)."""
     try:
-        return _analyse_bytes(path, data, cold_check)
+        return _analyse_bytes(path, data)
     except Exception as exc:  # noqa: BLE001 - any bug becomes a finding on this file
         return FileAnalysis(path, error=SourceError(f"internal error: {type(exc).__name__}: {exc}"))
 
 
-def _analyse_bytes(path: str, data: bytes, cold_check: bool) -> FileAnalysis:
+def _analyse_bytes(path: str, data: bytes) -> FileAnalysis:
     if path.endswith(".ipynb"):
         from reprolint.notebooks import analyse_notebook
 
@@ -235,19 +236,7 @@ def _analyse_bytes(path: str, data: bytes, cold_check: bool) -> FileAnalysis:
                     f"the {DATA_FILE_BYTES:,}-byte limit for data files (no training code?)"
                 ),
             )
-    if cold_check and not _CPYTHON_ONLY_ENDING.search(source):
-        from reprolint.prefilter import cold_file
-
-        cold = cold_file(source)
-        if cold is not None:
-            return FileAnalysis(path, suppressions=_suppressions(source), source=source, cold=cold)
     return analyse_source(source, path)
-
-
-# The pre-filter trusts CPython's parser, which accepts a line continuation followed by
-# CRLF at the end of a file ("\\\r\n"); libcst rejects it. Such a file always gets the
-# full parse, so `check` reports the same RPL900 as `fix`.
-_CPYTHON_ONLY_ENDING = re.compile(r"\\\s*\Z")
 
 
 def _literal_share(source: str) -> float:
@@ -369,7 +358,7 @@ def check_paths(
     *,
     jobs: Optional[int] = None,
     cache: bool = False,
-    prefilter: bool = True,
+    prefilter: Optional[bool] = None,
     fix_edits: bool = True,
 ) -> CheckResult:
     """Check files and folders; the paths in diagnostics are as given (relative stays relative).
@@ -378,14 +367,15 @@ def check_paths(
     ``jobs``: worker processes for the per-file pass (None: every core; small runs stay
     in this process); the result never depends on it. ``cache``: reuse and store
     results in the settings' ``cache-dir`` (off by default here; the CLI turns it on).
-    ``prefilter``: do not parse files that cannot change any finding (see
-    :mod:`reprolint.prefilter`; the findings are identical). ``fix_edits``: compute
+    ``prefilter``: ignored (0.1's pre-filter skipped no file on real code and was
+    removed; the argument stays for callers). ``fix_edits``: compute
     each fix's edits (False: only whether a fix exists and its level, much cheaper; what
     the text formats need).
     """
     settings = settings or Settings()
     paths = list(paths)
-    files = list(discover(paths, settings))
+    problems: list[str] = []
+    files = list(discover(paths, settings, problems.append))
     run = None
     if cache:
         # Nothing changed since a run with the same inputs: its diagnostics, as they were.
@@ -395,20 +385,19 @@ def check_paths(
         if run.hit is not None and not (fix_edits and _without_fix_edits(run.hit)):
             if progress is not None:
                 progress(len(files), len(files))
-            return CheckResult(run.hit, len(files))
+            return CheckResult(run.hit, len(files), problems)
     from reprolint.pipeline import analyse_all
 
     analysed_keys: dict[str, str] = {}
     analyses = analyse_all(
-        files, settings, progress=progress, jobs=jobs, cache=cache, prefilter=prefilter,
-        configured_entries=_configured_paths(files, settings), keys=analysed_keys,
+        files, settings, progress=progress, jobs=jobs, cache=cache, keys=analysed_keys,
     )
     diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
     notes = _import_notes(analyses, _roots(paths))
     if run is not None:
         # Under the keys of the bytes analysed, not of the lookup's earlier read.
         run.remember(diagnostics, analysed_keys)
-    return CheckResult(diagnostics, len(files), notes=notes)
+    return CheckResult(diagnostics, len(files), problems, notes=notes)
 
 
 def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:
@@ -429,14 +418,6 @@ def _without_fix_edits(diagnostics: list[Diagnostic]) -> bool:
     )
 
 
-def _configured_paths(files: list[str], settings: Settings) -> list[str]:
-    if not settings.entry_points:
-        return []
-    root = Path(settings.root).resolve()
-    wanted = {(root / e).resolve() for e in settings.entry_points}
-    return [p for p in files if Path(p).resolve() in wanted]
-
-
 def check_sources(
     sources: Mapping[str, str],
     settings: Optional[Settings] = None,
@@ -455,18 +436,19 @@ def check_source(
     settings: Optional[Settings] = None,
     fix_edits: bool = True,
 ) -> list[Diagnostic]:
-    """Check one module's source as a program of its own."""
+    """Check one module's source as a program of its own.
+
+    Bytes (a file's content, e.g. ``--stdin-filename``) get the same policy as a file
+    on disk: decoding, the size and data-file limits, notebooks by their suffix.
+    """
     if path.endswith(".ipynb"):
         from reprolint.notebooks import analyse_notebook
 
-        data = source.encode("utf-8") if isinstance(source, str) else source
+        data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
         return _diagnostics([analyse_notebook(path, data)], settings or Settings(), ["."], fix_edits)
     if isinstance(source, bytes):
-        try:
-            source = decode_source(source)
-        except SourceError as exc:
-            analysis = FileAnalysis(path, error=exc)
-            return _diagnostics([analysis], settings or Settings(), ["."], fix_edits)
+        analysis = analyse_bytes(path, source)
+        return _diagnostics([analysis], settings or Settings(), [str(PurePosixPath(path).parent)], fix_edits)
     return check_sources({path: source}, settings, str(PurePosixPath(path).parent), fix_edits)
 
 

@@ -16,6 +16,7 @@ from reprolint import _toml
 
 __all__ = [
     "DEFAULT_EXCLUDES",
+    "MAX_SEED",
     "ConfigError",
     "Settings",
     "find_config",
@@ -128,21 +129,63 @@ _KEYS = {
 }
 
 
+# The seeds every library accepts: NumPy's legacy and new generators take 0..2**32-1
+# (np.random.seed(2**32) raises), torch and `random` take more.
+MAX_SEED = 2**32 - 1
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return _toml.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except (UnicodeDecodeError, _toml.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
+    except ValueError as exc:  # Python's guard against integers of thousands of digits
+        raise ConfigError(f"{path}: invalid TOML: a number too long to read ({exc})") from exc
+
+
+def _tool_table(data: dict[str, Any], path: Path) -> Optional[Any]:
+    """``[tool.reprolint]`` of a parsed file (None when absent); a ``tool`` that is not
+    a table is a ConfigError."""
+    tool = data.get("tool")
+    if tool is None:
+        return None
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table ([tool.reprolint])")
+    return tool.get("reprolint")
+
+
+def _is_file_kind(path: Path, kind: str) -> bool:
+    """``path.is_dir()`` / ``is_file()``, False where a folder on the way cannot be searched."""
+    try:
+        return path.is_dir() if kind == "dir" else path.is_file()
+    except OSError:
+        return False
+
+
 def find_config(start: Path) -> Optional[Path]:
-    """The nearest reprolint.toml, or pyproject.toml with [tool.reprolint], upwards."""
+    """The nearest reprolint.toml, or pyproject.toml with [tool.reprolint], upwards.
+
+    A pyproject.toml met on the way that is not valid TOML is a ConfigError: it may
+    hold the [tool.reprolint] meant for this run, and silently using a parent folder's
+    configuration (or the defaults) instead would check with the wrong settings.
+    """
     start = start.resolve()
-    directory = start if start.is_dir() else start.parent
+    directory = start if _is_file_kind(start, "dir") else start.parent
     for folder in (directory, *directory.parents):
         candidate = folder / "reprolint.toml"
-        if candidate.is_file():
+        if _is_file_kind(candidate, "file"):
             return candidate
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if _is_file_kind(candidate, "file"):
             try:
-                data = _toml.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, _toml.TOMLDecodeError):
-                continue
-            if "reprolint" in data.get("tool", {}):
+                data = _read_toml(candidate)
+            except ConfigError as exc:
+                if "cannot read" in str(exc):
+                    continue  # someone else's unreadable file above the project
+                raise
+            if _tool_table(data, candidate) is not None:
                 return candidate
     return None
 
@@ -151,15 +194,16 @@ def load_settings(path: Optional[Path], known_codes: Iterable[str]) -> Settings:
     """Read a configuration file into Settings (defaults when ``path`` is None)."""
     if path is None:
         return Settings()
-    try:
-        data = _toml.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except (UnicodeDecodeError, _toml.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
-    table = data.get("tool", {}).get("reprolint", {}) if path.name == "pyproject.toml" else data
-    if path.name != "pyproject.toml" and "tool" in table and "reprolint" in table["tool"]:
-        table = table["tool"]["reprolint"]
+    data = _read_toml(path)
+    table = _tool_table(data, path) if path.name == "pyproject.toml" else data
+    if path.name != "pyproject.toml" and "tool" in data:
+        nested = _tool_table(data, path)
+        if nested is not None:
+            table = nested
+    if table is None:
+        table = {}
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: `tool.reprolint` must be a table ([tool.reprolint])")
     # Passed on as given (parse_codes lists it): the CLI's iterable loads the rules only
     # if the file names codes, so a cached run need not import them.
     return settings_from_table(table, str(path), str(path.parent), known_codes)  # type: ignore[arg-type]
@@ -195,8 +239,12 @@ def settings_from_table(table: dict[str, Any], where: str, root: str, known: lis
         if key in table:
             changes[key.replace("-", "_")] = str_list(key)
     if "seed" in table:
-        if not isinstance(table["seed"], int) or isinstance(table["seed"], bool) or table["seed"] < 0:
-            raise ConfigError(f"{where}: `seed` must be a non-negative integer")
+        seed = table["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise ConfigError(
+                f"{where}: `seed` must be an integer from 0 to {MAX_SEED} (2**32 - 1), "
+                "the range every library's seeding call accepts"
+            )
         changes["seed"] = table["seed"]
     if "fix-style" in table:
         if table["fix-style"] not in ("hooks", "inline"):

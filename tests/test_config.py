@@ -27,7 +27,7 @@ def test_snake_case_key_gets_a_hint() -> None:
     [
         ({"select": "RPL1"}, "`select` must be a list of strings"),
         ({"select": ["XYZ"]}, "unknown rule code or prefix `XYZ`"),
-        ({"seed": -1}, "`seed` must be a non-negative integer"),
+        ({"seed": -1}, "`seed` must be an integer from 0 to 4294967295"),
         ({"fix-style": "magic"}, "`fix-style` must be"),
         ({"torch-version": "latest"}, "`torch-version` must be a version"),
         ({"unsafe-fixes": "yes"}, "`unsafe-fixes` must be true or false"),

@@ -26,11 +26,11 @@ def test_results_keep_the_input_order_whatever_the_workers_do() -> None:
 
 def test_small_runs_stay_in_process(monkeypatch) -> None:
     def no_pool(*args, **kwargs):
-        raise AssertionError("a pool was started")
+        raise AssertionError("a worker was started")
 
-    import concurrent.futures
+    from reprolint import parallel
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(parallel, "_Worker", no_pool)
     items = list(range(IN_PROCESS_BELOW - 1))
     assert run_ordered(_square, items, 8) == [x * x for x in items]
     assert run_ordered(_square, list(range(100)), 1) == [x * x for x in range(100)]

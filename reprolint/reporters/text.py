@@ -14,9 +14,18 @@ if TYPE_CHECKING:
     from reprolint.reporters import Report
 
 
+def printable(text: str) -> str:
+    """``text`` with control and other non-printable characters escaped (``\\n``,
+    ``\\x1b``, ``\\u2028``), so a file name cannot start a new line, move the cursor
+    or colour the terminal: output a repository could use to spoof a report."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\t" else ascii(ch)[1:-1] for ch in text)
+
+
 def location(d: Diagnostic) -> str:
     cell = f":cell {d.cell}" if d.cell is not None else ""
-    return f"{d.path}{cell}:{d.span.start_line}:{d.span.start_col}"
+    return f"{printable(d.path)}{cell}:{d.span.start_line}:{d.span.start_col}"
 
 
 def _console(out: TextIO) -> "Console":
@@ -37,7 +46,10 @@ def _source_line(path: str, line: int) -> Optional[str]:
     return None
 
 
-def summary(diagnostics: list[Diagnostic]) -> str:
+def summary(diagnostics: list[Diagnostic], files_checked: Optional[int] = None) -> str:
+    """The last line of a report; ``files_checked=0`` says that nothing was checked."""
+    if not diagnostics and files_checked == 0:
+        return "No files were checked: no Python file or notebook found in the given paths."
     if not diagnostics:
         return "All checks passed!"
     n = len(diagnostics)
@@ -73,11 +85,11 @@ def render_text(report: "Report", out: TextIO) -> None:
         for line in statistics_lines(report.diagnostics):
             console.print(escape(line))
         if not report.quiet:
-            console.print(summary(report.diagnostics))
+            console.print(summary(report.diagnostics, report.files_checked))
         return
     for d in report.diagnostics:
         console.print(
-            f"[bold]{escape(location(d))}:[/bold] [bold red]{d.code}[/bold red] {escape(d.message)}"
+            f"[bold]{escape(location(d))}:[/bold] [bold red]{d.code}[/bold red] {escape(printable(d.message))}"
         )
         if report.show_source and d.cell is None and Path(d.path).is_file():
             line = _source_line(d.path, d.span.start_line)
@@ -87,14 +99,14 @@ def render_text(report: "Report", out: TextIO) -> None:
                     if d.span.end_line == d.span.start_line
                     else len(line) - d.span.start_col + 1
                 )
-                console.print(f"  [blue]{d.span.start_line:>4} |[/blue] {escape(line)}")
+                console.print(f"  [blue]{d.span.start_line:>4} |[/blue] {escape(printable(line))}")
                 console.print(
                     f"       [blue]|[/blue] {' ' * (d.span.start_col - 1)}[red]{'^' * max(width, 1)}[/red]"
                 )
     if not report.quiet:
-        console.print(summary(report.diagnostics))
+        console.print(summary(report.diagnostics, report.files_checked))
 
 
 def render_concise(report: "Report", out: TextIO) -> None:
     for d in report.diagnostics:
-        out.write(f"{location(d)}: {d.code} {d.message}\n")
+        out.write(f"{location(d)}: {d.code} {printable(d.message)}\n")
