@@ -80,6 +80,14 @@ class PlannedFix(Fix):
 
     path: str = ""
     changes: tuple[Edit, ...] = ()
+    # The same fix in other files: a finding in a module that several programs run
+    # (a trainer shared by three entry points) is fixed at each entry point.
+    more: tuple[tuple[str, tuple[Edit, ...]], ...] = ()
+
+    @property
+    def file_changes(self) -> tuple[tuple[str, tuple[Edit, ...]], ...]:
+        """(path, edits) for every file the fix changes."""
+        return tuple((p, c) for p, c in ((self.path, self.changes), *self.more) if c)
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,22 @@ class _Action:
     applicability: Applicability
     title: str
     apply: Callable[[cst.Module], cst.Module] = field(compare=False, hash=False, repr=False)
+    # The same fix for the other programs the finding concerns (their own entry points).
+    also: tuple["_Action", ...] = field(default=(), compare=False, hash=False, repr=False)
+
+
+def _together(actions: Sequence[Optional["_Action"]]) -> Optional["_Action"]:
+    """One action for several programs: the first, carrying the others."""
+    found = [a for a in actions if a is not None]
+    seen: set[tuple[Any, ...]] = set()
+    unique = []
+    for action in found:
+        if (action.path, *action.key) not in seen:
+            seen.add((action.path, *action.key))
+            unique.append(action)
+    if not unique:
+        return None
+    return replace(unique[0], also=tuple(unique[1:])) if len(unique) > 1 else unique[0]
 
 
 class FixError(Exception):
@@ -572,12 +596,17 @@ def _plan_unseeded_global(planner: _Planner, d: Diagnostic) -> Optional[_Action]
         move = _plan_move(planner, d, outcome.later_seed[1].span)
         if move is not None:
             return move
-    if planner.style == "inline" and program.seeds and outcome.later_seed is None:
-        # The program has a seeding place already: the missing library goes there.
-        partial = _partial_action(planner, program, d.code)
-        if partial is not None and planner.realise(partial):
-            return partial
-    return planner.entry_action(program, d.code)
+    actions = []
+    for program in programs:
+        action = None
+        outcome = next(o for o in program.draws if o.path == d.path and o.draw.span == d.span)
+        if planner.style == "inline" and program.seeds and outcome.later_seed is None:
+            # The program has a seeding place already: the missing library goes there.
+            partial = _partial_action(planner, program, d.code)
+            if partial is not None and planner.realise(partial):
+                action = partial
+        actions.append(action or planner.entry_action(program, d.code))
+    return _together(actions)
 
 
 def _plan_move(planner: _Planner, d: Diagnostic, seed_span: Span) -> Optional[_Action]:
@@ -838,12 +867,14 @@ def _plan_instance(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     # the entry point; without it a fresh one would be drawn. Install first.
     entry_first = None
     if planner.style == "hooks":
-        for program in planner.ctx.programs:
-            if d.path in program.modules and not planner.has_install(program.entry):
-                if program.entry != d.path:
-                    return planner.entry_action(program, d.code)
-                entry_first = planner.import_stop(program.entry)
-                break
+        missing = [
+            p for p in planner.ctx.programs if d.path in p.modules and not planner.has_install(p.entry)
+        ]
+        others = [p for p in missing if p.entry != d.path]
+        if others:  # every program running this module installs first; the call follows
+            return _together([planner.entry_action(p, d.code) for p in others])
+        if missing:
+            entry_first = planner.import_stop(d.path)
     seed = planner.seed
 
     def apply(m: cst.Module) -> cst.Module:
@@ -941,16 +972,35 @@ def _plan_determinism(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     statement can start CUDA); RPL301, RPL302 and RPL303 of one program share one
     action, so the block goes in once.
     """
+    return _together([_determinism_action(planner, d, p) for p in _usage_programs(planner, d)])
+
+
+def _usage_programs(planner: _Planner, d: Diagnostic) -> list[Any]:
+    """Every program (not a library) that runs the reported line, the first one first:
+    a flag missing in a shared trainer module concerns each entry point reaching it."""
+    from reprolint.analysis.determinism import program_usages
+
     found = _usage_program(planner, d)
     if found is None:
-        return None
-    program, _ = found
+        return []
+    programs = [found[0]]
+    for program in program_usages(planner.ctx):
+        if program.is_library or program is found[0] or any(p.entry == program.entry for p in programs):
+            continue
+        if any(path == d.path and usage.span == d.span for path, usage, _ in program.events):
+            programs.append(program)
+    return programs
+
+
+def _determinism_action(planner: _Planner, d: Diagnostic, program: Any) -> Optional[_Action]:
     entry = program.entry
     if planner.module(entry) is None or _turned_off(program, d):
         return None
     stop = planner.import_stop(entry)
     seed = planner.seed
     if planner.style == "hooks":
+        if planner.has_install(entry):
+            return None  # this program turns its switches on already
         return _Action(
             entry, ("entry", "hooks", seed), planner.applicability(d.code),
             "Seed every library at the entry point with `reprolint.runtime.install`",
@@ -986,11 +1036,11 @@ def _plan_determinism(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
 
 
 def _determinism_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    found = _usage_program(planner, d)
-    if found is None or _turned_off(found[0], d):
+    programs = [p for p in _usage_programs(planner, d) if not _turned_off(p, d)]
+    if not programs:
         return False
     if planner.style == "hooks":
-        return True
+        return any(not planner.has_install(p.entry) for p in programs)
     if d.code == "RPL303" and "set to `" in d.message:
         return False
     return None  # whether the entry binds the names, and which lines are missing
@@ -1326,6 +1376,17 @@ _AVAILABLE: dict[str, Callable[[_Planner, Diagnostic], Optional[bool]]] = {
 }
 
 
+def _realise_all(planner: _Planner, action: _Action) -> list[tuple[str, tuple[Edit, ...]]]:
+    """(path, edits) of an action and of the same fix for the other programs, one entry
+    per file (two programs sharing an entry point share its edits)."""
+    files: dict[str, tuple[Edit, ...]] = {}
+    for one in (action, *action.also):
+        edits = planner.realise(one)
+        if edits and one.path not in files:
+            files[one.path] = edits
+    return list(files.items())
+
+
 def attach_fixes(
     diagnostics: Sequence[Diagnostic],
     ctx: "CheckContext",
@@ -1363,16 +1424,21 @@ def attach_fixes(
             continue
         try:
             action = planner.plan(d)
-            changes = planner.realise(action) if action is not None else ()
+            files = _realise_all(planner, action) if action is not None else []
         except Exception:  # noqa: BLE001 - a planning bug must never break `check`
             if os.environ.get("REPROLINT_FIX_STRICT"):
                 raise
-            action, changes = None, ()
-        if action is None or not changes:
+            action, files = None, []
+        if action is None or not files:
             out.append(d)
             continue
-        shown = changes if action.path == d.path else ()
-        fix = PlannedFix(action.applicability, action.title, shown, path=action.path, changes=changes)
+        (path, changes), *more = files
+        shown = next((c for p, c in files if p == d.path), ())
+        title = action.title
+        if more:
+            where = ", ".join(p for p, _ in files)
+            title = f"{title} (in each program that runs it: {where})"
+        fix = PlannedFix(action.applicability, title, shown, path=path, changes=changes, more=tuple(more))
         out.append(replace(d, fix=fix))
     return out
 
@@ -1478,7 +1544,7 @@ class FixReport:
 
 
 def _allowed(fix: Optional[Fix], unsafe: bool) -> bool:
-    if not isinstance(fix, PlannedFix) or not fix.changes:
+    if not isinstance(fix, PlannedFix) or not fix.file_changes:
         return False
     if fix.applicability is Applicability.SAFE:
         return True
@@ -1517,17 +1583,30 @@ def fix_texts(
     try:
         for _ in range(MAX_ROUNDS):
             diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
-            chosen: dict[str, list[tuple[tuple[Edit, ...], list[Diagnostic]]]] = {}
+            # Per file: groups of identical edits and the diagnostics they fix. A fix
+            # that changes several files is taken whole or not at all in a round.
+            chosen: dict[str, list[tuple[tuple[Edit, ...], list[tuple[Diagnostic, bool]]]]] = {}
             for d in diagnostics:
                 if not _allowed(d.fix, unsafe):
                     continue
                 assert isinstance(d.fix, PlannedFix)
-                groups = chosen.setdefault(d.fix.path, [])
-                same = next((g for g in groups if g[0] == d.fix.changes), None)
-                if same is not None:
-                    same[1].append(d)
-                elif not any(_overlaps(g[0], d.fix.changes) for g in groups):
-                    groups.append((d.fix.changes, [d]))
+                places = []
+                for path, changes in d.fix.file_changes:
+                    groups = chosen.setdefault(path, [])
+                    same = next((g for g in groups if g[0] == changes), None)
+                    if same is None and any(_overlaps(g[0], changes) for g in groups):
+                        places = None
+                        break
+                    places.append((groups, same, changes))
+                if places is None:
+                    continue
+                for i, (groups, same, changes) in enumerate(places):
+                    entry = (d, i == 0)  # counted once, in its first file
+                    if same is not None:
+                        same[1].append(entry)
+                    else:
+                        groups.append((changes, [entry]))
+            chosen = {path: groups for path, groups in chosen.items() if groups}
             if not chosen:
                 converged = True
                 break
@@ -1545,9 +1624,9 @@ def fix_texts(
                 current[path] = new
                 analyses[path] = analysis
                 for _, ds in groups:
-                    for d in ds:
+                    for d, counted in ds:
                         counts = fixed.setdefault(path, {})
-                        counts[d.code] = counts.get(d.code, 0) + 1
+                        counts[d.code] = counts.get(d.code, 0) + int(counted)
         else:
             diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
     finally:
@@ -1619,7 +1698,8 @@ def fix_files(
             by_path[path].fixed.update(counts)
     skipped = sum(
         1 for d in remaining
-        if isinstance(d.fix, PlannedFix) and d.fix.changes and d.fix.applicability is Applicability.UNSAFE and not unsafe
+        if isinstance(d.fix, PlannedFix) and d.fix.file_changes
+        and d.fix.applicability is Applicability.UNSAFE and not unsafe
     )
     return FixReport(changes, remaining, skipped, problems, len(files), converged)
 

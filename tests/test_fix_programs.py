@@ -1,0 +1,83 @@
+"""A finding that concerns several programs (issue 17 item 4): a flag missing in a
+trainer module shared by three entry points (minGPT's shape: `mingpt/trainer.py` run
+by `projects/adder/adder.py`, `projects/chargpt/chargpt.py` and a notebook) is fixed at
+every entry point, and `check`'s count of fixable findings is what `fix` then does."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+FIXTURE = Path(__file__).parent / "fixtures" / "three_entry_points"
+ENTRIES = ["demo.ipynb", "projects/adder/adder.py", "projects/chargpt/chargpt.py"]
+
+
+@pytest.fixture(autouse=True)
+def strict(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REPROLINT_FIX_STRICT", "1")
+
+
+@pytest.fixture
+def minigpt(tmp_path: Path) -> Path:
+    root = tmp_path / "minigpt"
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+def _program_text(root: Path, entry: str) -> str:
+    path = root / entry
+    if entry.endswith(".ipynb"):
+        return "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"])
+    return path.read_text()
+
+
+@pytest.mark.parametrize(
+    ("style", "marker"),
+    [("hooks", "reprolint.runtime.install(seed=0)"), ("inline", "torch.use_deterministic_algorithms(True)")],
+)
+def test_a_shared_trainer_finding_is_fixed_at_every_entry_point(cli, minigpt: Path, style: str, marker: str) -> None:
+    result = cli("check", "--no-cache", ".", cwd=minigpt)
+    assert "mingpt/trainer.py:7:23: RPL301" in result.out
+    assert result.out.splitlines()[-1] == "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`)."
+
+    dry = cli("fix", "--unsafe-fixes", "--fix-style", style, ".", cwd=minigpt)
+    assert dry.out.splitlines()[:4] == [
+        *(f"{entry}: would fix RPL301" for entry in ENTRIES),
+        "Would fix 1 problem in 3 files.",
+    ]
+    written = cli("fix", "--write", "--unsafe-fixes", "--fix-style", style, ".", cwd=minigpt)
+    assert written.status == 0, written
+    assert written.out == "Fixed 1 problem in 3 files.\n"
+    for entry in ENTRIES:
+        assert marker in _program_text(minigpt, entry), entry
+    assert marker not in (minigpt / "mingpt" / "trainer.py").read_text()
+    # Afterwards check and fix agree: nothing reported, nothing left to fix.
+    assert cli("check", "--no-cache", ".", cwd=minigpt).out == "All checks passed!\n"
+    assert cli("fix", "--unsafe-fixes", "--fix-style", style, ".", cwd=minigpt).out == "Nothing to fix.\n"
+
+
+def test_json_fix_is_not_null_when_text_says_fixable(cli, minigpt: Path) -> None:
+    text = cli("check", "--no-cache", ".", cwd=minigpt).out
+    items = json.loads(cli("check", "--no-cache", "--output-format", "json", ".", cwd=minigpt).out)
+    fixable = [i for i in items if i["fix"] is not None]
+    assert f"({len(fixable)} fixable" in text.splitlines()[-1]
+    [item] = fixable
+    assert item["fix"]["title"].endswith(f"(in each program that runs it: {', '.join(ENTRIES)})")
+
+
+def test_the_count_of_fixable_findings_is_what_fix_does_after_one_entry_is_fixed(cli, minigpt: Path) -> None:
+    # One entry point fixed by hand: the finding now concerns the two others only.
+    adder = minigpt / "projects" / "adder" / "adder.py"
+    adder.write_text(adder.read_text().replace(
+        "from mingpt.utils import set_seed\n",
+        "from mingpt.utils import set_seed\nimport reprolint.runtime\n\nreprolint.runtime.install(seed=0)\n",
+    ))
+    result = cli("check", "--no-cache", ".", cwd=minigpt)
+    assert result.out.splitlines()[-1] == "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`)."
+    written = cli("fix", "--write", "--unsafe-fixes", ".", cwd=minigpt)
+    assert written.out == "Fixed 1 problem in 2 files.\n"
+    assert adder.read_text().count("install(seed=0)") == 1
+    assert cli("check", "--no-cache", ".", cwd=minigpt).out == "All checks passed!\n"
