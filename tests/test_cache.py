@@ -158,9 +158,9 @@ def test_warm_run_reuses_everything_and_gives_the_same_findings(tmp_path: Path, 
     parsed: list[str] = []
     real = pipeline.analyse_bytes
 
-    def counting(path: str, data: bytes, cold_check: bool = False) -> Any:
+    def counting(path: str, data: bytes) -> Any:
         parsed.append(path)
-        return real(path, data, cold_check)
+        return real(path, data)
 
     monkeypatch.setattr(pipeline, "analyse_bytes", counting)
     warm = check_paths([str(project)], settings, cache=True, jobs=1)
@@ -181,9 +181,9 @@ def test_editing_one_file_reanalyses_only_that_file(tmp_path: Path, monkeypatch)
     parsed: list[str] = []
     real = pipeline.analyse_bytes
 
-    def counting(path: str, data: bytes, cold_check: bool = False) -> Any:
+    def counting(path: str, data: bytes) -> Any:
         parsed.append(path)
-        return real(path, data, cold_check)
+        return real(path, data)
 
     monkeypatch.setattr(pipeline, "analyse_bytes", counting)
     after = check_paths([str(project)], settings, cache=True, jobs=1)
@@ -241,6 +241,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # several `reprolint` child processes
 def test_cli_cache_no_cache_and_clean(tmp_path: Path) -> None:
     project = _copy_corpus(tmp_path)
     first = _cli("check", "proj", "--output-format", "json", cwd=tmp_path)
@@ -281,6 +282,7 @@ def test_a_warm_run_does_not_import_libcst(tmp_path: Path) -> None:
     assert run().stdout.strip().endswith("False")  # warm: served from the cache
 
 
+@pytest.mark.slow  # several `reprolint` child processes
 def test_concurrent_runs_share_the_cache_safely(tmp_path: Path) -> None:
     _copy_corpus(tmp_path)
     procs = [
@@ -434,8 +436,6 @@ def test_a_run_entry_written_without_the_secret_is_absent(tmp_path: Path) -> Non
     runs = tmp_path / ".reprolint_cache" / "runs"
     for entry in [runs / f"{run.key}.json", *runs.glob("*.json")]:
         entry.write_text(json.dumps({"key": run.key, "diagnostics": []}))
-    for aux in (tmp_path / ".reprolint_cache").glob("trigger-words-*.json"):
-        aux.write_text(json.dumps({"value": [[], []]}))
     again = check_paths([str(tmp_path)], settings, cache=True, jobs=1)
     assert _codes(again.diagnostics) == _codes(expected)
     # Its authentic entry, edited, does not verify either.

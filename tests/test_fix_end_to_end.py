@@ -15,6 +15,7 @@ from reprolint.harness.cli import main as verify_main
 TRAIN = Path(__file__).resolve().parent.parent / "corpus" / "train"
 
 
+@pytest.mark.slow  # trains each fixed corpus script twice under verify
 @pytest.mark.parametrize(
     ("name", "change"),
     [

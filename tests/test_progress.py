@@ -101,6 +101,7 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow  # checks many files in a child process on a terminal
 def test_bar_on_a_terminal_for_a_long_run(many: Path) -> None:
     status, out, _, terminal = _run_on_pty(many, {})
     assert status == 1
@@ -110,11 +111,13 @@ def test_bar_on_a_terminal_for_a_long_run(many: Path) -> None:
     assert out.decode().splitlines()[-1].startswith("Found 1 problem (")
 
 
+@pytest.mark.slow  # checks many files in a child process on a terminal
 def test_no_bar_in_ci(many: Path) -> None:
     _, _, _, terminal = _run_on_pty(many, {"CI": "true"})
     assert b"Checking" not in terminal
 
 
+@pytest.mark.slow  # checks many files in a child process on a terminal
 def test_no_bar_when_stderr_is_a_pipe(many: Path) -> None:
     _, _, err, _ = _run_on_pty(many, {}, stderr_tty=False)
     assert err == b""
@@ -126,6 +129,7 @@ def test_no_bar_for_a_short_run(tmp_path: Path) -> None:
     assert b"Checking" not in terminal
 
 
+@pytest.mark.slow  # checks many files in a child process on a terminal
 def test_no_color_removes_colour_from_bar_and_report(many: Path) -> None:
     _, _, _, coloured = _run_on_pty(many, {}, stdout_tty=True)
     assert has_colour(coloured)

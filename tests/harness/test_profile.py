@@ -17,6 +17,8 @@ import pytest
 from reprolint.harness.cli import main
 
 pytest.importorskip("torch")
+# Each test trains a small model twice under the op-level recorder.
+pytestmark = pytest.mark.slow
 
 TRAIN = Path(__file__).resolve().parents[2] / "corpus" / "train"
 PY = sys.executable
@@ -139,7 +141,6 @@ UNSEEDED_RANDN = """
 """
 
 
-@pytest.mark.slow
 def test_unseeded_randn_is_randomness_with_seeding_advice_not_an_op(
     profile: Callable[..., Profiled], program: Callable[[str], str]
 ) -> None:

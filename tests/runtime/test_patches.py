@@ -127,6 +127,7 @@ def test_autograd_still_works_through_a_patched_op(on_cpu: Any) -> None:
     assert on_cpu.replaced_calls() == {"aten::median": 1}
 
 
+@pytest.mark.slow  # a fresh interpreter that imports torch
 def test_install_patch_true_applies_the_patches(run_python: Any) -> None:
     ran = run_python(
         """
@@ -148,6 +149,7 @@ def test_install_patch_true_applies_the_patches(run_python: Any) -> None:
     assert result["flags"] == result["patched"]
 
 
+@pytest.mark.slow  # a fresh interpreter that imports torch
 def test_install_without_patch_leaves_kernels_alone(run_python: Any) -> None:
     ran = run_python(
         """
@@ -161,6 +163,7 @@ def test_install_without_patch_leaves_kernels_alone(run_python: Any) -> None:
     assert json.loads(ran.out.strip().splitlines()[-1]) == []
 
 
+@pytest.mark.slow  # a fresh interpreter that imports torch
 def test_importing_the_runtime_does_not_import_torch(run_python: Any) -> None:
     ran = run_python(
         """
