@@ -27,6 +27,7 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import child_fields, find_argument
 from reprolint.analysis.rng_catalog import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
+from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
 __all__ = [
@@ -38,18 +39,28 @@ __all__ = [
     "Import",
     "LocalFinding",
     "ModuleFacts",
+    "OptionRef",
     "Region",
     "Seed",
+    "UNKNOWN",
     "Usage",
     "collect_facts",
 ]
 
-UNKNOWN = "<unknown>"  # a value the analysis cannot know statically
 
-# A branch condition: (tree, polarity, source text). ``tree`` is a small tuple language:
-# ("const", v) ("attr", name) ("isnone", t) ("notnone", t) ("truthy", t) ("not", t)
-# ("and", t...) ("or", t...) ("cmp", t, op, v) ("unknown",)
-Cond = tuple[Any, bool, str]
+@dataclass(frozen=True)
+class Cond:
+    """A branch condition on the way to an event.
+
+    ``tree`` is a small tuple language the program model evaluates with the option
+    defaults: ("const", v) ("attr", name) ("isnone", t) ("notnone", t) ("truthy", t)
+    ("not", t) ("and", t...) ("or", t...) ("cmp", t, op, v) ("unknown",).
+    ``polarity``: the event runs when the condition is true (False: in its ``else``).
+    """
+
+    tree: Any
+    polarity: bool
+    text: str  # the condition as written
 
 _EXTERNAL_ROOTS = frozenset(
     set(getattr(sys, "stdlib_module_names", ()))
@@ -414,7 +425,7 @@ class _Collector(UsageMixin):
             key = id(test)
             if key not in self.cond_texts:
                 self.cond_texts[key] = self.text(test)
-            out.append((tree, polarity, self.cond_texts[key]))
+            out.append(Cond(tree, polarity, self.cond_texts[key]))
         return tuple(out)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:

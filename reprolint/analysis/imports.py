@@ -20,6 +20,8 @@ from reprolint.analysis.program import ProgramIndex
 __all__ = ["MissingImport", "missing_project_imports"]
 
 _REPOSITORY_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+# Known libraries, and reprolint itself (`import reprolint.runtime` is what `fix` inserts).
+_SKIPPED = _EXTERNAL_ROOTS | {"reprolint"}
 _MAX_LEVELS = 6  # folders searched above a checked folder when no repository marker is met
 
 
@@ -67,7 +69,7 @@ def missing_project_imports(index: ProgramIndex, roots: Iterable[str]) -> list[M
             if dotted.startswith("."):
                 continue
             package = dotted.split(".")[0]
-            if package in _EXTERNAL_ROOTS or index.resolve_module(path, package) is not None:
+            if package in _SKIPPED or index.resolve_module(path, package) is not None:
                 continue
             modules, importers = wanted.setdefault(package, (set(), set()))
             modules.add(dotted)

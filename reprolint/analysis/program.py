@@ -23,7 +23,7 @@ from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
 from reprolint.analysis.execution import Execution, ExecutionModel, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
-from reprolint.analysis.usage import Usage
+from reprolint.analysis.usage import OptionRef, Usage
 
 __all__ = [
     "Blame",
@@ -292,18 +292,18 @@ class Program:
 
     def _seed_blame(self, step: Step) -> tuple[bool, Optional[Blame]]:
         for guarded in step.conds:
-            tree, polarity, text = guarded.cond
-            value = evaluate(tree, self.lookup)
-            if value is not None and value != polarity:
-                return False, Blame(guarded.path, guarded.span, guarded.text, text if polarity else f"not ({text})")
+            cond = guarded.cond
+            value = evaluate(cond.tree, self.lookup)
+            if value is not None and value != cond.polarity:
+                condition = cond.text if cond.polarity else f"not ({cond.text})"
+                return False, Blame(guarded.path, guarded.span, guarded.text, condition)
         return True, None
 
     def on_default_path(self, step: Step) -> bool:
         """Whether a step runs with the program's default options."""
         for guarded in step.conds:
-            tree, polarity, _ = guarded.cond
-            value = evaluate(tree, self.lookup)
-            if value is not None and value != polarity:
+            value = evaluate(guarded.cond.tree, self.lookup)
+            if value is not None and value != guarded.cond.polarity:
                 return False
         return True
 
@@ -363,20 +363,19 @@ class Program:
     def value(self, usage: Usage) -> Optional[bool]:
         """A flag's value with the default options: True, False or None (unknown)."""
         if usage.ref is not None:
-            negate = usage.ref.startswith("!")
-            value = self.lookup(usage.ref.lstrip("!"))
+            value = self.lookup(usage.ref.name)
             if value == UNKNOWN:
                 return None
-            return (not value) if negate else bool(value)
+            return (not value) if usage.ref.negated else bool(value)
         if usage.value == UNKNOWN:
             return None
         return usage.value is True or usage.value in ("warn", "error")
 
     def kw_value(self, usage: Usage, key: str) -> Any:
-        """A keyword's literal (``"@name"`` options resolved with their defaults)."""
+        """A keyword's literal (an option, :class:`OptionRef`, resolved with its default)."""
         value = usage.kw(key)
-        if isinstance(value, str) and value.startswith("@"):
-            return self.lookup(value[1:])
+        if isinstance(value, OptionRef):
+            return self.lookup(value.name)
         return value
 
     # ---------------------------------------------------------------- questions

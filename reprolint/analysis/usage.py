@@ -45,11 +45,10 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
-__all__ = ["FLAG_NAMES", "UNKNOWN", "Usage", "UsageMixin"]
-
-UNKNOWN = "<unknown>"  # the same marker as reprolint.analysis.facts.UNKNOWN
+__all__ = ["FLAG_NAMES", "UNKNOWN", "OptionRef", "Usage", "UsageMixin"]
 
 FLAG_NAMES = (
     "torch.deterministic",  # torch.use_deterministic_algorithms / set_deterministic
@@ -70,7 +69,7 @@ class Usage:
     text: str
     conds: tuple[Any, ...] = ()
     value: Any = None
-    ref: Optional[str] = None
+    ref: Optional[OptionRef] = None  # ``value`` comes from this option
     flag: bool = False
     args: tuple[Any, ...] = ()
     kwargs: tuple[tuple[str, Any], ...] = ()
@@ -531,11 +530,11 @@ class UsageMixin:
         if value_node is not None:
             value = _literal(value_node)
             if value == UNKNOWN and isinstance(value_node, cst.Attribute):
-                ref = value_node.attr.value
+                ref = OptionRef(value_node.attr.value)
             elif value == UNKNOWN and isinstance(value_node, cst.UnaryOperation) and isinstance(
                 value_node.operator, cst.Not
             ) and isinstance(value_node.expression, cst.Attribute):
-                ref = "!" + value_node.expression.attr.value
+                ref = OptionRef(value_node.expression.attr.value, negated=True)
         self._u_emit("flag", name, node, value=value, ref=ref, flag=warn_only)
 
     def _u_env(self, node: cst.CSTNode, key: Optional[cst.BaseExpression], value: cst.BaseExpression,
@@ -567,7 +566,7 @@ class UsageMixin:
         if workers is not None:
             value = _literal(workers)
             if value == UNKNOWN and isinstance(workers, cst.Attribute):
-                ref = workers.attr.value
+                ref = OptionRef(workers.attr.value)
             elif value == UNKNOWN and isinstance(workers, cst.Name):
                 for scope in reversed(self.scopes):
                     if scope.kind == "function" and workers.value in scope.params:
@@ -1025,7 +1024,7 @@ def _literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:
         if arg.keyword is not None:
             value = _literal(arg.value)
             if value == UNKNOWN and isinstance(arg.value, cst.Attribute):
-                value = "@" + arg.value.attr.value  # an option: `args.<name>`
+                value = OptionRef(arg.value.attr.value)
             out.append((arg.keyword.value, value))
     return tuple(out)
 

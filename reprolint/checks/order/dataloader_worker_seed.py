@@ -147,7 +147,7 @@ class DataloaderWorkerSeed(Rule):
     def _workers(program: ProgramUsage, usage: Usage) -> bool:
         value = usage.value
         if usage.ref is not None:
-            value = program.lookup(usage.ref)
+            value = program.lookup(usage.ref.name)
         if value == UNKNOWN:
             return True
         return isinstance(value, int) and not isinstance(value, bool) and value > 0

@@ -1,0 +1,21 @@
+"""The values facts hold besides literals: the one ``UNKNOWN`` marker and option references.
+
+Both are plain data so facts can be cached as JSON (see :mod:`reprolint.cache`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["UNKNOWN", "OptionRef"]
+
+UNKNOWN = "<unknown>"  # a value the analysis cannot know statically
+
+
+@dataclass(frozen=True)
+class OptionRef:
+    """A value taken from a command-line option (``args.<name>``, or ``not args.<name>``),
+    decided per program by the option's default."""
+
+    name: str
+    negated: bool = False
