@@ -244,6 +244,12 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+def _field(d: Diagnostic, name: str) -> Any:
+    """A field of the finding's data (what its message is rendered from): fixes read
+    these, never the message text."""
+    return d.data.get(name)
+
+
 def _literal_seed(seed: int) -> cst.BaseExpression:
     return cst.Integer(str(seed))
 
@@ -303,7 +309,7 @@ class _Planner:
     def available(self, d: Diagnostic) -> bool:
         """Whether ``plan`` + ``realise`` would give ``d`` a fix, without computing it.
 
-        Each rule's test answers from the facts, the programs and the message (no libcst
+        Each rule's test answers from the facts, the programs and the finding's data (no libcst
         parse, no transform); a test that cannot tell (None) falls back to planning,
         which parses the file but still transforms nothing.
         """
@@ -721,9 +727,9 @@ def _seed_argument(call: cst.Call) -> tuple[Optional[str], Optional[int]]:
 
 def _plan_entropy_seed(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     literal = _literal_seed(planner.seed)
-    match = re.search(r"the default of `--([\w-]+)`", d.message)
-    if match:
-        return _plan_option_default(planner, d, match.group(1).replace("-", "_"))
+    option = _field(d, "option")  # the argparse dest whose default is the entropy
+    if option:
+        return _plan_option_default(planner, d, str(option))
     if fixes.find_call(planner.module(d.path) or cst.Module([]), d.span) is None:
         return None
 
@@ -1007,7 +1013,7 @@ def _determinism_action(planner: _Planner, d: Diagnostic, program: Any) -> Optio
             lambda m: ensure_install(m, seed, stop),
         )
     framework = "tensorflow" if d.code == "RPL304" else "torch"
-    if d.code == "RPL303" and "set to `" in d.message:
+    if d.code == "RPL303" and _field(d, "problem_kind") == "wrong-value":
         return None  # a wrong value the user chose: `setdefault` would not change it
     module = planner.module(entry)
     assert module is not None
@@ -1041,7 +1047,7 @@ def _determinism_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
         return False
     if planner.style == "hooks":
         return any(not planner.has_install(p.entry) for p in programs)
-    if d.code == "RPL303" and "set to `" in d.message:
+    if d.code == "RPL303" and _field(d, "problem_kind") == "wrong-value":
         return False
     return None  # whether the entry binds the names, and which lines are missing
 
@@ -1098,7 +1104,7 @@ def _framework_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
 
 
 # Listings whose entries `sorted` cannot compare, and how to sort them instead.
-_SORT_KEYS = {"`os.scandir`": "lambda entry: entry.name"}
+_SORT_KEYS = {"os.scandir": "lambda entry: entry.name"}
 
 
 def _sorted(expression: cst.BaseExpression, key: Optional[str] = None) -> cst.BaseExpression:
@@ -1111,10 +1117,10 @@ def _sorted(expression: cst.BaseExpression, key: Optional[str] = None) -> cst.Ba
 def _plan_listing(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     """RPL402: ``sorted(...)`` around the listing call (none for ``os.walk``, whose lists
     need sorting inside the loop)."""
-    if d.message.startswith("`os.walk`"):
+    function = _field(d, "function")
+    if function == "os.walk":
         return None
-    description = d.message.split(" returns ")[0]
-    key = _SORT_KEYS.get(description)
+    key = _SORT_KEYS.get(str(function))
     return _Action(
         d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the listing in `sorted(...)`",
         lambda m: fixes.rewrite(m, d.span, lambda node: _sorted(node, key)),  # type: ignore[arg-type]
@@ -1123,7 +1129,8 @@ def _plan_listing(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
 
 def _plan_set_order(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     """RPL401: ``sorted(...)`` around the set (``list(s)`` becomes ``sorted(s)``)."""
-    if "removes an arbitrary element" in d.message:
+    variant = _field(d, "variant")
+    if variant == "pop":
         return None  # `s.pop()`: which element to take is the program's choice
     module = planner.module(d.path)
     if module is None:
@@ -1132,7 +1139,7 @@ def _plan_set_order(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     if located is None:
         return None
     node = located.node
-    if isinstance(node, cst.Call) and d.message.startswith("`") and " takes the order " in d.message:
+    if isinstance(node, cst.Call) and variant is None:  # `f(s)` takes the set's order
         if _code(node.func) == "zip":
             return None  # which of the arguments is the set is not known here
 
@@ -1159,14 +1166,9 @@ def _plan_set_order(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
 
 
 def _set_order_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    if "removes an arbitrary element" in d.message:
+    if _field(d, "variant") == "pop":
         return False
-    if d.message.startswith("`zip("):
-        return False
-    return True
-
-
-_WORKER_RNG = re.compile(r"copies (?P<rngs>.*?) of `(?P<dataset>[^`]+)` into every worker")
+    return not (_field(d, "variant") is None and _field(d, "function") == "zip")
 
 
 def _snake(name: str) -> str:
@@ -1176,14 +1178,12 @@ def _snake(name: str) -> str:
 def _plan_worker_seed(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     """RPL403: ``worker_init_fn=<a generated function that reseeds the dataset's own
     generators from the worker's seed>``."""
-    match = _WORKER_RNG.search(d.message)
-    if match is None:
+    attrs = tuple(_field(d, "attributes") or ())
+    numpy_global = bool(_field(d, "numpy_global"))
+    dataset = _field(d, "dataset")
+    if not dataset or not attrs and not numpy_global:
         return None
-    attrs = tuple(re.findall(r"`self\.(\w+)`", match.group("rngs")))
-    numpy_global = "NumPy's global RNG" in match.group("rngs")
-    if not attrs and not numpy_global:
-        return None
-    name = f"seed_{_snake(match.group('dataset'))}_worker"
+    name = f"seed_{_snake(str(dataset))}_worker"
     stop = planner.import_stop(d.path)
 
     def apply(m: cst.Module) -> cst.Module:
@@ -1207,8 +1207,7 @@ def _plan_worker_seed(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
 
 
 def _worker_seed_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    match = _WORKER_RNG.search(d.message)
-    return match is not None and ("`self." in match.group("rngs") or "NumPy's global RNG" in match.group("rngs"))
+    return bool(_field(d, "dataset")) and bool(_field(d, "attributes") or _field(d, "numpy_global"))
 
 
 def _plan_set_epoch(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
@@ -1218,7 +1217,7 @@ def _plan_set_epoch(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     follow it in the same function: the first ``for <name> in ...`` after it whose name
     contains "epoch", else the first ``for <name> in range(...)`` holding another loop.
     """
-    if "without `set_epoch" not in d.message:
+    if _field(d, "variant") is not None:
         return None  # seeded from the rank: the seed itself must change
     module = planner.module(d.path)
     if module is None:
@@ -1316,17 +1315,15 @@ def _unseeded_global_available(planner: _Planner, d: Diagnostic) -> Optional[boo
     return None  # maybe a move of the seeding call in the same file
 
 
-_CALLEE = re.compile(r"`(?P<callee>[^`(]*)(?P<args>\([^`]*\))`")
-
-
 def _instance_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    match = _CALLEE.match(d.message)
-    if match is None:
+    callee = _field(d, "call")
+    if not callee:
         return None
-    callee = match.group("callee")
+    callee = str(callee)
     if callee.split(".")[-1] == "SystemRandom":
         return False
-    if callee.split(".")[-1] in _METHOD_SEEDS and "." in callee and match.group("args") == "()":
+    no_arguments = _field(d, "variant") in (None, "reseed")  # `{call}()`
+    if callee.split(".")[-1] in _METHOD_SEEDS and "." in callee and no_arguments:
         if not planner.is_statement(d.path, d.span):
             return False
     if planner.style == "hooks":
@@ -1339,10 +1336,9 @@ def _instance_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
 
 
 def _entropy_seed_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    match = re.search(r"the default of `--([\w-]+)`", d.message)
-    if match is None:
+    dest = _field(d, "option")
+    if not dest:
         return True  # the reported call gets the configured seed
-    dest = match.group(1).replace("-", "_")
     return any(dest in facts.arg_entropy for facts in planner.ctx.facts.values())
 
 
@@ -1371,7 +1367,7 @@ _AVAILABLE: dict[str, Callable[[_Planner, Diagnostic], Optional[bool]]] = {
     "RPL304": _determinism_available,
     "RPL306": _framework_available,
     "RPL401": _set_order_available,
-    "RPL402": lambda planner, d: not d.message.startswith("`os.walk`"),
+    "RPL402": lambda planner, d: _field(d, "function") != "os.walk",
     "RPL403": _worker_seed_available,
 }
 

@@ -81,3 +81,27 @@ def test_the_count_of_fixable_findings_is_what_fix_does_after_one_entry_is_fixed
     assert written.out == "Fixed 1 problem in 2 files.\n"
     assert adder.read_text().count("install(seed=0)") == 1
     assert cli("check", "--no-cache", ".", cwd=minigpt).out == "All checks passed!\n"
+
+
+# -- fixes read the finding's data, never its message (issue 12 item 3)
+
+
+def _fixed_examples() -> list:
+    from reprolint.checks.base import all_rules
+
+    return [
+        pytest.param(rule, example, id=f"{rule.code}-{i}")
+        for rule in all_rules()
+        for i, example in enumerate(rule.INVALID)
+        if example.fixed is not None
+    ]
+
+
+@pytest.mark.parametrize(("rule", "example"), _fixed_examples())
+def test_rewording_every_message_changes_no_fix(rule, example, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reprolint.api import check_source, fix_source
+    from reprolint.checks.base import Rule
+
+    monkeypatch.setattr(Rule, "render", classmethod(lambda cls, data: "reworded"))
+    assert {d.message for d in check_source(example.source, "main.py")} <= {"reworded"}
+    assert fix_source(example.source, "main.py", unsafe_fixes=True) == example.fixed
