@@ -65,6 +65,7 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_children_still_running_at_a_normal_exit_are_stopped(workdir: Path, capsys) -> None:
     program = workdir / "train.py"
     program.write_text(LEAVES_A_CHILD.format(sleep=0))
@@ -75,6 +76,7 @@ def test_children_still_running_at_a_normal_exit_are_stopped(workdir: Path, caps
     assert not [pid for pid in found if alive(pid)], "a worker of the program was left running"
 
 
+@pytest.mark.slow
 def test_a_timeout_stops_the_whole_group(workdir: Path, capsys) -> None:
     program = workdir / "train.py"
     program.write_text(LEAVES_A_CHILD.format(sleep=120))
@@ -106,6 +108,7 @@ def test_a_signal_to_reprolint_leaves_no_process_behind(workdir: Path, sig: int,
     assert not [pid for pid in found if alive(pid)], "the training process tree was left running"
 
 
+@pytest.mark.slow
 def test_a_program_that_deletes_the_records_does_not_crash_verify(workdir: Path, capsys) -> None:
     program = workdir / "clean.py"
     program.write_text("import shutil\nshutil.rmtree('.reprolint')\nprint('cleaned')\n")
@@ -166,6 +169,7 @@ def test_clean_runs_removes_the_sessions(workdir: Path, capsys) -> None:
     assert "removed 2 run records" in captured.out + captured.err
 
 
+@pytest.mark.slow
 def test_show_output_streams_the_program_output_and_keeps_it(workdir: Path, capsys) -> None:
     status = reprolint_main(["verify", "--show-output", "--output-format", "json", "--",
                              PY, "-c", "import sys; print('epoch 1 done'); print('warn', file=sys.stderr)"])

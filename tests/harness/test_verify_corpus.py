@@ -43,7 +43,7 @@ def test_lenet5_with_replay_is_bit_identical(verify) -> None:
     assert result.status == 0, result
     assert result.out.startswith(
         "REPRODUCIBLE with record/replay: 2 runs bit-identical "
-        "(8 steps, 10 tensors, loss, 3 metrics, 1 artifact (10 tensors)); time spread "
+        "(8 steps, 10 tensors, loss, 3 metrics, 1 artifact (10 tensors), 1 torch.save call (10 tensors)); time spread "
     )
 
 
