@@ -349,6 +349,12 @@ def _clean(args: argparse.Namespace) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    from reprolint._lazy import defer_libcst
+
+    # The command line owns its process: libcst is imported on the first parse only, so
+    # a run served from the cache never pays for it. (Never done on `import reprolint.api`:
+    # a library caller's sys.modules is not ours to change.)
+    defer_libcst()
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list:

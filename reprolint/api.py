@@ -12,22 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 
-from reprolint._lazy import defer_libcst
+# A plain import: a library caller gets the real libcst. Only the command line defers it
+# (reprolint/_lazy.py), so a run served from the cache never pays its 0.25 s import.
+import libcst as cst
 
-# Before the fact modules import it: libcst is loaded on the first parse only, so a run
-# served from the cache never pays its 0.25 s import (see reprolint/_lazy.py).
-defer_libcst()
-
-import libcst as cst  # noqa: E402 - the deferred stand-in registered above
-
-from reprolint.analysis.execution import ExecutionModel  # noqa: E402
-from reprolint.analysis.facts import ModuleFacts, collect_facts  # noqa: E402
-from reprolint.analysis.program import ProgramIndex, analyse_programs  # noqa: E402
-from reprolint.checks.base import CheckContext, Finding, all_rules  # noqa: E402
-from reprolint.config import Settings  # noqa: E402
-from reprolint.discovery import discover, read_regular  # noqa: E402
-from reprolint.model import Diagnostic, Severity, Span  # noqa: E402
-from reprolint.precheck import nesting_problem  # noqa: E402
+from reprolint.analysis.execution import ExecutionModel
+from reprolint.analysis.facts import ModuleFacts, collect_facts
+from reprolint.analysis.program import ProgramIndex, analyse_programs
+from reprolint.checks.base import CheckContext, Finding, all_rules
+from reprolint.config import Settings
+from reprolint.discovery import discover, read_regular
+from reprolint.model import Diagnostic, Severity, Span
+from reprolint.precheck import nesting_problem
 
 __all__ = [
     "DATA_FILE_BYTES",

@@ -768,26 +768,3 @@ class FactsCache:
             self._write("run", key, self.folder / "runs" / f"{key}.json", text.encode("utf-8"))
         except (OSError, TypeError, ValueError, RecursionError):
             pass
-
-    def _aux_entry(self, name: str) -> tuple[str, Path]:
-        key = self.key(name, b"")
-        return key, self.folder / f"{name}-{key[:16]}.json"
-
-    def load_aux(self, name: str) -> Any:
-        """A helper value stored under this cache's salt (None when absent or bad)."""
-        key, entry = self._aux_entry(name)
-        body = self._read("aux", key, entry)
-        if body is None:
-            return None
-        try:
-            stored = json.loads(body)
-        except (ValueError, RecursionError):
-            return None
-        return stored.get("value") if isinstance(stored, dict) else None
-
-    def store_aux(self, name: str, value: Any) -> None:
-        try:
-            key, entry = self._aux_entry(name)
-            self._write("aux", key, entry, json.dumps({"value": value}).encode("utf-8"))
-        except (OSError, TypeError, ValueError, RecursionError):
-            pass
