@@ -405,7 +405,17 @@ def report(
             fps.append((finding, label.get("reason", "")))
 
     lines += ["", "## Precision (stratified sample, hash-ordered; labels in precision.toml)", ""]
-    lines.append(f"{'rule':8} {'findings':>8} {'sampled':>7} {'TP':>4} {'FP':>4} {'todo':>4} {'precision':>9}")
+    # Beside the sample: every finding that happens to be labelled (whole rules were
+    # labelled where that was cheap), as a check on the sample's figure.
+    every: dict[str, Counter] = defaultdict(Counter)
+    for finding in findings:
+        label = labels.get(finding.key)
+        if label is not None:
+            every[finding.code][label["verdict"]] += 1
+    lines.append(
+        f"{'rule':8} {'findings':>8} {'sampled':>7} {'TP':>4} {'FP':>4} {'todo':>4} "
+        f"{'precision':>9}   {'labelled':>8} {'precision':>9}"
+    )
     tp_all = fp_all = 0
     weighted = weight = 0.0
     for code in rules:
@@ -415,13 +425,16 @@ def report(
         if tp + fp:
             weighted += per_rule[code] * tp / (tp + fp)
             weight += per_rule[code]
+        known = every[code]["TP"] + every[code]["FP"]
         lines.append(
             f"{code:8} {per_rule[code]:8} {taken:7} {tp:4} {fp:4} {taken - tp - fp:4} "
-            f"{ratio(tp, tp + fp):>9}"
+            f"{ratio(tp, tp + fp):>9}   {known:8} {ratio(every[code]['TP'], known):>9}"
         )
+    known_tp = sum(c["TP"] for c in every.values())
+    known = known_tp + sum(c["FP"] for c in every.values())
     lines.append(
         f"{'all':8} {len(findings):8} {len(chosen):7} {tp_all:4} {fp_all:4} "
-        f"{len(unlabelled):4} {ratio(tp_all, tp_all + fp_all):>9}"
+        f"{len(unlabelled):4} {ratio(tp_all, tp_all + fp_all):>9}   {known:8} {ratio(known_tp, known):>9}"
     )
     if weight:
         lines.append(
