@@ -45,6 +45,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from reprolint.analysis import calls
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
@@ -86,27 +87,6 @@ class Usage:
 
 # ----------------------------------------------------------------------------- vocab
 
-_LIGHTNING_TRAINERS = frozenset({
-    "lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer",
-    "lightning.pytorch.trainer.Trainer", "pytorch_lightning.trainer.Trainer",
-})
-_FABRIC = frozenset({"lightning.Fabric", "lightning.fabric.Fabric", "lightning_fabric.Fabric"})
-_HF_ARGS = frozenset({
-    "transformers.TrainingArguments", "transformers.Seq2SeqTrainingArguments",
-    "transformers.training_args.TrainingArguments",
-})
-_HF_TRAINERS = frozenset({
-    "transformers.Trainer", "transformers.Seq2SeqTrainer", "transformers.trainer.Trainer",
-    "trl.SFTTrainer",
-})
-_HF_FULL_DET = frozenset({
-    "transformers.enable_full_determinism", "transformers.trainer_utils.enable_full_determinism",
-})
-_ACCELERATORS = frozenset({"accelerate.Accelerator"})
-_ACCELERATE_SET_SEED = frozenset({"accelerate.utils.set_seed", "accelerate.utils.random.set_seed"})
-_TORCH_DET = frozenset({"torch.use_deterministic_algorithms", "torch.set_deterministic"})
-_TORCH_DEBUG_MODE = "torch.set_deterministic_debug_mode"
-_REPROLINT_INSTALL = "reprolint.runtime.install"
 _CUDA_CALLS = frozenset({
     "torch.cuda.set_device", "torch.cuda.device", "torch.cuda.synchronize",
     "torch.cuda.empty_cache", "torch.cuda.Stream", "torch.cuda.Event", "torch.cuda.CUDAGraph",
@@ -123,10 +103,6 @@ _FSDP = frozenset({
     "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
 })
 _INIT_PG = frozenset({"torch.distributed.init_process_group"})
-_SAMPLERS = frozenset({
-    "torch.utils.data.distributed.DistributedSampler", "torch.utils.data.DistributedSampler",
-})
-_DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _CUDNN_LAYERS = frozenset(
     [f"torch.nn.{n}" for n in (
         "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
@@ -145,18 +121,6 @@ _TF_TRAIN_CALLS = frozenset({
 })
 _JAX_TRAIN_PREFIXES = ("jax.grad", "jax.value_and_grad", "optax.", "flax.training.")
 _TF_SETTING_CALLS = ("map", "interleave", "batch")
-_SEEDERS_FOR_RANK = frozenset({
-    "torch.manual_seed", "torch.random.manual_seed", "lightning.seed_everything",
-    "lightning.pytorch.seed_everything", "pytorch_lightning.seed_everything",
-    "transformers.set_seed", "accelerate.utils.set_seed",
-})
-_RANK_WORDS = re.compile(
-    r"\b(rank|local_rank|global_rank|get_rank|process_index|local_process_index|RANK|LOCAL_RANK)\b"
-)
-_EXEC = frozenset({
-    "os.execv", "os.execve", "os.execl", "os.execle", "os.execlp", "os.execvp", "os.execvpe",
-    "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen",
-})
 
 # Listings whose order is the file system's (RPL402).
 _LISTINGS = {
@@ -374,77 +338,16 @@ class UsageMixin:
         if method == "prepare" and "accelerate" in self.uses:
             self._u_emit("ddp", "accelerate", node)
 
-        # --- frameworks
-        if qn in _LIGHTNING_TRAINERS or qn in _FABRIC:
-            lits = _literal_kwargs(node)
-            if _literal(kwargs.get("accelerator")) != "cpu" and _literal(kwargs.get("gpus", 1)) not in (0, None):
-                self._u_emit("cuda", f"`{self.text(func)}(...)`", node)  # type: ignore[attr-defined]
-            if qn in _LIGHTNING_TRAINERS:
-                self._u_emit("lightning", qn, node, kwargs=lits)
-                if lits_get(lits, "benchmark") is True:
-                    self._u_emit("flag", "cudnn.benchmark", node, value=True)
-        elif qn in _HF_ARGS:
-            lits = _literal_kwargs(node)
-            self._u_emit("hf-args", qn, node, kwargs=lits)
-            if not (lits_get(lits, "use_cpu") is True or lits_get(lits, "no_cuda") is True):
-                self._u_emit("cuda", f"`{self.text(func)}(...)`", node)  # type: ignore[attr-defined]
-        elif qn in _HF_TRAINERS:
-            self._u_emit("hf-trainer", qn, node)
-            self._u_emit("cuda", f"`{self.text(func)}(...)`", node)  # type: ignore[attr-defined]
-            self._u_emit("train", "torch", node)
-        elif qn in _HF_FULL_DET:
-            self._u_emit("flag", "hf.full-determinism", node, value=True)
-        elif qn in _ACCELERATORS:
-            if _literal(kwargs.get("cpu")) is not True:
-                self._u_emit("cuda", "`Accelerator()`", node)
-        elif qn in _ACCELERATE_SET_SEED:
-            det = kwargs.get("deterministic")
-            if det is not None:
-                self._u_flag("torch.deterministic", node, det)
-        elif qn in _TORCH_DET:
-            mode = _arg(node, "mode", 0) or _arg(node, "d", None)
-            warn = _arg(node, "warn_only", 1)
-            self._u_flag(
-                "torch.deterministic", node, mode.value if mode is not None else None,
-                warn_only=warn is not None and _literal(warn.value) is True,
-            )
-        elif qn == _TORCH_DEBUG_MODE and node.args:
-            value = _literal(node.args[0].value)
-            on = value in ("warn", "error", 1, 2)
-            self._u_emit("flag", "torch.deterministic", node, value=on if value != UNKNOWN else UNKNOWN,
-                         flag=value in ("warn", 1))
-        elif qn == "tensorflow.config.experimental.enable_op_determinism":
-            self._u_emit("flag", "tf.op-determinism", node, value=True)
-        elif qn == _REPROLINT_INSTALL:
-            # `install(deterministic=True)` (the default) sets every switch when the
-            # library is imported, and CUBLAS_WORKSPACE_CONFIG at once (what `fix` inserts).
-            det = kwargs.get("deterministic")
-            if det is None or _literal(det) is not False:
-                for flag, on in (("torch.deterministic", True), ("cudnn.deterministic", True),
-                                 ("cudnn.benchmark", False), ("tf.op-determinism", True)):
-                    known = det is None or _literal(det) is True
-                    self._u_emit("flag", flag, node, value=on if known else UNKNOWN)
-                self._u_emit("env", "CUBLAS_WORKSPACE_CONFIG", node, value=":4096:8")
-        elif qn == "torch.backends.cudnn.flags":
-            for key in ("deterministic", "benchmark"):
-                if key in kwargs:
-                    self._u_flag(f"cudnn.{key}", node, kwargs[key])
+        # --- what each family knows by qualified name (flags, frameworks, environment,
+        # devices, order): reprolint.analysis.calls
+        if qn is not None:
+            handlers = calls.handlers_for(qn)
+            if handlers:
+                site = calls.CallSite(node, qn, method, kwargs)
+                for handler in handlers:
+                    handler(self, site)
 
-        # --- environment variables
-        if qn in ("os.environ.setdefault", "os.putenv") and len(node.args) >= 2:
-            self._u_env(node, node.args[0].value, node.args[1].value)
-        elif qn == "os.environ.update":
-            for arg in node.args:
-                if arg.keyword is not None:
-                    self._u_env(node, None, arg.value, arg.keyword.value)
-                elif isinstance(arg.value, cst.Dict):
-                    for element in arg.value.elements:
-                        if isinstance(element, cst.DictElement):
-                            self._u_env(node, element.key, element.value)
-        elif qn in _EXEC and ("sys.executable" in self.text(node) or qn.startswith("os.exec")):  # type: ignore[attr-defined]
-            self._u_emit("hashseed", "exec", node)
-
-        # --- TF / JAX
+        # --- TF / JAX by method or prefix
         if "tensorflow" in self.uses or "keras" in self.uses:
             if qn in _TF_TRAIN_CALLS or method in ("apply_gradients", "minimize"):
                 self._u_emit("train", "tf", node)
@@ -453,17 +356,6 @@ class UsageMixin:
             }):
                 self._u_emit("train", "tf", node)
                 self._u_emit("keras-fit", "fit", node)
-            if qn == "tensorflow.config.set_visible_devices" or qn == "tensorflow.config.experimental.set_visible_devices":
-                first = node.args[0].value if node.args else None
-                if isinstance(first, cst.List) and not first.elements:
-                    self._u_emit("cpu-only", "tf", node)
-                else:
-                    self._u_emit("gpu", "tf", node)
-            elif qn == "tensorflow.device" and node.args and "gpu" in _strings_in(node.args[0].value).lower():
-                self._u_emit("gpu", "tf", node)
-            elif qn in ("tensorflow.config.experimental.set_memory_growth",
-                        "tensorflow.distribute.MirroredStrategy"):
-                self._u_emit("gpu", "tf", node)
             if method in _TF_SETTING_CALLS and "deterministic" in kwargs:
                 self._u_emit("tf-setting", f"tensorflow.data.Dataset.{method}", node,
                              kwargs=(("deterministic", _literal(kwargs["deterministic"])),))
@@ -472,30 +364,12 @@ class UsageMixin:
 
             if qn in tf_setting_names():
                 self._u_emit("tf-setting", qn, node)
-        if "jax" in self.uses:
-            if qn is not None and qn.startswith(_JAX_TRAIN_PREFIXES):
-                self._u_emit("train", "jax", node)
-            if qn == "jax.config.update" and len(node.args) >= 2:
-                key, value = _literal(node.args[0].value), _literal(node.args[1].value)
-                if key in ("jax_platform_name", "jax_platforms") and isinstance(value, str):
-                    self._u_emit("cpu-only" if value == "cpu" else "gpu", "jax", node)
-            elif qn == "jax.devices" and node.args and _literal(node.args[0].value) in ("gpu", "cuda"):
-                self._u_emit("gpu", "jax", node)
-
-        # --- seeds from the rank, samplers, loaders
-        if qn in _SEEDERS_FOR_RANK and node.args and _RANK_WORDS.search(self.text(node.args[0].value)):  # type: ignore[attr-defined]
-            self._u_emit("rank-seed", qn, node)
-        if qn in _SAMPLERS:
-            shuffle = _literal(kwargs["shuffle"]) if "shuffle" in kwargs else True
-            seed = kwargs.get("seed")
-            ranked = seed is not None and bool(_RANK_WORDS.search(self.text(seed)))  # type: ignore[attr-defined]
-            self._u_emit("sampler", qn, node, value=shuffle, flag=ranked)
+        if "jax" in self.uses and qn is not None and qn.startswith(_JAX_TRAIN_PREFIXES):
+            self._u_emit("train", "jax", node)
         if method == "set_epoch":
             arg = node.args[0].value if node.args else None
             varying = arg is not None and _literal(arg) == UNKNOWN
             self._u_emit("set-epoch", "set_epoch", node, flag=id(node) in self._u_in_loop and varying)
-        if qn in _DATALOADERS:
-            self._u_loader(node, kwargs)
 
         # --- ops from the catalogs
         if qn is not None:
@@ -512,8 +386,6 @@ class UsageMixin:
             attr = _self_attr(func.value)
             if attr is not None:
                 self._u_class_draws.setdefault(cls, set()).add(attr)
-        if qn is not None and (qn in ("sys.flags.hash_randomization",)):
-            self._u_emit("hashseed", "check", node)
 
     def _u_is_module(self, receiver: cst.BaseExpression) -> bool:
         from reprolint.analysis.facts import _attr_chain

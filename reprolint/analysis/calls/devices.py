@@ -1,0 +1,59 @@
+"""Device selection in TensorFlow and JAX (GPU used, or hidden)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from reprolint.analysis.calls import CallSite, on_call
+
+
+def _literal(node: Any) -> Any:
+    from reprolint.analysis.facts import _literal as literal
+
+    return literal(node)
+
+
+def _tf(c: Any) -> bool:
+    return "tensorflow" in c.uses or "keras" in c.uses
+
+
+@on_call("tensorflow.config.set_visible_devices", "tensorflow.config.experimental.set_visible_devices")
+def _visible_devices(c: Any, site: CallSite) -> None:
+    if not _tf(c):
+        return
+    first = site.node.args[0].value if site.node.args else None
+    if isinstance(first, cst.List) and not first.elements:
+        c._u_emit("cpu-only", "tf", site.node)
+    else:
+        c._u_emit("gpu", "tf", site.node)
+
+
+@on_call("tensorflow.device")
+def _tf_device(c: Any, site: CallSite) -> None:
+    from reprolint.analysis.usage import _strings_in
+
+    if _tf(c) and site.node.args and "gpu" in _strings_in(site.node.args[0].value).lower():
+        c._u_emit("gpu", "tf", site.node)
+
+
+@on_call("tensorflow.config.experimental.set_memory_growth", "tensorflow.distribute.MirroredStrategy")
+def _tf_gpu(c: Any, site: CallSite) -> None:
+    if _tf(c):
+        c._u_emit("gpu", "tf", site.node)
+
+
+@on_call("jax.config.update")
+def _jax_platform(c: Any, site: CallSite) -> None:
+    if "jax" not in c.uses or len(site.node.args) < 2:
+        return
+    key, value = _literal(site.node.args[0].value), _literal(site.node.args[1].value)
+    if key in ("jax_platform_name", "jax_platforms") and isinstance(value, str):
+        c._u_emit("cpu-only" if value == "cpu" else "gpu", "jax", site.node)
+
+
+@on_call("jax.devices")
+def _jax_devices(c: Any, site: CallSite) -> None:
+    if "jax" in c.uses and site.node.args and _literal(site.node.args[0].value) in ("gpu", "cuda"):
+        c._u_emit("gpu", "jax", site.node)
