@@ -477,6 +477,30 @@ def report(
 
     lines += ["", "## Totals: findings per rule", ""]
     lines += [f"{code:8} {per_rule[code]:6}" for code in rules]
+
+    # Issue 13's bar, first in the report: sample precision >= 0.90 overall and >= 0.85
+    # for every rule with at least 10 findings; recall >= 0.90.
+    weak = [
+        f"{code} {verdicts[code]['TP'] / (verdicts[code]['TP'] + verdicts[code]['FP']):.2f}"
+        for code in rules
+        if per_rule[code] >= 10
+        and verdicts[code]["TP"] + verdicts[code]["FP"]
+        and verdicts[code]["TP"] / (verdicts[code]["TP"] + verdicts[code]["FP"]) < 0.85
+    ]
+    scored = [code for code in recall.total if code != NO_RULE]
+    r_total = sum(recall.total[c] for c in scored)
+    r_found = sum(recall.found[c] for c in scored)
+    summary = [
+        "",
+        "## Summary",
+        "",
+        f"findings: {len(findings)} in {sum(1 for r in runs if not r.skipped)} repositories",
+        f"precision (sample of {len(chosen)}, {len(unlabelled)} unlabelled): "
+        f"{ratio(tp_all, tp_all + fp_all)}   target >= 0.90",
+        f"rules with >= 10 findings under 0.85: {', '.join(weak) or 'none'}",
+        f"recall ({r_total} hand-listed problems): {ratio(r_found, r_total)}   target >= 0.90",
+    ]
+    lines[len(header):len(header)] = summary
     return "\n".join(lines) + "\n"
 
 
