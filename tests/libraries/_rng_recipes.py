@@ -383,3 +383,93 @@ _SKLEARN.update({
 RECIPES: Dict[str, Recipe] = {
     **_RANDOM, **_NUMPY, **_TORCH, **_MODEL_ZOO, **_TENSORFLOW, **_METHODS, **_SKLEARN,
 }
+
+
+# --------------------------------------------------------------------------- torchvision transforms
+
+
+def _image(dtype: str = "uint8") -> Any:
+    torch = _torch()
+    image = (torch.arange(3 * 32 * 32) % 251).reshape(3, 32, 32).to(torch.uint8)
+    return image if dtype == "uint8" else image.float() / 255
+
+
+def _fixed_transforms(module: Any) -> list:
+    return [module.Grayscale(3), module.RandomHorizontalFlip(p=1.0), module.RandomVerticalFlip(p=1.0)]
+
+
+# Constructor arguments; the transform is then applied eight times (a p=0.5 coin alone
+# would match under two seeds half the time).
+_TRANSFORM_ARGS: Dict[str, Callable[[Any], tuple]] = {
+    "RandomCrop": lambda m: (8,), "RandomResizedCrop": lambda m: (8,),
+    "RandomHorizontalFlip": lambda m: (), "RandomVerticalFlip": lambda m: (),
+    "RandomRotation": lambda m: (30,), "RandomAffine": lambda m: (30,),
+    "RandomPerspective": lambda m: (), "RandomErasing": lambda m: (),
+    "RandomGrayscale": lambda m: (), "RandomApply": lambda m: (_fixed_transforms(m)[:1],),
+    "RandomChoice": lambda m: (_fixed_transforms(m),), "RandomOrder": lambda m: ([m.Lambda(lambda x: x // 2), m.Lambda(lambda x: x + 7)],),
+    "ColorJitter": lambda m: (0.5, 0.5, 0.5, 0.1), "AutoAugment": lambda m: (),
+    "RandAugment": lambda m: (), "TrivialAugmentWide": lambda m: (), "AugMix": lambda m: (),
+    "RandomInvert": lambda m: (), "RandomPosterize": lambda m: (4,), "RandomSolarize": lambda m: (128,),
+    "RandomAdjustSharpness": lambda m: (2,), "RandomAutocontrast": lambda m: (),
+    "RandomEqualize": lambda m: (), "GaussianBlur": lambda m: (3, (0.1, 2.0)),
+    "ElasticTransform": lambda m: (), "RandomChannelPermutation": lambda m: (),
+    "RandomPhotometricDistort": lambda m: (), "RandomResize": lambda m: (8, 16),
+    "RandomShortestSize": lambda m: ([8, 12, 16],), "RandomZoomOut": lambda m: (),
+    "ScaleJitter": lambda m: ((16, 16),), "GaussianNoise": lambda m: (), "JPEG": lambda m: ((50, 90),),
+}
+_FLOAT_INPUT = {"RandomErasing", "GaussianNoise"}
+
+
+def _transform_recipe(name: str, v2: bool) -> Recipe:
+    def run(cls: Any) -> Any:
+        import importlib
+
+        module = importlib.import_module("torchvision.transforms.v2" if v2 else "torchvision.transforms")
+        if name in ("CutMix", "MixUp"):
+            torch = _torch()
+            images = torch.stack([_image("float")] * 4) * torch.arange(1.0, 5.0).reshape(4, 1, 1, 1)
+            labels = torch.arange(4)
+            mix = cls(num_classes=4)
+            return [mix(images, labels)[1] for _ in range(8)]
+        transform = cls(*_TRANSFORM_ARGS[name](module))
+        image = _image("float" if name in _FLOAT_INPUT else "uint8")
+        return [transform(image) for _ in range(8)]
+
+    return run
+
+
+for _name in _TRANSFORM_ARGS:
+    if _name not in ("RandomChannelPermutation", "RandomPhotometricDistort", "RandomResize",
+                     "RandomShortestSize", "RandomZoomOut", "ScaleJitter", "GaussianNoise", "JPEG"):
+        RECIPES[f"torchvision.transforms.{_name}"] = _transform_recipe(_name, v2=False)
+    RECIPES[f"torchvision.transforms.v2.{_name}"] = _transform_recipe(_name, v2=True)
+for _name in ("CutMix", "MixUp"):
+    RECIPES[f"torchvision.transforms.v2.{_name}"] = _transform_recipe(_name, v2=True)
+
+
+# --------------------------------------------------------------------------- Keras 3 initialisers, TF sampled losses
+
+
+def _keras_initializer(cls: Any) -> Any:
+    return cls()((4, 4))
+
+
+for _name in ("GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal",
+              "RandomUniform", "RandomNormal", "TruncatedNormal", "VarianceScaling", "Orthogonal",
+              "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
+              "lecun_normal", "random_uniform", "random_normal", "truncated_normal",
+              "variance_scaling", "orthogonal"):
+    RECIPES[f"keras.initializers.{_name}"] = _keras_initializer
+
+
+def _sampled_loss(loss: Any) -> Any:
+    tf = _tf()
+    weights = tf.reshape(tf.range(50 * 4, dtype=tf.float32) / 200.0, [50, 4])
+    inputs = tf.reshape(tf.range(8 * 4, dtype=tf.float32) / 32.0, [8, 4])
+    labels = tf.reshape(tf.range(8, dtype=tf.int64), [8, 1])
+    return loss(weights, tf.zeros([50]), labels, inputs, num_sampled=5, num_classes=50)
+
+
+for _name in ("tensorflow.nn.nce_loss", "tensorflow.nn.sampled_softmax_loss",
+              "tensorflow.compat.v1.nn.nce_loss", "tensorflow.compat.v1.nn.sampled_softmax_loss"):
+    RECIPES[_name] = _sampled_loss
