@@ -1,60 +1,78 @@
-"""The fix engine: plan a fix for each diagnostic, apply the fixes, keep the guarantees.
+"""Planning fixes: which codemod each finding gets, bound to its target.
 
-Planning (``attach_fixes``, run by every check) maps a diagnostic to an *action*: a
-codemod from :mod:`reprolint.fixes` bound to its target. The action is applied alone to
-the original module and the difference becomes the diagnostic's ``Fix`` edits, so JSON
-and SARIF show exactly what ``fix`` would write. A fix that would not parse is dropped.
-
-Applying (``fix_files``) works like ruff: check, apply every applicable fix whose edits
-do not overlap an already chosen one, check the result again, until nothing applicable
-is left (at most ``MAX_ROUNDS`` rounds). Each action is idempotent (it looks for its own
+``attach_fixes`` (run by every check) maps a diagnostic to an *action*: a codemod from
+:mod:`reprolint.fixes` bound to its target, planned from the finding's data (never its
+message). The action is applied alone to the original module and the difference becomes
+the diagnostic's ``Fix`` edits, so JSON and SARIF show exactly what ``fix`` would write.
+A fix that would not parse is dropped. Each action is idempotent (it looks for its own
 result before adding it), so a second ``fix`` changes nothing.
 
-Writing keeps the file's encoding, BOM, newline style and mode, goes through a
-temporary file renamed over the original (same folder), and refuses to overwrite a file
-that changed on disk since it was read or that is read-only.
+Applying the fixes to convergence, reading and writing files and notebooks is the
+engine's (:mod:`reprolint.fixes.engine`, :mod:`reprolint.fixes.files`); its public names
+are re-exported here.
 """
 
 from __future__ import annotations
 
-import ast
-import contextvars
-import difflib
 import os
 import re
-import stat
-import tempfile
-import tokenize
-import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.facts import Call, Draw, Guard, Import, ModuleFacts
+from reprolint.analysis.facts import Call, Draw, Guard, Import
 from reprolint.analysis.rng_catalog import rng_catalog
+from reprolint.fixes.edits import FixError, apply_edits, check_parses, diff_edits
+from reprolint.fixes.engine import (
+    _PROBLEMS,
+    MAX_ROUNDS,
+    FixReport,
+    PlannedFix,
+    fix_files,
+    fix_texts,
+    summary,
+)
+from reprolint.fixes.files import (
+    FileChange,
+    SourceFile,
+    WriteError,
+    read_source,
+    remove_stale_temp_files,
+    unified_diff,
+    write_change,
+)
+from reprolint.fixes.notebook_edits import notebook_with_program, read_notebook_source
 from reprolint.model import Applicability, Diagnostic, Edit, Fix, Span
 
 if TYPE_CHECKING:
     from reprolint.analysis.program import Program
     from reprolint.checks.base import CheckContext
-    from reprolint.config import Settings
 
 __all__ = [
+    "MAX_ROUNDS",
     "FileChange",
+    "FixError",
     "FixReport",
     "PlannedFix",
+    "SourceFile",
+    "WriteError",
     "apply_edits",
     "attach_fixes",
     "diff_edits",
     "fix_files",
     "fix_texts",
+    "notebook_with_program",
+    "read_notebook_source",
+    "read_source",
+    "remove_stale_temp_files",
+    "summary",
     "unified_diff",
+    "write_change",
 ]
 
-MAX_ROUNDS = 8
 STYLES = ("hooks", "inline")
 
 # Python's own seeding calls per library id: (module to import, statement template).
@@ -67,27 +85,6 @@ _SEEDERS = {
 }
 _LIBRARY_ORDER = ("random", "numpy", "torch", "tensorflow", "keras")
 HELPER_NAME = "seed_everything"
-
-
-@dataclass(frozen=True)
-class PlannedFix(Fix):
-    """A fix as planned for one diagnostic: ``changes`` apply to the file ``path``.
-
-    ``edits`` (what JSON and SARIF show, in the diagnostic's own file) equals
-    ``changes`` when the fix edits the diagnostic's file, and is empty when it edits
-    another one (an RPL101 draw in ``model.py`` is fixed at the entry point).
-    """
-
-    path: str = ""
-    changes: tuple[Edit, ...] = ()
-    # The same fix in other files: a finding in a module that several programs run
-    # (a trainer shared by three entry points) is fixed at each entry point.
-    more: tuple[tuple[str, tuple[Edit, ...]], ...] = ()
-
-    @property
-    def file_changes(self) -> tuple[tuple[str, tuple[Edit, ...]], ...]:
-        """(path, edits) for every file the fix changes."""
-        return tuple((p, c) for p, c in ((self.path, self.changes), *self.more) if c)
 
 
 @dataclass(frozen=True)
@@ -113,128 +110,6 @@ def _together(actions: Sequence[Optional["_Action"]]) -> Optional["_Action"]:
     if not unique:
         return None
     return replace(unique[0], also=tuple(unique[1:])) if len(unique) > 1 else unique[0]
-
-
-class FixError(Exception):
-    """A fix that could not be made; the message says why."""
-
-
-# Problems met while planning (fixes dropped because they would not parse), collected
-# for the `fix` command's report; None outside a fix run.
-_PROBLEMS: contextvars.ContextVar[Optional[list[str]]] = contextvars.ContextVar(
-    "reprolint_fix_problems", default=None
-)
-
-
-# ----------------------------------------------------------------------------- edits
-
-
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-
-
-def _lines(text: str) -> list[str]:
-    """Lines with their endings, split only at \\n, \\r\\n and \\r (as editors do)."""
-    return _LINE.findall(text) if text else []
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    for line in _lines(text):
-        starts.append(starts[-1] + len(line))
-    return starts
-
-
-def _position(starts: list[int], text_len: int, offset: int) -> tuple[int, int]:
-    import bisect
-
-    index = bisect.bisect_right(starts, offset) - 1
-    index = min(index, len(starts) - 1)
-    return index + 1, offset - starts[index] + 1
-
-
-def diff_edits(old: str, new: str) -> tuple[Edit, ...]:
-    """The line hunks that turn ``old`` into ``new``, as edits on ``old``."""
-    a, b = _lines(old), _lines(new)
-    starts = _line_starts(old)
-    # libcst drops a form feed that starts a line; such a line counts as unchanged, so
-    # the form feed stays.
-    matcher = difflib.SequenceMatcher(
-        None, [line.lstrip("\x0c") for line in a], [line.lstrip("\x0c") for line in b], autojunk=False
-    )
-    edits = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        start = _position(starts, len(old), starts[i1])
-        end = _position(starts, len(old), starts[i2])
-        edits.append(Edit(Span(*start, *end), "".join(b[j1:j2])))
-    return tuple(edits)
-
-
-def _offset(starts: list[int], span_line: int, col: int) -> int:
-    if span_line - 1 >= len(starts):
-        return starts[-1]
-    return starts[span_line - 1] + col - 1
-
-
-def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """``text`` with non-overlapping ``edits`` applied (spans refer to ``text``)."""
-    starts = _line_starts(text)
-    ranges = sorted(
-        (
-            _offset(starts, e.span.start_line, e.span.start_col),
-            _offset(starts, e.span.end_line, e.span.end_col),
-            e.content,
-        )
-        for e in edits
-    )
-    out, last = [], 0
-    for start, end, content in ranges:
-        if start < last:
-            raise ValueError("overlapping edits")
-        out.append(text[last:start])
-        out.append(content)
-        last = end
-    out.append(text[last:])
-    return "".join(out)
-
-
-def _ranges(edits: Sequence[Edit]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    return [
-        ((e.span.start_line, e.span.start_col), (e.span.end_line, e.span.end_col)) for e in edits
-    ]
-
-
-def _overlaps(a: Sequence[Edit], b: Sequence[Edit]) -> bool:
-    for s1, e1 in _ranges(a):
-        for s2, e2 in _ranges(b):
-            # Touching insertions at the same point conflict too: their order is unknown.
-            if s1 < e2 and s2 < e1 or s1 == s2 or (s1 == e1 and s2 <= s1 <= e2) or (
-                s2 == e2 and s1 <= s2 <= e1
-            ):
-                return True
-    return False
-
-
-def _check_parses(code: str, original: str, path: str, libcst_too: bool = True) -> None:
-    """Raise FixError when ``code`` does not parse (or no longer compiles).
-
-    CPython's parser (fast) always checks; libcst's too unless ``libcst_too`` is off
-    (the caller parses the result with libcst anyway).
-    """
-    if libcst_too:
-        try:
-            cst.parse_module(code)
-        except Exception as exc:  # noqa: BLE001 - any parser failure means: do not write
-            raise FixError(f"the fixed code would not parse ({type(exc).__name__})") from exc
-    try:
-        compile(original, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return  # newer syntax than this Python knows: libcst's parse is the check
-    try:
-        compile(code, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError) as exc:
-        raise FixError(f"the fixed code would not compile: {exc}") from exc
 
 
 # ----------------------------------------------------------------------------- planning
@@ -289,7 +164,7 @@ class _Planner:
             try:
                 code = action.apply(module).code
                 if code != source:
-                    _check_parses(code, source, action.path, libcst_too=False)
+                    check_parses(code, source, action.path, libcst_too=False)
                     edits = diff_edits(source, code)
             except FixError as exc:
                 problems = _PROBLEMS.get()
@@ -1442,534 +1317,3 @@ def attach_fixes(
 # ----------------------------------------------------------------------------- applying
 
 
-@dataclass
-class SourceFile:
-    """One file as read: its bytes, how to turn text back into bytes, and its text."""
-
-    path: str
-    data: bytes
-    text: str
-    encoding: str = "utf-8"
-    bom: bool = False
-
-    def encode(self, text: str) -> bytes:
-        encoding = "utf-8" if self.encoding == "utf-8-sig" else self.encoding
-        body = text.encode(encoding)
-        return (b"\xef\xbb\xbf" if self.bom else b"") + body
-
-
-def _read_regular(path: str) -> bytes:
-    """A regular file's bytes (never a FIFO or device: reading one could block forever)."""
-    with open(path, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NONBLOCK)) as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise ValueError("not a regular file")
-        return handle.read()
-
-
-def _size_refusal(data: bytes, text: Optional[str] = None) -> Optional[str]:
-    """Why ``check`` skips a file this big (the same limits apply to ``fix``), or None."""
-    from reprolint.api import DATA_FILE_BYTES, DATA_FILE_LITERAL_SHARE, MAX_FILE_BYTES, _literal_share
-
-    if len(data) > MAX_FILE_BYTES:
-        return (
-            f"skipped: {len(data):,} bytes is over the {MAX_FILE_BYTES:,}-byte limit "
-            "for one file (generated data, not training code?)"
-        )
-    if text is not None and len(data) > DATA_FILE_BYTES:
-        share = _literal_share(text)
-        if share >= DATA_FILE_LITERAL_SHARE:
-            return (
-                f"skipped: {len(data):,} bytes, {share:.0%} of it literal data tables, is over "
-                f"the {DATA_FILE_BYTES:,}-byte limit for data files (no training code?)"
-            )
-    return None
-
-
-def read_source(path: str) -> SourceFile:
-    """A Python file as read for fixing; SourceError when ``check`` would skip it too
-    (undecodable, over the size limit, a data file)."""
-    from reprolint.api import SourceError, decode_source
-
-    data = _read_regular(path)
-    refusal = _size_refusal(data)  # before decoding: a 50 MB file never reaches libcst
-    if refusal is not None:
-        raise SourceError(refusal)
-    text = decode_source(data)  # raises SourceError
-    refusal = _size_refusal(data, text)
-    if refusal is not None:
-        raise SourceError(refusal)
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:  # pragma: no cover - decode_source raised already
-        raise SourceError(str(exc)) from exc
-    return SourceFile(path, data, text, encoding, data.startswith(b"\xef\xbb\xbf"))
-
-
-@dataclass
-class FileChange:
-    path: str
-    before: str
-    after: str
-    source: SourceFile
-    fixed: dict[str, int] = field(default_factory=dict)  # code -> problems fixed
-
-    @property
-    def count(self) -> int:
-        return sum(self.fixed.values())
-
-
-@dataclass
-class FixReport:
-    """What a fix run changed (or would change) and what is left."""
-
-    changes: list[FileChange]
-    remaining: list[Diagnostic]
-    unsafe_skipped: int
-    problems: list[str] = field(default_factory=list)
-    files_checked: int = 0
-    converged: bool = True
-    not_written: int = 0  # `fix --write`: changed files that could not be written
-
-    @property
-    def fixed(self) -> int:
-        return sum(c.count for c in self.changes)
-
-    @property
-    def manual(self) -> int:
-        return len(self.remaining) - self.unsafe_skipped
-
-
-def _allowed(fix: Optional[Fix], unsafe: bool) -> bool:
-    if not isinstance(fix, PlannedFix) or not fix.file_changes:
-        return False
-    if fix.applicability is Applicability.SAFE:
-        return True
-    return unsafe and fix.applicability is Applicability.UNSAFE
-
-
-def _analyse(text: str, path: str) -> Any:
-    """``analyse_source``; a notebook's program (its code cells joined) is an entry point."""
-    from reprolint.api import analyse_source
-
-    analysis = analyse_source(text, path)
-    if path.endswith(".ipynb") and analysis.facts is not None:
-        analysis.facts.top_level_work = True  # run top to bottom, as analyse_notebook says
-    return analysis
-
-
-def fix_texts(
-    texts: Mapping[str, str],
-    settings: "Settings",
-    roots: Sequence[str],
-    unsafe: bool = False,
-) -> tuple[dict[str, str], dict[str, dict[str, int]], list[Diagnostic], list[str], bool]:
-    """Fix in-memory sources (path -> text) to convergence.
-
-    Returns the new texts, problems fixed per file and code, the diagnostics left, the
-    problems met (dropped fixes) and whether the rounds converged.
-    """
-    from reprolint.api import _diagnostics
-
-    current = dict(texts)
-    analyses = {path: _analyse(text, path) for path, text in current.items()}
-    fixed: dict[str, dict[str, int]] = {}
-    problems: list[str] = []
-    token = _PROBLEMS.set(problems)
-    converged = False
-    try:
-        for _ in range(MAX_ROUNDS):
-            diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
-            # Per file: groups of identical edits and the diagnostics they fix. A fix
-            # that changes several files is taken whole or not at all in a round.
-            chosen: dict[str, list[tuple[tuple[Edit, ...], list[tuple[Diagnostic, bool]]]]] = {}
-            for d in diagnostics:
-                if not _allowed(d.fix, unsafe):
-                    continue
-                assert isinstance(d.fix, PlannedFix)
-                places = []
-                for path, changes in d.fix.file_changes:
-                    groups = chosen.setdefault(path, [])
-                    same = next((g for g in groups if g[0] == changes), None)
-                    if same is None and any(_overlaps(g[0], changes) for g in groups):
-                        places = None
-                        break
-                    places.append((groups, same, changes))
-                if places is None:
-                    continue
-                for i, (groups, same, changes) in enumerate(places):
-                    entry = (d, i == 0)  # counted once, in its first file
-                    if same is not None:
-                        same[1].append(entry)
-                    else:
-                        groups.append((changes, [entry]))
-            chosen = {path: groups for path, groups in chosen.items() if groups}
-            if not chosen:
-                converged = True
-                break
-            for path, groups in chosen.items():
-                edits = [e for changes, _ in groups for e in changes]
-                new = apply_edits(current[path], edits)
-                try:
-                    _check_parses(new, current[path], path, libcst_too=False)
-                    analysis = _analyse(new, path)
-                    if analysis.error is not None:  # libcst's parse of the result
-                        raise FixError(f"the fixed code would not parse: {analysis.error.reason}")
-                except FixError as exc:
-                    problems.append(f"{path}: fixes dropped: {exc}")
-                    continue
-                current[path] = new
-                analyses[path] = analysis
-                for _, ds in groups:
-                    for d, counted in ds:
-                        counts = fixed.setdefault(path, {})
-                        counts[d.code] = counts.get(d.code, 0) + int(counted)
-        else:
-            diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
-    finally:
-        _PROBLEMS.reset(token)
-    return current, fixed, diagnostics, problems, converged
-
-
-def fix_files(
-    paths: Sequence[str],
-    settings: "Settings",
-    unsafe: Optional[bool] = None,
-) -> FixReport:
-    """Plan and compute the fixes for files and folders (nothing is written)."""
-    from reprolint.api import SourceError, _roots
-    from reprolint.discovery import discover
-
-    unsafe = settings.unsafe_fixes if unsafe is None else unsafe
-    files = [f for f in discover(list(paths), settings)]
-    sources: dict[str, SourceFile] = {}
-    problems: list[str] = []
-    notebooks: dict[str, Any] = {}
-    # A symbolic link is fixed through its target (`write_change` writes the target),
-    # once, and only when the target is inside the folders given.
-    inside = [os.path.realpath(p) for p in paths]
-    real_paths: set[str] = set()
-    for path in files:
-        real = os.path.realpath(path)
-        if real in real_paths:
-            continue  # the same file reached through a link and by its own name
-        real_paths.add(real)
-        if not any(
-            real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in inside
-        ):
-            problems.append(f"{path}: not fixed: it resolves to {real}, outside the paths given")
-            continue
-        try:
-            if path.endswith(".ipynb"):
-                sources[path], notebooks[path] = read_notebook_source(path)
-            else:
-                sources[path] = read_source(path)
-        except (OSError, SourceError, ValueError) as exc:
-            problems.append(f"{path}: not fixed: {getattr(exc, 'reason', None) or exc}")
-    # A notebook is fixed as its program (the code cells joined, as `check` sees it);
-    # the changed lines go back to their cells.
-    texts = {path: notebooks[path][0] if path in notebooks else s.text for path, s in sources.items()}
-    new, fixed, remaining, met, converged = fix_texts(texts, settings, _roots(paths), unsafe)
-    problems.extend(met)
-    if not converged:
-        problems.append(f"fixes did not converge after {MAX_ROUNDS} rounds; the last result is kept")
-    for path, (program, cell_map) in notebooks.items():
-        if new[path] == program:
-            new[path] = texts[path] = sources[path].text
-            continue
-        try:
-            new[path] = notebook_with_program(sources[path].text, program, new[path], cell_map)
-        except (FixError, ValueError, KeyError) as exc:
-            problems.append(f"{path}: fixes dropped: {exc}")
-            new[path] = sources[path].text
-            fixed.pop(path, None)
-        texts[path] = sources[path].text
-    changes = [
-        FileChange(path, texts[path], new[path], sources[path], {})
-        for path in texts
-        if new[path] != texts[path]
-    ]
-    by_path = {c.path: c for c in changes}
-    for path, counts in fixed.items():
-        if path in by_path:
-            by_path[path].fixed.update(counts)
-    skipped = sum(
-        1 for d in remaining
-        if isinstance(d.fix, PlannedFix) and d.fix.file_changes
-        and d.fix.applicability is Applicability.UNSAFE and not unsafe
-    )
-    return FixReport(changes, remaining, skipped, problems, len(files), converged)
-
-
-def read_notebook_source(path: str) -> tuple[SourceFile, tuple[str, Any]]:
-    """A notebook as read, and its program with the program-line -> cell map."""
-    from reprolint.api import MAX_FILE_BYTES
-    from reprolint.notebooks import notebook_program, read_notebook
-
-    data = _read_regular(path)
-    text = data.decode("utf-8")  # UnicodeDecodeError is a ValueError
-    notebook = read_notebook(text)  # NotebookError is a ValueError
-    if notebook.language != "python":
-        raise ValueError(f"a {notebook.language} notebook")
-    bom = text.startswith("\ufeff")
-    source = SourceFile(path, data, text[1:] if bom else text, "utf-8", bom)
-    program, cell_map = notebook_program(notebook)
-    if len(program.encode("utf-8")) > MAX_FILE_BYTES:
-        raise ValueError(f"skipped: the code cells hold over the {MAX_FILE_BYTES:,}-byte limit")
-    return source, (program, cell_map)
-
-
-def notebook_with_program(text: str, old: str, new: str, cell_map: Any) -> str:
-    """The notebook ``text`` whose program ``old`` became ``new``: each changed program
-    line goes back to its cell (an insertion joins the cell of the line above it), and
-    only the changed cells' sources are rewritten (outputs and metadata are kept).
-
-    Raises FixError when a change touches a line that is not plain Python in its cell
-    (an IPython magic the program replaced).
-    """
-    from reprolint.notebooks import notebook_sources, read_notebook, write_back
-
-    cells = notebook_sources(read_notebook(text))
-    originals = {number: source.split("\n") for number, source in cells.items()}
-    for lines in originals.values():
-        if lines and lines[-1] == "":
-            lines.pop()
-    a, b = _lines(old), _lines(new)
-    if len(a) != len(cell_map.lines):
-        raise FixError("the notebook's program does not match its cells")
-    where = [(cell, line - 1) for cell, line, _ in cell_map.lines]
-
-    def original(i: int) -> str:
-        cell, index = where[i]
-        return originals[cell][index]
-
-    def plain(i: int) -> bool:
-        return original(i).rstrip("\r") + "\n" == a[i]
-
-    # Per program line: what replaces it, and what follows it.
-    replaced: dict[int, list[str]] = {}
-    after: dict[int, list[str]] = {}
-    before_first: list[str] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        if any(not plain(i) for i in range(i1, i2)):
-            raise FixError("a fix would change an IPython magic line")
-        added = b[j1:j2]
-        if i2 > i1:
-            replaced[i1] = added
-            for i in range(i1 + 1, i2):
-                replaced[i] = []
-        elif i1 > 0:
-            after.setdefault(i1 - 1, []).extend(added)
-        else:
-            before_first.extend(added)
-    changed: dict[int, str] = {}
-    touched = {where[i][0] for i in (*replaced, *after)} | ({where[0][0]} if before_first else set())
-    for cell in touched:
-        out: list[str] = []
-        # A cell written with CRLF line ends gets CRLF in the lines a fix adds too.
-        crlf = any(line.endswith("\r") for line in originals[cell])
-
-        def new_lines(lines: list[str]) -> list[str]:
-            if not crlf:
-                return lines
-            return [line[:-1] + "\r\n" if line.endswith("\n") and not line.endswith("\r\n") else line for line in lines]
-
-        for i, (c, index) in enumerate(where):
-            if c != cell:
-                continue
-            if i == 0:
-                out.extend(new_lines(before_first))
-            out.extend(new_lines(replaced[i]) if i in replaced else [originals[cell][index] + "\n"])
-            out.extend(new_lines(after.get(i, [])))
-        source = "".join(out)
-        if not cells[cell].endswith("\n"):
-            source = source.rstrip("\n")  # the cell's last line keeps having no newline
-        changed[cell] = source
-    return write_back(text, changed)
-
-
-def unified_diff(change: FileChange, label: Optional[str] = None) -> str:
-    """A ``git diff``-style unified diff (``a/``, ``b/`` prefixes) that ``patch -p1`` applies."""
-    name = label or PurePosixPath(Path(change.path).as_posix()).as_posix()
-    name = name.lstrip("/")
-    before = ("\ufeff" if change.source.bom else "") + change.before
-    after = ("\ufeff" if change.source.bom else "") + change.after
-    a, b = _lines(before), _lines(after)
-    out = []
-    for line in difflib.unified_diff(a, b, f"a/{name}", f"b/{name}", n=3):
-        if line.startswith(("---", "+++")):
-            out.append(line.rstrip("\n") + "\n")
-            continue
-        if not line.endswith(("\n", "\r")):
-            line += "\n\\ No newline at end of file\n"
-        out.append(line)
-    return "".join(out)
-
-
-class WriteError(Exception):
-    """A fixed file that was not written; the message says why (nothing was changed)."""
-
-
-# Temporary files are named `.NAME.<digest>.<random>.reprolint`, where <digest> is the
-# start of the SHA-256 of their own content: a file of that name whose content has that
-# digest can only be a complete temporary file of a `fix --write` that was killed before
-# renaming it, so a later run may remove it (nothing else matches by chance).
-_TEMP_SUFFIX = ".reprolint"
-_TEMP_GRACE_SECONDS = 60.0  # younger ones may belong to a run still writing
-
-
-def _digest(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()[:16]
-
-
-def remove_stale_temp_files(target: Path) -> list[Path]:
-    """Remove the temporary files a killed ``fix --write`` left next to ``target``.
-
-    Only files that prove to be reprolint's own are removed: the name pattern, owned by
-    this user, older than a minute, and content whose digest is the one in the name.
-    """
-    import time
-
-    pattern = re.compile(
-        r"\." + re.escape(target.name) + r"\.(?P<digest>[0-9a-f]{16})\.[A-Za-z0-9_]+" + re.escape(_TEMP_SUFFIX)
-    )
-    removed = []
-    try:
-        names = os.listdir(target.parent)
-    except OSError:
-        return removed
-    for name in names:
-        match = pattern.fullmatch(name)
-        if match is None:
-            continue
-        candidate = target.parent / name
-        try:
-            info = candidate.lstat()
-            if (
-                not stat.S_ISREG(info.st_mode)
-                or info.st_uid != os.geteuid()
-                or time.time() - info.st_mtime < _TEMP_GRACE_SECONDS
-                or info.st_size > 64 * 1024 * 1024
-                or _digest(candidate.read_bytes()) != match.group("digest")
-            ):
-                continue
-            candidate.unlink()
-            removed.append(candidate)
-        except OSError:
-            continue
-    return removed
-
-
-def write_change(change: FileChange) -> Path:
-    """Write one fixed file; returns the path written (a symbolic link's target).
-
-    Refuses read-only files and files changed on disk since they were read. The new
-    content goes to a temporary file in the same folder, renamed over the original
-    (atomic), except where a rename would lose something: a file with other hard links
-    or owned by another user (``fix --write`` as root) is rewritten in place, and so is
-    a writable file in a folder where no temporary file can be created. An interrupted
-    write leaves no temporary file behind.
-    """
-    link = Path(change.path)
-    try:
-        path = Path(os.path.realpath(link))
-        info = path.stat()
-    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
-        raise WriteError(f"cannot read: {getattr(exc, 'strerror', None) or exc}") from exc
-    if not stat.S_ISREG(info.st_mode):
-        raise WriteError("not a regular file, not written")
-    if not info.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
-        raise WriteError("read-only, not written")
-    try:
-        current = path.read_bytes()
-    except OSError as exc:
-        raise WriteError(f"cannot read: {exc.strerror or exc}") from exc
-    if current != change.source.data:
-        raise WriteError("changed on disk since it was read, not overwritten")
-    data = change.source.encode(change.after)
-    remove_stale_temp_files(path)
-    in_place = info.st_nlink > 1 or info.st_uid != os.geteuid()
-    if not in_place:
-        try:
-            _replace_atomically(path, data, info)
-            return path
-        except PermissionError:
-            in_place = True  # the folder is read-only; the file itself is writable
-        except OSError as exc:
-            raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
-    try:
-        _write_in_place(path, data)
-    except OSError as exc:
-        raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
-    return path
-
-
-def _replace_atomically(path: Path, data: bytes, info: os.stat_result) -> None:
-    fd, temp = tempfile.mkstemp(
-        dir=str(path.parent), prefix=f".{path.name}.{_digest(data)}.", suffix=_TEMP_SUFFIX
-    )
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, stat.S_IMODE(info.st_mode))
-        os.replace(temp, path)
-    except BaseException:  # Ctrl-C included: never leave the temporary file behind
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-
-
-def _write_in_place(path: Path, data: bytes) -> None:
-    """Overwrite ``path``'s content, keeping its inode (owner, mode, other hard links)."""
-    fd = os.open(path, os.O_WRONLY)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-        handle.truncate()
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def _plural(n: int, word: str, plural: Optional[str] = None) -> str:
-    return f"{n} {word if n == 1 else plural or word + 's'}"
-
-
-def summary(report: FixReport, mode: str, unsafe: bool) -> str:
-    """The closing lines: ``Fixed 9 problems in 4 files (2 need a manual change: ...).``
-
-    ``mode`` is "write", "diff" or "check" (dry run).
-    """
-    written = [c for c in report.changes if c.count or c.before != c.after]
-    verb = "Fixed" if mode == "write" else "Would fix"
-    manual = report.manual
-    tail = ""
-    if manual:
-        need = "needs" if manual == 1 else "need"
-        tail = f" ({manual} {need} a manual change: run `reprolint check` to see them)"
-    failed = report.not_written if mode == "write" else 0
-    if failed:
-        could_not = f"{_plural(failed, 'file')} could not be written (see the errors above)"
-        if report.fixed:
-            line = f"{verb} {_plural(report.fixed, 'problem')} in {_plural(len(written), 'file')}; {could_not}{tail}."
-        else:
-            line = f"Nothing was fixed: {could_not}{tail}."
-    elif report.fixed:
-        line = f"{verb} {_plural(report.fixed, 'problem')} in {_plural(len(written), 'file')}{tail}."
-    else:
-        line = f"Nothing to fix{tail}." if manual else "Nothing to fix."
-    lines = [line]
-    if report.unsafe_skipped and not unsafe:
-        n = report.unsafe_skipped
-        lines.append(
-            f"{_plural(n, 'unsafe fix', 'unsafe fixes')} {'was' if n == 1 else 'were'} not applied: "
-            "rerun with `--unsafe-fixes` to apply "
-            f"{'it' if n == 1 else 'them'} (they change the random stream)."
-        )
-    return "\n".join(lines) + "\n"

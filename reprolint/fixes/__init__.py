@@ -2,8 +2,14 @@
 
 Each codemod works on a parsed module (or on the node a diagnostic points at) and
 returns the rebuilt one; formatting and comments outside the edited nodes are kept.
-:func:`rewrite` applies a node codemod to the node at a span; the fix engine
-(:mod:`reprolint.fixing`) plans which codemod each diagnostic needs.
+:func:`rewrite` applies a node codemod to the node at a span; :mod:`reprolint.fixing`
+plans which codemod each diagnostic needs.
+
+The fix engine lives here too, one module per job: :mod:`~reprolint.fixes.edits` (line
+edits, the parse guarantee), :mod:`~reprolint.fixes.engine` (the rounds to convergence
+and the report), :mod:`~reprolint.fixes.files` (reading with the limits `check` applies,
+atomic writes) and :mod:`~reprolint.fixes.notebook_edits` (a program's lines back into
+their cells).
 """
 
 from __future__ import annotations
