@@ -473,3 +473,20 @@ def _sampled_loss(loss: Any) -> Any:
 for _name in ("tensorflow.nn.nce_loss", "tensorflow.nn.sampled_softmax_loss",
               "tensorflow.compat.v1.nn.nce_loss", "tensorflow.compat.v1.nn.sampled_softmax_loss"):
     RECIPES[_name] = _sampled_loss
+
+
+# --------------------------------------------------------------------------- models from a config
+
+
+def _tiny_bert_config() -> Any:
+    import transformers
+
+    return transformers.BertConfig(
+        vocab_size=32, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
+        intermediate_size=8, max_position_embeddings=16,
+    )
+
+
+for _name in ("AutoModel", "AutoModelForCausalLM", "AutoModelForMaskedLM",
+              "AutoModelForSequenceClassification", "AutoModelForTokenClassification"):
+    RECIPES[f"transformers.{_name}.from_config"] = lambda from_config: _params(from_config(_tiny_bert_config()))

@@ -238,3 +238,46 @@ def test_every_claim_has_a_real_library_case_or_is_marked_unverified() -> None:
             assert not unknown, f"`unverified` names APIs its entry does not: {sorted(unknown)}"
     assert not missing, f"no real-library case and not marked `unverified`: {missing}"
     assert not stale, f"marked `unverified` but a case exists (drop the mark): {stale}"
+
+
+# --------------------------------------------------------------------------- environments
+
+
+def _seed_every_global(seed: int) -> None:
+    for library in ("random", "numpy", "torch"):
+        if library == "random" or library in sys.modules:
+            _seed_library(library, seed)
+
+
+def test_environment_reset_without_seed_is_not_reached_by_global_seeds() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    assert [e["methods"] for e in CATALOG["environment_draws"]] == [
+        ["reset"], ["action_space.sample", "observation_space.sample"]
+    ]
+
+    def first_observation(**reset: Any) -> Any:
+        _seed_every_global(0)  # what seed_everything does: it must not matter
+        env = gymnasium.make("CartPole-v1")
+        observation, _ = env.reset(**reset)
+        later, _ = env.reset()  # continues the stream the first reset seeded
+        return _fingerprint([observation, later])
+
+    assert first_observation() != first_observation(), "reset() repeated: not from entropy"
+    assert first_observation(seed=1) == first_observation(seed=1)
+    assert first_observation(seed=1) != first_observation(seed=2)
+
+
+def test_action_space_sample_is_seeded_by_its_own_seed_only() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+
+    def actions(space_seed: Any = None) -> Any:
+        _seed_every_global(0)
+        env = gymnasium.make("CartPole-v1")
+        env.reset(seed=0)  # seeding the environment does not seed its spaces
+        if space_seed is not None:
+            env.action_space.seed(space_seed)
+        return [int(env.action_space.sample()) for _ in range(32)]
+
+    assert actions() != actions(), "action_space.sample() repeated without its seed"
+    assert actions(1) == actions(1)
+    assert actions(1) != actions(2)
