@@ -43,7 +43,7 @@ import tempfile
 import typing
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 from reprolint.config import ConfigError
 
@@ -85,6 +85,38 @@ def _dataclasses_in(module: ModuleType) -> dict[str, type]:
     }
 
 
+_DATA_LEAVES = (int, str, bool, float, bytes, type(None), tuple, list, dict, frozenset, set)
+
+
+def _plain_data(cls: type, seen: Optional[set[type]] = None) -> bool:
+    """Whether every field of a dataclass holds only data: JSON-like values, enums,
+    ``Any``, or dataclasses that are plain data themselves."""
+    seen = set() if seen is None else seen
+    if cls in seen:
+        return True
+    seen.add(cls)
+    try:
+        hints = typing.get_type_hints(cls, vars(sys.modules[cls.__module__]))
+    except Exception:  # noqa: BLE001 - an unresolvable hint: not provably data
+        return False
+    stack = [hints.get(f.name, Any) for f in dataclasses.fields(cls)]
+    while stack:
+        hint = stack.pop()
+        args = typing.get_args(hint)
+        if args:
+            stack.extend(a for a in args if a is not Ellipsis)
+            continue
+        hint = typing.get_origin(hint) or hint
+        if hint is Any or hint in _DATA_LEAVES:
+            continue
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            continue
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint) and _plain_data(hint, seen):
+            continue
+        return False
+    return True
+
+
 @functools.lru_cache(maxsize=1)
 def fact_types() -> dict[str, type]:
     """Class name -> dataclass for every type a cache entry may hold.
@@ -92,7 +124,8 @@ def fact_types() -> dict[str, type]:
     Every public dataclass in the namespace of :mod:`reprolint.analysis.facts` (its
     own and the ones it imports, such as ``Span``), plus the dataclasses of the modules
     those come from (a fact type defined in a helper module and re-exported). Private
-    helpers (a leading underscore) are never stored, so they are left out.
+    helpers (a leading underscore) are never stored, so they are left out, and so is a
+    dataclass whose fields hold anything but data (a libcst node of a helper type).
     """
     from reprolint.analysis import facts
 
@@ -104,8 +137,8 @@ def fact_types() -> dict[str, type]:
             modules.setdefault(module.__name__, module)
     for module in modules.values():
         for name, cls in _dataclasses_in(module).items():
-            if name.startswith("_"):
-                continue
+            if name.startswith("_") or not _plain_data(cls):
+                continue  # private, or holding more than data (a libcst node, a callable)
             other = found.get(name)
             if other is not None and other is not cls:
                 raise TypeError(f"two fact types named {name}: {other!r} and {cls!r}")
@@ -578,8 +611,6 @@ class FactsCache:
         self.root = Path(root) if root is not None else self.folder.parent
         self._state: Optional[str] = None  # "ready" | "absent" | "refused"
         self._problem: Optional[str] = None
-        self.hits = 0
-        self.misses = 0
 
     @classmethod
     def for_settings(cls, settings: Any) -> "FactsCache":
@@ -706,7 +737,6 @@ class FactsCache:
         """The stored payload, or None (missing, unauthentic or corrupt: then deleted)."""
         body = self._read("facts", key, self._entry(key))
         if body is None:
-            self.misses += 1
             return None
         try:
             stored = loads(body)
@@ -717,9 +747,7 @@ class FactsCache:
                 raise CorruptEntry("no payload")
         except CorruptEntry:
             self.discard(key)
-            self.misses += 1
             return None
-        self.hits += 1
         return payload
 
     def discard(self, key: str) -> None:
@@ -737,10 +765,6 @@ class FactsCache:
             self._write("facts", key, self._entry(key), text.encode("utf-8"))
         except (OSError, TypeError, ValueError, RecursionError):
             pass
-
-    def entries(self) -> Iterator[Path]:
-        if self._check_folder() == "ready":
-            yield from (self.folder / "v1").glob("*/*.json")
 
     def load_run(self, key: str) -> Optional[list[Any]]:
         """The diagnostics of an earlier run with exactly these inputs, or None.
