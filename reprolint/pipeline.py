@@ -18,7 +18,7 @@ import os
 from typing import Any, Callable, Optional, Sequence
 
 from reprolint.api import FileAnalysis, SourceError, analyse_bytes, decode_source
-from reprolint.cache import CorruptEntry, FactsCache, encode
+from reprolint.cache import MAX_POSITION, CorruptEntry, FactsCache, encode
 from reprolint.config import Settings
 from reprolint.discovery import read_regular
 from reprolint.parallel import Crash, run_ordered
@@ -40,6 +40,10 @@ def _payload(analysis: FileAnalysis) -> Optional[dict[str, Any]]:
     }
 
 
+def _position(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= MAX_POSITION
+
+
 def _from_payload(path: str, payload: dict[str, Any], data: bytes) -> FileAnalysis:
     from reprolint.analysis.facts import ModuleFacts
 
@@ -48,13 +52,18 @@ def _from_payload(path: str, payload: dict[str, Any], data: bytes) -> FileAnalys
         raise CorruptEntry("facts of another file")
     error = payload.get("error")
     if error is not None:
+        if not (isinstance(error, list) and len(error) == 3):
+            raise CorruptEntry("bad error")
         reason, line, column = error
-        if not (isinstance(reason, str) and isinstance(line, int) and isinstance(column, int)):
+        if not (isinstance(reason, str) and _position(line) and _position(column)):
             raise CorruptEntry("bad error")
         error = SourceError(reason, line, column)
     suppressions = {}
-    for line, codes in payload.get("suppressions") or ():
-        if not isinstance(line, int) or not all(isinstance(c, str) for c in codes):
+    for item in payload.get("suppressions") or ():
+        if not (isinstance(item, list) and len(item) == 2):
+            raise CorruptEntry("bad suppressions")
+        line, codes = item
+        if not _position(line) or not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
             raise CorruptEntry("bad suppressions")
         suppressions[line] = frozenset(codes)
     if facts is None and error is None:

@@ -537,3 +537,18 @@ def test_a_planted_path_never_reaches_the_terminal(tmp_path: Path, monkeypatch) 
     result = _cli("check", ".", "--show-source", cwd=tmp_path)
     assert "canary-7f3a" not in result.stdout and "/proc/self/environ" not in result.stdout
     assert result.returncode == 1 and "RPL101" in result.stdout
+
+
+@pytest.mark.parametrize("error", [["planted", 10**300, 1], ["planted", "1", 1], "planted", [1, 2, 3]])
+def test_an_authentic_file_entry_with_bad_fields_is_recomputed(tmp_path: Path, error: Any) -> None:
+    (tmp_path / "train.py").write_text(UNSEEDED)
+    settings = _settings(tmp_path)
+    expected = _codes(check_paths([str(tmp_path)], settings, cache=True, jobs=1).diagnostics)
+    shutil.rmtree(tmp_path / ".cache" / "runs")
+    store = FactsCache.for_settings(settings)
+    (entry,) = (tmp_path / ".cache" / "v1").glob("*/*.json")
+    key = entry.parent.name + entry.stem
+    stored = json.loads(_body(entry))
+    stored["payload"] = {"facts": None, "error": error, "suppressions": []}
+    store._write("facts", key, entry, json.dumps(stored).encode())
+    assert _codes(check_paths([str(tmp_path)], settings, cache=True, jobs=1).diagnostics) == expected
