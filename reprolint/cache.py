@@ -438,7 +438,7 @@ def user_secret() -> bytes:
     if _secret.value is None:
         try:
             _secret.value = _read_or_make_secret(secret_folder() / _SECRET_FILE)
-        except OSError as exc:
+        except (OSError, RuntimeError) as exc:  # RuntimeError: no home folder to be found
             _secret.value = secrets.token_bytes(_SECRET_BYTES)
             _secret.problem = str(exc)
     return _secret.value
