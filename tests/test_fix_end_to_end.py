@@ -14,6 +14,8 @@ from reprolint.harness.cli import main as verify_main
 
 TRAIN = Path(__file__).resolve().parent.parent / "corpus" / "train"
 
+pytest.importorskip("torch")  # the corpus scripts train with torch in child processes
+
 
 @pytest.mark.slow  # trains each fixed corpus script twice under verify
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from reprolint.harness.cli import main
 
 # Each test trains LeNet-1 several times (torch).
 pytestmark = pytest.mark.slow
+pytest.importorskip("torch")  # the script trains with torch in a child process
 
 LENET1 = Path(__file__).resolve().parents[2] / "corpus" / "train" / "lenet1_mnist.py"
 COMMAND = ["--", sys.executable, str(LENET1), "--epochs", "1"]

@@ -15,6 +15,7 @@ import pytest
 
 # Each test trains a corpus script twice (torch).
 pytestmark = pytest.mark.slow
+pytest.importorskip("torch")  # the corpus scripts train with torch in child processes
 
 TRAIN = Path(__file__).resolve().parents[2] / "corpus" / "train"
 

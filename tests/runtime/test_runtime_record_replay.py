@@ -9,6 +9,7 @@ import pytest
 
 # Each test runs a program that imports torch in a fresh interpreter.
 pytestmark = pytest.mark.slow
+pytest.importorskip("torch")  # the programs import torch in a child process
 
 # Draws from every RNG the runtime seeds or routes, printed as one JSON line.
 DRAWS = """
