@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
+from reprolint.analysis.usage import Usage
 
 if TYPE_CHECKING:
     from reprolint.analysis.program import ProgramIndex
@@ -67,7 +68,7 @@ class Phase(str, enum.Enum):
     DEFERRED = "deferred"  # a deferred draw (dropout mask, shuffling loader): when used
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StepContext:
     phase: Phase = Phase.CALL
     in_worker: bool = False  # runs in DataLoader worker processes
@@ -77,7 +78,7 @@ class StepContext:
 _AT_CALL = StepContext()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GuardedCond:
     """A branch condition on the way to a step, with the guarded event that carries it
     (the seed itself, or the project call that leads to it)."""
@@ -88,15 +89,26 @@ class GuardedCond:
     text: str  # source text of the guarded event
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One event as it runs in a program."""
 
     event: Event  # Seed, Draw, Call (a resolved project call) or Usage
     path: str
-    conds: tuple[GuardedCond, ...]
+    outer: tuple[GuardedCond, ...]  # the conditions of the calls that led here
     via: Optional[tuple[str, Call]]  # the outermost project call that led here, if any
     context: StepContext = _AT_CALL
+
+    @property
+    def conds(self) -> tuple[GuardedCond, ...]:
+        """Every condition on the way: the calls' (outermost first), then the event's own."""
+        own = self.event.conds  # type: ignore[union-attr]
+        if not own:
+            return self.outer
+        return self.outer + tuple(GuardedCond(self.path, c, self.event.span, self.event.text) for c in own)  # type: ignore[union-attr]
+
+    def own_conds(self) -> tuple[Cond, ...]:
+        return self.event.conds  # type: ignore[union-attr,no-any-return]
 
 
 @dataclass
@@ -240,24 +252,21 @@ class _Walker:
         self, path: str, events: Any, outer: tuple[GuardedCond, ...],
         via: Optional[tuple[str, Call]], context: StepContext,
     ) -> None:
+        # The hot loop of the check on large trees: dispatch on the exact type, the
+        # most frequent kinds (usages, draws, seeds) first.
+        steps = self.out.steps
         regions: list[StepContext] = []
         for event in events:
-            if isinstance(event, Region):
-                if event.begin:
-                    regions.append(context)
-                    context = StepContext(context.phase, context.in_worker, True)
-                elif regions:
-                    context = regions.pop()
-                continue
-            if isinstance(event, Import):
-                for module in self.index.package_chain(path, event.module):
-                    self.run_module(module)
-                continue
-            conds = outer
-            own = getattr(event, "conds", ())
-            if own:
-                conds = outer + tuple(GuardedCond(path, c, event.span, event.text) for c in own)
-            if isinstance(event, Call):
+            kind = type(event)
+            if kind is Usage or kind is Seed:
+                steps.append(Step(event, path, outer, via, context))
+            elif kind is Draw:
+                if event.deferred:
+                    deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad)
+                    self.deferred.append(Step(event, path, outer, via, deferred))
+                else:
+                    steps.append(Step(event, path, outer, via, context))
+            elif kind is Call:
                 resolved = self.index.resolve_call(path, event.target)
                 if resolved is None:
                     continue
@@ -265,14 +274,18 @@ class _Walker:
                 if file not in self.ran_modules:
                     # Calling into a module means it was imported (maybe by a path we missed).
                     self.run_module(file)
-                self.out.steps.append(Step(event, path, conds, via, context))
-                self.run_function(file, qualname, conds, via or (path, event), context)
-                continue
-            step = Step(event, path, conds, via, context)
-            if isinstance(event, Draw) and event.deferred:
-                self.deferred.append(Step(event, path, conds, via, StepContext(Phase.DEFERRED, context.in_worker, context.no_grad)))
-                continue
-            self.out.steps.append(step)
+                step = Step(event, path, outer, via, context)
+                steps.append(step)
+                self.run_function(file, qualname, step.conds, via or (path, event), context)
+            elif kind is Import:
+                for module in self.index.package_chain(path, event.module):
+                    self.run_module(module)
+            elif kind is Region:
+                if event.begin:
+                    regions.append(context)
+                    context = StepContext(context.phase, context.in_worker, True)
+                elif regions:
+                    context = regions.pop()
 
 
 # ----------------------------------------------------------------------------- conditions

@@ -301,9 +301,14 @@ class Program:
 
     def on_default_path(self, step: Step) -> bool:
         """Whether a step runs with the program's default options."""
-        for guarded in step.conds:
-            value = evaluate(guarded.cond.tree, self.lookup)
+        lookup = self.lookup
+        for guarded in step.outer:
+            value = evaluate(guarded.cond.tree, lookup)
             if value is not None and value != guarded.cond.polarity:
+                return False
+        for cond in step.own_conds():
+            value = evaluate(cond.tree, lookup)
+            if value is not None and value != cond.polarity:
                 return False
         return True
 
