@@ -129,6 +129,11 @@ class _Worker:
 
 def _serve(func: Callable[[Any], Any], conn: "multiprocessing.connection.Connection") -> None:
     """A worker's loop: an item in, its result out, until the parent closes the pipe."""
+    import signal
+
+    # Ctrl-C reaches the whole process group: the parent stops the workers, and a worker
+    # printing its own KeyboardInterrupt traceback would only bury the parent's message.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _bound_memory()
     while True:
         try:
