@@ -83,13 +83,34 @@ INSTALL = "import reprolint.runtime\nreprolint.runtime.install(SEED)"
 
 
 @pytest.mark.parametrize("library,template", [("keras", KERAS), ("jax", JAX)])
-def test_install_with_a_seed_makes_the_program_repeat(tmp_path: Path, library: str, template: str) -> None:
+def test_verify_differs_as_written_and_is_bit_identical_with_install(
+    tmp_path: Path, library: str, template: str, monkeypatch, capsys
+) -> None:
     pytest.importorskip(library)
-    plain = [_run(tmp_path, template, "") for _ in range(2)]
-    assert plain[0] != plain[1], "the program repeats without the runtime: the test proves nothing"
-    seeded = [_run(tmp_path, template, INSTALL.replace("SEED", "7")) for _ in range(2)]
-    assert seeded[0] == seeded[1]
-    assert _run(tmp_path, template, INSTALL.replace("SEED", "8")) != seeded[0]
+    from reprolint.harness.cli import main as verify_main
+
+    monkeypatch.chdir(tmp_path)
+    for var in [v for v in os.environ if v.startswith("REPROLINT_")]:
+        monkeypatch.delenv(var)
+    for name, prologue in (("written.py", ""), ("fixed.py", INSTALL.replace("SEED", "seed=0"))):
+        (tmp_path / name).write_text(textwrap.dedent(template).replace("PROLOGUE", prologue))
+    assert verify_main(["verify", "--", sys.executable, "written.py"]) == 1
+    written = capsys.readouterr().out
+    assert written.startswith("NOT REPRODUCIBLE: program output differs"), written
+    assert verify_main(["verify", "--", sys.executable, "fixed.py"]) == 0
+    fixed = capsys.readouterr().out
+    assert fixed.startswith("REPRODUCIBLE: 2 runs bit-identical"), fixed
+
+
+@pytest.mark.parametrize("library,template", [("keras", KERAS), ("jax", JAX)])
+def test_install_seed_decides_the_run(tmp_path: Path, library: str, template: str) -> None:
+    pytest.importorskip(library)
+    seven = _run(tmp_path, template, INSTALL.replace("SEED", "7"))
+    eight = _run(tmp_path, template, INSTALL.replace("SEED", "8"))
+    assert seven != eight
+    if library == "keras":
+        # install(deterministic=True), the default, turns on TF op determinism.
+        assert seven["op_determinism"] is True
 
 
 @pytest.mark.parametrize("library,template", [("keras", KERAS), ("jax", JAX)])
@@ -105,10 +126,3 @@ def test_replay_gives_the_recorded_run_back(tmp_path: Path, library: str, templa
     saved = json.loads(Path(record).read_text())
     versions = json.dumps(saved.get("environment", saved))
     assert library in versions, "the record does not name the framework's version"
-
-
-def test_install_turns_on_tensorflow_op_determinism(tmp_path: Path) -> None:
-    pytest.importorskip("keras")
-    pytest.importorskip("tensorflow")
-    assert _run(tmp_path, KERAS, INSTALL.replace("SEED", "1"))["op_determinism"] is True
-    assert _run(tmp_path, KERAS, "")["op_determinism"] is False
