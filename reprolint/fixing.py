@@ -674,22 +674,33 @@ def _plan_conditional(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     condition = blame[3]
     literal = _literal_seed(planner.seed)
 
-    def locate(m: cst.Module) -> Optional[tuple[cst.If, cst.SimpleStatementLine, cst.Call]]:
+    def seeding_copy(statement: cst.SimpleStatementLine, call: cst.Call) -> cst.CSTNode:
+        """The reported statement with the configured seed: what the `else:` runs."""
+        keyword, position = _seed_argument(call)
+        new_call = fixes.set_argument(call, literal, keyword=keyword, position=position)
+        return fixes.replace_nodes(cst.Module([statement]), {id(call): lambda _: new_call}).body[0]
+
+    def locate(m: cst.Module) -> Optional[tuple[cst.If, cst.CSTNode]]:
         located = fixes.find_call(m, d.span)
-        if located is None:
+        if located is None or not isinstance(located.node, cst.Call):
             return None
         statement = located.statement()
         if not isinstance(statement, cst.SimpleStatementLine):
             return None
         for parent in reversed(located.parents):
             if isinstance(parent, cst.If) and _code(parent.test).strip() == condition.strip():
+                copy = seeding_copy(statement, located.node)
+                if parent.orelse is None:
+                    return parent, copy
                 # Another guarded seeding call of the same `if` may have made its
-                # `else:` already: this one joins it. An `elif` is the user's logic.
-                if parent.orelse is not None and not (
-                    isinstance(parent.orelse, cst.Else) and isinstance(parent.orelse.body, cst.IndentedBlock)
-                ):
+                # `else:` already: this one joins it, unless it is there (then there is
+                # nothing to fix). An `elif` is the user's logic.
+                orelse = parent.orelse
+                if not isinstance(orelse, cst.Else) or not isinstance(orelse.body, cst.IndentedBlock):
                     return None
-                return parent, statement, located.node  # type: ignore[return-value]
+                if _code(copy).strip() in _code(orelse):
+                    return None
+                return parent, copy
         return None
 
     if locate(module) is None:
@@ -699,12 +710,7 @@ def _plan_conditional(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
         found = locate(m)
         if found is None:
             return m
-        if_node, statement, call = found
-        keyword, position = _seed_argument(call)
-        new_call = fixes.set_argument(call, literal, keyword=keyword, position=position)
-        copy = fixes.replace_nodes(cst.Module([statement]), {id(call): lambda _: new_call}).body[0]
-        if if_node.orelse is not None and _code(copy).strip() in _code(if_node.orelse):
-            return m  # already seeded there (idempotent)
+        if_node, copy = found
         new_if = fixes.add_else_branch(if_node, [copy])  # type: ignore[list-item]
         return fixes.replace_nodes(m, {id(if_node): lambda _: new_if})
 
@@ -745,16 +751,16 @@ def _plan_instance(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
             return fixes.set_argument(node, value, keyword=keyword, position=position)
 
     # `reprolint.runtime.seed()` derives from the master seed that `install()` sets at
-    # the entry point; without it a fresh one would be drawn. Install first.
+    # the entry point; without it a fresh one would be drawn. The fix installs it in
+    # every program that runs this module and lacks it: one fix, in several files.
     entry_first = None
+    others: list[Any] = []
     if planner.style == "hooks":
         missing = [
             p for p in planner.ctx.programs if d.path in p.modules and not planner.has_install(p.entry)
         ]
         others = [p for p in missing if p.entry != d.path]
-        if others:  # every program running this module installs first; the call follows
-            return _together([planner.entry_action(p, d.code) for p in others])
-        if missing:
+        if len(others) < len(missing):
             entry_first = planner.import_stop(d.path)
     seed = planner.seed
 
@@ -763,10 +769,11 @@ def _plan_instance(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
         return ensure_install(m, seed, entry_first) if entry_first is not None else m
 
     how = "a seed from `reprolint.runtime.seed`" if planner.style == "hooks" else f"the configured seed ({planner.seed})"
-    return _Action(
+    action = _Action(
         d.path, ("instance", d.span, planner.style, entry_first is not None), planner.applicability(d.code),
         f"Pass {how} to `{callee}`", apply,
     )
+    return _together([action, *(planner.entry_action(p, d.code) for p in others)])
 
 
 def _plan_cudnn_benchmark(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
@@ -1201,13 +1208,7 @@ def _instance_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
     if callee.split(".")[-1] in _METHOD_SEEDS and "." in callee and no_arguments:
         if not planner.is_statement(d.path, d.span):
             return False
-    if planner.style == "hooks":
-        for program in planner.ctx.programs:
-            if d.path in program.modules and not planner.has_install(program.entry):
-                if program.entry != d.path:
-                    return planner.entry_available(program)
-                break
-    return True
+    return True  # the call gets its seed (and, hooks, each program lacking it `install()`)
 
 
 def _entropy_seed_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:

@@ -105,3 +105,24 @@ def test_rewording_every_message_changes_no_fix(rule, example, monkeypatch: pyte
     monkeypatch.setattr(Rule, "render", classmethod(lambda cls, data: "reworded"))
     assert {d.message for d in check_source(example.source, "main.py")} <= {"reworded"}
     assert fix_source(example.source, "main.py", unsafe_fixes=True) == example.fixed
+
+
+# -- check's count of fixable findings is what fix then does
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["hooks", "inline"])
+def test_check_fixable_count_equals_what_fix_does_on_the_corpus(style: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reprolint.api import check_paths, fix_paths
+    from reprolint.config import Settings
+    from reprolint.model import Applicability
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent / "corpus")
+    settings = Settings().replace(fix_style=style)
+    checked = check_paths(["."], settings, jobs=1, fix_edits=False)
+    fixable = [
+        d for d in checked.diagnostics
+        if d.fix is not None and d.fix.applicability is not Applicability.DISPLAY_ONLY
+    ]
+    report = fix_paths(["."], settings, unsafe_fixes=True)
+    assert report.fixed == len(fixable) > 150

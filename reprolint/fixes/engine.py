@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
@@ -94,6 +95,14 @@ def _analyse(text: str, path: str) -> Any:
     return analysis
 
 
+def _identity(d: Diagnostic, texts: Mapping[str, str]) -> tuple[str, str, str]:
+    """A finding's identity across rounds (its span moves when lines are added above
+    it; its line's text stays)."""
+    lines = texts.get(d.path, "").splitlines()
+    line = lines[d.span.start_line - 1].strip() if 0 < d.span.start_line <= len(lines) else ""
+    return d.path, d.code, line
+
+
 def fix_texts(
     texts: Mapping[str, str],
     settings: "Settings",
@@ -104,6 +113,12 @@ def fix_texts(
 
     Returns the new texts, problems fixed per file and code, the diagnostics left, the
     problems met (dropped fixes) and whether the rounds converged.
+
+    What is counted is the findings that had an applicable fix at the start and whose
+    fix was applied or that are gone at the end (another fix resolved them), each once,
+    in the first changed file of its fix: `fix` counts what `check` called fixable. A
+    finding that a fix creates and a later round fixes (a seeding line added inside a
+    guarded `if`) is no problem the user had and is not counted.
     """
     from reprolint.api import _diagnostics
 
@@ -113,12 +128,16 @@ def fix_texts(
     problems: list[str] = []
     token = _PROBLEMS.set(problems)
     converged = False
+    original: Optional[list[tuple[tuple[str, str, str], Diagnostic]]] = None
+    applied: Counter[tuple[str, str, str]] = Counter()
     try:
         for _ in range(MAX_ROUNDS):
             diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
+            if original is None:
+                original = [(_identity(d, current), d) for d in diagnostics if _allowed(d.fix, unsafe)]
             # Per file: groups of identical edits and the diagnostics they fix. A fix
             # that changes several files is taken whole or not at all in a round.
-            chosen: dict[str, list[tuple[tuple[Edit, ...], list[tuple[Diagnostic, bool]]]]] = {}
+            chosen: dict[str, list[tuple[tuple[Edit, ...], list[tuple[Diagnostic, bool, Any]]]]] = {}
             for d in diagnostics:
                 if not _allowed(d.fix, unsafe):
                     continue
@@ -134,7 +153,7 @@ def fix_texts(
                 if places is None:
                     continue
                 for i, (groups, same, changes) in enumerate(places):
-                    entry = (d, i == 0)  # counted once, in its first file
+                    entry = (d, i == 0, _identity(d, current))  # counted at the end
                     if same is not None:
                         same[1].append(entry)
                     else:
@@ -157,13 +176,26 @@ def fix_texts(
                 current[path] = new
                 analyses[path] = analysis
                 for _, ds in groups:
-                    for d, counted in ds:
+                    for d, first, key in ds:
                         counts = fixed.setdefault(path, {})
-                        counts[d.code] = counts.get(d.code, 0) + int(counted)
+                        counts.setdefault(d.code, 0)  # the file names the code it fixes
+                        applied[key] += int(first)
         else:
             diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
     finally:
         _PROBLEMS.reset(token)
+    left = Counter(_identity(d, current) for d in diagnostics)
+    for key, d in original or ():
+        if applied[key] > 0:
+            applied[key] -= 1
+        elif left[key] > 0:
+            left[key] -= 1
+            continue
+        assert isinstance(d.fix, PlannedFix)
+        paths = [path for path, _ in d.fix.file_changes if current[path] != texts[path]]
+        home = paths[0] if paths else d.path
+        counts = fixed.setdefault(home, {})
+        counts[d.code] = counts.get(d.code, 0) + 1
     return current, fixed, diagnostics, problems, converged
 
 
