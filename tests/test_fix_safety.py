@@ -362,3 +362,18 @@ def test_a_crlf_notebook_cell_keeps_crlf(cli, project) -> None:
     source = "".join(json.loads((root / "nb.ipynb").read_text())["cells"][0]["source"])
     assert "seed_everything(0)" in source
     assert source.count("\n") == source.count("\r\n")  # every line end is CRLF
+
+
+def test_a_fifo_is_never_read(tmp_path: Path) -> None:
+    from reprolint.api import SourceError
+    from reprolint.fixing import read_source
+
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    with pytest.raises((ValueError, SourceError), match="not a regular file"):
+        read_source(str(fifo))  # returns at once: no writer is waited for
+
+
+def test_check_of_a_notebook_with_a_lone_surrogate_is_a_finding_not_a_crash() -> None:
+    [d] = check_source(SURROGATE_NOTEBOOK.encode("utf-8"), "x.ipynb")
+    assert d.code == "RPL900" and "lone surrogate (\\ud800)" in d.message
