@@ -46,6 +46,15 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis import calls
+from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the order family
+    OrderFacts,
+    _UNORDERED,
+    _UsageScope,
+    _find_calls,
+    _mentions,
+    _target_names,
+    _self_attr,
+)
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
@@ -122,37 +131,6 @@ _TF_TRAIN_CALLS = frozenset({
 _JAX_TRAIN_PREFIXES = ("jax.grad", "jax.value_and_grad", "optax.", "flax.training.")
 _TF_SETTING_CALLS = ("map", "interleave", "batch")
 
-# Listings whose order is the file system's (RPL402).
-_LISTINGS = {
-    "os.listdir": "`os.listdir`", "os.scandir": "`os.scandir`", "os.walk": "`os.walk`",
-    "glob.glob": "`glob.glob`", "glob.iglob": "`glob.iglob`",
-    "tensorflow.io.gfile.listdir": "`tf.io.gfile.listdir`",
-    "tensorflow.io.gfile.glob": "`tf.io.gfile.glob`",
-}
-_LISTING_METHODS = {"rglob": "`Path.rglob`", "iterdir": "`Path.iterdir`", "glob": "`Path.glob`"}
-# Consumers that do not depend on the order of their argument.
-_UNORDERED = frozenset({
-    "sorted", "len", "set", "frozenset", "sum", "max", "min", "any", "all",
-    "collections.Counter", "Counter", "numpy.unique",
-})
-_ORDER_TAKERS = frozenset({"list", "tuple", "enumerate", "zip", "iter", "next", "reversed"})
-_STR_METHODS = frozenset({
-    "lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title", "capitalize",
-    "replace", "read", "decode", "format", "removeprefix", "removesuffix", "group",
-})
-_STR_ITER_METHODS = frozenset({"split", "rsplit", "splitlines", "readlines", "tokenize", "findall"})
-_STR_ITER_FUNCS = frozenset({"re.findall", "re.split", "nltk.word_tokenize", "nltk.tokenize.word_tokenize"})
-# Names that hold text tokens in the code people write (a documented heuristic).
-_WORDY_NAMES = frozenset({
-    "words", "tokens", "chars", "characters", "vocab", "vocabulary", "letters", "tags",
-    "class_names", "label_names", "categories", "filenames", "sentences", "stopwords",
-})
-_ORDER_FREE_METHODS = frozenset({
-    "add", "endswith", "startswith", "lower", "upper", "strip", "split", "exists", "is_file",
-    "is_dir", "unlink", "rename", "remove", "mkdir", "stat", "format", "info", "debug",
-    "warning", "join", "with_suffix", "relative_to", "discard", "touch", "rmdir",
-})
-
 
 def _cuda_literal(node: Optional[cst.BaseExpression]) -> bool:
     """``"cuda"``, ``"cuda:0"``, ``f"cuda:{rank}"``, ``"cuda" if ... else "cpu"``."""
@@ -197,23 +175,7 @@ def _strings_in(node: cst.CSTNode) -> str:
     return " ".join(out)
 
 
-class _UsageScope:
-    """Per-scope state of the order analyses."""
-
-    __slots__ = ("str_names", "str_iters", "str_sets", "empty_sets", "listings", "appended")
-
-    def __init__(self) -> None:
-        self.str_names: set[str] = set()
-        self.str_iters: set[str] = set()
-        self.str_sets: set[str] = set()
-        self.empty_sets: set[str] = set()
-        # name -> [listing call node, description, order used?, sorted in place?]
-        self.listings: dict[str, list[Any]] = {}
-        # list name -> [listing call node, description, sorted later?] (filled by a loop)
-        self.appended: dict[str, list[Any]] = {}
-
-
-class UsageMixin:
+class UsageMixin(OrderFacts):
     """Handlers and hooks of the fact collector for the RPL2xx-RPL4xx facts.
 
     The collector calls :meth:`usage_call`, :meth:`usage_assign` and :meth:`usage_for`
@@ -572,288 +534,18 @@ class UsageMixin:
         for call in _find_calls(node.body, "set_epoch"):
             self._u_in_loop.add(id(call))
 
-    def _u_listing_loop(self, node: cst.For, root: tuple[Any, Any], pending: Optional[str] = None) -> None:
-        call, description = root
-        body = node.body
-        is_walk = description == _LISTINGS["os.walk"]
-        if is_walk and isinstance(node.target, cst.Tuple) and len(node.target.elements) == 3:
-            dirs = node.target.elements[1].value
-            files = node.target.elements[2].value
-            dirs_sorted = isinstance(dirs, cst.Name) and _sorts(body, dirs.value)
-            files_sorted = isinstance(files, cst.Name) and _sorts(body, files.value)
-            if dirs_sorted and files_sorted:
-                return
-        yields = _contains(body, (cst.Yield,))
-        calls = [c for c in _walk(body) if isinstance(c, cst.Call)]
-        appended = [
-            c for c in calls
-            if isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
-            and isinstance(c.func.value, cst.Name)
-        ]
-        others = [c for c in calls if c not in appended and not self._u_order_free(c)]
-        if not yields and not others and not appended:
-            return  # each entry is handled on its own (copy, delete, count)
-        state = self._u_state()
-        if pending is not None:
-            state.listings[pending][2] = True
-            return
-        if not yields and not others:
-            for c in appended:
-                state.appended[c.func.value.value] = [call, description, False]  # type: ignore[union-attr]
-            return
-        self._u_report_listing(call, description)
-
-    def _u_order_free(self, call: cst.Call) -> bool:
-        """Calls whose effect does not depend on the order of the loop (file operations,
-        logging, string tests, adding to a set)."""
-        qn = self.qualify(call.func) or ""  # type: ignore[attr-defined]
-        if qn.startswith(("os.", "shutil.", "logging.", "pathlib.")):
-            return True
-        func = call.func
-        if isinstance(func, cst.Name):
-            return func.value in ("print", "len", "str", "int", "float", "isinstance")
-        if isinstance(func, cst.Attribute):
-            return func.attr.value in _ORDER_FREE_METHODS
-        return False
 
     # ------------------------------------------------------------------ names
-    def visit_Name(self, node: cst.Name) -> None:
-        if id(node) in self._u_store:
-            return
-        for state in self._u_states():
-            entry = state.listings.get(node.value)
-            if entry is not None:
-                if id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-                    entry[2] = True
-                return
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        if not self._u_attr_listings:
-            return
-        attr = _self_attr(node)
-        if attr is None or id(node) in self._u_store:
-            return
-        key = (self.current_class() or "", attr)  # type: ignore[attr-defined]
-        entry = self._u_attr_listings.get(key)
-        if entry is not None and id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-            entry[2] = True
-
-    def visit_Comparison(self, node: cst.Comparison) -> None:
-        for comp in node.comparisons:
-            if isinstance(comp.operator, (cst.In, cst.NotIn)):
-                self._u_unordered.add(id(comp.comparator))
-
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if isinstance(node.item, cst.Call) and isinstance(node.asname, cst.AsName):
-            qn = self.qualify(node.item.func) or (  # type: ignore[attr-defined]
-                node.item.func.value if isinstance(node.item.func, cst.Name) else ""
-            )
-            if qn in ("open", "io.open", "codecs.open") and isinstance(node.asname.name, cst.Name):
-                self._u_state().str_iters.add(node.asname.name.value)
-
-    def _u_sorted_in_place(self, name: str) -> None:
-        for state in self._u_states():
-            if name in state.listings:
-                state.listings[name][3] = True
-            if name in state.appended:
-                state.appended[name][2] = True
 
     # ------------------------------------------------------------------ comprehensions
-    def visit_ListComp(self, node: cst.ListComp) -> None:
-        self._u_comprehension(node, ordered=True)
 
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
-        self._u_comprehension(node, ordered=True)
-
-    def visit_DictComp(self, node: cst.DictComp) -> None:
-        self._u_comprehension(node, ordered=True)
-
-    def visit_SetComp(self, node: cst.SetComp) -> None:
-        self._u_comprehension(node, ordered=False)
-
-    def _u_comprehension(self, node: Any, ordered: bool) -> None:
-        unordered = not ordered or id(node) in self._u_unordered
-        claimed = id(node) in self._u_claimed
-        comp = node.for_in
-        state = self._u_state()
-        while comp is not None:
-            if unordered:
-                self._u_unordered.add(id(comp.iter))
-            elif claimed:
-                self._u_claimed.add(id(comp.iter))
-            elif self._u_kind(comp.iter) == "set" and id(comp.iter) not in self._u_claimed:
-                self._u_claimed.add(id(comp.iter))
-                self._u_finding("RPL401", comp.iter, expression=self._u_src(comp.iter), variant="comprehension")
-            if isinstance(comp.target, cst.Name) and self._u_kind(comp.iter) in ("iter", "set", "str"):
-                state.str_names.add(comp.target.value)
-            for name_node in _target_names(comp.target):
-                self._u_store.add(id(name_node))
-            comp = comp.inner_for_in
 
     # ------------------------------------------------------------------ RPL401
-    def _u_set_order_call(self, node: cst.Call, name: Optional[str], method: Optional[str]) -> None:
-        if id(node) in self._u_unordered:
-            for arg in node.args:
-                self._u_unordered.add(id(arg.value))
-            return
-        func = node.func
-        candidates: list[cst.BaseExpression] = []
-        if name in _ORDER_TAKERS or name in ("numpy.array", "numpy.asarray", "torch.tensor", "dict.fromkeys"):
-            candidates = [a.value for a in node.args if a.keyword is None]
-        elif isinstance(func, cst.Attribute) and method == "fromkeys" and isinstance(func.value, cst.Name) and func.value.value == "dict":
-            candidates = [node.args[0].value] if node.args else []
-        elif method == "join" and node.args and isinstance(func, cst.Attribute) and self._u_kind(func.value) == "str":
-            candidates = [node.args[0].value]
-        elif method == "pop" and not node.args and isinstance(func, cst.Attribute):
-            if self._u_kind(func.value) == "set":
-                self._u_finding("RPL401", node, expression=self._u_src(node), variant="pop")
-            return
-        for arg in candidates:
-            if id(arg) in self._u_claimed:
-                continue
-            if self._u_kind(arg) == "set":
-                self._u_claimed.add(id(arg))
-                self._u_finding(
-                    "RPL401", node, expression=self._u_src(node),
-                    function=name,
-                )
-                return
-        # set.add/update with text: the set holds text
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and method in ("add", "update"):
-            var = func.value.value
-            for state in self._u_states():
-                if var in state.empty_sets and node.args:
-                    arg_kind = self._u_kind(node.args[0].value)
-                    if (method == "add" and arg_kind == "str") or (method == "update" and arg_kind in ("iter", "set", "str")):
-                        state.empty_sets.discard(var)
-                        state.str_sets.add(var)
 
-    def _u_kind(self, node: Optional[cst.BaseExpression], depth: int = 0) -> Optional[str]:
-        """"str" (text), "iter" (iterable of text), "set" (set of text) or None."""
-        if node is None or depth > 8:
-            return None
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-            return "str"
-        if isinstance(node, cst.Name):
-            for state in self._u_states():
-                if node.value in state.str_sets:
-                    return "set"
-                if node.value in state.str_iters:
-                    return "iter"
-                if node.value in state.str_names:
-                    return "str"
-            if node.value in _WORDY_NAMES:
-                return "iter"
-            return None
-        if isinstance(node, cst.Subscript):
-            return "str" if self._u_kind(node.value, depth + 1) == "str" else None
-        if isinstance(node, cst.BinaryOperation):
-            left = self._u_kind(node.left, depth + 1)
-            right = self._u_kind(node.right, depth + 1)
-            if isinstance(node.operator, (cst.BitOr, cst.BitAnd, cst.Subtract, cst.BitXor)):
-                if "set" in (left, right):
-                    return "set"
-            if isinstance(node.operator, cst.Add) and "str" in (left, right):
-                return "str"
-            return None
-        if isinstance(node, cst.Set):
-            return "set" if any(self._u_kind(e.value, depth + 1) == "str" for e in node.elements) else None
-        if isinstance(node, (cst.List, cst.Tuple)):
-            return "iter" if node.elements and all(
-                self._u_kind(e.value, depth + 1) == "str" for e in node.elements
-            ) else None
-        if isinstance(node, cst.SetComp):
-            return "set" if self._u_elt_is_text(node, depth) else None
-        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
-            return "iter" if self._u_elt_is_text(node, depth) else None
-        if isinstance(node, cst.Call):
-            func = node.func
-            qn = self.qualify(func)  # type: ignore[attr-defined]
-            bare = func.value if isinstance(func, cst.Name) and not self.is_local(func.value) else None  # type: ignore[attr-defined]
-            if bare in ("set", "frozenset"):
-                if node.args and self._u_kind(node.args[0].value, depth + 1) in ("str", "iter", "set"):
-                    return "set"
-                return None
-            if bare == "str":
-                return "str"
-            if bare in ("list", "tuple", "sorted"):
-                inner = self._u_kind(node.args[0].value, depth + 1) if node.args else None
-                return "iter" if inner in ("iter", "set", "str") else None
-            if qn in _STR_ITER_FUNCS or qn in _LISTINGS:
-                return "iter"
-            if isinstance(func, cst.Attribute):
-                method = func.attr.value
-                receiver_kind = self._u_kind(func.value, depth + 1)
-                if method in ("union", "intersection", "difference", "symmetric_difference") and receiver_kind == "set":
-                    return "set"
-                if method in _STR_ITER_METHODS or method in ("rglob", "iterdir"):
-                    return "iter"
-                if method in _STR_METHODS and qn is None:
-                    return "str"
-                if method == "join" and receiver_kind == "str":
-                    return "str"
-            return None
-        return None
-
-    def _u_elt_is_text(self, node: Any, depth: int) -> bool:
-        saved = self._u_state().str_names.copy()
-        comp = node.for_in
-        state = self._u_state()
-        while comp is not None:
-            if isinstance(comp.target, cst.Name) and self._u_kind(comp.iter, depth + 1) in ("iter", "set", "str"):
-                state.str_names.add(comp.target.value)
-            comp = comp.inner_for_in
-        result = self._u_kind(node.elt, depth + 1) == "str"
-        state.str_names.clear()
-        state.str_names.update(saved)
-        return result
 
     # ------------------------------------------------------------------ RPL402
-    def _u_listing_root(self, node: cst.BaseExpression, depth: int = 0) -> Optional[tuple[cst.Call, str]]:
-        """The listing call an expression takes its order from: the call itself,
-        ``list(...)``, a comprehension, ``filter``/``map`` over it."""
-        if depth > 4:
-            return None
-        if isinstance(node, cst.Call):
-            qn = self.qualify(node.func)  # type: ignore[attr-defined]
-            if qn in _LISTINGS:
-                return node, _LISTINGS[qn]
-            func = node.func
-            if isinstance(func, cst.Attribute) and qn is None and func.attr.value in _LISTING_METHODS:
-                if func.attr.value != "glob" or not self._u_is_module(func.value):
-                    if func.attr.value == "iterdir" or node.args:
-                        return node, _LISTING_METHODS[func.attr.value]
-            bare = func.value if isinstance(func, cst.Name) else None
-            if bare in ("list", "tuple", "iter") and node.args:
-                return self._u_listing_root(node.args[0].value, depth + 1)
-            if bare in ("filter", "map") and len(node.args) >= 2:
-                return self._u_listing_root(node.args[1].value, depth + 1)
-            return None
-        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
-            return self._u_listing_root(node.for_in.iter, depth + 1)
-        return None
 
-    def _u_listing_call(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
-        if id(node) in self._u_unordered:
-            for arg in node.args:
-                self._u_unordered.add(id(arg.value))
-        if id(node) in self._u_claimed and node.args:
-            bare = node.func.value if isinstance(node.func, cst.Name) else None
-            if bare in ("list", "tuple", "iter"):
-                self._u_claimed.add(id(node.args[0].value))
-            elif bare in ("filter", "map") and len(node.args) >= 2:
-                self._u_claimed.add(id(node.args[1].value))
-        root = self._u_listing_root(node)
-        if root is None or root[0] is not node:
-            return
-        if id(node) in self._u_unordered or id(node) in self._u_claimed:
-            return
-        self._u_report_listing(node, root[1])
-
-    def _u_report_listing(self, node: Optional[cst.CSTNode], description: Optional[str]) -> None:
-        if node is None or description is None:
-            return
-        self._u_finding("RPL402", node, function=description.strip("`"))
 
     # ------------------------------------------------------------------ end
     def usage_finish(self) -> None:
@@ -920,61 +612,3 @@ def _is_future_import(stmt: cst.CSTNode) -> bool:
     )
 
 
-def _self_attr(node: cst.BaseExpression) -> Optional[str]:
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
-        return node.attr.value
-    return None
-
-
-def _target_names(target: cst.BaseExpression) -> list[cst.Name]:
-    if isinstance(target, cst.Name):
-        return [target]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        out: list[cst.Name] = []
-        for element in target.elements:
-            out.extend(_target_names(element.value))
-        return out
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return []
-
-
-def _walk(node: cst.CSTNode) -> Any:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)
-
-
-def _find_calls(node: cst.CSTNode, *names: str) -> list[cst.Call]:
-    wanted = set(names)
-    found = []
-    for child in _walk(node):
-        if isinstance(child, cst.Call):
-            func = child.func
-            name = func.attr.value if isinstance(func, cst.Attribute) else (
-                func.value if isinstance(func, cst.Name) else None
-            )
-            if name in wanted:
-                found.append(child)
-    return found
-
-
-def _contains(node: cst.CSTNode, kinds: tuple[type, ...]) -> bool:
-    return any(isinstance(child, kinds) for child in _walk(node))
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    return any(isinstance(child, cst.Name) and child.value == name for child in _walk(node))
-
-
-def _sorts(body: cst.CSTNode, name: str) -> bool:
-    """``name.sort()`` or ``sorted(name)`` somewhere in ``body``."""
-    for call in _find_calls(body, "sort", "sorted"):
-        func = call.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
-            return True
-        if isinstance(func, cst.Name) and call.args and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == name:
-            return True
-    return False
