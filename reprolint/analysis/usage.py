@@ -2,9 +2,11 @@
 
 :class:`UsageMixin` adds handlers to the fact collector of
 :mod:`reprolint.analysis.facts`; it records :class:`Usage` events in the same ordered
-event lists as seeds and draws (so the program model can replay them in execution
-order, see :mod:`reprolint.analysis.determinism`), plus two module-level results:
-RPL401/RPL402 local findings and the RNG attributes of classes (RPL403).
+event lists as seeds and draws (so the one execution walker,
+:mod:`reprolint.analysis.execution`, gives them in execution order), plus the RNG
+attributes of classes (RPL403). What each family knows about calls by qualified name
+lives in :mod:`reprolint.analysis.calls`; the order of sets and listings (RPL401/RPL402
+local facts) in :mod:`reprolint.analysis.order_facts`.
 
 Kinds of :class:`Usage` (``name`` / ``value`` / ``flag`` meaning):
 
