@@ -1,6 +1,8 @@
 """Loads the TOML knowledge base in ``rules/`` (shipped as ``reprolint._rules``).
 
-Which APIs a rule knows lives in the catalogs; how to detect lives in Python.
+Which APIs a rule knows lives in the catalogs; how to detect lives in Python. The typed
+views live beside this loader: :mod:`reprolint.catalog.rng` (``rng.toml``) and
+:mod:`reprolint.catalog.ops` (``nondeterministic_ops.toml``, ``tf.toml``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def _rules_dir() -> Path:
         path = Path(location)
         if path.is_dir():
             return path
-    return Path(__file__).resolve().parent.parent / "rules"
+    return Path(__file__).resolve().parents[2] / "rules"
 
 
 def catalog_names() -> list[str]:
