@@ -181,15 +181,20 @@ def _check(args: argparse.Namespace) -> int:
             raise _UsageError(f"no such file or directory: {', '.join(map(_printable, missing))}")
         settings = _settings(args, Path(args.paths[0]))
         run = None
+        problems: list[str] = []
         if not args.no_cache:
             # A hit needs neither the analysis code nor the rules: look before importing
             # them (reprolint.runcache).
+            from reprolint.discovery import discover
             from reprolint.runcache import lookup
 
-            run = lookup(list(args.paths), settings)
+            found = list(discover(args.paths, settings, problems.append))
+            run = lookup(list(args.paths), settings, found)
             _warn_cache(run.store)
         if run is not None and run.hit is not None and not (edits and _without_fix_edits(run.hit)):
             diagnostics, files = run.hit, len(run.files)
+            for problem in problems:  # a run served whole from the cache says them too
+                sys.stderr.write(f"reprolint: warning: {_printable(problem)}\n")
         else:
             from reprolint import api
             from reprolint.progress import FileProgress

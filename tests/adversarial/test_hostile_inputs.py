@@ -62,6 +62,18 @@ def test_a_fifo_named_py_in_a_tree_is_skipped_not_read(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_run_served_from_the_cache_still_warns_about_a_fifo(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(UNSEEDED)
+    os.mkfifo(tmp_path / "pipe.py")
+    cold = reprolint("check", ".", cwd=tmp_path, timeout=60)
+    warm = reprolint("check", ".", cwd=tmp_path, timeout=60)
+    assert cold.stdout == warm.stdout, (cold, warm)
+    for done in (cold, warm):
+        assert done.returncode == 1, done
+        assert done.stderr.count(b"pipe.py: not a regular file") == 1, done
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
 def test_a_fifo_named_on_the_command_line_is_skipped(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.py")
     done = reprolint("check", "--no-cache", "pipe.py", cwd=tmp_path, timeout=60)
