@@ -16,7 +16,7 @@ import importlib.metadata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
-from reprolint import catalog_ops
+from reprolint.catalog import ops as catalog_ops
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.analysis.program import Program
 from reprolint.analysis.usage import Usage

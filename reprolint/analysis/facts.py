@@ -25,7 +25,7 @@ import dataclasses
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import child_fields, find_argument
-from reprolint.analysis.rng_catalog import ArgCondition, DrawApi, RngCatalog, rng_catalog
+from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span

@@ -10,7 +10,7 @@ from reprolint.analysis.determinism import (
     tf_settings_by_name,
     tf_version,
 )
-from reprolint.catalog_ops import parse_version
+from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 _ENABLE = "`tf.config.experimental.enable_op_determinism()`"

@@ -5,7 +5,7 @@ from typing import Iterator, Optional
 from reprolint.analysis.determinism import ProgramUsage, program_usages, short, torch_version
 from reprolint.analysis.facts import UNKNOWN, Draw
 from reprolint.analysis.usage import Usage
-from reprolint.catalog_ops import parse_version
+from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
 

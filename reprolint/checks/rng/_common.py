@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reprolint.analysis.facts import Draw
-from reprolint.analysis.rng_catalog import rng_catalog
+from reprolint.catalog.rng import rng_catalog
 
 _VERBS = {
     "draw": "draws from",
