@@ -24,7 +24,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.facts import Call, Draw, Guard, Import
-from reprolint.analysis.rng_catalog import rng_catalog
+from reprolint.catalog.rng import rng_catalog
 from reprolint.fixes.edits import FixError, apply_edits, check_parses, diff_edits
 from reprolint.fixes.engine import (
     _PROBLEMS,
@@ -529,16 +529,25 @@ def _plan_move(planner: _Planner, d: Diagnostic, seed_span: Span) -> Optional[_A
     )
 
 
+def _partial_programs(planner: _Planner, d: Diagnostic) -> list["Program"]:
+    """The programs whose first seeding call is the reported one and that draw from a
+    library it leaves unseeded (a `set_seed` in a shared module concerns each)."""
+    return [
+        p for p in planner.ctx.programs
+        if p.seeds and p.seeds[0].path == d.path and p.seeds[0].seed.span == d.span
+        and any(o.draw.library not in p.seeded_libraries and o.draw.library in _SEEDERS for o in p.draws)
+    ]
+
+
 def _plan_partial(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
-    program = next(
-        (p for p in planner.ctx.programs if p.seeds and p.seeds[0].path == d.path and p.seeds[0].seed.span == d.span),
-        None,
-    )
-    if program is None:
+    programs = _partial_programs(planner, d)
+    if not programs:
         return None
     if planner.style == "hooks":
-        return planner.entry_action(program, d.code)
-    return _partial_action(planner, program, d.code)
+        return _together([planner.entry_action(p, d.code) for p in programs if not planner.has_install(p.entry)])
+    # Inline: the missing libraries go next to the shared seeding call; a program that
+    # still lacks one after this round gets it in the next.
+    return _partial_action(planner, programs[0], d.code)
 
 
 def _partial_action(planner: _Planner, program: "Program", code: str) -> Optional[_Action]:
@@ -1219,16 +1228,10 @@ def _entropy_seed_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
 
 
 def _partial_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    program = next(
-        (p for p in planner.ctx.programs if p.seeds and p.seeds[0].path == d.path and p.seeds[0].seed.span == d.span),
-        None,
-    )
-    if program is None:
-        return False
+    programs = _partial_programs(planner, d)
     if planner.style == "hooks":
-        return planner.entry_available(program)
-    seeded = program.seeded_libraries
-    return any(o.draw.library not in seeded and o.draw.library in _SEEDERS for o in program.draws)
+        return any(not planner.has_install(p.entry) for p in programs)
+    return bool(programs)
 
 
 _AVAILABLE: dict[str, Callable[[_Planner, Diagnostic], Optional[bool]]] = {

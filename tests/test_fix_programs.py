@@ -126,3 +126,19 @@ def test_check_fixable_count_equals_what_fix_does_on_the_corpus(style: str, monk
     ]
     report = fix_paths(["."], settings, unsafe_fixes=True)
     assert report.fixed == len(fixable) > 150
+
+
+def test_a_shared_partial_seeding_helper_is_fixed_for_every_program(cli, project) -> None:
+    helper = "import torch\n\n\ndef set_seed(seed):\n    torch.manual_seed(seed)\n"
+    script = (
+        "import numpy as np\nimport torch\nfrom utils import set_seed\n\n"
+        "if __name__ == '__main__':\n    set_seed(1)\n    print(np.random.rand(), torch.rand(1))\n"
+    )
+    root = project({"utils.py": helper, "a.py": script, "b.py": script})
+    checked = cli("check", "--no-cache", ".", cwd=root)
+    assert "utils.py:5:5: RPL105" in checked.out
+    result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    assert result.status == 0, result
+    assert "install(seed=0)" in (root / "a.py").read_text()
+    assert "install(seed=0)" in (root / "b.py").read_text()
+    assert cli("check", "--no-cache", ".", cwd=root).out == "All checks passed!\n"
