@@ -9,6 +9,8 @@ from typing import List, Optional, Sequence
 from rich.console import Console
 
 from reprolint.harness._cli_common import EXIT_USAGE, guarded, live_line, split_command
+from reprolint.harness.backends import BackendUnavailable
+from reprolint.harness.backends.cli_options import add_options, options_from
 
 # Kept for callers of the old private name.
 _split_command = split_command
@@ -40,6 +42,9 @@ def _verify_parser() -> argparse.ArgumentParser:
         help="stream the program's own output while it runs (it is kept under the records either way)",
     )
     parser.add_argument("--output-format", choices=("text", "json"), default="text")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="draw run 1's and each other run's loss curves, the first divergence marked")
+    add_options(parser)
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     return parser
 
@@ -63,6 +68,18 @@ def verify_main(argv: Sequence[str]) -> int:
     if args.timeout is not None and args.timeout <= 0:
         print("reprolint verify: error: --timeout must be positive", file=sys.stderr)
         return EXIT_USAGE
+    execution = options_from(args, args.artifact)
+    if isinstance(execution, str):
+        print(f"reprolint verify: error: {execution}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.plot:
+        from reprolint.harness import _plot
+
+        try:  # before the runs, not after an hour of training
+            _plot.require()
+        except _plot.PlotUnavailable as exc:
+            print(f"reprolint verify: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
 
     from reprolint.harness.report import render_json, render_text, run_line
     from reprolint.harness.verify import verify
@@ -70,7 +87,8 @@ def verify_main(argv: Sequence[str]) -> int:
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-    live = err.is_terminal and not args.show_output
+    # Live progress lines overwrite each other: only for one run at a time.
+    live = err.is_terminal and not args.show_output and execution.sequential_here
 
     def progress(event: str, run, total: int) -> None:  # type: ignore[no-untyped-def]
         if event == "start" and live:
@@ -92,15 +110,26 @@ def verify_main(argv: Sequence[str]) -> int:
             timeout=args.timeout,
             progress=progress,
             show_output=args.show_output,
+            execution=execution,
         )
 
     try:
         result = guarded("verify", body)
+    except BackendUnavailable as exc:
+        print(f"reprolint verify: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:  # while comparing: the runs themselves are already stopped
         err.print("[bold yellow]INTERRUPTED[/]: verify was stopped; records are under .reprolint/runs/")
         return EXIT_USAGE
     if isinstance(result, int):
         return result
+    if args.plot:
+        from reprolint.harness.backends.verify_plot import plot_verify
+
+        try:
+            result.plot = plot_verify(result, args.plot)
+        except OSError as exc:
+            result.warnings.append(f"cannot write the plot: {exc}")
     if args.output_format == "json":
         print(render_json(result))
     else:

@@ -19,6 +19,17 @@ def render_json(result: VerifyResult) -> str:
     return json.dumps(result.to_dict(), indent=2, default=str)
 
 
+def _execution(result: VerifyResult, console: Console) -> None:
+    """--jobs / --backend: how the runs ran, where, and whether differences follow the node."""
+    from reprolint.harness.backends.report_lines import execution_lines
+
+    labels = [f"run {r.index}" for r in result.runs]
+    for line in execution_lines(result.execution, result.runs, labels, result.node_note):
+        console.print(f"  {escape(line)}", highlight=False)
+    if result.plot:
+        console.print(f"plot: {result.plot}", highlight=False)
+
+
 def run_line(run: RunOutcome, total: int) -> str:
     """`run 1/2  ✓ 3.1 s` (or ✗ and why)."""
     if run.ok:
@@ -208,6 +219,7 @@ def render_text(result: VerifyResult, console: Console) -> None:
             console.print(f"  last lines of its stderr ({run.run_dir}/stderr.txt):")
             for line in run.stderr_tail.splitlines():
                 console.print(f"    {escape(line)}", highlight=False)
+        _execution(result, console)
         console.print(f"records kept under {result.run_root}/", highlight=False)
         return
     if result.verdict == "reproducible":
@@ -264,6 +276,7 @@ def render_text(result: VerifyResult, console: Console) -> None:
                 "  (reprolint check)",
                 highlight=False,
             )
+    _execution(result, console)
     for message in result.warnings:
         console.print(f"[yellow]warning[/]: {escape(message)}", highlight=False)
     console.print(f"records: {result.run_root}/", highlight=False)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from reprolint.harness import _stats
+from reprolint.harness.backends import ExecutionOptions, nodeinfo
 from reprolint.harness._stats import Churn, GroupTests, Summary
 from reprolint.harness.compare import same_float, same_value
 from reprolint.harness.traces import ProcessTrace, load_run
@@ -63,6 +64,7 @@ class RunRecord:
     warnings: List[str] = field(default_factory=list)  # from the runtime, in any process
     # The program's own seeding calls after install(): [library, api, value, site].
     seedings: List[List[Any]] = field(default_factory=list)
+    node: Optional[Dict[str, Any]] = None  # where it ran (backends.nodeinfo.describe)
 
     @property
     def ok(self) -> bool:
@@ -190,6 +192,8 @@ class VarianceResult:
     seed_env: Optional[str] = None  # or through this environment variable
     # "the program seeds torch itself with 1337 at train.py:106: ..." (seeds group only)
     self_seeded: List[str] = field(default_factory=list)
+    execution: Optional[Dict[str, Any]] = None  # backends.Execution: backend, jobs, overlap, nodes
+    node_note: Optional[str] = None  # fixed seed: whether the differences follow the node
 
     @property
     def exit_code(self) -> int:
@@ -349,6 +353,7 @@ def variance(
     base_dir: Path = RUNS_DIR,
     seed_arg: Optional[str] = None,
     seed_env: Optional[str] = None,
+    execution: Optional[ExecutionOptions] = None,
 ) -> VarianceResult:
     """Run `command` `runs` times per group and measure the spread of what it logs.
 
@@ -372,9 +377,16 @@ def variance(
         list(command), mode, seed, deterministic, str(root), headline or "", planned=len(planned),
         warnings=warnings, seed_arg=seed_arg, seed_env=seed_env,
     )
+    # One after another here, or through a backend (--jobs, --backend): same records.
+    in_turn = list(enumerate(planned, start=1)) if execution is None or execution.sequential_here else []
+    if not in_turn:
+        from reprolint.harness.backends.variance_runs import run_all
+
+        run_all(result, root, command, planned, resume, deterministic, timeout, progress, execution,
+                seed_arg, seed_env)
     try:
         with _process.signals_interrupt():
-            for position, (group, index, run_seed) in enumerate(planned, start=1):
+            for position, (group, index, run_seed) in in_turn:
                 run_dir = root / group / f"run-{index}"
                 kept = load_finished(run_dir) if resume else None
                 if kept is not None and kept.seed == run_seed:
@@ -397,8 +409,17 @@ def variance(
     ):
         result.verdict = "failed"
     analyse(result)
+    result.node_note = _node_note(result)
     save_report(result)
     return result
+
+
+def _node_note(result: VarianceResult) -> Optional[str]:
+    """Fixed seed: whether the runs that differ are those of another node or device."""
+    runs = [r for r in result.runs if r.ok and r.group == "fixed"]
+    return nodeinfo.follows_node([
+        (f"run {r.index}", r.node, (r.losses, r.metrics, r.per_class, r.predictions)) for r in runs
+    ])
 
 
 def save_report(result: VarianceResult) -> None:
@@ -427,6 +448,7 @@ def _run(
     if progress:
         progress("start", record, position, total)
     env = run_env(run_dir, seed, deterministic, seed_env)
+    record.node = nodeinfo.describe(env)
     try:
         outcome = run_once(command, index, run_dir, env, (), timeout)
     except KeyboardInterrupt as exc:

@@ -9,6 +9,8 @@ from typing import List, Sequence
 from rich.console import Console
 
 from reprolint.harness._cli_common import EXIT_USAGE, guarded, split_command
+from reprolint.harness.backends import BackendUnavailable
+from reprolint.harness.backends.cli_options import add_options, options_from
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -53,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
                         "keep its finished runs")
     parser.add_argument("--timeout", type=float, default=None, metavar="S", help="seconds per run")
     parser.add_argument("--output-format", choices=("text", "json"), default="text")
+    add_options(parser)
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     return parser
 
@@ -100,6 +103,9 @@ def variance_main(argv: Sequence[str]) -> int:
         return usage('--seed-arg must contain {seed}, e.g. "--seed={seed}"')
     if args.seed_env is not None and (not args.seed_env or "=" in args.seed_env):
         return usage("--seed-env takes the name of an environment variable")
+    execution = options_from(args)
+    if isinstance(execution, str):
+        return usage(execution)
     if args.plot:
         from reprolint.harness import _plot
 
@@ -121,19 +127,26 @@ def variance_main(argv: Sequence[str]) -> int:
         elif event == "end":
             err.print(run_line(run, position, total))
 
-    result = guarded("variance", lambda: variance(
-        command,
-        runs=args.runs,
-        mode=args.mode,
-        seed=args.seed,
-        deterministic=args.deterministic,
-        resume=args.resume,
-        timeout=args.timeout,
-        headline=args.metric,
-        progress=progress,
-        seed_arg=args.seed_arg,
-        seed_env=args.seed_env,
-    ))
+    def body():  # type: ignore[no-untyped-def]
+        return variance(
+            command,
+            runs=args.runs,
+            mode=args.mode,
+            seed=args.seed,
+            deterministic=args.deterministic,
+            resume=args.resume,
+            timeout=args.timeout,
+            headline=args.metric,
+            progress=progress,
+            seed_arg=args.seed_arg,
+            seed_env=args.seed_env,
+            execution=execution,
+        )
+
+    try:
+        result = guarded("variance", body)
+    except BackendUnavailable as exc:
+        return usage(str(exc))
     if isinstance(result, int):
         return result
     if args.plot and any(r.ok for r in result.runs):

@@ -226,6 +226,11 @@ def render_text(result: VarianceResult, console: Console) -> None:
             console.print("  " + escape(line), highlight=False)
         if not scipy:
             console.print(f"  [yellow]note[/]: {escape(result.tests_unavailable or '')}", highlight=False)
+    from reprolint.harness.backends.report_lines import execution_lines
+
+    labels = [f"{r.group} run {r.index}" for r in result.runs]
+    for line in execution_lines(result.execution, result.runs, labels, result.node_note):
+        console.print("  " + escape(line), highlight=False)
     for message in result.warnings:
         console.print(f"[yellow]warning[/]: {escape(message)}", highlight=False)
     if result.plot:

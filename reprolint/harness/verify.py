@@ -11,10 +11,11 @@ import secrets
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from reprolint.harness import artifacts as _artifacts
 from reprolint.harness import process as _process
+from reprolint.harness.backends import ExecutionOptions, nodeinfo
 from reprolint.harness.compare import ProcessComparison, compare_process
 from reprolint.harness.output import OutputComparison, compare_outputs
 from reprolint.harness.process import RUNS_DIR, new_run_root
@@ -40,6 +41,8 @@ class RunOutcome:
     records_lost: bool = False  # the program deleted the run's records folder
     live_steps: int = 0  # while it runs: optimizer steps so far (main process)
     live_loss: Optional[float] = None  # and the last loss traced
+    node: Optional[Dict[str, Any]] = None  # where it ran (backends.nodeinfo.describe)
+    crashed: str = ""  # why the backend lost the run (a Ray worker died), in words
 
     @property
     def ok(self) -> bool:
@@ -49,12 +52,15 @@ class RunOutcome:
             and not self.interrupted
             and not self.missing_artifacts
             and not self.records_lost
+            and not self.crashed
         )
 
     def failure(self) -> str:
         """Why the run failed, in words (empty when it did not)."""
         if self.interrupted:
             return "interrupted"
+        if self.crashed:
+            return f"crashed: {self.crashed}"
         if self.timed_out:
             return f"timed out after {self.seconds:.1f} s"
         if self.returncode != 0:
@@ -108,6 +114,9 @@ class VerifyResult:
     time_spread_pct: Optional[float] = None
     warnings: List[str] = field(default_factory=list)
     static_hints: List[str] = field(default_factory=list)  # "RPL101 train.py:14"
+    execution: Optional[Dict[str, Any]] = None  # backends.Execution: backend, jobs, overlap, nodes
+    node_note: Optional[str] = None  # whether the differences follow the node or device
+    plot: Optional[str] = None  # --plot: the PNG written
 
     @property
     def exit_code(self) -> int:
@@ -270,6 +279,7 @@ def verify(
     progress: Optional[ProgressFn] = None,
     base_dir: Path = RUNS_DIR,
     show_output: bool = False,
+    execution: Optional[ExecutionOptions] = None,
 ) -> VerifyResult:
     """Run `command` `runs` times and compare every run with the first.
 
@@ -278,6 +288,8 @@ def verify(
     `progress` gets "start", "tick" (about twice a second, with `run.seconds`,
     `run.live_steps` and `run.live_loss` read from the growing trace) and "end".
     Raises `process.RecordsUnavailable` when the records folder cannot be written.
+    With `execution` (`--jobs`, `--backend`), the runs go through a backend executor
+    (`reprolint.harness.backends`); the verdict does not depend on it.
     """
     if runs < 2:
         raise ValueError("verify needs at least 2 runs")
@@ -290,9 +302,15 @@ def verify(
     (root / "command.json").write_text(
         json.dumps({"command": list(command), "replay": replay, "runs": runs, "cwd": os.getcwd()}, indent=2)
     )
+    # One after another here, or through a backend (--jobs, --backend): same records.
+    in_turn = range(1, runs + 1) if execution is None or execution.sequential_here else range(0)
+    if not in_turn:
+        from reprolint.harness.backends.verify_runs import run_all
+
+        run_all(result, root, command, runs, replay, artifacts, timeout, progress, execution, record, hash_seed)
     try:
         with _process.signals_interrupt():
-            for index in range(1, runs + 1):
+            for index in in_turn:
                 run_dir = root / f"run-{index}"
                 run_dir.mkdir(parents=True, exist_ok=True)
                 if replay and index > 1:
@@ -305,6 +323,7 @@ def verify(
                     on_tick = _ticker(progress, placeholder, runs)
                 outcome = run_once(command, index, run_dir, env, artifacts, timeout,
                                    on_tick=on_tick, show_output=show_output)
+                outcome.node = nodeinfo.describe(env)
                 result.runs.append(outcome)
                 if progress:
                     progress("end", outcome, runs)
@@ -338,8 +357,26 @@ def verify(
     else:
         result.verdict = "differs"
         result.static_hints = static_hints(command)
+        result.node_note = _node_note(result, artifacts)
     _save(result, root)
     return result
+
+
+def _node_note(result: VerifyResult, artifacts: Sequence[str]) -> Optional[str]:
+    """Whether the runs that differ from run 1 are those of another node or device."""
+    first = result.runs[0]
+    fingerprints: Dict[int, object] = {first.index: first.index}
+    others: Dict[str, List[RunOutcome]] = {}  # differing runs by node: compared among themselves
+    for comparison in result.comparisons:
+        run = next(r for r in result.runs if r.index == comparison.other)
+        if comparison.identical:
+            fingerprints[run.index] = first.index
+            continue
+        peers = others.setdefault(nodeinfo.node_label(run.node), [])
+        match = next((p for p in peers if compare_runs(Path(p.run_dir), Path(run.run_dir), run.index, artifacts).identical), None)
+        fingerprints[run.index] = fingerprints[match.index] if match else run.index
+        peers.append(run)
+    return nodeinfo.follows_node([(f"run {r.index}", r.node, fingerprints[r.index]) for r in result.runs])
 
 
 MAX_HINTS = 5
