@@ -73,6 +73,22 @@ def _keras_weights(layer: Any, shape: tuple) -> list:
     return [w.tolist() for w in layer.get_weights()]
 
 
+def keras_layer_recipes() -> Dict[str, Recipe]:
+    """Keras layers by name: initial weights, or masks drawn in training mode."""
+    import numpy as np
+
+    def dropout(layer_cls: Any) -> Any:
+        layer = layer_cls(0.5)
+        return [np.asarray(layer(np.ones((64,), "float32"), training=True)) for _ in range(2)]
+
+    return {
+        "Dense": lambda c: _keras_weights(c(4), (None, 3)),
+        "Conv2D": lambda c: _keras_weights(c(2, 3), (None, 5, 5, 2)),
+        "Embedding": lambda c: _keras_weights(c(10, 4), (None, 3)),
+        "Dropout": dropout,
+    }
+
+
 @lru_cache(maxsize=None)
 def _tiny_checkpoint(kind: str) -> str:
     """A tiny Hugging Face base model saved on disk: `from_pretrained` loads its body and

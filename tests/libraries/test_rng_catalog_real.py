@@ -22,7 +22,7 @@ import pytest
 
 from reprolint.catalog import load_catalog
 
-from _rng_recipes import RECIPES
+from _rng_recipes import RECIPES, keras_layer_recipes
 
 CATALOG = load_catalog("rng")
 _perturb_counter = itertools.count(1000)
@@ -114,17 +114,13 @@ def _fingerprint(value: Any) -> Any:
     return repr(value)
 
 
-def _library_module(library: str) -> str:
-    return {"random": "random"}.get(library, library)
-
-
 # --------------------------------------------------------------------------- draws
 
 
 @pytest.mark.parametrize("entry,api,key", _verified("draws") + _verified("method_draws"))
 def test_draw_follows_its_librarys_global_seed(entry: dict, api: str, key: str) -> None:
     library = entry["library"]
-    pytest.importorskip(_library_module(library))
+    pytest.importorskip(library)
     target = _resolve(api) if ":" not in key else pytest.importorskip(key.split(":")[0])
     recipe = RECIPES[key]
 
@@ -170,7 +166,7 @@ def test_seeder_seeds_each_library_it_names(entry: dict, api: str, key: str) -> 
     for library in entry["seeds"]:
         if library in entry.get("unverified_seeds", ()):
             continue
-        pytest.importorskip(_library_module(library))
+        pytest.importorskip(library)
 
         def run(seed: int) -> Any:
             _seed_library(library, 12345)  # a state the seeder must overwrite
@@ -281,3 +277,26 @@ def test_action_space_sample_is_seeded_by_its_own_seed_only() -> None:
     assert actions() != actions(), "action_space.sample() repeated without its seed"
     assert actions(1) == actions(1)
     assert actions(1) != actions(2)
+
+
+# --------------------------------------------------------------------------- what the Keras marks rest on
+
+
+@pytest.mark.parametrize("name", sorted(keras_layer_recipes()))
+def test_keras3_layers_follow_pythons_random_not_tensorflows_seed(name: str) -> None:
+    """Why rng.toml marks the Keras layers (library = tensorflow) unverified: with Keras 3
+    their weights and masks follow `random.seed`; `tf.random.set_seed` does not fix them."""
+    keras = pytest.importorskip("keras")
+    if not keras.__version__.startswith("3."):
+        pytest.skip("Keras 2 layers draw from TensorFlow's seed, as the catalog says")
+    pytest.importorskip("tensorflow")
+    recipe = keras_layer_recipes()[name]
+
+    def run(python_seed: int, tf_seed: int) -> Any:
+        _seed_library("random", python_seed)
+        _seed_library("tensorflow", tf_seed)
+        return _fingerprint(recipe(getattr(keras.layers, name)))
+
+    first = run(1, 1)
+    assert run(1, 2) == first, f"keras.layers.{name} follows TensorFlow's seed"
+    assert run(2, 1) != first, f"keras.layers.{name} does not follow Python's random"
