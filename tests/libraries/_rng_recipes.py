@@ -73,6 +73,22 @@ def _keras_weights(layer: Any, shape: tuple) -> list:
     return [w.tolist() for w in layer.get_weights()]
 
 
+def _keras_fit_shuffled() -> Any:
+    """Weights after one epoch of fit(shuffle=True) from fixed initial weights: they
+    depend on nothing but the batch order."""
+    import keras
+    import numpy as np
+
+    x = np.linspace(-1.0, 1.0, 256, dtype="float32").reshape(64, 4)
+    y = np.sin(x.sum(axis=1))
+    model = keras.Sequential([
+        keras.Input((4,)), keras.layers.Dense(1, kernel_initializer=keras.initializers.Constant(0.1)),
+    ])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(x, y, epochs=1, batch_size=8, verbose=0, shuffle=True)
+    return model.get_weights()
+
+
 def keras_layer_recipes() -> Dict[str, Recipe]:
     """Keras layers by name: initial weights, or masks drawn in training mode."""
     import numpy as np
@@ -325,6 +341,7 @@ _METHODS: Dict[str, Recipe] = {
     },
     "torch:geometric_": lambda _: _torch().empty(16).geometric_(0.5),
     "tensorflow:shuffle": lambda _: list(_tf().data.Dataset.range(20).shuffle(20).as_numpy_iterator()),
+    "tensorflow:fit": lambda _: _keras_fit_shuffled(),
 }
 
 def _sk_tree() -> Any:
