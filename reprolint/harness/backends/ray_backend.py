@@ -78,16 +78,7 @@ class RayExecutor:
         self.cwd = os.getcwd()
         self.execution = Execution("ray", max(1, options.jobs), spread=options.spread, address=options.address)
         self._started_here = False
-        try:
-            if not self.ray.is_initialized():
-                self.ray.init(
-                    address=options.address, include_dashboard=False, log_to_driver=False,
-                    logging_level="error", configure_logging=True,
-                )
-                self._started_here = True
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise BackendUnavailable(f"cannot join the Ray cluster at {options.address or 'RAY_ADDRESS'}: {exc}") from None
-        self._remote = self.ray.remote(_run_on_worker)
+        self._init(upload=options.working_dir == "upload")
         self.nodes = sorted(
             (n for n in self.ray.nodes() if n.get("Alive") and _fits(n, options.run_resources)),
             key=lambda n: (not n.get("Resources", {}).get("node:__internal_head__"), n["NodeID"]),
@@ -96,9 +87,30 @@ class RayExecutor:
             self.close()
             raise BackendUnavailable(f"no node of the Ray cluster has the resources a run asks for ({_text(options.run_resources)})")
         self.files = options.working_dir if options.working_dir != "auto" else self._probe()
+        if self.files == "upload" and options.working_dir == "auto":
+            # Ray uploads local folders only for a whole job (ray.init), not per task.
+            self.close()
+            self._init(upload=True)
         self.execution.working_dir = self.files
+        self._remote = self.ray.remote(_run_on_worker)
         self._intervals: Dict[str, List[Tuple[float, float]]] = {}
         self._submitted = 0
+
+    def _init(self, upload: bool) -> None:
+        if self.ray.is_initialized():
+            if upload:  # a Ray the caller set up: its runtime environment stays theirs
+                raise BackendUnavailable("--working-dir upload needs a Ray that reprolint starts or joins itself")
+            return
+        try:
+            self.ray.init(
+                address=self.options.address, include_dashboard=False, log_to_driver=False,
+                logging_level="error", configure_logging=True,
+                runtime_env=self._upload_env() if upload else None,
+            )
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            where = self.options.address or os.environ.get("RAY_ADDRESS") or "a new local Ray"
+            raise BackendUnavailable(f"cannot start or join Ray ({where}): {exc}") from None
+        self._started_here = True
 
     # -- where the files are -----------------------------------------------------------
 
@@ -124,9 +136,7 @@ class RayExecutor:
             probe.unlink(missing_ok=True)
         return "shared" if all(seen) else "upload"
 
-    def _runtime_env(self) -> Optional[Dict[str, Any]]:
-        if self.files == "shared":
-            return None
+    def _upload_env(self) -> Dict[str, Any]:
         return {
             "working_dir": self.cwd,
             "excludes": UPLOAD_EXCLUDES,
@@ -143,9 +153,6 @@ class RayExecutor:
             node = self.nodes[self._submitted % len(self.nodes)]
             options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
         self._submitted += 1
-        runtime_env = self._runtime_env()
-        if runtime_env is not None:
-            options["runtime_env"] = runtime_env
         payload = {
             "files": self.files,
             "cwd": self.cwd,
@@ -223,8 +230,10 @@ class RayExecutor:
                     self.execution.nodes.append(label)
 
     def close(self) -> None:
+        # Disconnects from a cluster it joined; stops the Ray it started here.
         if self._started_here and self.ray.is_initialized():
             self.ray.shutdown()
+        self._started_here = False
 
 
 def _text(resources: Dict[str, float]) -> str:
