@@ -979,18 +979,6 @@ def _plan_framework(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     )
 
 
-def _framework_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    found = _usage_program(planner, d, ("lightning", "hf-args", "keras-fit"))
-    if found is None:
-        return False
-    program, usage = found
-    if usage.kind == "keras-fit":
-        return program.program is not None and planner.entry_available(program.program)
-    keyword = "deterministic" if usage.kind == "lightning" else "full_determinism"
-    value = program.kw_value(usage, keyword)
-    return not (value is True or value == "warn")
-
-
 # ----------------------------------------------------------------------------- order
 
 
@@ -1097,10 +1085,6 @@ def _plan_worker_seed(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     )
 
 
-def _worker_seed_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    return bool(_field(d, "dataset")) and bool(_field(d, "attributes") or _field(d, "numpy_global"))
-
-
 def _plan_set_epoch(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
     """RPL404: ``sampler.set_epoch(epoch)`` first in the epoch loop.
 
@@ -1191,10 +1175,12 @@ _PLANNERS: dict[str, Callable[[_Planner, Diagnostic], Optional[_Action]]] = {
 # ----------------------------------------------------------------------------- availability
 #
 # `check` in text, concise or GitHub format shows only whether a finding is fixable and
-# at which level (the summary line). These tests answer that without libcst: each
-# mirrors its planner's reasons for giving no fix. None means "cannot tell cheaply":
-# the planner is asked (a parse, no transform). tests/test_fix_lazy.py checks on the
-# corpus and every rule example that the answers equal what realising gives.
+# at which level (the summary line). A planner that decides without parsing (RPL105,
+# RPL306, RPL402, RPL403) answers that itself: its action, not yet applied, is the
+# answer. The tests below are for planners that parse the file to decide; they answer
+# from the facts and the finding's data without libcst, and None means "cannot tell
+# cheaply" (the planner is asked: a parse, no transform). tests/test_fix_lazy.py checks
+# on the corpus and every rule example that the answers equal what realising gives.
 
 
 def _unseeded_global_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
@@ -1227,27 +1213,16 @@ def _entropy_seed_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
     return any(dest in facts.arg_entropy for facts in planner.ctx.facts.values())
 
 
-def _partial_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
-    programs = _partial_programs(planner, d)
-    if planner.style == "hooks":
-        return any(not planner.has_install(p.entry) for p in programs)
-    return bool(programs)
-
-
 _AVAILABLE: dict[str, Callable[[_Planner, Diagnostic], Optional[bool]]] = {
     "RPL101": _unseeded_global_available,
     "RPL102": _instance_available,
     "RPL103": _entropy_seed_available,
-    "RPL105": _partial_available,
     "RPL203": lambda planner, d: True,
     "RPL301": _determinism_available,
     "RPL302": _determinism_available,
     "RPL303": _determinism_available,
     "RPL304": _determinism_available,
-    "RPL306": _framework_available,
     "RPL401": _set_order_available,
-    "RPL402": lambda planner, d: _field(d, "function") != "os.walk",
-    "RPL403": _worker_seed_available,
 }
 
 
