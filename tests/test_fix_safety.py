@@ -4,6 +4,7 @@ program computes beyond seeding, and the write phase never loses or corrupts a f
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -377,3 +378,60 @@ def test_a_fifo_is_never_read(tmp_path: Path) -> None:
 def test_check_of_a_notebook_with_a_lone_surrogate_is_a_finding_not_a_crash() -> None:
     [d] = check_source(SURROGATE_NOTEBOOK.encode("utf-8"), "x.ipynb")
     assert d.code == "RPL900" and "lone surrogate (\\ud800)" in d.message
+
+
+# -- a hostile tree: everything at once
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and not path.is_symlink() and stat.S_ISREG(path.lstat().st_mode):
+            out[str(path.relative_to(folder))] = path.read_bytes()
+    return out
+
+
+def test_fix_write_on_a_hostile_tree(cli, project, tmp_path_factory) -> None:
+    from reprolint.api import MAX_FILE_BYTES
+
+    outside = tmp_path_factory.mktemp("elsewhere")
+    (outside / "victim.py").write_text(UNSEEDED)
+    files = {
+        "plain.py": UNSEEDED,
+        "crlf.py": UNSEEDED.replace("\n", "\r\n"),
+        "formfeed.py": "import torch\n\x0c\nx = torch.randn(3)\n",
+        "split.py": 'import warnings\nwarnings.filterwarnings("ignore")\nimport random\nx = random.random()\n',
+        "bad.py": "def (:\n",
+        "huge.py": UNSEEDED + "#\n" * (MAX_FILE_BYTES // 2 + 1),
+        "nb.ipynb": SURROGATE_NOTEBOOK,
+        "notes.txt": "import torch\n",
+        "sub/linked_target.py": UNSEEDED,
+    }
+    root = project(files)
+    (root / "bom.py").write_bytes(b"\xef\xbb\xbf" + UNSEEDED.encode())
+    (root / "latin.py").write_bytes("# -*- coding: latin-1 -*-\nimport torch\ns = 'é'\nx = torch.rand(2)\n".encode("latin-1"))
+    (root / "link.py").symlink_to(root / "sub" / "linked_target.py")
+    (root / "escape.py").symlink_to(outside / "victim.py")
+    os.mkfifo(root / "fifo.py")
+    os.link(root / "plain.py", root / "hardlink.txt")
+    before = _snapshot(root)
+    outside_before = _snapshot(outside)
+
+    result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
+    assert result.status in (0, 1), result
+    assert "Traceback" not in result.err
+    after = _snapshot(root)
+    assert _snapshot(outside) == outside_before  # nothing outside the tree changes
+    changed = {name for name in before if before[name] != after.get(name)}
+    assert changed == {
+        "plain.py", "hardlink.txt", "crlf.py", "formfeed.py", "split.py", "bom.py", "latin.py",
+        "sub/linked_target.py",
+    }
+    assert set(after) == set(before)  # no file added (no temp file left), none removed
+    assert after["crlf.py"].count(b"\n") == after["crlf.py"].count(b"\r\n")
+    assert after["bom.py"].startswith(b"\xef\xbb\xbf")
+    assert b"\n\x0c\nx = torch.randn(3)" in after["formfeed.py"]
+    assert (root / "link.py").is_symlink() and (root / "fifo.py").is_fifo()
+    # Converged: a second run has nothing left to do.
+    again = cli("fix", "--unsafe-fixes", ".", cwd=root)
+    assert "would fix" not in again.out and "Traceback" not in again.err
