@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.usage import Usage
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_DEPTH",
+    "At",
     "Execution",
     "ExecutionModel",
     "GuardedCond",
@@ -58,6 +59,13 @@ MAX_DEPTH = 60
 
 # Methods a DataLoader calls in its worker processes (on a Dataset subclass).
 _WORKER_METHODS = frozenset({"__getitem__", "__getitems__", "__iter__", "__next__"})
+
+
+class At(NamedTuple):
+    """An event in a file (the call that led to a step, the seed that runs too late)."""
+
+    path: str
+    event: Any
 
 
 class Phase(str, enum.Enum):
@@ -96,7 +104,7 @@ class Step:
     event: Event  # Seed, Draw, Call (a resolved project call) or Usage
     path: str
     outer: tuple[GuardedCond, ...]  # the conditions of the calls that led here
-    via: Optional[tuple[str, Call]]  # the outermost project call that led here, if any
+    via: Optional[At]  # the outermost project call that led here, if any
     context: StepContext = _AT_CALL
 
     @property
@@ -233,7 +241,7 @@ class _Walker:
 
     def run_function(
         self, path: str, qualname: str, conds: tuple[GuardedCond, ...],
-        via: Optional[tuple[str, Call]], context: StepContext,
+        via: Optional[At], context: StepContext,
     ) -> None:
         key = (path, qualname)
         if key in self.ran_functions or self.depth > MAX_DEPTH:
@@ -250,7 +258,7 @@ class _Walker:
 
     def run_events(
         self, path: str, events: Any, outer: tuple[GuardedCond, ...],
-        via: Optional[tuple[str, Call]], context: StepContext,
+        via: Optional[At], context: StepContext,
     ) -> None:
         # The hot loop of the check on large trees: dispatch on the exact type, the
         # most frequent kinds (usages, draws, seeds) first.
@@ -276,7 +284,7 @@ class _Walker:
                     self.run_module(file)
                 step = Step(event, path, outer, via, context)
                 steps.append(step)
-                self.run_function(file, qualname, step.conds, via or (path, event), context)
+                self.run_function(file, qualname, step.conds, via or At(path, event), context)
             elif kind is Import:
                 for module in self.index.package_chain(path, event.module):
                     self.run_module(module)

@@ -21,17 +21,21 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
-from reprolint.analysis.execution import Execution, ExecutionModel, Step, evaluate, walk
+from reprolint.analysis.execution import At, Execution, ExecutionModel, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage import OptionRef, Usage
 
 __all__ = [
     "Blame",
     "DrawOutcome",
+    "HelperCall",
     "Program",
     "ProgramIndex",
     "Role",
     "SeedOutcome",
+    "Switch",
+    "UsageAt",
+    "UsageEvent",
     "analyse_programs",
     "evaluate",
     "library_programs",
@@ -55,7 +59,7 @@ class SeedOutcome:
     path: str
     default_path: bool  # runs under the default values of the program's options
     blame: Optional[Blame]  # the condition that skips it by default (None: it runs)
-    via: Optional[tuple[str, Call]] = None  # the project call that led here, if any
+    via: Optional[At] = None  # the project call that led here, if any
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,37 @@ class DrawOutcome:
     draw: Draw
     path: str
     seeded_before: bool
-    later_seed: Optional[tuple[str, Seed]]  # when seeded only after the draw
+    later_seed: Optional[At]  # the first seed of the library, when it runs only after the draw
+
+
+class HelperCall(NamedTuple):
+    """A call of a project function that seeds libraries (transitively)."""
+
+    path: str
+    call: Call
+    libraries: frozenset[str]
+
+
+class UsageEvent(NamedTuple):
+    path: str
+    usage: Usage
+    default: bool  # runs with the program's default options
+
+
+class UsageAt(NamedTuple):
+    """A usage with its position among the program's usages (execution order)."""
+
+    position: int
+    path: str
+    usage: Usage
+
+
+class Switch(NamedTuple):
+    """What turns deterministic mode on."""
+
+    path: str
+    usage: Usage
+    warn_only: bool
 
 
 class Role(str, enum.Enum):
@@ -259,23 +293,23 @@ class Program:
         self._facts = facts
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
-        self.helper_calls: list[tuple[str, Call, frozenset[str]]] = []
-        self.events: list[tuple[str, Usage, bool]] = []  # (path, usage, on the default path)
+        self.helper_calls: list[HelperCall] = []
+        self.events: list[UsageEvent] = []
         self.usage_steps: list[Step] = []
 
     # ---------------------------------------------------------------- building
     def _collect(self, model: ExecutionModel) -> None:
-        seeded: dict[str, tuple[str, Seed]] = {}
+        seeded: dict[str, At] = {}
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
         for step in self.steps:
             event = step.event
             if isinstance(event, Usage):
-                self.events.append((step.path, event, self.on_default_path(step)))
+                self.events.append(UsageEvent(step.path, event, self.on_default_path(step)))
                 self.usage_steps.append(step)
             elif isinstance(event, Seed):
                 self.seeds.append(SeedOutcome(event, step.path, *self._seed_blame(step), step.via))
                 for lib in event.libs:
-                    seeded.setdefault(lib, (step.path, event))
+                    seeded.setdefault(lib, At(step.path, event))
             elif isinstance(event, Draw):
                 key = (step.path, event.span)
                 previous = status.get(key)
@@ -285,7 +319,7 @@ class Program:
                 resolved = model.index.resolve_call(step.path, event.target)
                 libs = model.function_seeds(*resolved) if resolved is not None else frozenset()
                 if libs:
-                    self.helper_calls.append((step.path, event, libs))
+                    self.helper_calls.append(HelperCall(step.path, event, libs))
         for path, draw, seeded_before in status.values():
             later = seeded.get(draw.library) if not seeded_before else None
             self.draws.append(DrawOutcome(draw, path, seeded_before, later))
@@ -346,16 +380,16 @@ class Program:
     def lookup(self, name: str) -> Any:
         return self.arg_defaults.get(name, UNKNOWN)
 
-    def of(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Iterator[tuple[int, str, Usage]]:
+    def of(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Iterator[UsageAt]:
         """(position, path, event) of the usages of one kind, in execution order."""
         for position, (path, usage, default) in enumerate(self.events):
             if usage.kind != kind or (name is not None and usage.name != name):
                 continue
             if default_only and not default:
                 continue
-            yield position, path, usage
+            yield UsageAt(position, path, usage)
 
-    def first(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Optional[tuple[int, str, Usage]]:
+    def first(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Optional[UsageAt]:
         return next(self.of(kind, name, default_only), None)
 
     def has(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> bool:
@@ -384,7 +418,7 @@ class Program:
         return value
 
     # ---------------------------------------------------------------- questions
-    def cuda_usage(self) -> Optional[tuple[int, str, Usage]]:
+    def cuda_usage(self) -> Optional[UsageAt]:
         """(position, path, event) of the first line that puts torch work on CUDA with
         the default options; None when the program runs torch on the CPU by default.
         The one notion of "uses CUDA by default" for every rule (RPL2xx and RPL3xx)."""
@@ -393,10 +427,10 @@ class Program:
         return self.first("cuda")
 
     @property
-    def cuda(self) -> Optional[tuple[str, Usage]]:
-        """(path, event) of :meth:`cuda_usage`."""
+    def cuda(self) -> Optional[At]:
+        """Where :meth:`cuda_usage` is."""
         found = self.cuda_usage()
-        return (found[1], found[2]) if found else None
+        return At(found.path, found.usage) if found else None
 
     @property
     def uses_cuda(self) -> bool:
@@ -414,10 +448,11 @@ class Program:
         return False
 
     @property
-    def entry_event(self) -> Optional[tuple[str, Usage]]:
+    def entry_event(self) -> Optional[At]:
+        """The entry module's first statement (where program-level findings go)."""
         for path, usage, _ in self.events:
             if usage.kind == "entry" and path == self.entry:
-                return path, usage
+                return At(path, usage)
         return None
 
     @property
@@ -429,22 +464,22 @@ class Program:
         """Lightning's or Hugging Face's Trainer runs the loop (RPL306 owns its flags)."""
         return self.has("lightning") or self.has("hf-trainer")
 
-    def deterministic(self) -> Optional[tuple[str, Usage, bool]]:
-        """(path, event, warn_only) of what turns torch's deterministic mode on, if anything."""
+    def deterministic(self) -> Optional[Switch]:
+        """What turns torch's deterministic mode on, if anything."""
         for _, path, usage in self.of("flag", "torch.deterministic"):
             value = self.value(usage)
             if value is None or value:
-                return path, usage, usage.flag
+                return Switch(path, usage, usage.flag)
         for _, path, usage in self.of("flag", "hf.full-determinism"):
-            return path, usage, False
+            return Switch(path, usage, False)
         for _, path, usage in self.of("lightning"):
             value = self.kw_value(usage, "deterministic")
             if value is True or value == "warn" or value == UNKNOWN:
-                return path, usage, value == "warn"
+                return Switch(path, usage, value == "warn")
         for _, path, usage in self.of("hf-args"):
             value = self.kw_value(usage, "full_determinism")
             if value is True or value == UNKNOWN:
-                return path, usage, False
+                return Switch(path, usage, False)
         return None
 
     def cudnn_deterministic(self) -> bool:
