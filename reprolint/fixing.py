@@ -1226,15 +1226,19 @@ _AVAILABLE: dict[str, Callable[[_Planner, Diagnostic], Optional[bool]]] = {
 }
 
 
-def _realise_all(planner: _Planner, action: _Action) -> list[tuple[str, tuple[Edit, ...]]]:
+def _realise_all(planner: _Planner, action: _Action) -> tuple[list[tuple[str, tuple[Edit, ...]]], list[str]]:
     """(path, edits) of an action and of the same fix for the other programs, one entry
-    per file (two programs sharing an entry point share its edits)."""
+    per file (two programs sharing an entry point share its edits), and the files where
+    the fix could not be made (each planned action has something to do)."""
     files: dict[str, tuple[Edit, ...]] = {}
+    failed: list[str] = []
     for one in (action, *action.also):
         edits = planner.realise(one)
         if edits and one.path not in files:
             files[one.path] = edits
-    return list(files.items())
+        elif not edits and one.path not in failed:
+            failed.append(one.path)
+    return list(files.items()), [path for path in failed if path not in files]
 
 
 def attach_fixes(
@@ -1274,11 +1278,11 @@ def attach_fixes(
             continue
         try:
             action = planner.plan(d)
-            files = _realise_all(planner, action) if action is not None else []
+            files, failed = _realise_all(planner, action) if action is not None else ([], [])
         except Exception:  # noqa: BLE001 - a planning bug must never break `check`
             if os.environ.get("REPROLINT_FIX_STRICT"):
                 raise
-            action, files = None, []
+            action, files, failed = None, [], []
         if action is None or not files:
             out.append(d)
             continue
@@ -1288,6 +1292,8 @@ def attach_fixes(
         if more:
             where = ", ".join(p for p, _ in files)
             title = f"{title} (in each program that runs it: {where})"
+        if failed and action.also:  # a finding several programs share, not fixable in all
+            title = f"{title}; still needs a change by hand in {', '.join(failed)}"
         fix = PlannedFix(action.applicability, title, shown, path=path, changes=changes, more=tuple(more))
         out.append(replace(d, fix=fix))
     return out

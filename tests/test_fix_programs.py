@@ -142,3 +142,20 @@ def test_a_shared_partial_seeding_helper_is_fixed_for_every_program(cli, project
     assert "install(seed=0)" in (root / "a.py").read_text()
     assert "install(seed=0)" in (root / "b.py").read_text()
     assert cli("check", "--no-cache", ".", cwd=root).out == "All checks passed!\n"
+
+
+def test_a_program_the_fix_cannot_reach_is_named_in_the_fix_title(cli, minigpt: Path) -> None:
+    # chargpt.py imports a project module that draws on import before it imports torch:
+    # the inline switches need torch and must precede that import, so no place fits.
+    (minigpt / "projects" / "chargpt" / "noise.py").write_text("import random\nNOISE = random.random()\n")
+    chargpt = minigpt / "projects" / "chargpt" / "chargpt.py"
+    chargpt.write_text(chargpt.read_text().replace(
+        "import sys\n\nimport torch\n", "import sys\nimport noise\nprint(noise.NOISE)\nimport torch\n"
+    ))
+    (minigpt / "pyproject.toml").write_text('[tool.reprolint]\nfix-style = "inline"\n')
+    items = json.loads(cli("check", "--no-cache", "--output-format", "json", ".", cwd=minigpt).out)
+    [item] = [i for i in items if i["code"] == "RPL301"]
+    assert item["fix"]["title"] == (
+        "Turn on torch's deterministic mode at the entry point (in each program that runs it: "
+        "demo.ipynb, projects/adder/adder.py); still needs a change by hand in projects/chargpt/chargpt.py"
+    )
