@@ -46,7 +46,7 @@ class SourceFile:
 
 def read_regular(path: str) -> bytes:
     """A regular file's bytes (never a FIFO or device: reading one could block forever)."""
-    with open(path, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NONBLOCK)) as handle:
+    with open(path, "rb", opener=lambda name, flags: os.open(name, flags | getattr(os, "O_NONBLOCK", 0))) as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise ValueError("not a regular file")
         return handle.read()
@@ -134,6 +134,11 @@ _TEMP_SUFFIX = ".reprolint"
 _TEMP_GRACE_SECONDS = 60.0  # younger ones may belong to a run still writing
 
 
+def _euid(info: os.stat_result) -> int:
+    """This process's user id (where there is none, as on Windows: the file's owner)."""
+    return os.geteuid() if hasattr(os, "geteuid") else info.st_uid
+
+
 def _digest(data: bytes) -> str:
     import hashlib
 
@@ -165,7 +170,7 @@ def remove_stale_temp_files(target: Path) -> list[Path]:
             info = candidate.lstat()
             if (
                 not stat.S_ISREG(info.st_mode)
-                or info.st_uid != os.geteuid()
+                or info.st_uid != _euid(info)
                 or time.time() - info.st_mtime < _TEMP_GRACE_SECONDS
                 or info.st_size > 64 * 1024 * 1024
                 or _digest(candidate.read_bytes()) != match.group("digest")
@@ -206,7 +211,7 @@ def write_change(change: FileChange) -> Path:
         raise WriteError("changed on disk since it was read, not overwritten")
     data = change.source.encode(change.after)
     remove_stale_temp_files(path)
-    in_place = info.st_nlink > 1 or info.st_uid != os.geteuid()
+    in_place = info.st_nlink > 1 or info.st_uid != _euid(info)
     if not in_place:
         try:
             _replace_atomically(path, data, info)
