@@ -161,46 +161,71 @@ class Finished:
 TickFn = Callable[[float], None]  # called about twice a second with the elapsed seconds
 
 
-def stop_group(pgid: int, proc: Optional["subprocess.Popen[bytes]"] = None, first: int = signal.SIGTERM) -> None:
-    """Stop every process of the group: `first`, then SIGKILL after a grace period."""
+def stop_group(pgid: int, proc: Optional["subprocess.Popen[bytes]"] = None, first: int = signal.SIGTERM,
+               token: Optional[str] = None) -> None:
+    """Stop every process of the run: `first`, then SIGKILL after a grace period.
+
+    The run's process group, and (on Linux) every process that carries the run's
+    `token` in its environment: a launcher may start its workers in sessions of their
+    own (torchrun does), out of the group's reach, and they outlive it when they hang.
+    """
     for sig in (first, signal.SIGKILL):
-        try:
-            os.killpg(pgid, sig)
-        except (ProcessLookupError, PermissionError):
+        targets = _running(pgid, token)
+        if not targets and (proc is None or proc.poll() is not None):
             break
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, sig)
+        for pid in targets:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
         deadline = time.monotonic() + _GRACE
         while time.monotonic() < deadline:
             if proc is not None and proc.poll() is None:
                 time.sleep(0.05)
                 continue
-            if not _group_alive(pgid):
-                return
+            if not _running(pgid, token):
+                break
             time.sleep(0.05)
+        else:
+            continue
+        break
     if proc is not None:
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=_GRACE)
 
 
-def _group_alive(pgid: int) -> bool:
-    """Whether any process of the group is still running (zombies do not count)."""
-    try:
-        os.killpg(pgid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    # Orphans that init has not reaped yet still answer signal 0; look closer on Linux.
+def _running(pgid: int, token: Optional[str]) -> List[int]:
+    """Processes of the run still running (zombies do not count): members of the
+    group, and processes whose environment holds the run's token."""
     proc_dir = Path("/proc")
-    if not proc_dir.is_dir():
-        return True
+    if not proc_dir.is_dir():  # not Linux: the group is all we can see
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return []
+        return [pgid]
+    marker = f"{renv.RUN_TOKEN}={token}".encode() if token else None
+    found = []
     for entry in proc_dir.iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
-            return True
-    return False
+        if len(fields) < 3 or fields[0] == "Z":
+            continue
+        if fields[2] == str(pgid):
+            found.append(int(entry.name))
+            continue
+        if marker is not None:
+            try:
+                environ = (entry / "environ").read_bytes()
+            except OSError:
+                continue
+            if b"\0" + marker + b"\0" in b"\0" + environ + b"\0":
+                found.append(int(entry.name))
+    return found
 
 
 def _pump(source: IO[bytes], sink: IO[bytes], echo: IO[str]) -> None:
@@ -231,6 +256,8 @@ def run(
     result attached as `exc.finished`.
     """
     finished = Finished()
+    token = secrets.token_hex(8)
+    env = {**env, renv.RUN_TOKEN: token}
     start = time.perf_counter()
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
         pipe = subprocess.PIPE if show_output else None
@@ -260,7 +287,7 @@ def run(
         except KeyboardInterrupt as exc:
             # Its own session, so the terminal's Ctrl-C did not reach it: pass it on.
             first_signal = signal.SIGINT
-            stop_group(proc.pid, proc, signal.SIGINT)
+            stop_group(proc.pid, proc, signal.SIGINT, token)
             finished.returncode = proc.returncode
             finished.seconds = time.perf_counter() - start
             exc.finished = finished  # type: ignore[attr-defined]
@@ -268,7 +295,7 @@ def run(
         finally:
             # Children that outlive the main process (DataLoader workers, a launcher's
             # ranks, anything it started in the background) go with it.
-            stop_group(proc.pid, proc, first_signal)
+            stop_group(proc.pid, proc, first_signal, token)
             for thread in pumps:
                 thread.join(timeout=_GRACE)
         if finished.timed_out:

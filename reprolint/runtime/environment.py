@@ -13,6 +13,7 @@ TRACE_DIR = "REPROLINT_TRACE_DIR"  # trace every optimizer step into this folder
 HOME = "REPROLINT_HOME"  # where reprolint is, for a program run by another Python
 INSTALL = "REPROLINT_INSTALL"  # "1": install() from sitecustomize (verify --replay, variance)
 DETERMINISTIC = "REPROLINT_DETERMINISTIC"  # "0": install() leaves the determinism flags off
+RUN_TOKEN = "REPROLINT_RUN_TOKEN"  # marks every process of one run, to stop them all
 PROFILE_OUT = "REPROLINT_PROFILE_OUT"  # profile: write the op record here
 PROFILE_STEPS = "REPROLINT_PROFILE_STEPS"  # profile: stop after this many optimizer steps
 PROFILE_CAPTURE = "REPROLINT_PROFILE_CAPTURE"  # profile: record the stack at this op index
@@ -30,6 +31,6 @@ SESSION = "REPROLINT_SESSION"  # "pid:master:mode:rank:record" of the parent's i
 # What a harness clears from its own environment before it sets a child's: a verify run
 # inside a traced program must not inherit its parent's session.
 HARNESS_SET = (
-    TRACE_DIR, ROOT_PID, SESSION, INSTALL, MODE, RECORD,
+    TRACE_DIR, ROOT_PID, SESSION, INSTALL, MODE, RECORD, RUN_TOKEN,
     PROFILE_OUT, PROFILE_STEPS, PROFILE_CAPTURE, PROFILE_CAPTURE_BACKWARD,
 )

@@ -20,10 +20,12 @@ from reprolint.harness import process
 PY = sys.executable
 
 # A training command whose main process leaves a worker behind: the worker sleeps on
-# after the main process ends (normal exit), or both sleep (to be stopped).
+# after the main process ends (normal exit), or both sleep (to be stopped). Workers in
+# a session of their own escape the run's process group.
 LEAVES_A_CHILD = """
 import os, subprocess, sys, time
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"],
+                         start_new_session={new_session})
 with open(os.environ["PIDS"], "a") as f:
     f.write(f"{{os.getpid()}} {{child.pid}}\\n")
 print("trained")
@@ -66,9 +68,12 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.slow
-def test_children_still_running_at_a_normal_exit_are_stopped(workdir: Path, capsys) -> None:
+@pytest.mark.parametrize("new_session", [False, True], ids=["same-group", "own-session"])
+def test_children_still_running_at_a_normal_exit_are_stopped(workdir: Path, capsys, new_session: bool) -> None:
+    # own-session: a launcher that starts its workers in sessions of their own (torchrun
+    # does), out of reach of the run's process group.
     program = workdir / "train.py"
-    program.write_text(LEAVES_A_CHILD.format(sleep=0))
+    program.write_text(LEAVES_A_CHILD.format(sleep=0, new_session=new_session))
     status = reprolint_main(["verify", "--", PY, str(program)])
     assert status == 0, capsys.readouterr()
     found = pids(workdir / "pids.txt")
@@ -79,7 +84,7 @@ def test_children_still_running_at_a_normal_exit_are_stopped(workdir: Path, caps
 @pytest.mark.slow
 def test_a_timeout_stops_the_whole_group(workdir: Path, capsys) -> None:
     program = workdir / "train.py"
-    program.write_text(LEAVES_A_CHILD.format(sleep=120))
+    program.write_text(LEAVES_A_CHILD.format(sleep=120, new_session=True))
     status = reprolint_main(["verify", "--timeout", "3", "--", PY, str(program)])
     assert status == 2
     assert "FAILED: run 1 timed out after" in capsys.readouterr().out
@@ -92,7 +97,7 @@ def test_a_timeout_stops_the_whole_group(workdir: Path, capsys) -> None:
 @pytest.mark.parametrize("command", ["verify", "profile", "variance"])
 def test_a_signal_to_reprolint_leaves_no_process_behind(workdir: Path, sig: int, command: str) -> None:
     program = workdir / "train.py"
-    program.write_text(LEAVES_A_CHILD.format(sleep=120))
+    program.write_text(LEAVES_A_CHILD.format(sleep=120, new_session=True))
     extra = ["--runs", "2"] if command == "variance" else []
     proc = subprocess.Popen(
         [PY, "-m", "reprolint.cli", command, *extra, "--", PY, str(program)],
