@@ -78,23 +78,35 @@ class RayExecutor:
         self.cwd = os.getcwd()
         self.execution = Execution("ray", max(1, options.jobs), spread=options.spread, address=options.address)
         self._started_here = False
+        # Ray's driver prints the cluster's error messages ("a worker died") on stdout,
+        # where the report (maybe JSON) goes: onto stderr with them while Ray is joined.
+        self._stdout = sys.stdout
+        sys.stdout = sys.stderr
+        try:
+            self._connect()
+        except BaseException:
+            self.close()
+            raise
+        self._remote = self.ray.remote(_run_on_worker)
+        self._intervals: Dict[str, List[Tuple[float, float]]] = {}
+        self._submitted = 0
+
+    def _connect(self) -> None:
+        """Join (or start) Ray, find the nodes that fit a run, decide how files travel."""
+        options = self.options
         self._init(upload=options.working_dir == "upload")
         self.nodes = sorted(
             (n for n in self.ray.nodes() if n.get("Alive") and _fits(n, options.run_resources)),
             key=lambda n: (not n.get("Resources", {}).get("node:__internal_head__"), n["NodeID"]),
         )
         if not self.nodes:
-            self.close()
             raise BackendUnavailable(f"no node of the Ray cluster has the resources a run asks for ({_text(options.run_resources)})")
         self.files = options.working_dir if options.working_dir != "auto" else self._probe()
         if self.files == "upload" and options.working_dir == "auto":
             # Ray uploads local folders only for a whole job (ray.init), not per task.
-            self.close()
+            self._disconnect()
             self._init(upload=True)
         self.execution.working_dir = self.files
-        self._remote = self.ray.remote(_run_on_worker)
-        self._intervals: Dict[str, List[Tuple[float, float]]] = {}
-        self._submitted = 0
 
     def _init(self, upload: bool) -> None:
         if self.ray.is_initialized():
@@ -229,11 +241,16 @@ class RayExecutor:
                 if label not in self.execution.nodes:
                     self.execution.nodes.append(label)
 
-    def close(self) -> None:
+    def _disconnect(self) -> None:
         # Disconnects from a cluster it joined; stops the Ray it started here.
         if self._started_here and self.ray.is_initialized():
             self.ray.shutdown()
         self._started_here = False
+
+    def close(self) -> None:
+        self._disconnect()
+        if sys.stdout is sys.stderr:
+            sys.stdout = self._stdout
 
 
 def _text(resources: Dict[str, float]) -> str:
