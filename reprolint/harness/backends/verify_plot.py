@@ -46,7 +46,8 @@ def plot_verify(result: Any, path: str) -> str:
         step = _divergence(result, run.index)
         if step is not None:
             ax.axvline(step, color="#d62728", linewidth=1.0, alpha=0.8)
-            ax.annotate(f"run {run.index} diverges at step {step}", xy=(step, 1.0),
+            text = "differs from the start (initial parameters)" if step == 0 else f"diverges at step {step}"
+            ax.annotate(f"run {run.index} {text}", xy=(step, 1.0),
                         xycoords=("data", "axes fraction"), xytext=(4, -14),
                         textcoords="offset points", color="#d62728", fontsize=8)
     if drawn:
