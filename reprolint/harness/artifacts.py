@@ -158,7 +158,7 @@ def _sha256(path: Path) -> str:
 def summarize(result: ArtifactComparison) -> Tuple[str, str]:
     """(verdict word, one-line detail) for reports."""
     if result.equal:
-        what = f"{result.tensors} tensors" if result.kind == "tensors" else "bytes"
+        what = f"{result.tensors} tensor{'s' if result.tensors != 1 else ''}" if result.kind == "tensors" else "bytes"
         return "identical", f"{what} identical"
     if result.kind == "bytes":
         return "differs", "file contents differ"

@@ -282,7 +282,7 @@ def compare_traced(
                     ValueComparison(name, False, f"traced at {len(xa)} steps vs {len(xb)}", 1, 1)
                 )
             else:
-                results.append(ValueComparison(name, True, f"identical at {len(xa)} steps", 0, len(xa)))
+                results.append(ValueComparison(name, True, f"identical at {len(xa)} step{'s' if len(xa) != 1 else ''}", 0, len(xa)))
     return results
 
 

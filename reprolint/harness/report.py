@@ -182,7 +182,7 @@ def _identical_summary(result: VerifyResult) -> str:
     if c.artifacts:
         n = sum(a.tensors for a in c.artifacts)
         parts.append(f"{len(c.artifacts)} artifact{'s' if len(c.artifacts) != 1 else ''}"
-                     + (f" ({n:,} tensors)" if n else ""))
+                     + (f" ({_plural(n, 'tensor')})" if n else ""))
     saved = [found for p in c.processes for found in p.saved]
     if saved:
         n = sum(found.tensors for found in saved)

@@ -105,7 +105,7 @@ def _detail_lines(group: GroupStats) -> List[str]:
     curve = group.loss_curve
     if curve is not None:
         if curve.identical:
-            lines.append(f"loss per step: identical in every run ({curve.steps:,} steps)")
+            lines.append(f"loss per step: identical in every run ({curve.steps:,} step{'s' if curve.steps != 1 else ''})")
         else:
             lines.append(
                 f"loss per step: runs differ from step {curve.first_differing_step}; largest spread "
