@@ -28,7 +28,7 @@ from reprolint.harness import _stats
 from reprolint.harness.backends import ExecutionOptions, nodeinfo
 from reprolint.harness._stats import Churn, GroupTests, Summary
 from reprolint.harness.compare import same_float, same_value
-from reprolint.harness.traces import ProcessTrace, load_run
+from reprolint.harness.traces import LiveTrace, ProcessTrace, load_run
 from reprolint.harness import process as _process
 from reprolint.harness.process import RUNS_DIR, new_run_root
 from reprolint.harness.verify import child_env, run_once
@@ -65,6 +65,8 @@ class RunRecord:
     # The program's own seeding calls after install(): [library, api, value, site].
     seedings: List[List[Any]] = field(default_factory=list)
     node: Optional[Dict[str, Any]] = None  # where it ran (backends.nodeinfo.describe)
+    live_steps: int = 0  # while it runs (progress line): optimizer steps so far
+    live_loss: Optional[float] = None  # and the last loss traced
 
     @property
     def ok(self) -> bool:
@@ -449,8 +451,17 @@ def _run(
         progress("start", record, position, total)
     env = run_env(run_dir, seed, deterministic, seed_env)
     record.node = nodeinfo.describe(env)
+    on_tick = None
+    if progress:
+        live = LiveTrace(run_dir)
+
+        def on_tick(elapsed: float) -> None:
+            record.seconds = elapsed
+            record.live_steps, record.live_loss = live.poll()
+            progress("tick", record, position, total)  # type: ignore[misc]
+
     try:
-        outcome = run_once(command, index, run_dir, env, (), timeout)
+        outcome = run_once(command, index, run_dir, env, (), timeout, on_tick=on_tick)
     except KeyboardInterrupt as exc:
         outcome = getattr(exc, "outcome", None)
         record.failure = "interrupted"

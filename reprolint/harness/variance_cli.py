@@ -8,7 +8,7 @@ from typing import List, Sequence
 
 from rich.console import Console
 
-from reprolint.harness._cli_common import EXIT_USAGE, guarded, split_command
+from reprolint.harness._cli_common import EXIT_USAGE, guarded, live_line, split_command
 from reprolint.harness.backends import BackendUnavailable
 from reprolint.harness.backends.cli_options import add_options, options_from
 
@@ -121,10 +121,15 @@ def variance_main(argv: Sequence[str]) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
 
     def progress(event: str, run, position: int, total: int) -> None:  # type: ignore[no-untyped-def]
+        label = f"[{position}/{total}] {run.group} run {run.index} (seed {run.seed})"
         if event == "start" and err.is_terminal:
-            err.print(f"[{position}/{total}] {run.group} run {run.index} (seed {run.seed})  running…",
-                      end="\r", markup=False)
+            err.print(f"{label}  running…", end="\r", markup=False)
+        elif event == "tick" and err.is_terminal:
+            line = live_line(label, run.seconds, run.live_steps, run.live_loss)
+            err.print(line.ljust(err.width - 1)[: err.width - 1], end="\r", markup=False)
         elif event == "end":
+            if err.is_terminal:
+                err.print(" " * (err.width - 1), end="\r", markup=False)
             err.print(run_line(run, position, total))
 
     def body():  # type: ignore[no-untyped-def]
