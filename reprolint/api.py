@@ -288,7 +288,7 @@ def _diagnostics(
     index = ProgramIndex(facts, roots)
     configured = _configured_entries(facts, settings)
     model = ExecutionModel(index)
-    programs = analyse_programs(index, index.entry_points(configured), model)
+    programs = analyse_programs(index, index.entry_points(configured, include_tests=settings.include_tests), model)
     ctx = CheckContext(facts=facts, index=index, programs=programs, settings=settings, model=model)
     rules = {rule.code: rule for rule in all_rules()}
     findings: list[Finding] = []

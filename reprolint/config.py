@@ -51,6 +51,8 @@ class Settings:
     torch_version: Optional[str] = None
     unsafe_fixes: bool = False
     cache_dir: str = ".reprolint_cache"
+    # Test modules (pytest/unittest files, tests/ folders) count as programs.
+    include_tests: bool = False
     # Where the configuration was found; relative paths in it are relative to this.
     root: str = "."
     config_path: Optional[str] = None
@@ -126,6 +128,7 @@ def parse_codes(values: Iterable[str], where: str, known: Iterable[str]) -> tupl
 _KEYS = {
     "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
     "entry-points", "seed", "fix-style", "torch-version", "unsafe-fixes", "cache-dir",
+    "include-tests",
 }
 
 
@@ -259,6 +262,10 @@ def settings_from_table(table: dict[str, Any], where: str, root: str, known: lis
         if not isinstance(table["unsafe-fixes"], bool):
             raise ConfigError(f"{where}: `unsafe-fixes` must be true or false")
         changes["unsafe_fixes"] = table["unsafe-fixes"]
+    if "include-tests" in table:
+        if not isinstance(table["include-tests"], bool):
+            raise ConfigError(f"{where}: `include-tests` must be true or false")
+        changes["include_tests"] = table["include-tests"]
     if "cache-dir" in table:
         if not isinstance(table["cache-dir"], str):
             raise ConfigError(f"{where}: `cache-dir` must be a string")

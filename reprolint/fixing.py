@@ -468,7 +468,7 @@ def _seed_value(planner: _Planner, path: str, located: fixes.Located) -> tuple[c
 
 
 def _plan_unseeded_global(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
-    programs = planner.programs_reaching(d.path, d.span)
+    programs = _reported_programs(planner, d)
     if not programs:
         return None
     program = programs[0]
@@ -535,7 +535,8 @@ def _partial_programs(planner: _Planner, d: Diagnostic) -> list["Program"]:
     return [
         p for p in planner.ctx.programs
         if p.seeds and p.seeds[0].path == d.path and p.seeds[0].seed.span == d.span
-        and any(o.draw.library not in p.seeded_libraries and o.draw.library in _SEEDERS for o in p.draws)
+        and any(o.library not in p.seeded_libraries and o.library in _SEEDERS for o in p.draws)
+        and (not d.entry_points or p.entry in d.entry_points)
     ]
 
 
@@ -552,7 +553,7 @@ def _plan_partial(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
 
 def _partial_action(planner: _Planner, program: "Program", code: str) -> Optional[_Action]:
     seeded = program.seeded_libraries
-    missing = sorted({o.draw.library for o in program.draws if o.draw.library not in seeded})
+    missing = sorted({o.library for o in program.draws if o.library not in seeded})
     missing = [lib for lib in missing if lib in _SEEDERS]
     if not missing:
         return None
@@ -1183,8 +1184,14 @@ _PLANNERS: dict[str, Callable[[_Planner, Diagnostic], Optional[_Action]]] = {
 # on the corpus and every rule example that the answers equal what realising gives.
 
 
-def _unseeded_global_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+def _reported_programs(planner: _Planner, d: Diagnostic) -> list["Program"]:
+    """The programs an RPL101 finding names (one finding, one fix)."""
     programs = planner.programs_reaching(d.path, d.span)
+    return [p for p in programs if not d.entry_points or p.entry in d.entry_points]
+
+
+def _unseeded_global_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    programs = _reported_programs(planner, d)
     if not programs:
         return False
     if planner.entry_available(programs[0]):

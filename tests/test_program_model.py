@@ -36,7 +36,8 @@ def test_model_built_in_another_file_before_the_seed(project) -> None:
         "src/train.py": "import torch\nfrom model import Net\n\nnet = Net()\ntorch.manual_seed(1)\n",
     })
     assert findings(root) == [("src/model.py", 6, "RPL101")]
-    assert messages(root)[0].endswith(f"before `torch.manual_seed` runs ({(root / 'src/train.py').as_posix()}:5)")
+    train = (root / 'src/train.py').as_posix()
+    assert messages(root)[0].endswith(f"before `torch.manual_seed` runs ({train}:5; entry point: {train})")
 
 
 def test_library_code_is_not_reported_as_unseeded(project) -> None:

@@ -95,7 +95,7 @@ def test_a_late_seed_is_a_related_location_of_the_draw() -> None:
     (d,) = [d for d in check_sources(sources) if d.code == "RPL101"]
     assert d.data["variant"] == "late" and d.data["seed_line"] == 3
     assert [(r.path, r.span.start_line) for r in d.related] == [("train.py", 3)]
-    assert d.message == "`torch.randn` draws from torch's global RNG before `torch.manual_seed` runs (train.py:3)"
+    assert d.message == "`torch.randn` draws from torch's global RNG before `torch.manual_seed` runs (train.py:3; entry point: train.py)"
 
 
 def test_a_shared_draw_names_every_entry_point() -> None:

@@ -38,6 +38,7 @@ __all__ = [
     "UsageEvent",
     "analyse_programs",
     "evaluate",
+    "is_test_module",
     "library_programs",
 ]
 
@@ -68,6 +69,15 @@ class DrawOutcome:
     path: str
     seeded_before: bool
     later_seed: Optional[At]  # the first seed of the library, when it runs only after the draw
+    # The library whose seed makes the draw repeat: its own, or torch's for a `random`
+    # or NumPy draw in DataLoader workers (torch >= 1.9 reseeds both there from its
+    # base seed).
+    needs: str = ""
+    in_worker: bool = False
+
+    @property
+    def library(self) -> str:
+        return self.needs or self.draw.library
 
 
 class HelperCall(NamedTuple):
@@ -111,8 +121,23 @@ class Role(str, enum.Enum):
 
 
 _TEST_NAME = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.py$|conftest\.py$)")
+# Importing one of these makes a module a test module (unittest, pytest, absltest).
+_TEST_IMPORTS = ("pytest", "unittest", "absl.testing")
+
+
+def is_test_module(path: str, facts: ModuleFacts) -> bool:
+    """A test module: named like one (``tests/``, ``test_*.py``, ``*_test.py``,
+    ``conftest.py``) or importing a test framework."""
+    if _TEST_NAME.search(str(PurePosixPath(path))):
+        return True
+    return any(m == t or m.startswith(t + ".") for m in facts.imported_modules for t in _TEST_IMPORTS)
+
 _DEMO_NAME = re.compile(r"(^|[/_])demo[^/]*$")
 _EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|predict|sample|generate|test)[^/]*$")
+
+
+# Global RNGs torch (>= 1.9) reseeds in each DataLoader worker from its base seed.
+_WORKER_RESEEDED = frozenset({"random", "numpy"})
 
 
 class ProgramIndex:
@@ -127,6 +152,8 @@ class ProgramIndex:
         self._chains: dict[tuple[str, str], list[str]] = {}
         self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
         self._folders: dict[str, str] = {}
+        self.include_tests = False  # set by entry_points(include_tests=...)
+        self._imported: Optional[set[str]] = None
 
     def _folder(self, path: str) -> str:
         # Memoised: building a PurePosixPath per lookup was most of the program model's
@@ -251,21 +278,32 @@ class ProgramIndex:
         return None
 
     def imported_by_others(self) -> set[str]:
+        if self._imported is not None:
+            return self._imported
         imported: set[str] = set()
         for path, facts in self.facts.items():
             for dotted in facts.imported_modules:
                 for found in self.package_chain(path, dotted):
                     if found != path:
                         imported.add(found)
+        self._imported = imported
         return imported
 
-    def entry_points(self, configured: Iterable[str] = ()) -> list[str]:
-        """Modules with a ``__main__`` block, scripts nobody imports, and configured ones."""
+    def entry_points(self, configured: Iterable[str] = (), include_tests: bool = False) -> list[str]:
+        """Modules with a ``__main__`` block, scripts nobody imports, and configured ones.
+
+        Test modules are not programs unless ``include_tests`` (configured entry points
+        always are)."""
         configured = set(configured)
+        self.include_tests = include_tests
         imported = self.imported_by_others()
         entries = []
         for path, facts in self.facts.items():
-            if path in configured or facts.has_main_guard:
+            if path in configured:
+                entries.append(path)
+            elif not include_tests and is_test_module(path, facts):
+                continue
+            elif facts.has_main_guard:
                 entries.append(path)
             elif facts.top_level_work and path not in imported:
                 entries.append(path)
@@ -291,6 +329,8 @@ class Program:
             for name, value in facts[path].arg_entropy.items():
                 self.arg_entropy.setdefault(name, value)
         self._facts = facts
+        self._role: Optional[Role] = None
+        self.imported_elsewhere = False  # other project modules import the entry module
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
         self.helper_calls: list[HelperCall] = []
@@ -301,6 +341,7 @@ class Program:
     def _collect(self, model: ExecutionModel) -> None:
         seeded: dict[str, At] = {}
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
+        in_worker: set[tuple[str, Any]] = set()
         for step in self.steps:
             event = step.event
             if isinstance(event, Usage):
@@ -312,6 +353,8 @@ class Program:
                     seeded.setdefault(lib, At(step.path, event))
             elif isinstance(event, Draw):
                 key = (step.path, event.span)
+                if step.context.in_worker and event.library in _WORKER_RESEEDED:
+                    in_worker.add(key)
                 previous = status.get(key)
                 if previous is None or previous[2]:
                     status[key] = (step.path, event, event.library in seeded)
@@ -320,9 +363,26 @@ class Program:
                 libs = model.function_seeds(*resolved) if resolved is not None else frozenset()
                 if libs:
                     self.helper_calls.append(HelperCall(step.path, event, libs))
-        for path, draw, seeded_before in status.values():
+        workers = bool(in_worker) and self._loader_workers()
+        for key, (path, draw, seeded_before) in status.items():
+            if workers and key in in_worker:
+                # Workers start when the loader is iterated: torch's seed anywhere in
+                # the program reaches them.
+                seeded_before = "torch" in seeded
+                later = None
+                self.draws.append(DrawOutcome(draw, path, seeded_before, later, "torch", True))
+                continue
             later = seeded.get(draw.library) if not seeded_before else None
-            self.draws.append(DrawOutcome(draw, path, seeded_before, later))
+            self.draws.append(DrawOutcome(draw, path, seeded_before, later, draw.library))
+
+    def _loader_workers(self) -> bool:
+        """Whether a DataLoader of the program runs worker processes with the default
+        options (``num_workers`` above 0, or not known)."""
+        for _, _, usage in self.of("loader", default_only=False):
+            value = self.lookup(usage.ref.name) if usage.ref is not None else usage.value
+            if value == UNKNOWN or value is None or (isinstance(value, int) and value > 0):
+                return True
+        return False
 
     def _seed_blame(self, step: Step) -> tuple[bool, Optional[Blame]]:
         for guarded in step.conds:
@@ -359,18 +419,53 @@ class Program:
 
     @property
     def role(self) -> Role:
+        """What the program is for (reported in JSON per entry point):
+
+        * test: a test module (``tests/``, ``test_*.py``, ``*_test.py``, one importing
+          pytest/unittest/absltest), a program only with ``include-tests``;
+        * training: it trains (``backward``, an optimizer step, ``fit``, a Trainer);
+        * demo: named ``demo*``, or the ``__main__`` block of a module other project
+          modules import (a library module's smoke demo) that trains nothing;
+        * evaluation: trains nothing and is named like one (eval, infer, predict,
+          sample, generate...) or runs under ``no_grad``;
+        * otherwise training: the rules' default when nothing says;
+        * library: a module no program reaches, checked on its own.
+        """
+        if self._role is None:
+            self._role = self._decide_role()
+        return self._role
+
+    def _decide_role(self) -> Role:
         if self.is_library:
             return Role.LIBRARY
-        path = str(PurePosixPath(self.entry))
-        if _TEST_NAME.search(path):
+        path = PurePosixPath(self.entry)
+        if is_test_module(self.entry, self._facts[self.entry]):
             return Role.TEST
-        if _DEMO_NAME.search(PurePosixPath(path).stem):
+        if _DEMO_NAME.search(path.stem):
             return Role.DEMO
-        if any(self.has("train", framework) for framework in ("torch", "tf", "jax")) or self.framework_trainer:
+        if self.trains_anything:
             return Role.TRAINING
-        if _EVAL_NAME.search(PurePosixPath(path).stem) or any(s.context.no_grad for s in self.usage_steps):
-            return Role.EVALUATION
-        return Role.TRAINING
+        evaluates = _EVAL_NAME.search(path.stem) is not None or any(s.context.no_grad for s in self.usage_steps)
+        if self.imported_elsewhere and not evaluates:
+            return Role.DEMO
+        # Nothing says: count it as training (the rules' default).
+        return Role.EVALUATION if evaluates else Role.TRAINING
+
+    @property
+    def trains_anything(self) -> bool:
+        """A training step of any framework runs (backward, optimizer step, fit, a Trainer)."""
+        return any(self.has("train", framework, default_only=False) for framework in ("torch", "tf", "jax")) \
+            or self.framework_trainer
+
+    @property
+    def is_training(self) -> bool:
+        """Rules for training programs (RPL301-RPL305) apply."""
+        return self.role is Role.TRAINING
+
+    @property
+    def checks_randomness(self) -> bool:
+        """RPL101/RPL105 apply: not to tests, demos or library modules."""
+        return self.role in (Role.TRAINING, Role.EVALUATION)
 
     @property
     def seeded_libraries(self) -> set[str]:
@@ -492,6 +587,7 @@ class Program:
 
 def _program(model: ExecutionModel, entry: str, library: bool = False) -> Program:
     program = Program(walk(model, entry), model.index.facts, library)
+    program.imported_elsewhere = entry in model.index.imported_by_others()
     program._collect(model)
     return program
 
@@ -507,6 +603,8 @@ def library_programs(model: ExecutionModel, programs: list[Program]) -> list[Pro
     reached = {path for p in programs for path in p.modules}
     out = []
     for path in sorted(model.index.facts):
+        if not model.index.include_tests and is_test_module(path, model.index.facts[path]):
+            continue  # tests are not programs, nor library code to check
         if path not in reached:
             out.append(_program(model, path, library=True))
             reached.update(out[-1].modules)

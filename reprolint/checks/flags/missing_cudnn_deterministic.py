@@ -91,7 +91,7 @@ class MissingCudnnDeterministic(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            if program.is_library or program.framework_trainer:
+            if not program.is_training or program.framework_trainer:
                 continue
             cuda = program.cuda
             if cuda is None or program.cudnn_deterministic():

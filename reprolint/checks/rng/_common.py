@@ -41,3 +41,10 @@ def library_list(libs: "set[str] | frozenset[str] | tuple[str, ...]") -> str:
 
 def location(path: str, line: int) -> str:
     return f"{path}:{line}"
+
+
+def entry_list(entries: "list[str] | tuple[str, ...]") -> str:
+    """The entry points a finding is about, as its message names them."""
+    if len(entries) <= 3:
+        return ", ".join(entries)
+    return f"{', '.join(entries[:2])} and {len(entries) - 2} more"

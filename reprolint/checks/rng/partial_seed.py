@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from reprolint.analysis.program import DrawOutcome
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import library_list, location
+from reprolint.checks.rng._common import entry_list, library_list, location
 from reprolint.model import Applicability, Related
 
 
@@ -51,7 +51,7 @@ class PartialSeed(Rule):
     """
 
     code = "RPL105"
-    message = "`{call}` seeds {seeded} but the program also draws from {missing}, which is never seeded ({example})"
+    message = "`{call}` seeds {seeded} but the program also draws from {missing}, which is never seeded (entry point: {entry}; {example})"
     fix_title = "Seed {missing} next to the other seeds"
     fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow"
@@ -73,29 +73,33 @@ class PartialSeed(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        seen: set[tuple[str, object]] = set()
+        # One finding per first seeding call and cause (the missing libraries); the
+        # programs that share it are all named.
+        found: dict[tuple[Any, ...], tuple[Any, list[str]]] = {}
         for program in ctx.programs:
-            if not program.seeds:
+            if not program.checks_randomness or not program.seeds:
                 continue
             seeded = program.seeded_libraries
             missing: dict[str, DrawOutcome] = {}
             for outcome in program.draws:
-                if outcome.draw.library not in seeded:
-                    missing.setdefault(outcome.draw.library, outcome)
+                if outcome.library not in seeded:
+                    missing.setdefault(outcome.library, outcome)
             if not missing:
                 continue
             first = program.seeds[0]
-            key = (first.path, first.seed.span)
-            if key in seen:
+            key = (first.path, first.seed.span, tuple(sorted(missing)))
+            if key in found:
+                found[key][1].append(program.entry)
                 continue
-            seen.add(key)
+            found[key] = ((first, seeded, missing, len(program.seeds)), [program.entry])
+        for (first, seeded, missing, count), entries in found.values():
             draws = [o for _, o in sorted(missing.items())]
             examples = ", ".join(f"`{o.draw.text}` at {location(o.path, o.draw.span.start_line)}" for o in draws)
-            seeded_libs = sorted(first.seed.libs if len(program.seeds) == 1 else seeded)
+            seeded_libs = sorted(first.seed.libs if count == 1 else seeded)
             yield self.report(
                 first.path, first.seed.span,
                 call=first.seed.text, seeded=library_list(seeded_libs), missing=library_list(set(missing)),
-                example=examples, seeded_libraries=tuple(seeded_libs), missing_libraries=tuple(sorted(missing)),
-                entry_points=[program.entry],
+                example=examples, entry=entry_list(entries), seeded_libraries=tuple(seeded_libs),
+                missing_libraries=tuple(sorted(missing)), entry_points=entries,
                 related=[Related(o.path, o.draw.span, f"`{o.draw.text}` draws from {o.draw.library}'s unseeded global RNG") for o in draws],
             )

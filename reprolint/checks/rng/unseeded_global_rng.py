@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from typing import Iterator
+from dataclasses import dataclass
+from typing import Any, Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.analysis.program import DrawOutcome
-from reprolint.checks.rng._common import draw_fields
+from reprolint.checks.rng._common import draw_fields, entry_list
 from reprolint.model import Applicability, Related, Severity
 
 
@@ -67,7 +68,7 @@ class UnseededGlobalRng(Rule):
 
     code = "RPL101"
     message = "`{call}` {action} {rng}, which is never seeded on this program's path (entry point: {entry})"
-    messages = {"late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_path}:{seed_line})"}
+    messages = {"late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_path}:{seed_line}; entry point: {entry})"}
     fix_title = "Seed {library} at the entry point, before the first draw"
     fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow, sklearn"
@@ -120,23 +121,59 @@ class UnseededGlobalRng(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        # One finding per draw, naming every program in which it runs unseeded.
-        unseeded: dict[tuple[str, object], list[tuple[str, DrawOutcome]]] = {}
+        # One finding per program, library and cause ("never seeded", or "seeded only
+        # after the draw by this seed"), at the cause's first draw in execution order;
+        # the other draws are related locations. Programs whose cause starts at the
+        # same draw share one finding that names them all.
+        causes: dict[tuple[Any, ...], _Cause] = {}
         for program in ctx.programs:
+            if not program.checks_randomness:
+                continue
+            mine: dict[tuple[Any, ...], list[DrawOutcome]] = {}
             for outcome in program.draws:
-                if not outcome.seeded_before:
-                    unseeded.setdefault((outcome.path, outcome.draw.span), []).append((program.entry, outcome))
-        for (path, span), found in unseeded.items():
-            entry, outcome = found[0]
-            fields = draw_fields(outcome.draw)
-            entries = [e for e, _ in found]
-            if outcome.later_seed is not None:
-                seed_path, seed = outcome.later_seed
-                yield self.report(
-                    path, span, variant="late", entry=entry, **fields,
-                    seed_call=seed.text, seed_path=seed_path, seed_line=seed.span.start_line,
-                    seed_api=seed.api, entry_points=entries,
-                    related=[Related(seed_path, seed.span, f"`{seed.text}` seeds {fields['library']} here, after the draw")],
-                )
-            else:
-                yield self.report(path, span, entry=entry, **fields, entry_points=entries)
+                if outcome.seeded_before:
+                    continue
+                seed = outcome.later_seed
+                reason = (seed.path, seed.event.span) if seed is not None else None
+                mine.setdefault((outcome.library, reason), []).append(outcome)
+            for (library, reason), outcomes in mine.items():
+                first = outcomes[0]
+                key = (first.path, first.draw.span, library, reason)
+                cause = causes.get(key)
+                if cause is None:
+                    cause = causes[key] = _Cause(first, [], [])
+                cause.entries.append(program.entry)
+                for other in outcomes[1:]:
+                    if all((o.path, o.draw.span) != (other.path, other.draw.span) for o in cause.others):
+                        cause.others.append(other)
+        for cause in causes.values():
+            yield self._report(cause)
+
+    def _report(self, cause: "_Cause") -> Finding:
+        outcome = cause.first
+        fields = draw_fields(outcome.draw)
+        fields["library"] = outcome.library
+        entry = entry_list(cause.entries)
+        related = [
+            Related(o.path, o.draw.span, f"`{o.draw.text}` also {draw_fields(o.draw)['action']} {draw_fields(o.draw)['rng']}")
+            for o in cause.others
+        ]
+        if outcome.later_seed is not None:
+            seed_path, seed = outcome.later_seed
+            return self.report(
+                outcome.path, outcome.draw.span, variant="late", entry=entry, **fields,
+                seed_call=seed.text, seed_path=seed_path, seed_line=seed.span.start_line,
+                seed_api=seed.api, draws=1 + len(cause.others), entry_points=cause.entries,
+                related=[Related(seed_path, seed.span, f"`{seed.text}` seeds {outcome.library} here, after the draw"), *related],
+            )
+        return self.report(
+            outcome.path, outcome.draw.span, entry=entry, **fields,
+            draws=1 + len(cause.others), entry_points=cause.entries, related=related,
+        )
+
+
+@dataclass
+class _Cause:
+    first: DrawOutcome
+    entries: list[str]
+    others: list[DrawOutcome]
