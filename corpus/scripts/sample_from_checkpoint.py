@@ -1,4 +1,8 @@
-"""Generate text from a trained character-level Transformer checkpoint (no seed)."""
+"""Generate text from a trained character-level Transformer checkpoint (no seed).
+
+The model's initialisation draws are not findings: main() loads the checkpoint over
+them (an evaluation program, issue 13). The sampling noise is.
+"""
 import sys
 
 import torch
@@ -9,13 +13,13 @@ class CharTransformer(nn.Module):
     def __init__(self, vocab_size, d_model=192, n_head=6, n_layer=4, block=256):
         super().__init__()
         self.block = block
-        self.embed = nn.Embedding(vocab_size, d_model)  # expect: RPL101
-        self.pos = nn.Parameter(torch.empty(block, d_model).normal_(std=0.02))  # expect: RPL101
+        self.embed = nn.Embedding(vocab_size, d_model)
+        self.pos = nn.Parameter(torch.empty(block, d_model).normal_(std=0.02))
         self.layers = nn.ModuleList(
-            [nn.TransformerEncoderLayer(d_model, n_head, 4 * d_model, batch_first=True) for _ in range(n_layer)]  # expect: RPL101
+            [nn.TransformerEncoderLayer(d_model, n_head, 4 * d_model, batch_first=True) for _ in range(n_layer)]
         )
         self.norm = nn.LayerNorm(d_model)
-        self.lm_head = nn.Linear(d_model, vocab_size)  # expect: RPL101
+        self.lm_head = nn.Linear(d_model, vocab_size)
 
     def forward(self, idx):
         x = self.embed(idx) + self.pos[: idx.size(1)]

@@ -16,7 +16,10 @@ Execution order (the approximations rules document):
   loop bodies run once;
 * bodies no resolvable call reaches (``forward``, callbacks, methods called on objects)
   run after everything else, module by module in the order the modules ran: a framework
-  calls them later (phase ``framework``);
+  calls them later (phase ``framework``). A plain function no call reaches may be passed
+  as an argument (a callback, ``model.apply(init_fn)``), so its draws count, but its
+  seeds do not: a ``set_seed`` nobody calls seeds nothing. In another program's script
+  (a module with its own ``__main__`` block) only the classes this program builds run;
 * deferred draws (dropout masks, shuffling loaders) draw when used: they come last
   (phase ``deferred``).
 
@@ -214,6 +217,8 @@ class _Walker:
         self.ran_functions: set[tuple[str, str]] = set()
         self.deferred: list[Step] = []
         self.depth = 0
+        self.skip_seeds = False  # running a plain function no call reaches
+        self.called: set[tuple[str, str]] = set()  # bodies run at a resolved call
 
     def run(self) -> Execution:
         self.run_module(self.out.entry, as_main=True)
@@ -222,14 +227,39 @@ class _Walker:
         while done < len(self.out.modules):
             path = self.out.modules[done]
             done += 1
+            other_entry = path != self.out.entry and self.index.facts[path].has_main_guard
             for qualname in self.model.module(path).functions:
-                if (path, qualname) not in self.ran_functions:
-                    context = framework
-                    if self.model.runs_in_workers(path, qualname):
-                        context = StepContext(Phase.FRAMEWORK, in_worker=True)
-                    self.run_function(path, qualname, (), None, context)
+                if (path, qualname) in self.ran_functions:
+                    continue
+                cls, dot, _ = qualname.partition(".")
+                if other_entry and (not dot or not self._instantiated(path, cls)):
+                    # Another program's script: its classes run only when this program
+                    # builds them, its functions only when called.
+                    continue
+                context = framework
+                if self.model.runs_in_workers(path, qualname):
+                    if not self._maybe_built(path, cls):
+                        continue  # a Dataset this program never builds loads nothing
+                    context = StepContext(Phase.FRAMEWORK, in_worker=True)
+                # A plain function no call reaches may still be passed as an argument
+                # (a callback, `model.apply(init_fn)`): its draws count, but a seeding
+                # helper nobody calls seeds nothing.
+                self.skip_seeds = not dot
+                self.run_function(path, qualname, (), None, context)
+                self.skip_seeds = False
         self.out.steps.extend(self.deferred)
         return self.out
+
+    def _maybe_built(self, path: str, cls: str) -> bool:
+        """Whether this program may build ``cls``: its project constructor ran at a
+        call, or the constructor is not the project's (then nobody can tell)."""
+        constructor = self.index.resolve_call(path, ":" + cls)
+        return constructor is None or constructor in self.called
+
+    def _instantiated(self, path: str, cls: str) -> bool:
+        """Whether a method of ``cls`` (its constructor) ran at a call in this program."""
+        prefix = cls + "."
+        return any(p == path and q.startswith(prefix) for p, q in self.called)
 
     def run_module(self, path: str, as_main: bool = False) -> None:
         if path in self.ran_modules:
@@ -266,8 +296,11 @@ class _Walker:
         regions: list[StepContext] = []
         for event in events:
             kind = type(event)
-            if kind is Usage or kind is Seed:
+            if kind is Usage:
                 steps.append(Step(event, path, outer, via, context))
+            elif kind is Seed:
+                if not self.skip_seeds:
+                    steps.append(Step(event, path, outer, via, context))
             elif kind is Draw:
                 if event.deferred:
                     deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad)
@@ -284,6 +317,7 @@ class _Walker:
                     self.run_module(file)
                 step = Step(event, path, outer, via, context)
                 steps.append(step)
+                self.called.add((file, qualname))
                 self.run_function(file, qualname, step.conds, via or At(path, event), context)
             elif kind is Import:
                 for module in self.index.package_chain(path, event.module):

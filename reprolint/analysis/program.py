@@ -458,6 +458,18 @@ class Program:
             or self.framework_trainer
 
     @property
+    def loads_checkpoint(self) -> bool:
+        """The program loads trained weights (``load_state_dict``, ``torch.load``,
+        ``from_pretrained``): in a program that trains nothing, they replace the
+        randomly initialised ones."""
+        return self.has("load", default_only=False)
+
+    def overwrites_init(self, outcome: "DrawOutcome") -> bool:
+        """A weight-initialisation draw whose weights a checkpoint load replaces: an
+        evaluation/inference program that loads trained weights."""
+        return outcome.draw.kind == "init" and self.role is Role.EVALUATION and self.loads_checkpoint
+
+    @property
     def is_training(self) -> bool:
         """Rules for training programs (RPL301-RPL305) apply."""
         return self.role is Role.TRAINING

@@ -23,6 +23,7 @@ Kinds of :class:`Usage` (``name`` / ``value`` / ``flag`` meaning):
                literal values, :data:`UNKNOWN` otherwise; ``flag``: a ``*``/``**`` splat)
 ``tf-setting`` a TF construct from ``tf.toml``'s settings (``value`` for assignments)
 ``train``      a training step (``name``: ``torch``, ``tf``, ``jax``)
+``load``       a torch checkpoint load (``load_state_dict``, ``torch.load``, ``from_pretrained``)
 ``lightning``  ``Trainer(...)`` of Lightning (``kwargs``: deterministic, benchmark, ...)
 ``hf-args``    ``TrainingArguments(...)`` (``kwargs``: full_determinism, use_cpu, ...)
 ``hf-trainer`` ``transformers.Trainer(...)``
@@ -85,6 +86,11 @@ class Usage:
     flag: bool = False
     args: tuple[Any, ...] = ()
     kwargs: tuple[tuple[str, Any], ...] = ()
+    # What the collector saw about an ``op`` call that the catalog's runtime conditions
+    # depend on: "index-width-1" (a gather whose index has width 1 along ``dim``: its
+    # backward scatter-add writes each input element at most once), "no-grad-input"
+    # (its input is a registered buffer: no gradient flows into it).
+    facts: tuple[str, ...] = ()
 
     def kw(self, name: str, default: Any = None) -> Any:
         for key, value in self.kwargs:
@@ -203,6 +209,9 @@ class UsageMixin(OrderFacts):
         self._u_class_draws: dict[str, set[str]] = {}  # class -> self.<attr>.<draw>() attrs
         self._u_attr_listings: dict[tuple[str, str], list[Any]] = {}
         self._u_calls: dict[tuple[int, str], str] = {}  # (scope, name) -> project call target
+        self._u_bound_qn: dict[tuple[int, str], str] = {}  # (scope, name) -> qualified call it holds
+        self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
+        self._u_squeezed: dict[int, Any] = {}  # gather call -> the dim its result is squeezed on
 
     def _u_state(self, scope: Any = None) -> _UsageScope:
         scope = scope if scope is not None else self.scope
@@ -271,6 +280,16 @@ class UsageMixin(OrderFacts):
             if key in self._u_attr_listings:
                 self._u_attr_listings[key][3] = True
 
+        # --- what the op rules need to know about a call nested in this one
+        if method == "register_buffer" and isinstance(func.value, cst.Name) and func.value.value == "self":  # type: ignore[union-attr]
+            buffer = _literal(node.args[0].value) if node.args else None
+            if isinstance(buffer, str) and self.current_class() is not None:  # type: ignore[attr-defined]
+                self._u_buffers.setdefault(self.current_class(), set()).add(buffer)  # type: ignore[attr-defined]
+        if method == "squeeze" and isinstance(func.value, cst.Call):  # type: ignore[union-attr]
+            inner = func.value  # type: ignore[union-attr]
+            if isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "gather":
+                self._u_squeezed[id(inner)] = _literal(node.args[0].value) if node.args else None
+
         # --- RPL402 listings and RPL401 set order
         self._u_listing_call(node, qn, method)
         self._u_set_order_call(node, name, method)
@@ -297,6 +316,8 @@ class UsageMixin(OrderFacts):
                 self._u_emit("cudnn", qn, node)
             if method == "backward" or qn in _TRAIN_CALLS or (qn or "").startswith("torch.optim."):
                 self._u_emit("train", "torch", node)
+            if method in ("load_state_dict", "from_pretrained") or qn in ("torch.load", "safetensors.torch.load_file"):
+                self._u_emit("load", "torch", node)
         if qn in _DDP or (qn in _FSDP and _literal(kwargs.get("sync_module_states")) is True):
             self._u_emit("ddp", qn, node)
         if method == "prepare" and "accelerate" in self.uses:
@@ -341,7 +362,7 @@ class UsageMixin(OrderFacts):
         elif method is not None and torch_module and not self._u_is_module(func.value):  # type: ignore[union-attr]
             from reprolint.analysis.determinism import tensor_method_names
 
-            if method in tensor_method_names():
+            if method in tensor_method_names() and not self._u_not_a_tensor(func.value):  # type: ignore[union-attr]
                 self._u_op(node, f"Tensor.{method}")
 
         # --- RNG instances held by classes (RPL403)
@@ -430,7 +451,48 @@ class UsageMixin(OrderFacts):
         kwargs = tuple(
             (a.keyword.value, _literal(a.value)) for a in node.args if a.keyword is not None
         )
-        self._u_emit("op", name, node, args=args, kwargs=kwargs, flag=any(a.star for a in node.args))
+        self._u_emit("op", name, node, args=args, kwargs=kwargs, flag=any(a.star for a in node.args),
+                     facts=self._u_op_facts(node, name))
+
+    def _u_not_a_tensor(self, receiver: cst.BaseExpression) -> bool:
+        """The receiver of ``x.gather(...)`` is no tensor: ``self`` (a module's own method),
+        or a name bound to an object made by a call outside torch
+        (``accelerator = Accelerator()``: ``accelerator.gather`` is a collective)."""
+        if not isinstance(receiver, cst.Name):
+            return False
+        if receiver.value == "self":
+            return True
+        for scope in (self.scope, self.scopes[0]):
+            qn = self._u_bound_qn.get((id(scope), receiver.value))
+            if qn is not None:
+                return not qn.startswith("torch")
+        return False
+
+    def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
+        """See :attr:`Usage.facts`."""
+        from reprolint.analysis.facts import _literal
+
+        facts: list[str] = []
+        method = name.startswith("Tensor.")
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        offset = 0 if method else 1
+        source = node.func.value if method and isinstance(node.func, cst.Attribute) else (  # type: ignore[union-attr]
+            positional[0] if positional else keywords.get("input")
+        )
+        attr = _self_attr(source) if source is not None else None
+        if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
+            facts.append("no-grad-input")
+        if name.endswith("gather"):
+            dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
+            index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
+            dim = _literal(dim_node) if dim_node is not None else UNKNOWN
+            if isinstance(dim, int) and not isinstance(dim, bool) and index is not None:
+                if _width_one(index, dim) or (
+                    id(node) in self._u_squeezed and self._u_squeezed[id(node)] in (None, dim)
+                ):
+                    facts.append("index-width-1")
+        return tuple(facts)
 
     # ------------------------------------------------------------------ assignments
     def usage_assign(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
@@ -469,12 +531,19 @@ class UsageMixin(OrderFacts):
                     attr = _self_attr(target)
                     if attr is not None:
                         self._u_class_attrs.setdefault(cls, set()).add(attr)
-        # names bound to project calls (a dataset instance for DataLoader)
+        # names bound to project calls (a dataset instance for DataLoader), and to the
+        # qualified call that made them (an ``Accelerator`` is no tensor)
         if isinstance(value, cst.Call):
             target_call = self.call_target(value.func) or ""  # type: ignore[attr-defined]
+            made_by = self.qualify(value.func)  # type: ignore[attr-defined]
             for target in targets:
                 if isinstance(target, cst.Name):
                     self._u_calls[(id(self.scope), target.value)] = target_call
+                    if made_by is not None and made_by[:1].isupper() is False and "." in made_by \
+                            and made_by.rsplit(".", 1)[1][:1].isupper():
+                        self._u_bound_qn[(id(self.scope), target.value)] = made_by
+                    else:
+                        self._u_bound_qn.pop((id(self.scope), target.value), None)
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         kind = self._u_kind(value)
@@ -573,6 +642,38 @@ class UsageMixin(OrderFacts):
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+_CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "detach"})
+
+
+def _width_one(index: cst.BaseExpression, dim: int) -> bool:
+    """The index of a gather visibly has width 1 along ``dim``: ``i.unsqueeze(dim)``,
+    ``i.view(-1, 1)``/``reshape(-1, 1)`` with ``dim`` 1 or -1, ``i[:, None]`` (dim 1 or
+    -1), ``i[..., None]`` (dim -1), through casts (``.long()``, ``.to(...)``)."""
+    from reprolint.analysis.facts import _literal
+
+    node = index
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CASTS:
+        node = node.func.value
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        method = node.func.attr.value
+        values = [_literal(a.value) for a in node.args if a.keyword is None]
+        if method == "unsqueeze" and len(values) == 1:
+            return values[0] == dim
+        if method in ("view", "reshape") and len(values) == 2 and values[1] == 1:
+            return dim in (1, -1)
+        return False
+    if isinstance(node, cst.Subscript) and node.slice:
+        last = node.slice[-1].slice
+        if not (isinstance(last, cst.Index) and isinstance(last.value, cst.Name) and last.value.value == "None"):
+            return False
+        first = node.slice[0].slice
+        if len(node.slice) == 2 and isinstance(first, cst.Slice) and first.lower is None and first.upper is None:
+            return dim in (1, -1)
+        if len(node.slice) == 2 and isinstance(first, cst.Index) and isinstance(first.value, cst.Ellipsis):
+            return dim == -1
+    return False
 
 
 def lits_get(pairs: tuple[tuple[str, Any], ...], key: str, default: Any = None) -> Any:

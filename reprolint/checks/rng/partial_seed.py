@@ -82,7 +82,7 @@ class PartialSeed(Rule):
             seeded = program.seeded_libraries
             missing: dict[str, DrawOutcome] = {}
             for outcome in program.draws:
-                if outcome.library not in seeded:
+                if outcome.library not in seeded and not program.overwrites_init(outcome):
                     missing.setdefault(outcome.library, outcome)
             if not missing:
                 continue

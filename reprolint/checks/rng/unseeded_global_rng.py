@@ -131,7 +131,7 @@ class UnseededGlobalRng(Rule):
                 continue
             mine: dict[tuple[Any, ...], list[DrawOutcome]] = {}
             for outcome in program.draws:
-                if outcome.seeded_before:
+                if outcome.seeded_before or program.overwrites_init(outcome):
                     continue
                 seed = outcome.later_seed
                 reason = (seed.path, seed.event.span) if seed is not None else None
