@@ -539,8 +539,7 @@ class UsageMixin(OrderFacts):
             for target in targets:
                 if isinstance(target, cst.Name):
                     self._u_calls[(id(self.scope), target.value)] = target_call
-                    if made_by is not None and made_by[:1].isupper() is False and "." in made_by \
-                            and made_by.rsplit(".", 1)[1][:1].isupper():
+                    if made_by is not None and made_by.rsplit(".", 1)[-1][:1].isupper():  # a class
                         self._u_bound_qn[(id(self.scope), target.value)] = made_by
                     else:
                         self._u_bound_qn.pop((id(self.scope), target.value), None)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reprolint.analysis.determinism import OpMatch, match_op, program_usages, short, torch_version
+from reprolint.analysis.program import Program
 from reprolint.analysis.usage import Usage
 from reprolint.checks.base import CheckContext
 
@@ -41,10 +42,13 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
     for program in program_usages(ctx):
         cuda = program.cuda is not None
         deterministic = program.deterministic() is not None
-        for _, path, usage in program.of("op", default_only=False):
+        for position, path, usage in program.of("op", default_only=False):
             if usage.name.startswith(("tensorflow.", "keras.")):
                 continue
-            matches = match_op(usage, version, cuda=cuda, training=program.trains)
+            matches = [
+                m for m in match_op(usage, version, cuda=cuda, training=program.trains)
+                if not (m.entry.backward_only and no_backward(program, position, usage))
+            ]
             raising = [m for m in matches if m.entry.kind == "raises"]
             flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
             key = (path, usage.span)
@@ -69,6 +73,16 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
     out = list(best.values())
     ctx.memo["torch_op_findings"] = out
     return out
+
+
+def no_backward(program: Program, position: int, usage: Usage) -> bool:
+    """No gradient flows through this call, so a backward-only kernel never runs: it
+    runs under ``torch.no_grad()``/``inference_mode()`` (its own block or a caller's),
+    on a registered buffer, or the collector saw that its backward has nothing to
+    accumulate (``usage.facts``: a gather with an index of width 1 along ``dim``)."""
+    if program.usage_steps[position].context.no_grad:
+        return True
+    return bool({"no-grad-input", "index-width-1"} & set(usage.facts))
 
 
 def call_text(usage: Usage) -> str:
