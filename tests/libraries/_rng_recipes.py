@@ -526,3 +526,17 @@ def _tiny_bert_config() -> Any:
 for _name in ("AutoModel", "AutoModelForCausalLM", "AutoModelForMaskedLM",
               "AutoModelForSequenceClassification", "AutoModelForTokenClassification"):
     RECIPES[f"transformers.{_name}.from_config"] = lambda from_config: _params(from_config(_tiny_bert_config()))
+
+
+# Static get_params (paired image/mask augmentation), each called as its docs show.
+_GET_PARAMS: Dict[str, Recipe] = {
+    "RandomCrop": lambda f: [f(_image(), (8, 8)) for _ in range(8)],
+    "RandomResizedCrop": lambda f: [f(_image(), [0.08, 1.0], [0.75, 1.33]) for _ in range(8)],
+    "RandomRotation": lambda f: [f([-30.0, 30.0]) for _ in range(8)],
+    "RandomAffine": lambda f: [f([-30.0, 30.0], [0.1, 0.1], [0.9, 1.1], [-5.0, 5.0], [32, 32]) for _ in range(8)],
+    "ColorJitter": lambda f: [repr(f((0.6, 1.4), (0.6, 1.4), (0.6, 1.4), (-0.1, 0.1))) for _ in range(8)],
+    "RandomErasing": lambda f: [f(_image("float"), (0.02, 0.33), (0.3, 3.3)) for _ in range(8)],
+    "RandomPerspective": lambda f: [f(32, 32, 0.5) for _ in range(8)],
+}
+for _name, _recipe in _GET_PARAMS.items():
+    RECIPES[f"torchvision.transforms.{_name}.get_params"] = _recipe
