@@ -54,6 +54,7 @@ def test_json_output_has_the_documented_fields(cli, project) -> None:
         "fix": item["fix"],
         "entry_points": ["src/train.py"],
         "related": [],
+        "roles": {"src/train.py": "training"},
     }
     # The fix seeds at the entry point (tests/test_fix_cli.py checks its edits).
     assert item["fix"]["applicability"] == "unsafe"
@@ -75,7 +76,9 @@ def test_concise_output_has_no_summary(cli, project) -> None:
 
 
 def test_statistics_counts_per_code(cli, project) -> None:
-    root = project({"a.py": "import random\nrandom.random()\nrandom.choice([1])\nimport numpy as np\nnp.random.default_rng()\n"})
+    # RPL101 once per library: `random` and NumPy's legacy global RNG.
+    root = project({"a.py": "import random\nrandom.random()\nrandom.choice([1])\nimport numpy as np\n"
+                            "np.random.rand()\nnp.random.default_rng()\n"})
     result = cli("check", "--statistics", "a.py", cwd=root)
     assert result.out.splitlines()[:2] == ["2  RPL101  unseeded-global-rng", "1  RPL102  unseeded-rng-instance"]
 

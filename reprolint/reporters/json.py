@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    from reprolint.model import Diagnostic
     from reprolint.reporters import Report
 
 
 def render_json(report: "Report", out: TextIO) -> None:
-    json.dump([d.to_dict() for d in report.diagnostics], out, indent=2, ensure_ascii=False)
+    json.dump([_item(d) for d in report.diagnostics], out, indent=2, ensure_ascii=False)
     out.write("\n")
+
+
+def _item(d: "Diagnostic") -> dict[str, Any]:
+    """A finding's fields, and ``roles``: what each of its entry points was judged to
+    be (training, evaluation, demo...) by the program-level rules that decide by role
+    (RPL101, RPL105, RPL301-RPL305); empty for the others."""
+    item = d.to_dict()
+    roles = d.data.get("roles") or {}
+    item["roles"] = {e: roles[e] for e in d.entry_points if e in roles}
+    return item

@@ -106,4 +106,4 @@ class MissingCudnnDeterministic(Rule):
             if (path, usage.span) in seen:
                 continue
             seen.add((path, usage.span))
-            yield self.report(path, usage.span, what=usage.name, entry_points=program.entry_points)
+            yield self.report(path, usage.span, what=usage.name, roles={program.entry: program.role.value}, entry_points=program.entry_points)

@@ -90,4 +90,4 @@ class MissingJaxDeterminism(Rule):
             if where is None or (where[0], where[1].span) in seen:
                 continue
             seen.add((where[0], where[1].span))
-            yield self.report(where[0], where[1].span, entry_points=program.entry_points)
+            yield self.report(where[0], where[1].span, roles={program.entry: program.role.value}, entry_points=program.entry_points)

@@ -109,5 +109,5 @@ class MissingTfOpDeterminism(Rule):
             )
             yield self.report(
                 where[0], where[1].span, version=short(version), note=note, cudnn_only=det.cudnn_only,
-                entry_points=program.entry_points,
+                roles={program.entry: program.role.value}, entry_points=program.entry_points,
             )

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reprolint.analysis.facts import Draw
 from reprolint.catalog.rng import rng_catalog
+
+if TYPE_CHECKING:
+    from reprolint.checks.base import CheckContext
 
 _VERBS = {
     "draw": "draws from",
@@ -48,3 +53,11 @@ def entry_list(entries: "list[str] | tuple[str, ...]") -> str:
     if len(entries) <= 3:
         return ", ".join(entries)
     return f"{', '.join(entries[:2])} and {len(entries) - 2} more"
+
+
+def roles(ctx: "CheckContext", entries: "list[str] | tuple[str, ...]") -> dict[str, str]:
+    """The role of each entry point (JSON ``roles``)."""
+    by_entry = ctx.memo.get("rng.roles")
+    if by_entry is None:
+        by_entry = ctx.memo["rng.roles"] = {p.entry: p.role.value for p in ctx.programs}
+    return {e: by_entry[e] for e in entries if e in by_entry}

@@ -4,7 +4,7 @@ from typing import Any, Iterator
 
 from reprolint.analysis.program import DrawOutcome
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import entry_list, library_list, location
+from reprolint.checks.rng._common import entry_list, library_list, location, roles
 from reprolint.model import Applicability, Related
 
 
@@ -100,6 +100,6 @@ class PartialSeed(Rule):
                 first.path, first.seed.span,
                 call=first.seed.text, seeded=library_list(seeded_libs), missing=library_list(set(missing)),
                 example=examples, entry=entry_list(entries), seeded_libraries=tuple(seeded_libs),
-                missing_libraries=tuple(sorted(missing)), entry_points=entries,
+                missing_libraries=tuple(sorted(missing)), roles=roles(ctx, entries), entry_points=entries,
                 related=[Related(o.path, o.draw.span, f"`{o.draw.text}` draws from {o.draw.library}'s unseeded global RNG") for o in draws],
             )

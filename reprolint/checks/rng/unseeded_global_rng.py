@@ -5,7 +5,7 @@ from typing import Any, Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.analysis.program import DrawOutcome
-from reprolint.checks.rng._common import draw_fields, entry_list
+from reprolint.checks.rng._common import draw_fields, entry_list, roles
 from reprolint.model import Applicability, Related, Severity
 
 
@@ -147,9 +147,9 @@ class UnseededGlobalRng(Rule):
                     if all((o.path, o.draw.span) != (other.path, other.draw.span) for o in cause.others):
                         cause.others.append(other)
         for cause in causes.values():
-            yield self._report(cause)
+            yield self._report(cause, roles(ctx, cause.entries))
 
-    def _report(self, cause: "_Cause") -> Finding:
+    def _report(self, cause: "_Cause", roles: dict[str, str]) -> Finding:
         outcome = cause.first
         fields = draw_fields(outcome.draw)
         fields["library"] = outcome.library
@@ -163,12 +163,12 @@ class UnseededGlobalRng(Rule):
             return self.report(
                 outcome.path, outcome.draw.span, variant="late", entry=entry, **fields,
                 seed_call=seed.text, seed_path=seed_path, seed_line=seed.span.start_line,
-                seed_api=seed.api, draws=1 + len(cause.others), entry_points=cause.entries,
+                seed_api=seed.api, draws=1 + len(cause.others), roles=roles, entry_points=cause.entries,
                 related=[Related(seed_path, seed.span, f"`{seed.text}` seeds {outcome.library} here, after the draw"), *related],
             )
         return self.report(
             outcome.path, outcome.draw.span, entry=entry, **fields,
-            draws=1 + len(cause.others), entry_points=cause.entries, related=related,
+            draws=1 + len(cause.others), roles=roles, entry_points=cause.entries, related=related,
         )
 
 
