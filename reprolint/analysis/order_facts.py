@@ -56,6 +56,10 @@ _WORDY_NAMES = frozenset({
 })
 
 
+# Logger methods: a call of one only builds a message.
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
 _ORDER_FREE_METHODS = frozenset({
     "add", "endswith", "startswith", "lower", "upper", "strip", "split", "exists", "is_file",
     "is_dir", "unlink", "rename", "remove", "mkdir", "stat", "format", "info", "debug",
@@ -66,9 +70,10 @@ _ORDER_FREE_METHODS = frozenset({
 class _UsageScope:
     """Per-scope state of the order analyses."""
 
-    __slots__ = ("str_names", "str_iters", "str_sets", "empty_sets", "listings", "appended")
+    __slots__ = ("str_names", "str_iters", "str_sets", "empty_sets", "listings", "appended", "json_names")
 
     def __init__(self) -> None:
+        self.json_names: set[str] = set()  # names bound to ``json.load(...)``/``json.loads(...)``
         self.str_names: set[str] = set()
         self.str_iters: set[str] = set()
         self.str_sets: set[str] = set()
@@ -230,6 +235,54 @@ class OrderFacts:
             if qn in ("open", "io.open", "codecs.open") and isinstance(node.asname.name, cst.Name):
                 self._u_state().str_iters.add(node.asname.name.value)
 
+    def _u_message_sink(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
+        """A call that only builds a warning or log message (``warnings.warn``, a logger's
+        ``warning``/``info``/...): the order of a set or listing inside its arguments
+        reaches no result, so everything in them is order-free. (``print`` is not one:
+        what a program prints can be its output.)"""
+        sink = qn == "warnings.warn" or (qn or "").startswith("logging.") or (
+            qn is None and method in _LOG_METHODS
+        )
+        if sink:
+            for arg in node.args:
+                self._u_all_unordered(arg.value)
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        if node.exc is not None:
+            self._u_all_unordered(node.exc)  # an exception's message
+
+    def _u_all_unordered(self, node: cst.CSTNode) -> None:
+        for child in _walk(node):
+            self._u_unordered.add(id(child))
+
+    def _u_order_free_loop(self, node: cst.For) -> bool:
+        """Each element is handled on its own: every statement of the body writes
+        ``d[<loop variable>] = ...`` (each key converted independently) or adds to a set."""
+        names = {n.value for n in _target_names(node.target)}
+        if not names or not isinstance(node.body, cst.IndentedBlock):
+            return False
+        for stmt in node.body.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                return False
+            for small in stmt.body:
+                if isinstance(small, (cst.Assign, cst.AugAssign)):
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    if not all(
+                        isinstance(t, cst.Subscript) and any(_mentions(e.slice, n) for e in t.slice for n in names)
+                        for t in targets
+                    ):
+                        return False
+                elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                    func = small.value.func
+                    if not (isinstance(func, cst.Attribute) and func.attr.value in ("add", "discard")):
+                        return False
+                else:
+                    return False
+        return True
+
+    def _u_is_json(self, name: str) -> bool:
+        return any(name in state.json_names for state in self._u_states())
+
     def _u_sorted_in_place(self, name: str) -> None:
         for state in self._u_states():
             if name in state.listings:
@@ -327,7 +380,13 @@ class OrderFacts:
         if isinstance(node, cst.BinaryOperation):
             left = self._u_kind(node.left, depth + 1)
             right = self._u_kind(node.right, depth + 1)
-            if isinstance(node.operator, (cst.BitOr, cst.BitAnd, cst.Subtract, cst.BitXor)):
+            # a difference holds the left set's elements (``devices - {"cpu"}`` holds
+            # whatever ``devices`` holds); an intersection, union or symmetric difference
+            # holds text when either side does
+            if isinstance(node.operator, cst.Subtract):
+                if left == "set":
+                    return "set"
+            elif isinstance(node.operator, (cst.BitOr, cst.BitAnd, cst.BitXor)):
                 if "set" in (left, right):
                     return "set"
             if isinstance(node.operator, cst.Add) and "str" in (left, right):
@@ -363,6 +422,8 @@ class OrderFacts:
                 receiver_kind = self._u_kind(func.value, depth + 1)
                 if method in ("union", "intersection", "difference", "symmetric_difference") and receiver_kind == "set":
                     return "set"
+                if method == "keys" and isinstance(func.value, cst.Name) and self._u_is_json(func.value.value):
+                    return "iter"  # the keys of a JSON object are strings
                 if method in _STR_ITER_METHODS or method in ("rglob", "iterdir"):
                     return "iter"
                 if method in _STR_METHODS and qn is None:

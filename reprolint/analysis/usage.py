@@ -291,6 +291,7 @@ class UsageMixin(OrderFacts):
                 self._u_squeezed[id(inner)] = _literal(node.args[0].value) if node.args else None
 
         # --- RPL402 listings and RPL401 set order
+        self._u_message_sink(node, qn, method)
         self._u_listing_call(node, qn, method)
         self._u_set_order_call(node, name, method)
 
@@ -546,9 +547,12 @@ class UsageMixin(OrderFacts):
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         kind = self._u_kind(value)
+        json_value = isinstance(value, cst.Call) and (self.qualify(value.func) or "") in ("json.load", "json.loads")  # type: ignore[attr-defined]
         for name in names:
-            for bucket in (state.str_names, state.str_iters, state.str_sets, state.empty_sets):
+            for bucket in (state.str_names, state.str_iters, state.str_sets, state.empty_sets, state.json_names):
                 bucket.discard(name)
+            if json_value:
+                state.json_names.add(name)
             if kind == "set":
                 state.str_sets.add(name)
             elif kind == "iter":
@@ -587,7 +591,7 @@ class UsageMixin(OrderFacts):
             if kind in ("iter", "set", "str"):
                 state.str_names.add(node.target.value)
         # RPL401: for w in <set of str>
-        if kind == "set" and id(node.iter) not in self._u_claimed:
+        if kind == "set" and id(node.iter) not in self._u_claimed and not self._u_order_free_loop(node):
             self._u_claimed.add(id(node.iter))
             self._u_finding("RPL401", node.iter, expression=self._u_src(node.iter), variant="for")
         # RPL402: for f in <listing>

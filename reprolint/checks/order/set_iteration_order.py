@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
 
@@ -25,9 +26,16 @@ class SetIterationOrder(Rule):
     sets, including `s = set()` later filled with `s.add(word)`/`s.update(tokens)`; set
     algebra on them; and, as a heuristic, iterables named `words`, `tokens`, `chars`,
     `vocab`, `tags`, `class_names`, `label_names`, `categories`, `filenames`,
-    `sentences`, `stopwords`. Sets of numbers are fine (ints hash to themselves) and a
-    set whose element type is unknown is not reported. Reported wherever it appears,
-    library code included.
+    `sentences`, `stopwords`; the keys of an object read with `json.load`/`json.loads`.
+    A difference `a - b` holds `a`'s elements (`set(device_map.values()) - {"cpu"}` is
+    not text). Sets of numbers are fine (ints hash to themselves) and a set whose
+    element type is unknown is not reported.
+
+    Order-free uses are not reported: a set joined or iterated only inside a message
+    (the arguments of `warnings.warn`, a logger's `warning`/`info`/..., a
+    `raise`), and a `for` loop whose body only converts each element on its own
+    (`d[key] = f(d[key])`, `s.add(...)`). Reported in library code too, not in test
+    modules (`tests/`, `test_*.py`, pytest/unittest imports) unless `include-tests`.
 
     ## Why is this bad?
     `str` and `bytes` hashes are salted per process (`PYTHONHASHSEED`), so a set of
@@ -99,6 +107,8 @@ class SetIterationOrder(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         for path, facts in ctx.facts.items():
+            if is_test_module(path, facts) and not ctx.settings.include_tests:
+                continue  # a test's loop order reaches no training result
             for finding in facts.findings:
                 if finding.code == self.code:
                     yield self.report(path, finding.span, **finding.data)
