@@ -211,3 +211,34 @@ def test_a_killed_worker_is_a_crashed_run_and_resume_reruns_only_it(cluster: Clu
     again = {run["index"]: run for run in json.loads(resumed.stdout)["runs"]}
     assert not again[1]["resumed"] and again[1]["ok"] and again[1]["metrics"] == {"accuracy": 0.51}
     assert again[2]["resumed"]  # kept, not run again
+
+
+SLEEPS = """
+import os, sys, time
+open(sys.argv[1] + "." + str(os.getpid()), "w").close()
+time.sleep(300)
+"""
+
+
+def test_sigterm_stops_every_run_on_ray(cluster: Cluster, tmp_path: Path) -> None:
+    (tmp_path / "sleeps.py").write_text(SLEEPS)
+    proc = subprocess.Popen(
+        [PY, "-m", "reprolint", "variance", "--runs", "2", "--backend", "ray", "--address", cluster.address,
+         "--jobs", "2", "--output-format", "json", "--", "python", "sleeps.py", str(tmp_path / "pid")],
+        cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while len(list(tmp_path.glob("pid.*"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    programs = [int(p.suffix[1:]) for p in tmp_path.glob("pid.*")]
+    assert len(programs) == 2, proc.stderr
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2, err[-3000:]
+    data = json.loads(out)
+    assert data["verdict"] == "interrupted"
+    assert sorted(r["failure"] for r in data["runs"]) == ["interrupted", "interrupted"]
+    deadline = time.monotonic() + 15
+    while any(Path(f"/proc/{pid}").exists() for pid in programs) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in programs)

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import secrets
@@ -41,6 +42,7 @@ UPLOAD_EXCLUDES = [".git", ".venv", ".venv-*", ".reprolint", "__pycache__", "*.p
 # Set by the harness around the worker's reprolint, never copied from this machine.
 _WORKER_OWN = ("PYTHONPATH", "REPROLINT_HOME")
 _POLL = 0.25
+_CANCEL_WAIT = 30.0  # seconds
 
 
 def import_ray() -> Any:
@@ -202,8 +204,12 @@ class RayExecutor:
                     position, task = running.pop(ref)
                     finish(position, task, self._collect(ref, task, RunOutcome))
         except KeyboardInterrupt as exc:
+            for ref in running:
+                self.ray.cancel(ref, force=True)  # kills the worker; the guard then stops the command
+            # Cancelling is a message: wait until it has been acted on before leaving Ray.
+            with contextlib.suppress(Exception):
+                self.ray.wait(list(running), num_returns=len(running), timeout=_CANCEL_WAIT)
             for ref, (position, task) in running.items():
-                self.ray.cancel(ref, force=True)  # the guard then stops the command's group
                 outcome = RunOutcome(task.index, str(task.run_dir), interrupted=True)
                 finish(position, task, outcome)
             exc.outcomes = [outcomes[i] for i in sorted(outcomes)]  # type: ignore[attr-defined]
