@@ -740,8 +740,8 @@ def _plan_instance(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
         return None
     call = located.node
     callee = _code(call.func)
-    if callee.split(".")[-1] == "SystemRandom":
-        return None  # ignores any seed by design: no sound automatic fix
+    if callee.split(".")[-1] == "SystemRandom" or str(_field(d, "variant")).startswith("env-"):
+        return None  # ignores any seed by design / an environment's seed: no sound automatic fix
     value, imports = _seed_value(planner, d.path, located)
     method = callee.split(".")[-1]
     if method in _METHOD_SEEDS and isinstance(call.func, cst.Attribute) and not call.args:
@@ -1204,8 +1204,8 @@ def _instance_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
     if not callee:
         return None
     callee = str(callee)
-    if callee.split(".")[-1] == "SystemRandom":
-        return False
+    if callee.split(".")[-1] == "SystemRandom" or str(_field(d, "variant")).startswith("env-"):
+        return False  # SystemRandom ignores seeds; an environment's seed goes in its first reset only
     no_arguments = _field(d, "variant") in (None, "reseed")  # `{call}()`
     if callee.split(".")[-1] in _METHOD_SEEDS and "." in callee and no_arguments:
         if not planner.is_statement(d.path, d.span):

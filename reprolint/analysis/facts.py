@@ -27,6 +27,7 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import child_fields, find_argument
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
+from reprolint.analysis.calls import environments
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
@@ -286,6 +287,7 @@ class _Collector(UsageMixin):
         self.conds: list[tuple[Any, bool, cst.BaseExpression]] = []
         self.imported: list[str] = []
         self.uses: set[str] = set()
+        self.env_calls = environments.EnvironmentCalls()
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -715,12 +717,15 @@ class _Collector(UsageMixin):
         qn = self.qualify(func)
         catalog = self.catalog
         self.usage_call(node, qn)
+        environments.note_call(self.env_calls, self.uses, node)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             dest, default, entropy = self._option_default(node)
             if dest is not None:
                 self.facts.arg_defaults.setdefault(dest, default)
                 if entropy:
                     self.facts.arg_entropy[dest] = entropy
+                self._device_option(node, dest, default)
+        self._device_map(node)
         if qn is not None and qn in catalog.seeders:
             self._seed(node, qn)
             return
@@ -754,6 +759,32 @@ class _Collector(UsageMixin):
             chain = _attr_chain(func)
             text = ".".join(chain) if chain else self.text(func)
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds()))
+
+    def _device_option(self, node: cst.Call, dest: str, default: Any) -> None:
+        """``add_argument('--device', default='cuda')``: the program runs on CUDA by default
+        (what ``torch.device(args.device)`` then selects). Recorded at the option, which runs
+        wherever the parser is built."""
+        if "torch" not in self.uses or not isinstance(default, str):
+            return
+        if ("device" in dest or "gpu" in dest or "cuda" in dest) and (
+            default == "cuda" or default.startswith("cuda:")
+        ):
+            self._u_emit("cuda", f"`--{dest.replace('_', '-')}` default {default!r}", node)
+
+    def _device_map(self, node: cst.Call) -> None:
+        """``from_pretrained(..., device_map="auto")``: accelerate places the weights on the
+        GPUs it finds (any map but ``"cpu"``)."""
+        if "torch" not in self.uses and "transformers" not in self.uses:
+            return
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "device_map":
+                value = _literal(arg.value)
+                if value is None or value == "cpu" or (isinstance(arg.value, cst.Dict) and all(
+                    isinstance(e, cst.DictElement) and _literal(e.value) == "cpu" for e in arg.value.elements
+                )):
+                    return
+                self._u_emit("cuda", f"`device_map={self.text(arg.value)[:40]}`", node)
+                return
 
     def _is_generator(self, receiver: cst.BaseExpression) -> bool:
         if isinstance(receiver, cst.Call):
@@ -865,6 +896,11 @@ def collect_facts(
     collector.walk(module)
     collector.usage_finish()
     facts = collector.facts
+    seeds = any(isinstance(e, Seed) for e in facts.events) or any(
+        isinstance(e, Seed) for fn in facts.functions.values() for e in fn.events
+    )
+    for call, data in environments.findings(collector.env_calls, seeds):
+        facts.findings.append(LocalFinding("RPL102", collector.span(call), data))
     # Imported here, not at the top: positions subclasses a libcst class at import time,
     # and importing the fact types must not import libcst (a warm cached run never
     # parses; see reprolint/_lazy.py).

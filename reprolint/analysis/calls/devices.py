@@ -57,3 +57,16 @@ def _jax_platform(c: Any, site: CallSite) -> None:
 def _jax_devices(c: Any, site: CallSite) -> None:
     if "jax" in c.uses and site.node.args and _literal(site.node.args[0].value) in ("gpu", "cuda"):
         c._u_emit("gpu", "jax", site.node)
+
+
+# --- torch: the accelerator API (torch >= 2.6).
+# ``torch.accelerator.current_accelerator()`` is CUDA on a CUDA machine, like
+# ``"cuda" if torch.cuda.is_available() else "cpu"``; the index setters select a GPU.
+@on_call(
+    "torch.accelerator.current_accelerator", "torch.accelerator.set_device_index",
+    "torch.accelerator.set_device_idx", "torch.accelerator.device_index",
+)
+def _torch_accelerator(c: Any, site: CallSite) -> None:
+    if "torch" in c.uses:
+        c._u_emit("cuda", f"`{c.text(site.node.func)}()`", site.node)
+

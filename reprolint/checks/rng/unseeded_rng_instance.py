@@ -22,6 +22,16 @@ class UnseededRngInstance(Rule):
     It is reported wherever it appears, in programs and in library code alike: a
     global seed does not reach a generator that takes its own entropy.
 
+    Reinforcement-learning environments are such generators too. A gym/gymnasium
+    environment and each of its spaces own a generator that `random.seed`,
+    `np.random.seed`, `torch.manual_seed` and `seed_everything` never reach:
+    `env.reset()` without `seed=` seeds the environment from OS entropy on its first
+    call, and `env.action_space.sample()` draws from the space's generator unless
+    `env.action_space.seed(s)` ran. In a module that seeds something else and never
+    seeds an environment (`reset(seed=...)`, gym's `env.seed(s)`) or that space, the
+    first such call per environment or space is reported. There is no automatic fix
+    (the seed belongs in the first `reset` only; later resets continue its stream).
+
     ## Why is this bad?
     Each run gets a different stream, and `np.random.seed(...)` or
     `torch.manual_seed(...)` at the entry point does not change that, so data
@@ -62,6 +72,14 @@ class UnseededRngInstance(Rule):
         "none": "`{call}(None)` is seeded from OS entropy",
         "entropy": "`{call}(...)` is seeded from {source}, which differs on every run",
         "reseed": "`{call}()` reseeds a torch generator from OS entropy",
+        "env-reset": (
+            "`{call}()` without `seed=` seeds the environment's own generator from OS entropy; "
+            "the program's global seeds do not reach it"
+        ),
+        "env-space": (
+            "`{call}()` draws from the space's own generator, seeded from OS entropy; "
+            "call `{space}.seed(...)` first (global seeds do not reach it)"
+        ),
     }
     fix_title = "Pass a seed to `{call}`"
     fix_applicability = Applicability.UNSAFE

@@ -1,0 +1,111 @@
+"""Reinforcement-learning environments (gym, gymnasium): generators no global seed reaches.
+
+A gym/gymnasium environment owns its generator (``env.np_random``), and every space owns
+one too. ``random.seed``, ``np.random.seed``, ``torch.manual_seed`` and ``seed_everything``
+reach neither: ``env.reset()`` without ``seed=`` seeds the environment from OS entropy on
+its first call (later calls continue that stream), and ``env.action_space.sample()`` draws
+from the space's generator unless ``env.action_space.seed(s)`` ran. ``rules/rng.toml``
+(``[[environment_draws]]``) lists the methods and what seeds them; tests/libraries checks
+the claims against gymnasium.
+
+These are RPL102 facts (a generator seeded from OS entropy), recorded per module when the
+module seeds something else (the author wants reproducibility; the environment is the one
+thing its seeds miss) and never seeds an environment or a space itself. The calls are told
+apart from look-alikes (``meter.reset()``, ``buffer.sample()``) by their receiver: an
+``env``-named object for ``reset``, an ``action_space``/``observation_space`` attribute for
+``sample``.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import libcst as cst
+
+_SPACES = ("action_space", "observation_space", "single_action_space", "single_observation_space")
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog() -> tuple[frozenset[str], frozenset[str]]:
+    """(libraries, reset-like methods) of ``[[environment_draws]]`` in rules/rng.toml."""
+    from reprolint.catalog import load_catalog
+
+    entries = load_catalog("rng").get("environment_draws", [])
+    libraries = frozenset(lib for e in entries for lib in e.get("requires", ()))
+    methods = frozenset(m for e in entries for m in e.get("methods", ()) if "." not in m)
+    return libraries or frozenset({"gym", "gymnasium"}), methods or frozenset({"reset"})
+
+
+@dataclass
+class EnvironmentCalls:
+    """What one module does with environments and spaces."""
+
+    resets: list[tuple[str, cst.Call]] = field(default_factory=list)  # (receiver, call) without seed=
+    samples: list[tuple[str, cst.Call]] = field(default_factory=list)  # (space, call)
+    seeded_envs: bool = False  # some reset(seed=...) / env.seed(...) runs
+    seeded_spaces: set[str] = field(default_factory=set)  # space attribute names seeded
+
+
+def _text(node: cst.BaseExpression) -> Optional[str]:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        inner = _text(node.value)
+        return f"{inner}.{node.attr.value}" if inner else None
+    return None
+
+
+def _env_like(receiver: cst.BaseExpression) -> bool:
+    text = _text(receiver)
+    return text is not None and "env" in text.split(".")[-1].lower()
+
+
+def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> None:
+    """Record ``env.reset(...)``, ``env.seed(...)``, ``<space>.sample()``, ``<space>.seed(...)``."""
+    func = node.func
+    if not isinstance(func, cst.Attribute):
+        return
+    libraries, reset_methods = _catalog()
+    if not uses & libraries:
+        return
+    method, receiver = func.attr.value, func.value
+    space = receiver.attr.value if isinstance(receiver, cst.Attribute) else None
+    if space in _SPACES:
+        if method == "seed":
+            state.seeded_spaces.add(space.replace("single_", ""))
+        elif method == "sample":
+            state.samples.append((_text(receiver) or space, node))
+        return
+    if not _env_like(receiver):
+        return
+    if method == "seed" and node.args:
+        state.seeded_envs = True  # gym < 0.26: env.seed(s)
+    elif method in reset_methods:
+        if any((a.keyword is not None and a.keyword.value == "seed") or a.star for a in node.args):
+            state.seeded_envs = True
+        else:
+            state.resets.append((_text(receiver) or "env", node))
+
+
+def findings(state: EnvironmentCalls, module_seeds: bool) -> list[tuple[cst.Call, dict[str, Any]]]:
+    """(call, RPL102 data) of the first unseeded reset per environment and the first
+    unseeded sample per space, when the module seeds something else."""
+    if not module_seeds:
+        return []
+    out: list[tuple[cst.Call, dict[str, Any]]] = []
+    if not state.seeded_envs:
+        seen: set[str] = set()
+        for receiver, call in state.resets:
+            if receiver not in seen:
+                seen.add(receiver)
+                out.append((call, {"call": f"{receiver}.reset", "variant": "env-reset"}))
+    seen = set()
+    for receiver, call in state.samples:
+        space = receiver.split(".")[-1].replace("single_", "")
+        if space in state.seeded_spaces or receiver in seen:
+            continue
+        seen.add(receiver)
+        out.append((call, {"call": f"{receiver}.sample", "variant": "env-space", "space": receiver}))
+    return out
