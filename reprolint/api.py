@@ -289,7 +289,10 @@ def _diagnostics(
     configured = _configured_entries(facts, settings)
     model = ExecutionModel(index)
     programs = analyse_programs(index, index.entry_points(configured, include_tests=settings.include_tests), model)
-    ctx = CheckContext(facts=facts, index=index, programs=programs, settings=settings, model=model)
+    ctx = CheckContext(
+        facts=facts, index=index, programs=programs, settings=settings, model=model,
+        suppressions={a.path: a.suppressions for a in analyses},
+    )
     rules = {rule.code: rule for rule in all_rules()}
     findings: list[Finding] = []
     for analysis in analyses:

@@ -331,6 +331,7 @@ class Program:
         self._facts = facts
         self._role: Optional[Role] = None
         self.imported_elsewhere = False  # other project modules import the entry module
+        self.tests_included = False  # `include-tests`: a test module is judged like any program
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
         self.helper_calls: list[HelperCall] = []
@@ -422,7 +423,8 @@ class Program:
         """What the program is for (reported in JSON per entry point):
 
         * test: a test module (``tests/``, ``test_*.py``, ``*_test.py``, one importing
-          pytest/unittest/absltest), a program only with ``include-tests``;
+          pytest/unittest/absltest), not a program unless ``include-tests`` (then it is
+          judged like any other program);
         * training: it trains (``backward``, an optimizer step, ``fit``, a Trainer);
         * demo: named ``demo*``, or the ``__main__`` block of a module other project
           modules import (a library module's smoke demo) that trains nothing;
@@ -439,7 +441,7 @@ class Program:
         if self.is_library:
             return Role.LIBRARY
         path = PurePosixPath(self.entry)
-        if is_test_module(self.entry, self._facts[self.entry]):
+        if not self.tests_included and is_test_module(self.entry, self._facts[self.entry]):
             return Role.TEST
         if _DEMO_NAME.search(path.stem):
             return Role.DEMO
@@ -600,6 +602,7 @@ class Program:
 def _program(model: ExecutionModel, entry: str, library: bool = False) -> Program:
     program = Program(walk(model, entry), model.index.facts, library)
     program.imported_elsewhere = entry in model.index.imported_by_others()
+    program.tests_included = model.index.include_tests
     program._collect(model)
     return program
 

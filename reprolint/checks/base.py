@@ -86,6 +86,16 @@ class CheckContext:
     sources: dict[str, str] = field(default_factory=dict)
     model: Optional["ExecutionModel"] = None
     memo: dict[str, Any] = field(default_factory=dict)
+    # path -> line -> codes suppressed there by `# noqa` ("*": every code); rules that
+    # report a cause at its first site move to the next site when that one is suppressed.
+    suppressions: Mapping[str, Mapping[int, Any]] = field(default_factory=dict)
+
+    def suppressed(self, code: str, path: str, span: Span) -> bool:
+        marks = self.suppressions.get(path, {})
+        return any(
+            "*" in marks.get(n, ()) or code in marks.get(n, ())
+            for n in {span.start_line, span.end_line}
+        )
 
     @property
     def all_programs(self) -> list["Program"]:

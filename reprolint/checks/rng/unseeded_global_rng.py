@@ -137,6 +137,10 @@ class UnseededGlobalRng(Rule):
                 reason = (seed.path, seed.event.span) if seed is not None else None
                 mine.setdefault((outcome.library, reason), []).append(outcome)
             for (library, reason), outcomes in mine.items():
+                # A `# noqa` on the first draw moves the report to the next one.
+                outcomes = [o for o in outcomes if not ctx.suppressed(self.code, o.path, o.draw.span)]
+                if not outcomes:
+                    continue
                 first = outcomes[0]
                 key = (first.path, first.draw.span, library, reason)
                 cause = causes.get(key)

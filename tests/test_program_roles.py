@@ -1,0 +1,139 @@
+"""Issue 13: program roles, cause-level RPL101/RPL105, worker draws, uncalled bodies."""
+
+from __future__ import annotations
+
+import json
+
+from reprolint.api import check_sources
+from reprolint.config import Settings
+from reprolint.reporters import Report
+from reprolint.reporters.json import render_json
+
+MODEL = (
+    "import torch\nimport torch.nn as nn\n\n"
+    "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.fc = nn.Linear(4, 2)\n\n"
+    "if __name__ == '__main__':\n    print(Net()(torch.randn(3, 4)).shape)\n"
+)
+TRAIN = (
+    "import torch\nfrom model import Net\n\n"
+    "net = Net()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+    "loss = net(torch.ones(1, 4)).sum()\nloss.backward()\nopt.step()\n"
+)
+
+
+def found(sources, settings=None):
+    return sorted((d.path, d.span.start_line, d.code) for d in check_sources(sources, settings))
+
+
+def test_one_finding_per_program_and_library_with_the_other_draws_related() -> None:
+    source = "import torch\na = torch.randn(2)\nb = torch.rand(2)\nc = torch.randint(0, 3, (2,))\n"
+    (d,) = check_sources({"train.py": source})
+    assert (d.code, d.span.start_line) == ("RPL101", 2)
+    assert [r.span.start_line for r in d.related] == [3, 4]
+    assert d.entry_points == ("train.py",)
+
+
+def test_one_library_each() -> None:
+    source = "import random, torch\na = torch.randn(2)\nb = random.random()\nc = torch.rand(2)\n"
+    assert found({"train.py": source}) == [("train.py", 2, "RPL101"), ("train.py", 3, "RPL101")]
+
+
+def test_a_draw_several_programs_start_with_is_one_finding_naming_them_all() -> None:
+    run = "from model import Net\n\nif __name__ == '__main__':\n    net = Net()\n"
+    (d,) = check_sources({"model.py": MODEL.split("\nif __name__")[0] + "\n", "a.py": run, "b.py": run})
+    assert (d.path, d.span.start_line) == ("model.py", 7)
+    assert d.entry_points == ("a.py", "b.py")
+    assert "entry point: a.py, b.py" in d.message
+
+
+def test_suppressing_the_first_draw_moves_the_report_to_the_next() -> None:
+    source = "import torch\na = torch.randn(2)  # noqa: RPL101\nb = torch.rand(2)\nc = torch.rand(3)\n"
+    (d,) = check_sources({"train.py": source})
+    assert d.span.start_line == 3 and [r.span.start_line for r in d.related] == [4]
+
+
+def test_tests_are_not_programs_unless_configured() -> None:
+    sources = {"tests/test_net.py": "import torch\n\ndef test_x():\n    assert torch.randn(2).shape == (2,)\n\ntest_x()\n"}
+    assert found(sources) == []
+    assert found(sources, Settings(include_tests=True)) == [("tests/test_net.py", 4, "RPL101")]
+
+
+def test_a_smoke_demo_in_a_library_module_is_not_checked_but_the_training_program_is() -> None:
+    sources = {"model.py": MODEL, "train.py": TRAIN}
+    assert found(sources) == [("model.py", 7, "RPL101")]
+    (d,) = check_sources(sources)
+    assert d.entry_points == ("train.py",)
+    assert found({"model.py": MODEL}) == [("model.py", 7, "RPL101")]  # alone: nobody imports it
+
+
+def test_evaluation_program_that_loads_weights_is_not_blamed_for_their_init() -> None:
+    evaluate = (
+        "import torch\nfrom model import Net\n\nnet = Net()\nnet.load_state_dict(torch.load('net.pt'))\n"
+        "with torch.no_grad():\n    print(net(torch.ones(1, 4)) + torch.randn(1, 2))\n"
+    )
+    model = MODEL.split("\nif __name__")[0] + "\n"
+    assert found({"model.py": model, "evaluate.py": evaluate}) == [("evaluate.py", 7, "RPL101")]
+    # Without the load, the init draws are the evaluation's own.
+    no_load = evaluate.replace("net.load_state_dict(torch.load('net.pt'))\n", "")
+    assert ("model.py", 7, "RPL101") in found({"model.py": model, "evaluate.py": no_load})
+
+
+def test_training_flags_only_for_training_programs() -> None:
+    infer = "import torch\nnet = torch.nn.Conv2d(3, 8, 3).cuda()\nnet.load_state_dict(torch.load('w.pt'))\n"
+    infer += "with torch.no_grad():\n    print(net(torch.ones(1, 3, 8, 8).cuda()))\n"
+    assert [c for _, _, c in found({"infer.py": infer})] == []
+    train = infer + "opt = torch.optim.SGD(net.parameters(), lr=0.1)\nnet(torch.ones(1, 3, 8, 8).cuda()).sum().backward()\nopt.step()\n"
+    codes = [c for _, _, c in found({"train.py": train})]
+    assert "RPL301" in codes and "RPL302" in codes
+
+
+DATA = (
+    "import random\nfrom torch.utils.data import Dataset\n\n"
+    "class Flip(Dataset):\n    def __len__(self):\n        return 8\n\n"
+    "    def __getitem__(self, i):\n        return i if random.random() < 0.5 else -i\n"
+)
+
+
+def _loader(workers: int) -> str:
+    return (
+        "import torch\nfrom torch.utils.data import DataLoader\nfrom data import Flip\n\n"
+        f"torch.manual_seed(0)\nfor batch in DataLoader(Flip(), num_workers={workers}):\n    print(batch)\n"
+    )
+
+
+def test_worker_draws_need_only_torchs_seed() -> None:
+    assert found({"data.py": DATA, "train.py": _loader(4)}) == []
+    # In the main process nothing reseeds `random`.
+    assert found({"data.py": DATA, "train.py": _loader(0)}) == [("data.py", 9, "RPL101"), ("train.py", 5, "RPL105")]
+
+
+def test_a_seeding_helper_nobody_calls_seeds_nothing() -> None:
+    source = (
+        "import random\nimport torch\n\ndef set_seed(s):\n    torch.manual_seed(s)\n    random.seed(s)\n\n"
+        "x = torch.randn(2)\n"
+    )
+    (d,) = check_sources({"train.py": source})
+    assert d.data.get("variant") is None and "never seeded" in d.message
+    assert "set_seed" not in d.message and "manual_seed" not in d.message
+
+
+def test_another_scripts_class_runs_only_when_built() -> None:
+    other = (
+        "import torch.nn as nn\n\nclass QNet(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 2)\n\ndef args():\n    return 1\n\nif __name__ == '__main__':\n    q = QNet()\n"
+        "    q(1).sum().backward()\n"
+    )
+    jax_script = "import jax\nfrom dqn import args\n\nif __name__ == '__main__':\n    print(args())\n"
+    result = check_sources({"dqn.py": other, "dqn_jax.py": jax_script})
+    assert [(d.path, d.entry_points) for d in result if d.code == "RPL101"] == [("dqn.py", ("dqn.py",))]
+
+
+def test_json_reports_the_role_of_each_entry_point() -> None:
+    import io
+
+    diagnostics = check_sources({"model.py": MODEL, "train.py": TRAIN})
+    out = io.StringIO()
+    render_json(Report(diagnostics, 2), out)
+    (item,) = json.loads(out.getvalue())
+    assert item["roles"] == {"train.py": "training"}
