@@ -16,8 +16,9 @@ class MissingCudnnDeterministic(Rule):
     A program uses cuDNN when it uses CUDA (see RPL301) and builds convolutions,
     transposed convolutions, RNN/LSTM/GRU or batch-norm layers (`nn.*` or
     `nn.functional.*`), a `torchvision.models`/`timm` model, or touches
-    `torch.backends.cudnn` at all. Training or not: cuDNN's algorithm choice changes
-    inference results too. It is reported once per program, at the first line that
+    `torch.backends.cudnn` at all. Training programs only (not tests, demos or
+    evaluation scripts: cuDNN's nondeterministic kernels are backward ones). It is
+    reported once per program, at the first line that
     selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies
     deterministic cuDNN algorithms), `torch.backends.cudnn.flags(deterministic=True)`,
     Lightning `Trainer(deterministic=True)` and Hugging Face full determinism count; a

@@ -13,7 +13,8 @@ class MissingDeterministicAlgorithms(Rule):
     Reports a torch training program that never calls
     `torch.use_deterministic_algorithms(True)`.
 
-    Only programs that train (`.backward()`, a `torch.optim` optimizer,
+    Only training programs (see "How the program model works": not tests, demos or
+    evaluation scripts) that train with torch (`.backward()`, a `torch.optim` optimizer,
     `torch.autograd.grad`) and use CUDA are reported; a CPU-only program is not. What
     counts as using CUDA: `.cuda()`, `.to("cuda")`, `torch.device("cuda" ...)` (also
     `"cuda" if torch.cuda.is_available() else "cpu"`), a `device="cuda"` argument, a

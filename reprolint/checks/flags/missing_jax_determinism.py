@@ -14,7 +14,8 @@ class MissingJaxDeterminism(Rule):
     Reports a JAX program on GPU without `--xla_gpu_deterministic_ops=true` in
     `XLA_FLAGS`.
 
-    A JAX program is one that imports `jax` and trains (`jax.grad`,
+    Training programs only (not tests, demos or evaluation scripts). A JAX program is
+    one that imports `jax` and trains (`jax.grad`,
     `jax.value_and_grad`, `optax`, `flax.training`). JAX runs on a GPU whenever a CUDA
     `jaxlib` is installed, so the program is taken to run on one unless it pins the CPU
     (`JAX_PLATFORMS=cpu`, `jax.config.update("jax_platform_name", "cpu")`,

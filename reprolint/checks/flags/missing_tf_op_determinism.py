@@ -13,7 +13,8 @@ class MissingTfOpDeterminism(Rule):
     Reports a TensorFlow program without `tf.config.experimental.enable_op_determinism()`
     (or `TF_DETERMINISTIC_OPS=1` before TF 2.8).
 
-    A TensorFlow program is one that imports `tensorflow` or `keras` and trains
+    Training programs only (not tests, demos or evaluation scripts). A TensorFlow
+    program is one that imports `tensorflow` or `keras` and trains
     (`model.fit`, `tf.GradientTape`, `apply_gradients`, `minimize`, a TF1 `Session`).
     TensorFlow uses a visible GPU on its own, so the program is taken to run on one
     unless it hides the GPU (`tf.config.set_visible_devices([], "GPU")`,

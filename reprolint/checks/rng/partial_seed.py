@@ -15,9 +15,10 @@ class PartialSeed(Rule):
 
     For example torch is seeded, yet NumPy's global generator (or Python's `random`, or
     TensorFlow's) is drawn from and never seeded on the program's path. It is reported
-    once per program, at the first seeding call that runs — usually the project's
-    `set_seed` helper, where the missing call belongs. Each unseeded draw is also
-    reported as RPL101.
+    once per first seeding call that runs — usually the project's `set_seed` helper,
+    where the missing call belongs — naming every program it concerns. The unseeded
+    draws are also reported as RPL101. Draws in DataLoader workers (`num_workers > 0`)
+    need only torch's seed. Training and evaluation programs only.
 
     ## Why is this bad?
     A seeding helper that forgets one library gives a false sense of safety: model

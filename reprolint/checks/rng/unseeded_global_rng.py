@@ -27,7 +27,15 @@ class UnseededGlobalRng(Rule):
     bodies run once; function bodies that no resolvable call reaches (`forward`,
     callbacks, methods called on objects) run after everything else; dropout masks and
     shuffling loaders draw when they are used, so they only need a seed somewhere on
-    the path.
+    the path. `random`/NumPy draws in a `Dataset`'s `__getitem__` run in DataLoader
+    workers when `num_workers > 0`, where torch reseeds them: they need torch's seed.
+
+    It is reported once per program, library and cause (never seeded, or seeded only
+    after the draw), at the first draw in execution order; the other draws are related
+    locations, and programs that share the first draw share the finding. A `# noqa` on
+    that draw moves the report to the next one. Training and evaluation programs only
+    (not tests, `__main__` demos of library modules, or library code); in an evaluation
+    program that loads a checkpoint, weight-initialisation draws are not reported.
 
     ## Why is this bad?
     An unseeded generator starts from OS entropy, so every run initialises weights,
