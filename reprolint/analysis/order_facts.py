@@ -60,7 +60,16 @@ _WORDY_NAMES = frozenset({
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
+# Functions whose result does not depend on the order they are called in across a
+# loop (``latest = max(latest, int(t))`` keeps the maximum in any order).
+_ORDER_FREE_FUNCTIONS = frozenset({
+    "print", "len", "str", "int", "float", "bool", "isinstance", "max", "min", "abs", "round",
+})
+
+
 _ORDER_FREE_METHODS = frozenset({
+    "isdigit", "isnumeric", "isalpha", "replace", "rsplit", "partition", "rpartition",
+    "match", "fullmatch", "search", "group", "isfile", "is_symlink",
     "add", "endswith", "startswith", "lower", "upper", "strip", "split", "exists", "is_file",
     "is_dir", "unlink", "rename", "remove", "mkdir", "stat", "format", "info", "debug",
     "warning", "join", "with_suffix", "relative_to", "discard", "touch", "rmdir",
@@ -144,6 +153,15 @@ def _sorts(body: cst.CSTNode, name: str) -> bool:
     return False
 
 
+def _sorting(node: cst.BaseExpression) -> bool:
+    """``sorted(...)``, or a helper named like a sort (``natural_sort(...)``)."""
+    if not isinstance(node, cst.Call):
+        return False
+    func = node.func
+    name = func.value if isinstance(func, cst.Name) else (func.attr.value if isinstance(func, cst.Attribute) else "")
+    return name == "sorted" or "sort" in name.lower()
+
+
 class OrderFacts:
     """The order family of the fact collector (mixed into it through ``UsageMixin``).
 
@@ -195,8 +213,10 @@ class OrderFacts:
         if qn.startswith(("os.", "shutil.", "logging.", "pathlib.")):
             return True
         func = call.func
+        if qn.startswith(("re.", "glob.escape")):
+            return True
         if isinstance(func, cst.Name):
-            return func.value in ("print", "len", "str", "int", "float", "isinstance")
+            return func.value in _ORDER_FREE_FUNCTIONS
         if isinstance(func, cst.Attribute):
             return func.attr.value in _ORDER_FREE_METHODS
         return False
@@ -282,6 +302,49 @@ class OrderFacts:
 
     def _u_is_json(self, name: str) -> bool:
         return any(name in state.json_names for state in self._u_states())
+
+    def _u_derived_listing(self, value: cst.BaseExpression) -> Optional[tuple[str, "_UsageScope"]]:
+        """The listing held in a name that ``value`` copies in the same order (or sorts):
+        ``[f for f in files if ...]``, ``list(files)``, ``filter(p, files)``, ``files``,
+        ``sorted(files)``. The name's node is claimed: deriving is not using the order."""
+        node = value
+        if _sorting(node) and node.args:  # type: ignore[union-attr]
+            node = node.args[0].value  # type: ignore[union-attr]
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
+            if node.func.value in ("list", "tuple"):
+                node = node.args[0].value
+            elif node.func.value in ("filter", "map") and len(node.args) >= 2:
+                node = node.args[1].value
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            node = node.for_in.iter
+        if not isinstance(node, cst.Name):
+            return None
+        for state in self._u_states():
+            if node.value in state.listings:
+                self._u_claimed.add(id(node))
+                return node.value, state
+        return None
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        """``glob.glob(pattern)[0]`` (or ``files[0]`` of a stored glob): the one match the
+        pattern is expected to have is taken; with one match the order does not matter
+        (several matches are a bug of their own). Element 0 of a whole folder
+        (``os.listdir(d)[0]``), other indices and slices use the order."""
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return
+        index = node.slice[0].slice.value
+        if not (isinstance(index, cst.Integer) and index.value == "0"):
+            return
+        if isinstance(node.value, cst.Name):
+            for state in self._u_states():
+                entry = state.listings.get(node.value.value)
+                if entry is not None and "glob" in str(entry[1]):
+                    self._u_claimed.add(id(node.value))
+                    return
+        elif isinstance(node.value, cst.Call):
+            root = self._u_listing_root(node.value)
+            if root is not None and root[0] is node.value and "glob" in root[1]:
+                self._u_unordered.add(id(node.value))
 
     def _u_sorted_in_place(self, name: str) -> None:
         for state in self._u_states():

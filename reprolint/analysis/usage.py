@@ -57,6 +57,7 @@ from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the ord
     _mentions,
     _target_names,
     _self_attr,
+    _sorting,
 )
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
@@ -572,8 +573,16 @@ class UsageMixin(OrderFacts):
                     key = (self.current_class() or "", _self_attr(target))  # type: ignore[attr-defined]
                     self._u_attr_listings[key] = [root[0], root[1], False, False]
         else:
+            derived = self._u_derived_listing(value)
             for name in names:
-                if name in state.listings and not _mentions(value, name):
+                if derived is not None:
+                    source, source_state = derived
+                    entry = source_state.listings[source]
+                    if _sorting(value):
+                        entry[3] = True  # sorted before any use: ``files = sorted(files)``
+                    # ``files = [f for f in files if ...]``: the new list keeps the order
+                    state.listings[name] = [entry[0], entry[1], False, entry[3]]
+                elif name in state.listings and not _mentions(value, name):
                     del state.listings[name]
 
     # ------------------------------------------------------------------ loops

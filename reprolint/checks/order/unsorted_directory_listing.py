@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
 
@@ -16,12 +17,21 @@ class UnsortedDirectoryListing(Rule):
     then indexed, sliced, enumerated, zipped, shuffled, split into train/validation,
     returned or passed on; when a loop over it appends, extends, inserts, yields or
     writes (into a list that is not sorted afterwards); or when it is consumed inline
-    (`enumerate(os.listdir(d))`, `glob(...)[0]`). Not reported: a listing wrapped in
-    `sorted(...)`, sorted in place later (`files.sort()`), counted (`len(...)`), put in a
-    set, summed or tested (`name in os.listdir(d)`), or a loop that only processes each
-    entry. An `os.walk` loop is accepted when it sorts both the directory and the file
-    list (`dirs.sort()`, `sorted(files)`). Also `tf.io.gfile.listdir/glob`. Reported
-    wherever it appears, library code included, at the listing call.
+    (`enumerate(os.listdir(d))`, `glob(...)[-1]`). The listing is followed through
+    copies that keep its order (`files = [f for f in files if ...]`, `list(files)`,
+    `filter(...)`). Not reported: a listing wrapped in `sorted(...)`, sorted later in the
+    function (`files.sort()`, `files = sorted(files)`, a helper named like a sort such
+    as `natural_sort(files)`), counted (`len(...)`), put in a set, summed, maximised or
+    tested (`name in os.listdir(d)`), a loop that only processes each entry or keeps a
+    maximum (`latest = max(latest, int(t))`), and element 0 of a glob
+    (`glob.glob(pattern)[0]`, `files[0]` of a stored glob): taking element 0 of a
+    pattern's matches is the idiom for "the one match", and when one file matches the
+    order does not matter (several matches are a bug of another kind). Element 0 of a
+    whole folder (`os.listdir(d)[0]`) and `[-1]` for "the latest" are reported. An `os.walk` loop is accepted when it sorts both the
+    directory and the file list (`dirs.sort()`, `sorted(files)`). Also
+    `tf.io.gfile.listdir/glob`. Reported wherever it appears, library code included, at
+    the listing call; not in test modules (`tests/`, `test_*.py`, pytest/unittest
+    imports) unless `include-tests`.
 
     ## Why is this bad?
     Directory order is whatever the file system returns: it differs between machines,
@@ -88,6 +98,8 @@ class UnsortedDirectoryListing(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         seen: set[tuple[str, object]] = set()
         for path, facts in ctx.facts.items():
+            if is_test_module(path, facts) and not ctx.settings.include_tests:
+                continue  # a test's file order reaches no training result
             for finding in facts.findings:
                 if finding.code == self.code and (path, finding.span) not in seen:
                     seen.add((path, finding.span))
