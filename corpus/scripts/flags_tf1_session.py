@@ -15,7 +15,7 @@ train_op = tf.compat.v1.train.AdamOptimizer(1e-3).minimize(loss)
 
 images = np.load("mnist_x.npy").reshape(-1, 784) / 255.0
 labels = np.load("mnist_y.npy")
-with tf.compat.v1.Session() as sess:  # expect: RPL204
+with tf.compat.v1.Session() as sess:  # a Session alone: its ops are reported (line 13)
     sess.run(tf.compat.v1.global_variables_initializer())
     for step in range(1000):
         idx = np.random.randint(0, len(images), 128)

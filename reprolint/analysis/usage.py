@@ -133,8 +133,10 @@ _CUDNN_LAYERS = frozenset(
 )
 _CUDNN_PREFIXES = ("torchvision.models.", "timm.create_model", "segmentation_models_pytorch.")
 _TRAIN_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+# A TF1 ``Session`` runs whatever graph it is given (a saved policy, a metric's frozen
+# graph): it is no training step; TF1 training builds an optimizer's ``minimize``.
 _TF_TRAIN_CALLS = frozenset({
-    "tensorflow.GradientTape", "tensorflow.compat.v1.Session", "tensorflow.Session",
+    "tensorflow.GradientTape",
     "tensorflow.compat.v1.train.AdamOptimizer", "tensorflow.compat.v1.train.GradientDescentOptimizer",
 })
 _JAX_TRAIN_PREFIXES = ("jax.grad", "jax.value_and_grad", "optax.", "flax.training.")

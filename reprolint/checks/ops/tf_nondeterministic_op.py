@@ -16,6 +16,11 @@ from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 _ENABLE = "`tf.config.experimental.enable_op_determinism()`"
 
 
+# Settings that are no source of nondeterminism by themselves, only a hole in the
+# guarantee of `enable_op_determinism()`: reported where the program turns it on.
+_UNSUPPORTED_BY_OP_DETERMINISM = frozenset({"tf1-session"})
+
+
 class TfNondeterministicOp(Rule):
     """
     ## What it does
@@ -27,7 +32,10 @@ class TfNondeterministicOp(Rule):
 
     - settings: `Dataset.map/interleave/batch(..., deterministic=False)` and
       `options.deterministic = False` (overridden by op determinism from TF 2.8, so not
-      reported then), TF1 `Session`/`InteractiveSession`, `ParameterServerStrategy`;
+      reported then), `ParameterServerStrategy`, and a TF1 `Session`/`InteractiveSession`
+      only in a program that turns op determinism on and may use the GPU (a Session is
+      no source of nondeterminism by itself: the ops it runs are, and they are reported
+      on their own; but op determinism is not guaranteed through the TF1 API);
     - ops that raise under op determinism or stay nondeterministic (e.g.
       `tf.image.adjust_contrast`, `crop_and_resize` backprop, `tf.math.bincount`,
       `sparse_dense_matmul`, nearest-neighbour resize / `UpSampling2D` backprop):
@@ -46,8 +54,8 @@ class TfNondeterministicOp(Rule):
     ## Why is this bad?
     These kernels use atomic accumulation or thread-order-dependent reductions on the
     GPU (or, for `tf.data`, hand elements over in completion order), so two runs of the
-    same program produce different numbers; a TF1 `Session` runs independent ops in
-    parallel in no fixed order and has no op-determinism support.
+    same program produce different numbers; a program that relies on op determinism
+    through a TF1 `Session` does not get its guarantee.
 
     Mitigation: call `tf.config.experimental.enable_op_determinism()` (TF >= 2.8, or
     `TF_DETERMINISTIC_OPS=1` from 2.1) and replace the ops that still raise under it
@@ -87,10 +95,14 @@ class TfNondeterministicOp(Rule):
             "s = tf.math.unsorted_segment_sum(x, ids, 3)\nds = tf.data.Dataset.range(4).map(f, deterministic=False)\n"
         ),
         Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nb = tf.math.bincount(x)\n"),
+        Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\n"),  # no op determinism relied on
     ]
     INVALID = [
         Invalid("import tensorflow as tf\nds = tf.data.Dataset.range(4).map(f, deterministic=False)\n", line=2),
-        Invalid("import tensorflow as tf\nsess = tf.compat.v1.Session()\n", line=2, message="Session"),
+        Invalid(
+            "import tensorflow as tf\ntf.config.experimental.enable_op_determinism()\nsess = tf.compat.v1.Session()\n",
+            line=3, message="Session",
+        ),
         Invalid("import tensorflow as tf\ns = tf.math.unsorted_segment_sum(x, ids, 3)\n", line=2),
         Invalid(
             "import tensorflow as tf\ntf.config.experimental.enable_op_determinism()\nb = tf.math.bincount(x)\n",
@@ -114,6 +126,11 @@ class TfNondeterministicOp(Rule):
             for _, path, usage in program.of("tf-setting", default_only=False):
                 setting = settings.get(usage.name)
                 if setting is None or not setting.holds_for(version) or (path, usage.span) in seen:
+                    continue
+                if setting.id in _UNSUPPORTED_BY_OP_DETERMINISM and not (det.on and gpu):
+                    # a TF1 Session is not nondeterministic in itself: its ops are (reported
+                    # on their own); it matters where the program relies on op determinism,
+                    # which it does not guarantee through the TF1 API
                     continue
                 why = self._setting(usage, setting, det.on, version)
                 if why is None:
