@@ -277,6 +277,12 @@ class ProgramIndex:
                 return resolved
         return None
 
+    def in_package(self, path: str) -> bool:
+        """Whether a module is part of a package (an ``__init__.py`` in its folder)."""
+        folder = self._folder(path)
+        init = f"{folder}/__init__.py" if folder != "." else "__init__.py"
+        return init in self.paths and str(PurePosixPath(path)) != init
+
     def imported_by_others(self) -> set[str]:
         if self._imported is not None:
             return self._imported
@@ -332,6 +338,7 @@ class Program:
         self._role: Optional[Role] = None
         self.imported_elsewhere = False  # other project modules import the entry module
         self.tests_included = False  # `include-tests`: a test module is judged like any program
+        self.in_package = False  # the entry module is part of a package (`__init__.py` beside it)
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
         self.helper_calls: list[HelperCall] = []
@@ -426,10 +433,11 @@ class Program:
           pytest/unittest/absltest), not a program unless ``include-tests`` (then it is
           judged like any other program);
         * training: it trains (``backward``, an optimizer step, ``fit``, a Trainer);
-        * demo: named ``demo*``, or the ``__main__`` block of a module other project
-          modules import (a library module's smoke demo) that trains nothing;
         * evaluation: trains nothing and is named like one (eval, infer, predict,
-          sample, generate...) or runs under ``no_grad``;
+          sample, generate...), loads a checkpoint or runs under ``no_grad``;
+        * demo: named ``demo*``, or the ``__main__`` block of a module of a package or
+          one other project modules import (a library module's smoke demo) that
+          trains nothing and is no evaluation;
         * otherwise training: the rules' default when nothing says;
         * library: a module no program reaches, checked on its own.
         """
@@ -447,8 +455,12 @@ class Program:
             return Role.DEMO
         if self.trains_anything:
             return Role.TRAINING
-        evaluates = _EVAL_NAME.search(path.stem) is not None or any(s.context.no_grad for s in self.usage_steps)
-        if self.imported_elsewhere and not evaluates:
+        evaluates = (
+            _EVAL_NAME.search(path.stem) is not None
+            or self.loads_checkpoint
+            or any(s.context.no_grad for s in self.usage_steps)
+        )
+        if (self.imported_elsewhere or self.in_package) and not evaluates:
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING
@@ -603,6 +615,7 @@ def _program(model: ExecutionModel, entry: str, library: bool = False) -> Progra
     program = Program(walk(model, entry), model.index.facts, library)
     program.imported_elsewhere = entry in model.index.imported_by_others()
     program.tests_included = model.index.include_tests
+    program.in_package = model.index.in_package(entry)
     program._collect(model)
     return program
 
