@@ -240,6 +240,7 @@ class _Scope:
     params: dict[str, Any] = field(default_factory=dict)
     entropy_vars: dict[str, str] = field(default_factory=dict)
     class_name: Optional[str] = None
+    dicts: dict[str, cst.BaseExpression] = field(default_factory=dict)  # name = {...} / dict(...)
 
 
 class _Pending:
@@ -644,7 +645,14 @@ class _Collector(UsageMixin):
             if isinstance(target, cst.Attribute):
                 names.append(target.attr.value)
         entropy = self.entropy_of(value)
+        is_dict = isinstance(value, cst.Dict) or (
+            isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict"
+        )
         for name in names:
+            if is_dict:
+                self.scope.dicts[name] = value
+            else:
+                self.scope.dicts.pop(name, None)
             if entropy:
                 self.scope.entropy_vars[name] = entropy
             else:
@@ -759,6 +767,14 @@ class _Collector(UsageMixin):
             chain = _attr_chain(func)
             text = ".".join(chain) if chain else self.text(func)
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds()))
+
+    def dict_value(self, name: str) -> Optional[cst.BaseExpression]:
+        """The dict literal (``{...}`` or ``dict(...)``) a name was last bound to, here or at
+        module level."""
+        for scope in (self.scope, self.scopes[0]):
+            if name in scope.dicts:
+                return scope.dicts[name]
+        return None
 
     def _device_option(self, node: cst.Call, dest: str, default: Any) -> None:
         """``add_argument('--device', default='cuda')``: the program runs on CUDA by default

@@ -27,18 +27,148 @@ def _literal(node: Any) -> Any:
     return literal(node)
 
 
+LIGHTNING_FROM_ARGS = frozenset(f"{t}.from_argparse_args" for t in LIGHTNING_TRAINERS)
+LIGHTNING_CLI = frozenset({
+    "lightning.pytorch.cli.LightningCLI", "lightning.pytorch.LightningCLI",
+    "pytorch_lightning.cli.LightningCLI", "pytorch_lightning.utilities.cli.LightningCLI",
+    "lightning.pytorch.utilities.cli.LightningCLI",
+})
+# The Trainer options the determinism rules read.
+_TRAINER_KEYS = ("deterministic", "benchmark", "accelerator", "gpus")
+
+
+def _namespace(node: Any) -> bool:
+    """``vars(args)``, ``args.__dict__``: an argparse namespace spread into keywords."""
+    import libcst as cst
+
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "vars":
+        return True
+    return isinstance(node, cst.Attribute) and node.attr.value == "__dict__"
+
+
+def _dict_items(c: Any, node: Any) -> Any:
+    """(key, value node) of a dict literal (``{...}``, ``dict(k=v)``, or a name bound to
+    one); None when the mapping is not visible."""
+    import libcst as cst
+
+    if isinstance(node, cst.Name):
+        node = c.dict_value(node.value)
+    if isinstance(node, cst.Dict):
+        items = []
+        for element in node.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(_literal(element.key), str):
+                return None
+            items.append((_literal(element.key), element.value))
+        return items
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict":
+        if any(a.keyword is None for a in node.args):
+            return None
+        return [(a.keyword.value, a.value) for a in node.args]
+    return None
+
+
+def _trainer_kwargs(c: Any, node: Any, namespace: bool = False) -> tuple[tuple[str, Any], ...]:
+    """The Trainer's keyword literals, with what ``**`` spreads: a visible dict literal's
+    items; an argparse namespace's options (``**vars(args)``, ``from_argparse_args(args)``)
+    as :class:`OptionRef`, the keys it has no option for staying at Lightning's defaults;
+    anything else makes the keys the rules read unknown."""
+    import libcst as cst
+
+    from reprolint.analysis.usage import _literal_kwargs
+    from reprolint.analysis.values import UNKNOWN, OptionRef
+
+    lits = dict(_literal_kwargs(node))
+    spread: dict[str, Any] = {}
+
+    def from_namespace() -> None:
+        for key in _TRAINER_KEYS:
+            if key in c.facts.arg_defaults:
+                spread[key] = OptionRef(key)
+
+    if namespace:
+        from_namespace()
+    for arg in node.args:
+        if arg.star != "**":
+            continue
+        items = _dict_items(c, arg.value)
+        if items is not None:
+            for key, value in items:
+                literal = _literal(value)
+                if literal == UNKNOWN and isinstance(value, cst.Attribute):
+                    literal = OptionRef(value.attr.value)
+                spread[key] = literal
+        elif _namespace(arg.value):
+            from_namespace()
+        else:
+            for key in _TRAINER_KEYS:
+                spread.setdefault(key, UNKNOWN)
+    return tuple({**spread, **lits}.items())
+
+
+def _lightning_trainer(c: Any, node: Any, qualname: str, lits: tuple[tuple[str, Any], ...]) -> None:
+    from reprolint.analysis.usage import lits_get
+    from reprolint.analysis.values import OptionRef
+
+    if lits_get(lits, "accelerator") != "cpu" and lits_get(lits, "gpus", 1) not in (0, None):
+        c._u_emit("cuda", f"`{c.text(node.func)}(...)`", node)
+    c._u_emit("lightning", qualname, node, kwargs=lits)
+    benchmark = lits_get(lits, "benchmark")
+    if benchmark is True:
+        c._u_emit("flag", "cudnn.benchmark", node, value=True)
+    elif isinstance(benchmark, OptionRef):
+        from reprolint.analysis.values import UNKNOWN
+
+        c._u_emit("flag", "cudnn.benchmark", node, value=UNKNOWN, ref=benchmark)
+
+
 @on_call(*LIGHTNING_TRAINERS, *FABRIC)
 def _lightning(c: Any, site: CallSite) -> None:
-    from reprolint.analysis.usage import _literal_kwargs, lits_get
-
-    node, kwargs = site.node, site.kwargs
-    lits = _literal_kwargs(node)
-    if _literal(kwargs.get("accelerator")) != "cpu" and _literal(kwargs.get("gpus", 1)) not in (0, None):
-        c._u_emit("cuda", f"`{c.text(node.func)}(...)`", node)
+    node = site.node
+    lits = _trainer_kwargs(c, node)
     if site.qualname in LIGHTNING_TRAINERS:
-        c._u_emit("lightning", site.qualname, node, kwargs=lits)
-        if lits_get(lits, "benchmark") is True:
-            c._u_emit("flag", "cudnn.benchmark", node, value=True)
+        _lightning_trainer(c, node, site.qualname, lits)
+    else:
+        from reprolint.analysis.usage import lits_get
+
+        if lits_get(lits, "accelerator") != "cpu" and lits_get(lits, "gpus", 1) not in (0, None):
+            c._u_emit("cuda", f"`{c.text(node.func)}(...)`", node)
+
+
+@on_call(*LIGHTNING_FROM_ARGS)
+def _lightning_from_args(c: Any, site: CallSite) -> None:
+    """``Trainer.from_argparse_args(args)``: the options the parser defines (Lightning's
+    own, from ``add_argparse_args``, keep Lightning's defaults: not deterministic)."""
+    _lightning_trainer(c, site.node, site.qualname.rsplit(".", 1)[0], _trainer_kwargs(c, site.node, namespace=True))
+
+
+@on_call(*LIGHTNING_CLI)
+def _lightning_cli(c: Any, site: CallSite) -> None:
+    """``LightningCLI(Model, Data)`` builds the Trainer from the command line and config with
+    Lightning's defaults, overridden by ``trainer_defaults={...}``."""
+    from reprolint.analysis.values import UNKNOWN
+
+    defaults = site.kwargs.get("trainer_defaults")
+    lits: tuple[tuple[str, Any], ...] = ()
+    if defaults is not None:
+        items = _dict_items(c, defaults)
+        if items is None:
+            lits = tuple((key, UNKNOWN) for key in _TRAINER_KEYS)
+        else:
+            lits = tuple((key, _literal(value)) for key, value in items)
+    _lightning_trainer(c, site.node, "lightning.pytorch.Trainer", lits)
+    c._u_emit("train", "torch", site.node)
+    # It calls seed_everything(seed_everything_default) before building the model; the
+    # default (True) draws a seed and saves it in the run's config.yaml.
+    seed = site.kwargs.get("seed_everything_default")
+    if seed is None or _literal(seed) is not False:
+        from reprolint.analysis.facts import Seed
+
+        c.emit(Seed(
+            api="lightning.seed_everything", libs=("random", "numpy", "torch"), span=c.span(site.node),
+            text=c.text(site.node.func), entropy=c.entropy_of(seed) if seed is not None else None,
+            entropy_ref=c.attr_ref(seed) if seed is not None else None, no_seed=False,
+            conds=c.current_conds(),
+        ))
 
 
 @on_call(*HF_ARGS)
@@ -49,6 +179,21 @@ def _hf_args(c: Any, site: CallSite) -> None:
     c._u_emit("hf-args", site.qualname, site.node, kwargs=lits)
     if not (lits_get(lits, "use_cpu") is True or lits_get(lits, "no_cuda") is True):
         c._u_emit("cuda", f"`{c.text(site.node.func)}(...)`", site.node)
+
+
+@on_call("transformers.HfArgumentParser", "transformers.hf_argparser.HfArgumentParser")
+def _hf_argument_parser(c: Any, site: CallSite) -> None:
+    """``HfArgumentParser((..., TrainingArguments))``: the TrainingArguments come from the
+    command line with their defaults (``full_determinism`` False), like an option default."""
+    import libcst as cst
+
+    if not site.node.args:
+        return
+    first = site.node.args[0].value
+    classes = [e.value for e in first.elements] if isinstance(first, (cst.Tuple, cst.List)) else [first]
+    if any(c.qualify(cls) in HF_ARGS for cls in classes):
+        c._u_emit("hf-args", "transformers.TrainingArguments", site.node, kwargs=())
+        c._u_emit("cuda", "`HfArgumentParser(... TrainingArguments ...)`", site.node)
 
 
 @on_call(*HF_TRAINERS)

@@ -28,8 +28,18 @@ class FrameworkDeterminismOff(Rule):
       `transformers.enable_full_determinism` nor `torch.use_deterministic_algorithms(True)`,
       unless it runs on the CPU (`use_cpu=True`/`no_cuda=True`). The `Trainer` seeds
       from `seed` (default 42); what is missing is deterministic kernels. Arguments
-      parsed by `HfArgumentParser` are not seen (the option may be given on the command
-      line). Reported at the `TrainingArguments(...)` call.
+      parsed by `HfArgumentParser((..., TrainingArguments))` are read like an option
+      default: `full_determinism` is False unless given on the command line, so it is
+      reported at the `HfArgumentParser(...)` call. Reported at the
+      `TrainingArguments(...)` call.
+    - Lightning built indirectly: `Trainer.from_argparse_args(args)` and
+      `Trainer(**vars(args))` take `deterministic`/`benchmark` from the program's own
+      options when it defines them (their defaults decide) and keep Lightning's
+      defaults otherwise (the options `add_argparse_args` adds); `Trainer(**cfg)` with
+      `cfg` a dict literal (`{...}` or `dict(...)`) reads its items; `LightningCLI(...)`
+      builds a Trainer with Lightning's defaults overridden by a literal
+      `trainer_defaults={...}` (and seeds with `seed_everything_default`). A spread
+      mapping that cannot be seen (a YAML config) is not reported.
     - Keras: a program that calls `model.fit(...)` without
       `keras.utils.set_random_seed(seed)` and without seeding all of Python `random`,
       NumPy and TensorFlow some other way. Reported at the first `fit` call.
