@@ -25,6 +25,14 @@ class MissingDeterministicAlgorithms(Rule):
     that is false with the default options (`if args.cuda:` with `store_true`) does not
     count.
 
+    Device selection seen on real training code counts too: an option whose default is
+    CUDA (`parser.add_argument("--device", default="cuda")` then
+    `torch.device(args.device)`, as in DETR, DeiT and ConvNeXt: reported at the option),
+    `torch.device(f"cuda:{rank}")` and `"cuda:0"` strings, the accelerator API of torch
+    >= 2.6 (`torch.accelerator.current_accelerator()`, `set_device_index`), a model
+    loaded with `device_map=` (anything but `"cpu"`), and helpers in the project that
+    return such a device (`dist_util.dev()`), reached through the call.
+
     The finding is reported once per program, at the first line that selects the GPU
     in execution order. Accepted ways of turning the flag on: the call (positional or
     `mode=True`, `warn_only=True` included: deterministic kernels are still used, only
