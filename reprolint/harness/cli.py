@@ -72,6 +72,9 @@ def verify_main(argv: Sequence[str]) -> int:
     if isinstance(execution, str):
         print(f"reprolint verify: error: {execution}", file=sys.stderr)
         return EXIT_USAGE
+    if args.show_output and not execution.sequential_here:
+        print("reprolint verify: error: --show-output needs --jobs 1 and the local backend", file=sys.stderr)
+        return EXIT_USAGE
     if args.plot:
         from reprolint.harness import _plot
 

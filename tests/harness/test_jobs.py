@@ -75,6 +75,7 @@ def test_parallel_runs_with_replay_record_first_then_replay_side_by_side(verify,
     (["--address", "127.0.0.1:1", "--working-dir", "upload"], "--address, --working-dir need --backend ray"),
     (["--backend", "ray", "--run-resources", "num_cpus"], "--run-resources: expected NAME=AMOUNT"),
     (["--jobs", "2", "--artifact", "model.pt"], "--artifact needs --jobs 1"),
+    (["--jobs", "2", "--show-output"], "--show-output needs --jobs 1 and the local backend"),
 ])
 def test_usage_errors_name_the_option(verify, args, message) -> None:
     result = verify(*args, "--", PY, "-c", "pass")
