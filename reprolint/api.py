@@ -135,10 +135,27 @@ def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> SourceE
     try:
         compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as py:
-        return SourceError(f"syntax error: {py.msg}", line=py.lineno or 1, column=py.offset or 1)
+        kind = "Python 2 syntax" if _python2(py) else "syntax error"
+        return SourceError(f"{kind}: {py.msg}", line=py.lineno or 1, column=py.offset or 1)
     except (ValueError, RecursionError, MemoryError):
         pass
     return SourceError(f"syntax error: {exc.message}", line=exc.raw_line, column=exc.raw_column + 1)
+
+
+# CPython's messages for constructs only Python 2 accepts (print/exec statements,
+# `except E, e:`, `0777`, backquotes, `<>`, `ur""`), and the statement forms it does not name.
+_PY2_MESSAGES = (
+    "Missing parentheses in call to 'print'", "Missing parentheses in call to 'exec'",
+    "multiple exception types must be parenthesized", "leading zeros in decimal integer literals",
+)
+_PY2_LINE = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|raise\s+\w+\s*,|except\s+[\w.]+\s*,\s*\w+\s*:)|`|<>|\bur[\"']")
+
+
+def _python2(error: SyntaxError) -> bool:
+    """Whether a syntax error is Python 2 code (a user then knows why, and what to do)."""
+    if any(error.msg.startswith(m) for m in _PY2_MESSAGES):
+        return True
+    return bool(error.text and _PY2_LINE.search(error.text))
 
 
 # libcst's trees nest as deep as the code (a long implicit string concatenation is one
