@@ -54,6 +54,7 @@ from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the ord
     _UNORDERED,
     _UsageScope,
     _find_calls,
+    _walk as _walk_nodes,
     _mentions,
     _target_names,
     _self_attr,
@@ -90,7 +91,8 @@ class Usage:
     # What the collector saw about an ``op`` call that the catalog's runtime conditions
     # depend on: "index-width-1" (a gather whose index has width 1 along ``dim``: its
     # backward scatter-add writes each input element at most once), "no-grad-input"
-    # (its input is a registered buffer: no gradient flows into it).
+    # (no gradient flows through it: its input is a registered buffer, or it is a TF
+    # call in top-level code outside the GradientTape blocks of an eager program).
     facts: tuple[str, ...] = ()
 
     def kw(self, name: str, default: Any = None) -> Any:
@@ -255,6 +257,8 @@ class UsageMixin(OrderFacts):
     # ------------------------------------------------------------------ module
     def visit_Module(self, node: cst.Module) -> None:
         self._u_init()
+        self._u_module = node
+        self._u_taped: Optional[set[int]] = None  # calls inside `with tf.GradientTape()` (lazy)
         body = list(node.body)
         for stmt in body:
             if _is_docstring(stmt) or _is_future_import(stmt):
@@ -338,7 +342,9 @@ class UsageMixin(OrderFacts):
 
         # --- TF / JAX by method or prefix
         if "tensorflow" in self.uses or "keras" in self.uses:
-            if qn in _TF_TRAIN_CALLS or method in ("apply_gradients", "minimize"):
+            # ``state.apply_gradients(...)`` in a JAX module is Flax's TrainState
+            jax_module = bool({"jax", "flax", "optax"} & self.uses)
+            if qn in _TF_TRAIN_CALLS or (method in ("apply_gradients", "minimize") and not jax_module):
                 self._u_emit("train", "tf", node)
             if method == "fit" and ("sklearn" not in self.uses or kwargs.keys() & {
                 "epochs", "batch_size", "validation_data", "callbacks", "steps_per_epoch", "validation_split",
@@ -458,6 +464,19 @@ class UsageMixin(OrderFacts):
         self._u_emit("op", name, node, args=args, kwargs=kwargs, flag=any(a.star for a in node.args),
                      facts=self._u_op_facts(node, name))
 
+    def _u_tapes(self) -> set[int]:
+        """Calls written inside ``with tf.GradientTape() ...:`` blocks of this module."""
+        if self._u_taped is None:
+            taped: set[int] = set()
+            for node in _walk_nodes(self._u_module):
+                if isinstance(node, cst.With) and any(
+                    isinstance(item.item, cst.Call) and self.text(item.item.func).endswith("GradientTape")  # type: ignore[attr-defined]
+                    for item in node.items
+                ):
+                    taped.update(id(n) for n in _walk_nodes(node.body) if isinstance(n, cst.Call))
+            self._u_taped = taped
+        return self._u_taped
+
     def _u_not_a_tensor(self, receiver: cst.BaseExpression) -> bool:
         """The receiver of ``x.gather(...)`` is no tensor: ``self`` (a module's own method),
         or a name bound to an object made by a call outside torch
@@ -484,6 +503,11 @@ class UsageMixin(OrderFacts):
         source = node.func.value if method and isinstance(node.func, cst.Attribute) else (  # type: ignore[union-attr]
             positional[0] if positional else keywords.get("input")
         )
+        if name.startswith(("tensorflow.", "keras.")) and self.scope is self.scopes[0] and self._u_tapes() \
+                and id(node) not in self._u_tapes():
+            # top-level code of an eager program that takes gradients in GradientTape
+            # blocks, outside them: no gradient of this call is ever computed
+            facts.append("no-grad-input")
         attr = _self_attr(source) if source is not None else None
         if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
             facts.append("no-grad-input")

@@ -143,8 +143,11 @@ class TfNondeterministicOp(Rule):
             for _, path, usage in program.of("op", default_only=False):
                 if not usage.name.startswith(("tensorflow.", "keras.")) or (path, usage.span) in seen:
                     continue
-                matches = match_op(usage, version, cuda=gpu, training=trains, framework="tf",
-                                   tf_unseeded_det=det.on and "tensorflow" not in seeded)
+                matches = [
+                    m for m in match_op(usage, version, cuda=gpu, training=trains, framework="tf",
+                                        tf_unseeded_det=det.on and "tensorflow" not in seeded)
+                    if not (m.entry.backward_only and "no-grad-input" in usage.facts)
+                ]
                 strict = [m for m in matches if m.entry.kind in ("raises", "nondeterministic")]
                 flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
                 if strict:
