@@ -191,14 +191,20 @@ class ExecutionModel:
         return self._seeds[key]
 
     def runs_in_workers(self, path: str, qualname: str) -> bool:
-        """Whether a method is one a DataLoader calls in its workers (``__getitem__`` of
-        a class deriving from a ``...Dataset``)."""
+        """Whether a method is one a DataLoader calls in its workers: ``__getitem__``/
+        ``__iter__`` of a class deriving from a ``...Dataset``, or ``__call__`` of a
+        plain class (a transform the dataset applies). Its draws count as worker draws
+        only in a program whose DataLoader runs workers."""
         key = (path, qualname)
         found = self._workers.get(key)
         if found is None:
             cls, _, method = qualname.rpartition(".")
             bases = self.index.facts[path].classes.get(cls, ())
-            found = method in _WORKER_METHODS and any(b.rsplit(".", 1)[-1].endswith("Dataset") for b in bases)
+            names = [b.rsplit(".", 1)[-1] for b in bases]
+            found = method in _WORKER_METHODS and any(n.endswith("Dataset") for n in names)
+            # A transform: `__call__` of a plain class (not a Module or Layer), which a
+            # dataset calls on each sample in the workers.
+            found = found or (method == "__call__" and not any(n.endswith(("Module", "Layer", "Model")) for n in names))
             self._workers[key] = found
         return found
 

@@ -17,3 +17,4 @@ class Jitter(Dataset):
         scale = random.uniform(0.9, 1.1)  # expect: RPL101
         noise = np.random.rand(3)  # expect: RPL101
         return np.full(3, i * scale) + noise
+
