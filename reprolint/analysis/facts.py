@@ -72,6 +72,10 @@ _EXTERNAL_ROOTS = frozenset(
         "wandb", "hydra", "omegaconf", "click", "typer", "yaml", "PIL", "cv2", "tensorboard",
     }
 )
+_NEVER_PROJECT = frozenset(
+    set(getattr(sys, "stdlib_module_names", ()))
+    | {"torch", "numpy", "tensorflow", "keras", "jax", "jaxlib", "flax", "optax", "sklearn", "scipy", "pandas"}
+)
 
 
 _NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
@@ -363,7 +367,11 @@ class _Collector(UsageMixin):
         if root in self.aliases:
             target = ".".join([self.aliases[root], *chain[1:]])
             first = target.lstrip(".").split(".")[0]
-            if not target.startswith(".") and first in _EXTERNAL_ROOTS:
+            # A project package shadows a library of the same name (as ``sys.path[0]``
+            # does): a call into ``timm``/``datasets``/... is resolved against the project
+            # files and dropped there when none holds it; the standard library and the
+            # frameworks analysed by qualified name are never project code.
+            if not target.startswith(".") and first in _NEVER_PROJECT:
                 return None
             return target
         return ":" + ".".join(chain)

@@ -1,0 +1,1 @@
+"""This project's own package happens to be called like the timm library."""
