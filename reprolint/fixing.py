@@ -965,6 +965,8 @@ def _plan_framework(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
             f"Seed {', '.join(libs)} at the entry point with `{HELPER_NAME}({seed})`",
             lambda m: ensure_seed_helper(m, seed, libs, stop),
         )
+    if usage.name.endswith(("HfArgumentParser", "LightningCLI")):
+        return None  # the options come from the command line: the keyword is not the call's
     keyword = "deterministic" if usage.kind == "lightning" else "full_determinism"
     value = program.kw_value(usage, keyword)
     if value is True or value == "warn":

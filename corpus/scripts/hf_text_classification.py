@@ -27,7 +27,7 @@ def compute_metrics(eval_pred):
 
 
 def main():
-    parser = HfArgumentParser((ModelArguments, TrainingArguments))
+    parser = HfArgumentParser((ModelArguments, TrainingArguments))  # expect: RPL306
     model_args, training_args = parser.parse_args_into_dataclasses()
     set_seed(training_args.seed)
 

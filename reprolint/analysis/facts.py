@@ -169,6 +169,7 @@ class ModuleFacts:
     has_main_guard: bool = False
     top_level_work: bool = False
     imported_modules: tuple[str, ...] = ()
+    star_imports: tuple[str, ...] = ()  # `from <module> import *` (relative ones with their dots)
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
@@ -284,6 +285,7 @@ class _Collector(UsageMixin):
         self.facts = ModuleFacts(path=path)
         self.aliases: dict[str, str] = {}
         self.star_modules: list[str] = []
+        self.star_imports: list[str] = []
         self.module_consts: dict[str, Any] = {}
         self.generator_vars: set[str] = set()  # names bound to torch.Generator(...)
         self.rng_vars: set[str] = set()  # names bound to RNG instances (not global draws)
@@ -507,6 +509,7 @@ class _Collector(UsageMixin):
         if isinstance(node.names, cst.ImportStar):
             if level == 0:
                 self.star_modules.append(base)
+            self.star_imports.append(prefix)
             return False
         for alias in node.names:
             name = self.text(alias.name)
@@ -943,6 +946,7 @@ def collect_facts(
         fn.events = [resolve(e) for e in fn.events]
     facts.findings = [resolve(f) for f in facts.findings]
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
+    facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     facts.uses = frozenset(collector.uses)
     if any(isinstance(e, (Seed, Draw)) for e in facts.events):
         facts.top_level_work = True

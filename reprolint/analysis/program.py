@@ -241,12 +241,20 @@ class ProgramIndex:
                 return self._resolve_in(found, ".".join(names[split:]))
         return None
 
-    def _resolve_in(self, path: str, qualname: str) -> Optional[tuple[str, str]]:
+    def _resolve_in(self, path: str, qualname: str, seen: tuple[str, ...] = ()) -> Optional[tuple[str, str]]:
         facts = self.facts[path]
         if qualname in facts.functions:
             return path, qualname
         if qualname in facts.classes:
             return self._constructor(path, qualname, depth=0)
+        # a name a star import brought in (`from models import *`, re-exported by a
+        # package's `from .dla import *`), as Python binds it: the last import wins
+        for module in reversed(getattr(facts, "star_imports", ())):
+            found = self.resolve_module(path, module)
+            if found is not None and found not in seen and found != path:
+                resolved = self._resolve_in(found, qualname, (*seen, path))
+                if resolved is not None:
+                    return resolved
         return None
 
     def _constructor(self, path: str, cls: str, depth: int) -> Optional[tuple[str, str]]:

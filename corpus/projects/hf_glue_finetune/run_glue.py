@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 
 
 def main():
-    parser = HfArgumentParser((ModelArguments, DataArguments, TrainingArguments))
+    parser = HfArgumentParser((ModelArguments, DataArguments, TrainingArguments))  # expect: RPL306
     model_args, data_args, training_args = parser.parse_args_into_dataclasses()
     logging.basicConfig(stream=sys.stdout, level=logging.INFO)
 

@@ -155,7 +155,8 @@ def _lightning_cli(c: Any, site: CallSite) -> None:
             lits = tuple((key, UNKNOWN) for key in _TRAINER_KEYS)
         else:
             lits = tuple((key, _literal(value)) for key, value in items)
-    _lightning_trainer(c, site.node, "lightning.pytorch.Trainer", lits)
+    # the event is named after the CLI: `deterministic=` is not its keyword (fix: none)
+    _lightning_trainer(c, site.node, site.qualname, lits)
     c._u_emit("train", "torch", site.node)
     # It calls seed_everything(seed_everything_default) before building the model; the
     # default (True) draws a seed and saves it in the run's config.yaml.
@@ -192,7 +193,8 @@ def _hf_argument_parser(c: Any, site: CallSite) -> None:
     first = site.node.args[0].value
     classes = [e.value for e in first.elements] if isinstance(first, (cst.Tuple, cst.List)) else [first]
     if any(c.qualify(cls) in HF_ARGS for cls in classes):
-        c._u_emit("hf-args", "transformers.TrainingArguments", site.node, kwargs=())
+        # named after the parser: `full_determinism=` is not its keyword (fix: none)
+        c._u_emit("hf-args", site.qualname, site.node, kwargs=())
         c._u_emit("cuda", "`HfArgumentParser(... TrainingArguments ...)`", site.node)
 
 

@@ -1,0 +1,2 @@
+from .dla_simple import *
+from .vgg import *
