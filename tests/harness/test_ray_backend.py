@@ -43,6 +43,9 @@ def _env() -> Dict[str, str]:
     env.pop("PYTHONHASHSEED", None)
     env["PATH"] = str(Path(PY).parent) + os.pathsep + env.get("PATH", "")
     env["RAY_USAGE_STATS_ENABLED"] = "0"
+    # Explicit, so that a token a local `ray.init()` once left in ~/.ray (Ray's default for
+    # new local clusters) cannot switch this test cluster's nodes to token auth.
+    env["RAY_AUTH_MODE"] = "disabled"
     return env
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import reprolint
+from reprolint.harness import process as _process
 from reprolint.harness.backends import (
     BackendUnavailable, EndFn, Execution, ExecutionOptions, RunTask, StartFn, max_overlap,
 )
@@ -227,6 +228,8 @@ class RayExecutor:
             outcome = outcome_type(task.index, str(task.run_dir))
             outcome.crashed = _crash_reason(exc)
             task.run_dir.mkdir(parents=True, exist_ok=True)
+            # With a shared working directory the program's output so far is here.
+            outcome.stderr_tail = _process.tail(task.run_dir / "stderr.txt")
             return outcome
         data = reply["outcome"]
         started, ended = data.pop("_started"), data.pop("_ended")
@@ -266,7 +269,7 @@ def _text(resources: Dict[str, float]) -> str:
 def _crash_reason(exc: BaseException) -> str:
     name = type(exc).__name__
     if name in ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError"):
-        return f"its Ray worker died while the command ran ({name})"
+        return f"its Ray worker died while the command ran ({name}); the command was stopped with it"
     if name == "TaskCancelledError":
         return "its Ray task was cancelled"
     first = str(exc).strip().splitlines()
@@ -312,7 +315,6 @@ def _run_on_worker(payload: Dict[str, Any]) -> Dict[str, Any]:
     """One run, inside a Ray task: the command in its own process, its records packed."""
     import ray
 
-    from reprolint.harness import process as _process
     from reprolint.harness.backends.nodeinfo import describe
     from reprolint.harness.verify import run_once
 
