@@ -468,6 +468,8 @@ def _seed_value(planner: _Planner, path: str, located: fixes.Located) -> tuple[c
 
 
 def _plan_unseeded_global(planner: _Planner, d: Diagnostic) -> Optional[_Action]:
+    if _field(d, "variant") == "spawn":
+        return None  # a spawned worker: the seed belongs inside it, with its rank
     programs = _reported_programs(planner, d)
     if not programs:
         return None
@@ -1193,6 +1195,8 @@ def _reported_programs(planner: _Planner, d: Diagnostic) -> list["Program"]:
 
 
 def _unseeded_global_available(planner: _Planner, d: Diagnostic) -> Optional[bool]:
+    if _field(d, "variant") == "spawn":
+        return False  # the seed belongs inside the worker, with its rank: by hand
     programs = _reported_programs(planner, d)
     if not programs:
         return False

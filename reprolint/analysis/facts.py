@@ -27,7 +27,7 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import child_fields, find_argument
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
-from reprolint.analysis.calls import environments
+from reprolint.analysis.calls import environments, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
@@ -295,6 +295,7 @@ class _Collector(UsageMixin):
         self.imported: list[str] = []
         self.uses: set[str] = set()
         self.env_calls = environments.EnvironmentCalls()
+        self.spawn_calls = spawn.SpawnCalls()
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -737,6 +738,7 @@ class _Collector(UsageMixin):
         catalog = self.catalog
         self.usage_call(node, qn)
         environments.note_call(self.env_calls, self.uses, node)
+        spawn.note_call(self.spawn_calls, self, node, qn)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             dest, default, entropy = self._option_default(node)
             if dest is not None:
@@ -928,6 +930,8 @@ def collect_facts(
     )
     for call, data in environments.findings(collector.env_calls, seeds):
         facts.findings.append(LocalFinding("RPL102", collector.span(call), data))
+    for call, data in spawn.findings(collector.spawn_calls, facts):
+        facts.findings.append(LocalFinding("RPL101", collector.span(call), data))
     # Imported here, not at the top: positions subclasses a libcst class at import time,
     # and importing the fact types must not import libcst (a warm cached run never
     # parses; see reprolint/_lazy.py).
@@ -945,6 +949,10 @@ def collect_facts(
     for fn in {id(f): f for f in facts.functions.values()}.values():
         fn.events = [resolve(e) for e in fn.events]
     facts.findings = [resolve(f) for f in facts.findings]
+    for finding in facts.findings:
+        pending = finding.data.pop("seed_span", None) if finding.data.get("variant") == "spawn" else None
+        if isinstance(pending, _Pending):  # the parent's seed, for the message
+            finding.data["seed_line"] = spans[id(pending.node)].start_line
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     facts.uses = frozenset(collector.uses)

@@ -37,6 +37,15 @@ class UnseededGlobalRng(Rule):
     (not tests, `__main__` demos of library modules, or library code); in an evaluation
     program that loads a checkpoint, weight-initialisation draws are not reported.
 
+    Spawned workers: `torch.multiprocessing.spawn(main_worker, ...)` (and
+    `multiprocessing.Process(target=...)` once the module set the `spawn`/`forkserver`
+    start method) runs the worker in a fresh interpreter, where every global RNG starts
+    from OS entropy: seeds set in the parent before the spawn do not reach it (nor do
+    determinism flags). When the parent seeds, the worker (a function of the same module)
+    draws or trains, and the worker seeds nothing itself, it is reported at the spawn,
+    naming the parent's seed: RPL101, because in the worker's own process the library
+    is never seeded. Seed inside the worker (e.g. `torch.manual_seed(args.seed + rank)`).
+
     ## Why is this bad?
     An unseeded generator starts from OS entropy, so every run initialises weights,
     shuffles batches and drops units differently: Pham et al. measured up to 10.8%
@@ -76,7 +85,13 @@ class UnseededGlobalRng(Rule):
 
     code = "RPL101"
     message = "`{call}` {action} {rng}, which is never seeded on this program's path (entry point: {entry})"
-    messages = {"late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_path}:{seed_line}; entry point: {entry})"}
+    messages = {
+        "late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_path}:{seed_line}; entry point: {entry})",
+        "spawn": (
+            "`{call}` runs `{worker}` in fresh processes, which the parent's `{seed_call}` (line {seed_line}) "
+            "does not reach: `{worker}` draws from unseeded global RNGs ({libraries} never seeded there)"
+        ),
+    }
     fix_title = "Seed {library} at the entry point, before the first draw"
     fix_applicability = Applicability.UNSAFE
     framework = "random, numpy, torch, tensorflow, sklearn"
@@ -160,6 +175,11 @@ class UnseededGlobalRng(Rule):
                         cause.others.append(other)
         for cause in causes.values():
             yield self._report(cause, roles(ctx, cause.entries))
+        # spawned workers whose parent's seeds do not reach them (facts: analysis/calls/spawn.py)
+        for path, facts in ctx.facts.items():
+            for finding in facts.findings:
+                if finding.code == self.code:
+                    yield self.report(path, finding.span, **finding.data)
 
     def _report(self, cause: "_Cause", roles: dict[str, str]) -> Finding:
         outcome = cause.first
