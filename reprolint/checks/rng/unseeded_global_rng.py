@@ -23,7 +23,9 @@ class UnseededGlobalRng(Rule):
 
     The check is program-aware: it follows the entry point through the project modules
     it imports and the project functions it calls (`utils.set_seed(args.seed)` in
-    another file seeds), in order. Approximations: both branches of an `if` run; loop
+    another file seeds; `SimpleDLA()` after `from models import *`, also through a
+    package that re-exports with `from .dla import *`, runs `SimpleDLA.__init__`), in
+    order. Approximations: both branches of an `if` run; loop
     bodies run once; function bodies that no resolvable call reaches (`forward`,
     callbacks, methods called on objects) run after everything else; dropout masks and
     shuffling loaders draw when they are used, so they only need a seed somewhere on
