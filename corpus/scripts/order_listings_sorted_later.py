@@ -41,6 +41,10 @@ def image_split(image_dir):
     return names[:cut], names[cut:], classes
 
 
+def preview_sample():
+    return glob.glob("samples/*")[0]  # expect: RPL402
+
+
 def resume_from(run_dir):
     return glob.glob(os.path.join(run_dir, "*.pt"))[-1]  # expect: RPL402
 
@@ -48,3 +52,4 @@ def resume_from(run_dir):
 if __name__ == "__main__":
     print(shard_paths(sys.argv[1], "train"), latest_checkpoint(sys.argv[2]), next_run_id(sys.argv[2]))
     print(annotation_file(sys.argv[1]), image_split(sys.argv[1]), resume_from(sys.argv[2]))
+    print(preview_sample())

@@ -153,6 +153,21 @@ def _sorts(body: cst.CSTNode, name: str) -> bool:
     return False
 
 
+def _one_match_pattern(call: cst.Call) -> bool:
+    """A glob whose pattern names particular files (``root + "/*.txt"``, ``md5 + "_*"``),
+    not a whole folder (``"*"``, ``"data/*"``)."""
+    if not call.args:
+        return False
+    pattern = call.args[0].value
+    if isinstance(pattern, cst.SimpleString):
+        try:
+            text = pattern.evaluated_value
+        except Exception:  # noqa: BLE001 - odd prefixes
+            return False
+        return isinstance(text, str) and text.rsplit("/", 1)[-1] not in ("*", "**")
+    return True
+
+
 def _sorting(node: cst.BaseExpression) -> bool:
     """``sorted(...)``, or a helper named like a sort (``natural_sort(...)``)."""
     if not isinstance(node, cst.Call):
@@ -338,12 +353,12 @@ class OrderFacts:
         if isinstance(node.value, cst.Name):
             for state in self._u_states():
                 entry = state.listings.get(node.value.value)
-                if entry is not None and "glob" in str(entry[1]):
+                if entry is not None and "glob" in str(entry[1]) and _one_match_pattern(entry[0]):
                     self._u_claimed.add(id(node.value))
                     return
         elif isinstance(node.value, cst.Call):
             root = self._u_listing_root(node.value)
-            if root is not None and root[0] is node.value and "glob" in root[1]:
+            if root is not None and root[0] is node.value and "glob" in root[1] and _one_match_pattern(node.value):
                 self._u_unordered.add(id(node.value))
 
     def _u_sorted_in_place(self, name: str) -> None:

@@ -32,7 +32,8 @@ Kinds of :class:`Usage` (``name`` / ``value`` / ``flag`` meaning):
 ``ddp``        a wrapper that broadcasts rank 0's weights (DDP, FSDP(sync_module_states))
 ``sampler``    ``DistributedSampler(...)`` (``value``: shuffle literal; ``flag``:
                seeded from the rank)
-``set-epoch``  ``sampler.set_epoch(...)`` (``flag``: inside a loop with a non-literal arg)
+``set-epoch``  ``sampler.set_epoch(...)`` (``flag``: inside a loop with a non-literal arg;
+               ``value``: a non-literal arg inside a function body)
 ``loader``     ``DataLoader(...)`` (``name``: the dataset's project call target or "";
                ``value``: num_workers literal; ``ref``: its ``args.<ref>``;
                ``flag``: ``worker_init_fn`` given)
@@ -217,6 +218,7 @@ class UsageMixin(OrderFacts):
         self._u_bound_qn: dict[tuple[int, str], str] = {}  # (scope, name) -> qualified call it holds
         self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
         self._u_squeezed: dict[int, Any] = {}  # gather call -> the dim its result is squeezed on
+        self._u_rank_offsets: dict[str, str] = {}  # `x += y` seen: x's text -> y's text
 
     def _u_state(self, scope: Any = None) -> _UsageScope:
         scope = scope if scope is not None else self.scope
@@ -364,7 +366,11 @@ class UsageMixin(OrderFacts):
         if method == "set_epoch":
             arg = node.args[0].value if node.args else None
             varying = arg is not None and _literal(arg) == UNKNOWN
-            self._u_emit("set-epoch", "set_epoch", node, flag=id(node) in self._u_in_loop and varying)
+            # ``flag``: in a loop with a varying argument; ``value``: a varying argument in a
+            # function body (a helper the epoch loop calls: ``train_one_epoch(..., epoch)``)
+            in_function = any(scope.kind == "function" for scope in self.scopes)
+            self._u_emit("set-epoch", "set_epoch", node, flag=id(node) in self._u_in_loop and varying,
+                         value=varying and in_function)
 
         # --- ops from the catalogs
         if qn is not None:
@@ -637,6 +643,19 @@ class UsageMixin(OrderFacts):
         elif isinstance(node.iter, cst.Name) and node.iter.value in state.listings:
             self._u_claimed.add(id(node.iter))
             self._u_listing_loop(node, (None, None), pending=node.iter.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        """``args.seed += local_rank``: the name now carries the rank offset, so
+        ``args.seed - local_rank`` is the same on every rank (see :meth:`u_rank_free`)."""
+        if isinstance(node.operator, cst.AddAssign):
+            self._u_rank_offsets[self.text(node.target)] = self.text(node.value)  # type: ignore[attr-defined]
+
+    def u_rank_free(self, seed: cst.BaseExpression) -> bool:
+        """``X - r`` where ``X += r`` came earlier in this module: the rank cancels out."""
+        return (
+            isinstance(seed, cst.BinaryOperation) and isinstance(seed.operator, cst.Subtract)
+            and self._u_rank_offsets.get(self.text(seed.left)) == self.text(seed.right)  # type: ignore[attr-defined]
+        )
 
     def usage_loop(self, node: cst.While) -> None:
         """Hook from ``visit_While``: ``set_epoch`` calls in its body are in a loop."""

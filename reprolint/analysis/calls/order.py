@@ -24,7 +24,7 @@ def _literal(node: Any) -> Any:
     "transformers.set_seed", "accelerate.utils.set_seed",
 )
 def _rank_seed(c: Any, site: CallSite) -> None:
-    if site.node.args and RANK_WORDS.search(c.text(site.node.args[0].value)):
+    if site.node.args and RANK_WORDS.search(c.text(site.node.args[0].value)) and not c.u_rank_free(site.node.args[0].value):
         c._u_emit("rank-seed", site.qualname, site.node)
 
 

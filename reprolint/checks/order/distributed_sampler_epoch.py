@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
+from reprolint.analysis.execution import Step
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
 
@@ -16,9 +17,13 @@ class DistributedSamplerEpoch(Rule):
     Three cases, in programs:
 
     - a `DistributedSampler(...)` (shuffling, the default) in a program with no
-      `.set_epoch(<epoch>)` call inside a loop (a call outside any loop, or with a
-      constant, does not count). Programs trained by Lightning's or Hugging Face's
-      `Trainer` are skipped: they call `set_epoch` themselves. Reported at the sampler;
+      `.set_epoch(<epoch>)` call that runs whenever the sampler is built: inside a loop,
+      or in a function the epoch loop calls (`train_one_epoch(..., epoch)`), with a
+      varying argument (a constant does not count), guarded by no condition the sampler
+      is not guarded by (`if args.distributed:` around both counts; a sampler built on
+      every run whose `set_epoch` runs only `if args.distributed:` is reported).
+      Programs trained by Lightning's or Hugging Face's `Trainer` are skipped: they call
+      `set_epoch` themselves. Reported at the sampler;
     - a `DistributedSampler(..., seed=...)` whose seed depends on the rank (`rank`,
       `local_rank`, `dist.get_rank()`, `process_index`, `LOCAL_RANK`). Reported at the
       sampler;
@@ -67,7 +72,7 @@ class DistributedSamplerEpoch(Rule):
     """
 
     code = "RPL404"
-    message = "`{call}(...)` is used across epochs without `set_epoch(epoch)` in the epoch loop, so every epoch shuffles the same way"
+    message = "`{call}(...)` is used across epochs without `set_epoch(epoch)` in the epoch loop{guarded}, so every epoch shuffles the same way"
     messages = {
         "rank-sampler": "`{call}(...)` is seeded differently on each rank, so the ranks' shards overlap and miss samples; use the same seed on every rank",
         "rank-seed": "`{call}(...)` seeds each rank differently before the model is built, and nothing broadcasts rank 0's weights, so the replicas start from different weights",
@@ -115,8 +120,11 @@ class DistributedSamplerEpoch(Rule):
         for program in program_usages(ctx):
             if program.is_library:
                 continue
-            epochs = any(u.flag for _, _, u in program.of("set-epoch", default_only=False))
-            for _, path, usage in program.of("sampler", default_only=False):
+            epoch_calls = [
+                program.usage_steps[position] for position, _, u in program.of("set-epoch", default_only=False)
+                if u.flag or u.value is True
+            ]
+            for position, path, usage in program.of("sampler", default_only=False):
                 if (path, usage.span) in seen:
                     continue
                 if usage.flag:
@@ -124,9 +132,18 @@ class DistributedSamplerEpoch(Rule):
                     yield self.report(
                         path, usage.span, variant="rank-sampler", call=usage.text, entry_points=program.entry_points,
                     )
-                elif usage.value is not False and not epochs and not program.framework_trainer:
+                elif usage.value is not False and not program.framework_trainer and not any(
+                    _runs_with(step, program.usage_steps[position]) for step in epoch_calls
+                ):
                     seen.add((path, usage.span))
-                    yield self.report(path, usage.span, call=usage.text, entry_points=program.entry_points)
+                    extra = sorted({
+                        text for step in epoch_calls
+                        for text, _ in _conditions(step) - _conditions(program.usage_steps[position])
+                    })
+                    guarded = f" on every run (it is called only when `{extra[0]}`)" if extra else ""
+                    yield self.report(
+                        path, usage.span, call=usage.text, guarded=guarded, entry_points=program.entry_points,
+                    )
             if program.has("ddp", default_only=False) or program.framework_trainer or program.program is None:
                 continue
             builds_model = any(o.draw.kind == "init" and o.draw.library == "torch" for o in program.program.draws)
@@ -137,3 +154,14 @@ class DistributedSamplerEpoch(Rule):
                     continue
                 seen.add((path, usage.span))
                 yield self.report(path, usage.span, variant="rank-seed", call=usage.text, entry_points=program.entry_points)
+
+
+def _conditions(step: Step) -> set[tuple[str, bool]]:
+    return {(guard.cond.text, guard.cond.polarity) for guard in step.conds}
+
+
+def _runs_with(epoch_call: Step, sampler: Step) -> bool:
+    """The ``set_epoch`` call runs whenever the sampler is built: every condition on its
+    way also guards the sampler (``if args.distributed:`` around both counts; a sampler
+    built always but advanced only ``if args.distributed:`` does not)."""
+    return _conditions(epoch_call) <= _conditions(sampler)

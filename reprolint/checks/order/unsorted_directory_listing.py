@@ -27,7 +27,8 @@ class UnsortedDirectoryListing(Rule):
     (`glob.glob(pattern)[0]`, `files[0]` of a stored glob): taking element 0 of a
     pattern's matches is the idiom for "the one match", and when one file matches the
     order does not matter (several matches are a bug of another kind). Element 0 of a
-    whole folder (`os.listdir(d)[0]`) and `[-1]` for "the latest" are reported. An `os.walk` loop is accepted when it sorts both the
+    whole folder (`os.listdir(d)[0]`, `glob.glob("data/*")[0]`) and `[-1]` for "the
+    latest" are reported. An `os.walk` loop is accepted when it sorts both the
     directory and the file list (`dirs.sort()`, `sorted(files)`). Also
     `tf.io.gfile.listdir/glob`. Reported wherever it appears, library code included, at
     the listing call; not in test modules (`tests/`, `test_*.py`, pytest/unittest
