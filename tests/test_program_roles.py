@@ -137,3 +137,21 @@ def test_json_reports_the_role_of_each_entry_point() -> None:
     render_json(Report(diagnostics, 2), out)
     (item,) = json.loads(out.getvalue())
     assert item["roles"] == {"train.py": "training"}
+
+
+def test_an_imported_training_function_nobody_calls_does_not_make_a_training_program() -> None:
+    chapter = (
+        "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.fc = nn.Linear(4, 2)\n        self.drop = nn.Dropout(0.1)\n\n"
+        "def train(net, opt):\n    net(torch.ones(1, 4)).sum().backward()\n    opt.step()\n"
+    )
+    load = (
+        "import torch\nfrom chapter import Net\n\n"
+        "if __name__ == '__main__':\n    net = Net()\n    net.load_state_dict(torch.load('ft.pt'))\n"
+        "    net.eval()\n    print(net(torch.ones(1, 4)))\n"
+    )
+    assert found({"chapter.py": chapter, "load_finetuned.py": load}) == []
+    # The same script calling train() trains: the init draws are its own.
+    trains = load.replace("    net.eval()\n", "    train(net, torch.optim.SGD(net.parameters(), lr=0.1))\n")
+    trains = trains.replace("from chapter import Net", "from chapter import Net, train")
+    assert ("chapter.py", 7, "RPL101") in found({"chapter.py": chapter, "load_finetuned.py": trains})

@@ -84,6 +84,9 @@ class StepContext:
     phase: Phase = Phase.CALL
     in_worker: bool = False  # runs in DataLoader worker processes
     no_grad: bool = False  # under torch.no_grad() / torch.inference_mode()
+    # in a plain function of an imported module that no call reaches (it may be passed
+    # as an argument: its draws count, but it does not make the program a training one)
+    uncalled: bool = False
 
 
 _AT_CALL = StepContext()
@@ -251,6 +254,8 @@ class _Walker:
                 # (a callback, `model.apply(init_fn)`): its draws count, but a seeding
                 # helper nobody calls seeds nothing.
                 self.skip_seeds = not dot
+                if not dot and path != self.out.entry:
+                    context = StepContext(context.phase, context.in_worker, context.no_grad, True)
                 self.run_function(path, qualname, (), None, context)
                 self.skip_seeds = False
         self.out.steps.extend(self.deferred)
@@ -285,9 +290,9 @@ class _Walker:
         self.ran_functions.add(key)
         fn = self.index.facts[path].functions[qualname]
         if fn.no_grad and not context.no_grad:
-            context = StepContext(context.phase, context.in_worker, True)
+            context = StepContext(context.phase, context.in_worker, True, context.uncalled)
         if not context.in_worker and self.model.runs_in_workers(path, qualname):
-            context = StepContext(context.phase, True, context.no_grad)
+            context = StepContext(context.phase, True, context.no_grad, context.uncalled)
         self.depth += 1
         self.run_events(path, fn.events, conds, via, context)
         self.depth -= 1
@@ -309,7 +314,7 @@ class _Walker:
                     steps.append(Step(event, path, outer, via, context))
             elif kind is Draw:
                 if event.deferred:
-                    deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad)
+                    deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad, context.uncalled)
                     self.deferred.append(Step(event, path, outer, via, deferred))
                 else:
                     steps.append(Step(event, path, outer, via, context))
@@ -331,7 +336,7 @@ class _Walker:
             elif kind is Region:
                 if event.begin:
                     regions.append(context)
-                    context = StepContext(context.phase, context.in_worker, True)
+                    context = StepContext(context.phase, context.in_worker, True, context.uncalled)
                 elif regions:
                     context = regions.pop()
 

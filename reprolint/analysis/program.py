@@ -475,9 +475,13 @@ class Program:
 
     @property
     def trains_anything(self) -> bool:
-        """A training step of any framework runs (backward, optimizer step, fit, a Trainer)."""
-        return any(self.has("train", framework, default_only=False) for framework in ("torch", "tf", "jax")) \
-            or self.framework_trainer
+        """A training step of any framework runs (backward, optimizer step, fit, a
+        Trainer), not counting plain functions of imported modules that no call reaches
+        (a notebook importing a chapter's `train_model` trains nothing)."""
+        return self.framework_trainer or any(
+            step.event.kind == "train" and not step.context.uncalled  # type: ignore[union-attr]
+            for step in self.usage_steps
+        )
 
     @property
     def loads_checkpoint(self) -> bool:
@@ -487,9 +491,10 @@ class Program:
         return self.has("load", default_only=False)
 
     def overwrites_init(self, outcome: "DrawOutcome") -> bool:
-        """A weight-initialisation draw whose weights a checkpoint load replaces: an
-        evaluation/inference program that loads trained weights."""
-        return outcome.draw.kind == "init" and self.role is Role.EVALUATION and self.loads_checkpoint
+        """A weight-initialisation draw whose weights a checkpoint load replaces (or a
+        dropout mask, off in a model put in eval mode): an evaluation/inference program
+        that loads trained weights."""
+        return outcome.draw.kind in ("init", "dropout") and self.role is Role.EVALUATION and self.loads_checkpoint
 
     @property
     def is_training(self) -> bool:
