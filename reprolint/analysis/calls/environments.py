@@ -10,10 +10,12 @@ the claims against gymnasium.
 
 These are RPL102 facts (a generator seeded from OS entropy), recorded per module when the
 module seeds something else (the author wants reproducibility; the environment is the one
-thing its seeds miss) and never seeds an environment or a space itself. The calls are told
-apart from look-alikes (``meter.reset()``, ``buffer.sample()``) by their receiver: an
-``env``-named object for ``reset``, an ``action_space``/``observation_space`` attribute for
-``sample``.
+thing its seeds miss) and never seeds an environment (``reset(seed=...)``, gym's
+``env.seed(s)``, a factory given ``seed=`` such as ``envpool.make(..., seed=s)``) or the
+space itself. The calls are told apart from look-alikes (``meter.reset()``,
+``buffer.sample()``) by their receiver: an ``env``-named object for ``reset``, an
+``action_space`` attribute for ``sample`` (observation spaces are sampled for dummy
+inputs, not reported).
 """
 
 from __future__ import annotations
@@ -24,7 +26,11 @@ from typing import Any, Optional
 
 import libcst as cst
 
-_SPACES = ("action_space", "observation_space", "single_action_space", "single_observation_space")
+# Action spaces only: an observation space's sample() is nearly always a dummy input for
+# shape inference (`network.init(key, obs_space.sample())`), whose values change nothing.
+_SPACES = ("action_space", "single_action_space")
+# Factories that seed the environments they build (`envpool.make(..., seed=s)`).
+_SEEDING_FACTORIES = ("make", "make_vec", "make_gym", "make_gymnasium", "make_dm", "make_spec")
 
 
 @functools.lru_cache(maxsize=1)
@@ -71,6 +77,9 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> None:
     if not uses & libraries:
         return
     method, receiver = func.attr.value, func.value
+    if method in _SEEDING_FACTORIES and any(a.keyword is not None and a.keyword.value == "seed" for a in node.args):
+        state.seeded_envs = True
+        return
     space = receiver.attr.value if isinstance(receiver, cst.Attribute) else None
     if space in _SPACES:
         if method == "seed":

@@ -209,3 +209,14 @@ def _hf_trainer(c: Any, site: CallSite) -> None:
 def _accelerator(c: Any, site: CallSite) -> None:
     if _literal(site.kwargs.get("cpu")) is not True:
         c._u_emit("cuda", "`Accelerator()`", site.node)
+
+
+# timm's optimizer factory and loss scalers (what DeiT-style trainers call instead of
+# `torch.optim.X(...)` and `loss.backward()`): a training step, like a torch optimizer.
+@on_call(
+    "timm.optim.create_optimizer", "timm.optim.create_optimizer_v2",
+    "timm.optim.optim_factory.create_optimizer", "timm.optim.optim_factory.create_optimizer_v2",
+    "timm.utils.NativeScaler", "timm.utils.cuda.NativeScaler", "timm.utils.ApexScaler",
+)
+def _timm_training(c: Any, site: CallSite) -> None:
+    c._u_emit("train", "torch", site.node)

@@ -28,8 +28,10 @@ class UnseededRngInstance(Rule):
     `env.reset()` without `seed=` seeds the environment from OS entropy on its first
     call, and `env.action_space.sample()` draws from the space's generator unless
     `env.action_space.seed(s)` ran. In a module that seeds something else and never
-    seeds an environment (`reset(seed=...)`, gym's `env.seed(s)`) or that space, the
-    first such call per environment or space is reported. There is no automatic fix
+    seeds an environment (`reset(seed=...)`, gym's `env.seed(s)`, a factory given
+    `seed=` such as `envpool.make(..., seed=s)`) or that action space, the first such
+    call per environment or space is reported (`observation_space.sample()` is not: it
+    is a dummy input for shape inference). There is no automatic fix
     (the seed belongs in the first `reset` only; later resets continue its stream).
 
     ## Why is this bad?
