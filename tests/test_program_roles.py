@@ -155,3 +155,26 @@ def test_an_imported_training_function_nobody_calls_does_not_make_a_training_pro
     trains = load.replace("    net.eval()\n", "    train(net, torch.optim.SGD(net.parameters(), lr=0.1))\n")
     trains = trains.replace("from chapter import Net", "from chapter import Net, train")
     assert ("chapter.py", 7, "RPL101") in found({"chapter.py": chapter, "load_finetuned.py": trains})
+
+
+def test_modules_reached_only_through_another_script_run_only_what_this_program_builds() -> None:
+    sources = {
+        # The package imports every algorithm: importing `algos.logx` runs them all.
+        "algos/__init__.py": "from algos import torch_algo\nfrom algos import tf_algo\n",
+        "algos/logx.py": "LEVEL = 1\n",
+        "algos/torch_core.py": (
+            "import torch.nn as nn\n\nclass Actor(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.fc = nn.Linear(4, 2)\n"
+        ),
+        "algos/torch_algo.py": (
+            "import torch\nfrom algos import torch_core\n\ndef run():\n    torch.manual_seed(0)\n"
+            "    ac = torch_core.Actor()\n    ac(torch.ones(1, 4)).sum().backward()\n\n"
+            "if __name__ == '__main__':\n    run()\n"
+        ),
+        "algos/tf_algo.py": (
+            "import tensorflow as tf\nimport algos.logx\n\ndef run():\n    tf.random.set_seed(0)\n"
+            "    x = tf.Variable(tf.random.normal([2]))\n    tf.keras.optimizers.SGD().apply_gradients([(x, x)])\n\n"
+            "if __name__ == '__main__':\n    run()\n"
+        ),
+    }
+    assert [d for d in check_sources(sources) if d.code in ("RPL101", "RPL105")] == []

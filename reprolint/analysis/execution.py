@@ -19,7 +19,8 @@ Execution order (the approximations rules document):
   calls them later (phase ``framework``). A plain function no call reaches may be passed
   as an argument (a callback, ``model.apply(init_fn)``), so its draws count, but its
   seeds do not: a ``set_seed`` nobody calls seeds nothing. In another program's script
-  (a module with its own ``__main__`` block) only the classes this program builds run;
+  (a module with its own ``__main__`` block), and in the modules first imported by
+  one, only the classes this program builds run;
 * deferred draws (dropout masks, shuffling loaders) draw when used: they come last
   (phase ``deferred``).
 
@@ -228,6 +229,7 @@ class _Walker:
         self.depth = 0
         self.skip_seeds = False  # running a plain function no call reaches
         self.called: set[tuple[str, str]] = set()  # bodies run at a resolved call
+        self.foreign: set[str] = set()  # modules first imported by another program's script
 
     def run(self) -> Execution:
         self.run_module(self.out.entry, as_main=True)
@@ -236,7 +238,7 @@ class _Walker:
         while done < len(self.out.modules):
             path = self.out.modules[done]
             done += 1
-            other_entry = path != self.out.entry and self.index.facts[path].has_main_guard
+            other_entry = self._foreign(path)
             for qualname in self.model.module(path).functions:
                 if (path, qualname) in self.ran_functions:
                     continue
@@ -261,6 +263,13 @@ class _Walker:
         self.out.steps.extend(self.deferred)
         return self.out
 
+    def _foreign(self, path: str) -> bool:
+        """Another program's script (a module with its own ``__main__`` block), or a
+        module this program reached only through one."""
+        if path == self.out.entry:
+            return False
+        return self.index.facts[path].has_main_guard or path in self.foreign
+
     def _maybe_built(self, path: str, cls: str) -> bool:
         """Whether this program may build ``cls``: its project constructor ran at a
         call, or the constructor is not the project's (then nobody can tell)."""
@@ -272,10 +281,12 @@ class _Walker:
         prefix = cls + "."
         return any(p == path and q.startswith(prefix) for p, q in self.called)
 
-    def run_module(self, path: str, as_main: bool = False) -> None:
+    def run_module(self, path: str, as_main: bool = False, importer: Optional[str] = None) -> None:
         if path in self.ran_modules:
             return
         self.ran_modules.add(path)
+        if importer is not None and self._foreign(importer):
+            self.foreign.add(path)
         self.out.modules.append(path)
         module = self.model.module(path)
         self.run_events(path, module.as_main if as_main else module.as_import, (), None, _AT_CALL)
@@ -325,14 +336,14 @@ class _Walker:
                 file, qualname = resolved
                 if file not in self.ran_modules:
                     # Calling into a module means it was imported (maybe by a path we missed).
-                    self.run_module(file)
+                    self.run_module(file, importer=path)
                 step = Step(event, path, outer, via, context)
                 steps.append(step)
                 self.called.add((file, qualname))
                 self.run_function(file, qualname, step.conds, via or At(path, event), context)
             elif kind is Import:
                 for module in self.index.package_chain(path, event.module):
-                    self.run_module(module)
+                    self.run_module(module, importer=path)
             elif kind is Region:
                 if event.begin:
                     regions.append(context)
