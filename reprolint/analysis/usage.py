@@ -483,6 +483,18 @@ class UsageMixin(OrderFacts):
             self._u_taped = taped
         return self._u_taped
 
+    def _u_fresh_constant(self, node: cst.BaseExpression) -> bool:
+        """A tensor a factory just made (``torch.arange(n).unsqueeze(0)``): it requires no
+        grad unless ``requires_grad=True`` is passed, so no gradient flows into it."""
+        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_METHODS:
+            node = node.func.value
+        if not isinstance(node, cst.Call):
+            return False
+        qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
+        return qn in _FACTORIES and not any(
+            a.keyword is not None and a.keyword.value == "requires_grad" for a in node.args
+        )
+
     def _u_not_a_tensor(self, receiver: cst.BaseExpression) -> bool:
         """The receiver of ``x.gather(...)`` is no tensor: ``self`` (a module's own method),
         or a name bound to an object made by a call outside torch
@@ -513,6 +525,8 @@ class UsageMixin(OrderFacts):
                 and id(node) not in self._u_tapes():
             # top-level code of an eager program that takes gradients in GradientTape
             # blocks, outside them: no gradient of this call is ever computed
+            facts.append("no-grad-input")
+        if source is not None and self._u_fresh_constant(source):
             facts.append("no-grad-input")
         attr = _self_attr(source) if source is not None else None
         if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
@@ -699,6 +713,17 @@ class UsageMixin(OrderFacts):
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+# Tensor factories: what they return requires no grad unless told to.
+_FACTORIES = frozenset(
+    f"torch.{n}" for n in (
+        "arange", "zeros", "ones", "full", "empty", "eye", "tensor", "linspace", "randint", "randperm",
+    )
+)
+_SHAPE_METHODS = frozenset({
+    "unsqueeze", "view", "reshape", "expand", "repeat", "flatten", "t", "long", "int", "float", "to", "cuda",
+})
 
 
 _CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "detach"})
