@@ -1,4 +1,5 @@
-"""Sampler and set_epoch both behind `if args.distributed:`: advanced whenever built."""
+"""Sampler and set_epoch both behind `if args.distributed:`, or set_epoch behind a test
+of the sampler itself: advanced whenever built."""
 import argparse
 
 import torch
@@ -18,6 +19,8 @@ optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 for epoch in range(5):
     if args.distributed:
         sampler.set_epoch(epoch)
+    if isinstance(loader.sampler, DistributedSampler):
+        loader.sampler.set_epoch(epoch)
     for (x,) in loader:
         optimizer.zero_grad()
         model(x).sum().backward()

@@ -20,8 +20,10 @@ class DistributedSamplerEpoch(Rule):
       `.set_epoch(<epoch>)` call that runs whenever the sampler is built: inside a loop,
       or in a function the epoch loop calls (`train_one_epoch(..., epoch)`), with a
       varying argument (a constant does not count), guarded by no condition the sampler
-      is not guarded by (`if args.distributed:` around both counts; a sampler built on
-      every run whose `set_epoch` runs only `if args.distributed:` is reported).
+      is not guarded by (`if args.distributed:` around both counts, and so does a test of
+      the sampler itself such as `isinstance(loader.sampler, DistributedSampler)`; a
+      sampler built on every run whose `set_epoch` runs only `if args.distributed:` is
+      reported).
       Programs trained by Lightning's or Hugging Face's `Trainer` are skipped: they call
       `set_epoch` themselves. Reported at the sampler;
     - a `DistributedSampler(..., seed=...)` whose seed depends on the rank (`rank`,
@@ -157,7 +159,13 @@ class DistributedSamplerEpoch(Rule):
 
 
 def _conditions(step: Step) -> set[tuple[str, bool]]:
-    return {(guard.cond.text, guard.cond.polarity) for guard in step.conds}
+    """The conditions on the way to a step, less those that test the sampler itself
+    (`isinstance(loader.sampler, DistributedSampler)`, `if sampler is not None:`, a
+    `hasattr(..., "set_epoch")`): they hold wherever the sampler is built."""
+    return {
+        (guard.cond.text, guard.cond.polarity) for guard in step.conds
+        if "sampler" not in guard.cond.text.lower() and "set_epoch" not in guard.cond.text
+    }
 
 
 def _runs_with(epoch_call: Step, sampler: Step) -> bool:
