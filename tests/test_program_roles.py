@@ -178,3 +178,18 @@ def test_modules_reached_only_through_another_script_run_only_what_this_program_
         ),
     }
     assert [d for d in check_sources(sources) if d.code in ("RPL101", "RPL105")] == []
+
+
+def test_tf_in_an_uncalled_helper_of_an_imported_logger_is_no_tf_training() -> None:
+    logger = (
+        "import tensorflow as tf\n\ndef restore_and_finetune(sess, loss):\n"
+        "    tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+    )
+    train = (
+        "import torch\nimport logx\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+        "    net = torch.nn.Linear(2, 1)\n    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+        "    net(torch.ones(1, 2)).sum().backward()\n    opt.step()\n"
+    )
+    assert [c for _, _, c in found({"logx.py": logger, "ppo.py": train})] == []
+    called = train + "    logx.restore_and_finetune(None, None)\n"
+    assert "RPL304" in [c for _, _, c in found({"logx.py": logger, "ppo.py": called})]

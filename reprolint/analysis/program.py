@@ -593,6 +593,16 @@ class Program:
     def trains(self) -> bool:
         return self.has("train", "torch")
 
+    def trains_with(self, framework: str) -> bool:
+        """A training step of ``framework`` runs with the default options, not counting
+        plain functions of imported modules that no call reaches."""
+        for step in self.usage_steps:
+            usage = step.event
+            if usage.kind == "train" and usage.name == framework and not step.context.uncalled:  # type: ignore[union-attr]
+                if self.on_default_path(step):
+                    return True
+        return False
+
     @property
     def framework_trainer(self) -> bool:
         """Lightning's or Hugging Face's Trainer runs the loop (RPL306 owns its flags)."""

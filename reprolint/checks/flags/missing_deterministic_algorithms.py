@@ -125,7 +125,7 @@ class MissingDeterministicAlgorithms(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            if not program.is_training or not program.trains or program.framework_trainer:
+            if not program.is_training or not program.trains_with("torch") or program.framework_trainer:
                 continue
             cuda = program.cuda
             if cuda is None or program.deterministic() is not None:

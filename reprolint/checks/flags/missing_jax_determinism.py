@@ -79,7 +79,7 @@ class MissingJaxDeterminism(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            if not program.is_training or not program.has("train", "jax") or program.hides_gpu("jax"):
+            if not program.is_training or not program.trains_with("jax") or program.hides_gpu("jax"):
                 continue
             if any(
                 usage.value is None or _FLAG in str(usage.value).replace("=1", "=true")

@@ -94,7 +94,7 @@ class MissingTfOpDeterminism(Rule):
         version = tf_version()
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            if not program.is_training or not program.has("train", "tf") or program.hides_gpu("tf"):
+            if not program.is_training or not program.trains_with("tf") or program.hides_gpu("tf"):
                 continue
             det = tf_determinism(program, version)
             if det.on:
