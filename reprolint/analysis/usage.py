@@ -38,6 +38,7 @@ Kinds of :class:`Usage` (``name`` / ``value`` / ``flag`` meaning):
                ``value``: num_workers literal; ``ref``: its ``args.<ref>``;
                ``flag``: ``worker_init_fn`` given)
 ``hashseed``   the program enforces ``PYTHONHASHSEED`` (re-exec or a check)
+``set-order``  an RPL401 site (order taken from a set of strings), where its code runs
 =============  =====================================================================
 """
 
@@ -255,6 +256,9 @@ class UsageMixin(OrderFacts):
         from reprolint.analysis.facts import LocalFinding
 
         self.facts.findings.append(LocalFinding(code, self.span(node), data))  # type: ignore[attr-defined]
+        if code == "RPL401":
+            # where it runs, in execution order: RPL307 asks whether a program reaches it
+            self._u_emit("set-order", "", node)
 
     # ------------------------------------------------------------------ module
     def visit_Module(self, node: cst.Module) -> None:

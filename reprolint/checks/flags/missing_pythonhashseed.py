@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
+from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability, Related
 
@@ -13,8 +14,10 @@ class MissingPythonhashseed(Rule):
     Reports a program whose results depend on str hash order (see RPL401) runs
     without a fixed `PYTHONHASHSEED`.
 
-    A program depends on the hash order when one of its modules has an RPL401 finding
-    (order taken from a set of strings). Since `PYTHONHASHSEED` is read once, when the
+    A program depends on the hash order when it runs an RPL401 site (order taken from
+    a set of strings): top-level code of a module it imports, or a function it calls
+    (or a framework calls); a function of an imported module that nothing calls does
+    not count, nor does a test module unless `include-tests`. Since `PYTHONHASHSEED` is read once, when the
     interpreter starts, assigning `os.environ["PYTHONHASHSEED"]` inside the program is
     too late for the program itself; accepted are a re-launch of the interpreter with
     the variable set (`os.execv(sys.executable, ...)`, `subprocess.run([sys.executable,
@@ -86,9 +89,10 @@ class MissingPythonhashseed(Rule):
         for program in program_usages(ctx):
             if program.is_library:
                 continue
+            # the RPL401 sites the program runs (a function no call reaches runs none)
             sites = [
-                (path, finding) for path in program.modules
-                for finding in ctx.facts[path].findings if finding.code == "RPL401"
+                (path, usage) for _, path, usage in program.of("set-order", default_only=False)
+                if not is_test_module(path, ctx.facts[path]) or ctx.settings.include_tests
             ]
             if not sites:
                 continue
