@@ -90,7 +90,9 @@ class MissingCudnnDeterministic(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        seen: set[tuple[str, object]] = set()
+        # One finding per CUDA site, naming every program that reaches it (a shared
+        # `dist_util.dev()` is one problem of each training script).
+        sites: dict[tuple[str, object], list] = {}  # site -> [path, usage, programs]
         for program in program_usages(ctx):
             if not program.is_training or program.framework_trainer:
                 continue
@@ -104,7 +106,8 @@ class MissingCudnnDeterministic(Rule):
             ):
                 continue
             path, usage = cuda
-            if (path, usage.span) in seen:
-                continue
-            seen.add((path, usage.span))
-            yield self.report(path, usage.span, what=usage.name, roles={program.entry: program.role.value}, entry_points=program.entry_points)
+            sites.setdefault((path, usage.span), [path, usage, []])[2].append(program)
+        for path, usage, programs in sites.values():
+            entries = list(dict.fromkeys(e for p in programs for e in p.entry_points))
+            roles = {p.entry: p.role.value for p in programs}
+            yield self.report(path, usage.span, what=usage.name, roles=roles, entry_points=entries)
