@@ -284,6 +284,7 @@ def test_file_changed_since_read_is_not_overwritten(project, monkeypatch) -> Non
 
 def test_a_fix_that_would_not_parse_is_dropped(monkeypatch) -> None:
     from reprolint import fixing
+    from reprolint.fixes import seeding
 
     class _Unparsable:
         def __init__(self, module) -> None:
@@ -292,7 +293,7 @@ def test_a_fix_that_would_not_parse_is_dropped(monkeypatch) -> None:
     def broken(module, seed, stop=None):
         return _Unparsable(module)
 
-    monkeypatch.setattr(fixing, "ensure_install", broken)
+    monkeypatch.setattr(seeding, "ensure_install", broken)
     texts, fixed, remaining, problems, converged = fixing.fix_texts(
         {"t.py": UNSEEDED}, Settings(), ["."], unsafe=True
     )

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from reprolint import fixing
 from reprolint.api import check_paths, check_sources
 from reprolint.checks.base import all_rules
 from reprolint.cli import main
 from reprolint.config import Settings
+from reprolint.fixes.planning import FixPlanner
 from reprolint.model import Diagnostic
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,7 +32,7 @@ def _no_realising(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(self, action):  # type: ignore[no-untyped-def]
         raise AssertionError(f"a fix was realised: {action.title}")
 
-    monkeypatch.setattr(fixing._Planner, "realise", refuse)
+    monkeypatch.setattr(FixPlanner, "realise", refuse)
 
 
 def test_text_check_realises_no_fix(cli, project, monkeypatch: pytest.MonkeyPatch) -> None:

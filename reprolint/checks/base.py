@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Mapping, Optional
 
 from reprolint.model import Applicability, Fix, Related, Severity, Span
 
@@ -132,6 +132,12 @@ class Rule:
     implemented: ClassVar[bool] = True
     VALID: ClassVar[list[Any]] = []
     INVALID: ClassVar[list[Invalid]] = []
+    # The rule's fix, registered in the rule's own module with ``@MyRule.fix_planner``:
+    # ``(planner, diagnostic) -> FixAction | None`` (see reprolint.fixes.planning). A rule
+    # has a fix exactly when it has a planner. ``fix_precheck`` (``@MyRule.fix_precheck``)
+    # answers "would the planner give a fix?" without parsing (None: cannot tell cheaply).
+    plan_fix: ClassVar[Optional[Callable[..., Any]]] = None
+    fix_precheck: ClassVar[Optional[Callable[..., Optional[bool]]]] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -141,6 +147,18 @@ class Rule:
         if code in _REGISTRY and _REGISTRY[code] is not cls:
             raise ValueError(f"rule code {code} registered twice")
         _REGISTRY[code] = cls
+
+    @classmethod
+    def fix_planner(cls, plan: Callable[..., Any]) -> Callable[..., Any]:
+        """Decorator: ``plan`` plans this rule's fix from a finding's data."""
+        cls.plan_fix = staticmethod(plan)  # type: ignore[assignment]
+        return plan
+
+    @classmethod
+    def fix_prechecker(cls, test: Callable[..., Optional[bool]]) -> Callable[..., Optional[bool]]:
+        """Decorator: ``test`` tells cheaply whether ``plan_fix`` would give a fix."""
+        cls.fix_precheck = staticmethod(test)  # type: ignore[assignment]
+        return test
 
     @classmethod
     def name(cls) -> str:

@@ -6,6 +6,13 @@ from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from typing import Optional
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner
+from reprolint.fixes.seeding import HELPER_NAME, entry_action, ensure_seed_helper
+from reprolint.fixes.determinism import usage_program
+from reprolint.model import Diagnostic
 
 _KERAS_SEEDERS = ("keras.utils.set_random_seed", "tensorflow.keras.utils.set_random_seed")
 
@@ -169,3 +176,45 @@ class FrameworkDeterminismOff(Rule):
                     "missing": f"the program never calls `keras.utils.set_random_seed` and never seeds {names}",
                     "unseeded_libraries": tuple(sorted(missing_libs)),
                 }
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+@FrameworkDeterminismOff.fix_planner
+def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    """RPL306: ``Trainer(deterministic=True)``, ``TrainingArguments(full_determinism=True)``;
+    a Keras program gets seeded at the entry point (``install()`` or ``seed_everything``)."""
+    found = usage_program(planner, d, ("lightning", "hf-args", "keras-fit"))
+    if found is None:
+        return None
+    program, usage = found
+    if usage.kind == "keras-fit":
+        if program.program is None:
+            return None
+        if planner.style == "hooks":
+            return entry_action(planner, program.program, d.code)
+        entry = program.entry
+        stop = planner.import_stop(entry)
+        seed = planner.seed
+        libs = ("random", "numpy", "tensorflow")
+        return FixAction(
+            entry, ("entry", "inline", seed, libs), planner.applicability(d.code),
+            f"Seed {', '.join(libs)} at the entry point with `{HELPER_NAME}({seed})`",
+            lambda m: ensure_seed_helper(m, seed, libs, stop),
+        )
+    if usage.name.endswith(("HfArgumentParser", "LightningCLI")):
+        return None  # the options come from the command line: the keyword is not the call's
+    keyword = "deterministic" if usage.kind == "lightning" else "full_determinism"
+    value = program.kw_value(usage, keyword)
+    if value is True or value == "warn":
+        return None  # only the seeding is missing: RPL101/RPL105 and `seed_everything`
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Call)
+        return fixes.add_keyword(node, keyword, cst.Name("True"), replace=True)
+
+    return FixAction(
+        d.path, ("framework", d.span, keyword), planner.applicability(d.code),
+        f"Pass `{keyword}=True`", lambda m: fixes.rewrite(m, d.span, change),
+    )

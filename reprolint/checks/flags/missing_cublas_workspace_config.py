@@ -6,6 +6,7 @@ from reprolint.analysis.determinism import program_usages, short, torch_version
 from reprolint.catalog.ops import load_cublas
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from reprolint.fixes.determinism import plan_determinism, determinism_available
 
 
 class MissingCublasWorkspaceConfig(Rule):
@@ -165,3 +166,9 @@ class MissingCublasWorkspaceConfig(Rule):
                 path, usage.span, call=usage.text, problem=problem, consequence=consequence,
                 problem_kind=kind, value=value, required=required, entry_points=program.entry_points,
             )
+
+
+# ----------------------------------------------------------------------------- fix
+
+MissingCublasWorkspaceConfig.fix_planner(plan_determinism)
+MissingCublasWorkspaceConfig.fix_prechecker(determinism_available)

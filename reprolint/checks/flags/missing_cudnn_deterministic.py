@@ -5,6 +5,7 @@ from typing import Iterator
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from reprolint.fixes.determinism import plan_determinism, determinism_available
 
 
 class MissingCudnnDeterministic(Rule):
@@ -111,3 +112,9 @@ class MissingCudnnDeterministic(Rule):
             entries = list(dict.fromkeys(e for p in programs for e in p.entry_points))
             roles = {p.entry: p.role.value for p in programs}
             yield self.report(path, usage.span, what=usage.name, roles=roles, entry_points=entries)
+
+
+# ----------------------------------------------------------------------------- fix
+
+MissingCudnnDeterministic.fix_planner(plan_determinism)
+MissingCudnnDeterministic.fix_prechecker(determinism_available)

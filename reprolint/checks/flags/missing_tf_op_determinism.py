@@ -5,6 +5,7 @@ from typing import Iterator
 from reprolint.analysis.determinism import program_usages, short, tf_determinism, tf_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from reprolint.fixes.determinism import plan_determinism, determinism_available
 
 
 class MissingTfOpDeterminism(Rule):
@@ -112,3 +113,9 @@ class MissingTfOpDeterminism(Rule):
                 where[0], where[1].span, version=short(version), note=note, cudnn_only=det.cudnn_only,
                 roles={program.entry: program.role.value}, entry_points=program.entry_points,
             )
+
+
+# ----------------------------------------------------------------------------- fix
+
+MissingTfOpDeterminism.fix_planner(plan_determinism)
+MissingTfOpDeterminism.fix_prechecker(determinism_available)

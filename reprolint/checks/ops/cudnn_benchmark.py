@@ -6,6 +6,11 @@ from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage import Usage
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from typing import Optional
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, node_code
+from reprolint.model import Diagnostic
 
 
 class CudnnBenchmark(Rule):
@@ -108,3 +113,35 @@ class CudnnBenchmark(Rule):
             trainer = usage.text.endswith("Trainer")
             setting = "Trainer(benchmark=True)" if trainer else "torch.backends.cudnn.benchmark = True"
             yield self.report(path, span, setting=setting, entry_points=entries)
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+@CudnnBenchmark.fix_planner
+def _plan_cudnn_benchmark(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    module = planner.module(d.path)
+    if module is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        call = fixes.find_node(m, d.span, (cst.Call,))
+        if call is not None:  # `Trainer(benchmark=True)`, `cudnn.flags(benchmark=True)`
+            return fixes.replace_nodes(m, {id(call.node): lambda c: fixes.add_keyword(
+                c, "benchmark", cst.Name("False"), replace=True)})  # type: ignore[arg-type]
+        located = fixes.find_node(m, d.span, (cst.Attribute,))
+        statement = located.statement() if located is not None else None
+        if located is None or not isinstance(statement, cst.SimpleStatementLine):
+            return m
+        target = node_code(located.node)
+        return fixes.replace_nodes(
+            m, {id(statement): lambda s: fixes.set_assignment_value(s, cst.Name("False"), target)}  # type: ignore[arg-type]
+        )
+
+    return FixAction(d.path, ("benchmark", d.span), planner.applicability(d.code),
+                   "Turn cuDNN autotuning off", apply)
+
+
+@CudnnBenchmark.fix_prechecker
+def _fix_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
+    return True  # the setting is rewritten where it is reported

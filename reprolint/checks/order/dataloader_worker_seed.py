@@ -8,6 +8,11 @@ from reprolint.analysis.usage import Usage
 from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+import re
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, binding
+from reprolint.model import Diagnostic
 
 # torch 1.9 started seeding NumPy's global RNG in each worker (Python `random` and
 # torch were already seeded per worker).
@@ -188,3 +193,42 @@ def _dataset_class(ctx: CheckContext, path: str, target: str) -> Optional[tuple[
     if file is not None and name in ctx.facts[file].classes:
         return file, name
     return resolved and (resolved[0], resolved[1][: -len(".__init__")]) if resolved and resolved[1].endswith(".__init__") else None
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name.split(".")[-1]).lower()
+
+
+@DataloaderWorkerSeed.fix_planner
+def _plan_worker_seed(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    """RPL403: ``worker_init_fn=<a generated function that reseeds the dataset's own
+    generators from the worker's seed>``."""
+    attrs = tuple(data_field(d, "attributes") or ())
+    numpy_global = bool(data_field(d, "numpy_global"))
+    dataset = data_field(d, "dataset")
+    if not dataset or not attrs and not numpy_global:
+        return None
+    name = f"seed_{_snake(str(dataset))}_worker"
+    stop = planner.import_stop(d.path)
+
+    def apply(m: cst.Module) -> cst.Module:
+        torch, imports = binding(m, "torch")
+        numpy = None
+        if numpy_global:
+            numpy, more = binding(m, "numpy")
+            imports += more
+        if torch is None or numpy_global and numpy is None:
+            return m
+        source = fixes.worker_seed_source(name, torch, attrs, numpy)
+        m = fixes.rewrite(
+            m, d.span, lambda c: fixes.add_keyword(c, "worker_init_fn", cst.Name(name))  # type: ignore[arg-type]
+        )
+        return fixes.add_imports(fixes.ensure_function(m, name, source, stop), imports)
+
+    return FixAction(
+        d.path, ("worker_init_fn", d.span), planner.applicability(d.code),
+        f"Pass `worker_init_fn={name}`, which reseeds the dataset's generators per worker", apply,
+    )

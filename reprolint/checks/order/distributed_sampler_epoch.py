@@ -6,6 +6,12 @@ from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.execution import Step
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+import re
+from typing import Optional
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code
+from reprolint.model import Diagnostic
 
 
 class DistributedSamplerEpoch(Rule):
@@ -173,3 +179,75 @@ def _runs_with(epoch_call: Step, sampler: Step) -> bool:
     way also guards the sampler (``if args.distributed:`` around both counts; a sampler
     built always but advanced only ``if args.distributed:`` does not)."""
     return _conditions(epoch_call) <= _conditions(sampler)
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+@DistributedSamplerEpoch.fix_planner
+def _plan_set_epoch(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    """RPL404: ``sampler.set_epoch(epoch)`` first in the epoch loop.
+
+    The sampler must be bound to a name (or ``self.<attr>``) and an epoch loop must
+    follow it in the same function: the first ``for <name> in ...`` after it whose name
+    contains "epoch", else the first ``for <name> in range(...)`` holding another loop.
+    """
+    if data_field(d, "variant") is not None:
+        return None  # seeded from the rank: the seed itself must change
+    module = planner.module(d.path)
+    if module is None:
+        return None
+
+    def locate(m: cst.Module) -> Optional[tuple[cst.For, str]]:
+        located = fixes.find_call(m, d.span)
+        if located is None:
+            return None
+        statement = located.statement()
+        if not isinstance(statement, cst.SimpleStatementLine) or not isinstance(statement.body[0], cst.Assign):
+            return None
+        assign = statement.body[0]
+        if assign.value is not located.node or len(assign.targets) != 1:
+            return None
+        target = node_code(assign.targets[0].target)
+        if not re.fullmatch(r"(self\.)?\w+", target):
+            return None
+        scope: cst.CSTNode = m
+        for parent in located.parents:
+            if isinstance(parent, (cst.FunctionDef, cst.Module)):
+                scope = parent
+        after = False
+        epoch_loops, range_loops = [], []
+        for node, parents in fixes.walk(scope):
+            if node is statement:
+                after = True
+            if not after or not isinstance(node, cst.For) or not isinstance(node.target, cst.Name):
+                continue
+            if any(isinstance(p, cst.FunctionDef) and p is not scope for p in parents):
+                continue
+            if "epoch" in node.target.value.lower():
+                epoch_loops.append(node)
+            elif (
+                isinstance(node.iter, cst.Call) and node_code(node.iter.func) == "range"
+                and any(isinstance(n, cst.For) for n, _ in fixes.walk(node.body))
+            ):
+                range_loops.append(node)
+        loops = epoch_loops or range_loops
+        if not loops:
+            return None
+        return loops[0], f"{target}.set_epoch({loops[0].target.value})"  # type: ignore[union-attr]
+
+    found = locate(module)
+    if found is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        located = locate(m)
+        if located is None:
+            return m
+        loop, line = located
+        return fixes.replace_nodes(m, {id(loop): lambda node: fixes.ensure_at_loop_top(node, line, m)})  # type: ignore[arg-type]
+
+    return FixAction(
+        d.path, ("set_epoch", d.span), planner.applicability(d.code),
+        f"Call `{found[1]}` at the start of each epoch", apply,
+    )

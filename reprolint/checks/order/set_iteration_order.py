@@ -5,6 +5,11 @@ from typing import Iterator
 from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from typing import Optional
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
+from reprolint.model import Diagnostic
 
 
 class SetIterationOrder(Rule):
@@ -112,3 +117,52 @@ class SetIterationOrder(Rule):
             for finding in facts.findings:
                 if finding.code == self.code:
                     yield self.report(path, finding.span, **finding.data)
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+@SetIterationOrder.fix_planner
+def _plan_set_order(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    """RPL401: ``sorted(...)`` around the set (``list(s)`` becomes ``sorted(s)``)."""
+    variant = data_field(d, "variant")
+    if variant == "pop":
+        return None  # `s.pop()`: which element to take is the program's choice
+    module = planner.module(d.path)
+    if module is None:
+        return None
+    located = fixes.find_node(module, d.span, (cst.BaseExpression,))
+    if located is None:
+        return None
+    node = located.node
+    if isinstance(node, cst.Call) and variant is None:  # `f(s)` takes the set's order
+        if node_code(node.func) == "zip":
+            return None  # which of the arguments is the set is not known here
+
+        def change(call: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(call, cst.Call)
+            if isinstance(call.func, cst.Name) and call.func.value in ("list", "sorted") and len(call.args) == 1:
+                return call.with_changes(func=cst.Name("sorted"))
+            positional = [a for a in call.args if a.keyword is None and not a.star]
+            if not positional:
+                return call
+            target = positional[0]
+            return call.with_changes(
+                args=[a.with_changes(value=sorted_call(a.value)) if a is target else a for a in call.args]
+            )
+    else:
+
+        def change(expression: cst.CSTNode) -> cst.CSTNode:
+            return sorted_call(expression)  # type: ignore[arg-type]
+
+    return FixAction(
+        d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the set in `sorted(...)`",
+        lambda m: fixes.rewrite(m, d.span, change, (type(node),)),
+    )
+
+
+@SetIterationOrder.fix_prechecker
+def _set_order_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
+    if data_field(d, "variant") == "pop":
+        return False
+    return not (data_field(d, "variant") is None and data_field(d, "function") == "zip")

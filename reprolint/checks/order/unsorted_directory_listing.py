@@ -5,6 +5,10 @@ from typing import Iterator
 from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from typing import Optional
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
+from reprolint.model import Diagnostic
 
 
 class UnsortedDirectoryListing(Rule):
@@ -105,3 +109,23 @@ class UnsortedDirectoryListing(Rule):
                 if finding.code == self.code and (path, finding.span) not in seen:
                     seen.add((path, finding.span))
                     yield self.report(path, finding.span, **finding.data)
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+_SORT_KEYS = {"os.scandir": "lambda entry: entry.name"}
+
+
+@UnsortedDirectoryListing.fix_planner
+def _plan_listing(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    """RPL402: ``sorted(...)`` around the listing call (none for ``os.walk``, whose lists
+    need sorting inside the loop)."""
+    function = data_field(d, "function")
+    if function == "os.walk":
+        return None
+    key = _SORT_KEYS.get(str(function))
+    return FixAction(
+        d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the listing in `sorted(...)`",
+        lambda m: fixes.rewrite(m, d.span, lambda node: sorted_call(node, key)),  # type: ignore[arg-type]
+    )

@@ -5,6 +5,12 @@ from typing import Iterator
 from reprolint.analysis.program import Blame
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from typing import Optional
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, node_code, literal_seed
+from reprolint.fixes.seeding import seed_argument
+from reprolint.model import Diagnostic
 
 
 class ConditionalSeed(Rule):
@@ -105,3 +111,65 @@ class ConditionalSeed(Rule):
                 blame.path, blame.span, call=blame.call_text, condition=blame.condition,
                 entry_points=entries,
             )
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+@ConditionalSeed.fix_planner
+def _plan_conditional(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    blame = None
+    for program in planner.ctx.programs:
+        for outcome in program.seeds:
+            if outcome.blame is not None and outcome.blame[0] == d.path and outcome.blame[1] == d.span:
+                blame = outcome.blame
+    module = planner.module(d.path)
+    if blame is None or module is None:
+        return None
+    condition = blame[3]
+    literal = literal_seed(planner.seed)
+
+    def seeding_copy(statement: cst.SimpleStatementLine, call: cst.Call) -> cst.CSTNode:
+        """The reported statement with the configured seed: what the `else:` runs."""
+        keyword, position = seed_argument(call)
+        new_call = fixes.set_argument(call, literal, keyword=keyword, position=position)
+        return fixes.replace_nodes(cst.Module([statement]), {id(call): lambda _: new_call}).body[0]
+
+    def locate(m: cst.Module) -> Optional[tuple[cst.If, cst.CSTNode]]:
+        located = fixes.find_call(m, d.span)
+        if located is None or not isinstance(located.node, cst.Call):
+            return None
+        statement = located.statement()
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return None
+        for parent in reversed(located.parents):
+            if isinstance(parent, cst.If) and node_code(parent.test).strip() == condition.strip():
+                copy = seeding_copy(statement, located.node)
+                if parent.orelse is None:
+                    return parent, copy
+                # Another guarded seeding call of the same `if` may have made its
+                # `else:` already: this one joins it, unless it is there (then there is
+                # nothing to fix). An `elif` is the user's logic.
+                orelse = parent.orelse
+                if not isinstance(orelse, cst.Else) or not isinstance(orelse.body, cst.IndentedBlock):
+                    return None
+                if node_code(copy).strip() in node_code(orelse):
+                    return None
+                return parent, copy
+        return None
+
+    if locate(module) is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        found = locate(m)
+        if found is None:
+            return m
+        if_node, copy = found
+        new_if = fixes.add_else_branch(if_node, [copy])  # type: ignore[list-item]
+        return fixes.replace_nodes(m, {id(if_node): lambda _: new_if})
+
+    return FixAction(
+        d.path, ("else", d.span), planner.applicability(d.code),
+        f"Seed with the configured seed ({planner.seed}) when `{condition}` is false", apply,
+    )

@@ -6,6 +6,11 @@ from reprolint.analysis.facts import ModuleFacts, Seed
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
 from reprolint.checks.rng._common import library_list
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, literal_seed
+from reprolint.fixes.seeding import seed_argument
+from reprolint.model import Diagnostic
 
 
 def _all_seeds(facts: ModuleFacts) -> Iterator[Seed]:
@@ -136,3 +141,77 @@ class EntropySeed(Rule):
         if ref is not None and ref in arg_entropy:
             return {"source": f"the default of `--{ref.replace('_', '-')}` ({arg_entropy[ref]})", "option": ref}
         return None
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+@EntropySeed.fix_planner
+def _plan_entropy_seed(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    literal = literal_seed(planner.seed)
+    option = data_field(d, "option")  # the argparse dest whose default is the entropy
+    if option:
+        return _plan_option_default(planner, d, str(option))
+    if fixes.find_call(planner.module(d.path) or cst.Module([]), d.span) is None:
+        return None
+
+    def change(call: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(call, cst.Call)
+        keyword, position = seed_argument(call)
+        return fixes.set_argument(call, literal, keyword=keyword, position=position)
+
+    return FixAction(
+        d.path, ("entropy", d.span), planner.applicability(d.code),
+        f"Seed with the configured seed ({planner.seed})",
+        lambda m: fixes.rewrite(m, d.span, change),
+    )
+
+
+def _option_call(module: cst.Module, dest: str) -> Optional[cst.Call]:
+    for node, _ in fixes.walk(module):
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in ("add_argument", "option")
+        ):
+            for arg in node.args:
+                if arg.keyword is None and isinstance(arg.value, cst.SimpleString):
+                    flag = arg.value.evaluated_value
+                    if isinstance(flag, str) and flag.lstrip("-").replace("-", "_") == dest:
+                        if fixes.find_argument(node, "default", None) is not None:
+                            return node
+    return None
+
+
+def _plan_option_default(planner: FixPlanner, d: Diagnostic, dest: str) -> Optional[FixAction]:
+    candidates = [d.path] + [
+        p for p, facts in planner.ctx.facts.items() if dest in facts.arg_entropy and p != d.path
+    ]
+    for path in candidates:
+        module = planner.module(path)
+        if module is None or _option_call(module, dest) is None:
+            continue
+        literal = literal_seed(planner.seed)
+
+        def apply(m: cst.Module) -> cst.Module:
+            call = _option_call(m, dest)
+            if call is None:
+                return m
+            return fixes.replace_nodes(
+                m, {id(call): lambda c: fixes.add_keyword(c, "default", literal, replace=True)}
+            )
+
+        return FixAction(
+            path, ("option-default", dest), planner.applicability(d.code),
+            f"Give `--{dest.replace('_', '-')}` the configured seed ({planner.seed}) as its default",
+            apply,
+        )
+    return None
+
+
+@EntropySeed.fix_prechecker
+def _entropy_seed_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
+    dest = data_field(d, "option")
+    if not dest:
+        return True  # the reported call gets the configured seed
+    return any(dest in facts.arg_entropy for facts in planner.ctx.facts.values())

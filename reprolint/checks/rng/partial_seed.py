@@ -6,6 +6,11 @@ from reprolint.analysis.program import DrawOutcome
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import entry_list, library_list, location, roles
 from reprolint.model import Applicability, Related
+from typing import Optional
+from reprolint.analysis.program import Program
+from reprolint.fixes.planning import FixAction, FixPlanner, together
+from reprolint.fixes.seeding import SEEDERS, entry_action, partial_action
+from reprolint.model import Diagnostic
 
 
 class PartialSeed(Rule):
@@ -104,3 +109,29 @@ class PartialSeed(Rule):
                 missing_libraries=tuple(sorted(missing)), roles=roles(ctx, entries), entry_points=entries,
                 related=[Related(o.path, o.draw.span, f"`{o.draw.text}` draws from {o.draw.library}'s unseeded global RNG") for o in draws],
             )
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+def _partial_programs(planner: FixPlanner, d: Diagnostic) -> list[Program]:
+    """The programs whose first seeding call is the reported one and that draw from a
+    library it leaves unseeded (a `set_seed` in a shared module concerns each)."""
+    return [
+        p for p in planner.ctx.programs
+        if p.seeds and p.seeds[0].path == d.path and p.seeds[0].seed.span == d.span
+        and any(o.library not in p.seeded_libraries and o.library in SEEDERS for o in p.draws)
+        and (not d.entry_points or p.entry in d.entry_points)
+    ]
+
+
+@PartialSeed.fix_planner
+def _plan_partial(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    programs = _partial_programs(planner, d)
+    if not programs:
+        return None
+    if planner.style == "hooks":
+        return together([entry_action(planner, p, d.code) for p in programs if not planner.has_install(p.entry)])
+    # Inline: the missing libraries go next to the shared seeding call; a program that
+    # still lacks one after this round gets it in the next.
+    return partial_action(planner, programs[0], d.code)

@@ -7,6 +7,12 @@ from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.analysis.program import DrawOutcome
 from reprolint.checks.rng._common import draw_fields, entry_list, roles
 from reprolint.model import Applicability, Related, Severity
+from typing import Optional
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, together
+from reprolint.fixes.seeding import entry_action, partial_action, reported_programs
+from reprolint.model import Diagnostic, Span
 
 
 class UnseededGlobalRng(Rule):
@@ -211,3 +217,83 @@ class _Cause:
     first: DrawOutcome
     entries: list[str]
     others: list[DrawOutcome]
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+@UnseededGlobalRng.fix_planner
+def _plan_unseeded_global(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    if data_field(d, "variant") == "spawn":
+        return None  # a spawned worker: the seed belongs inside it, with its rank
+    programs = reported_programs(planner, d)
+    if not programs:
+        return None
+    program = programs[0]
+    outcome = next(o for o in program.draws if o.path == d.path and o.draw.span == d.span)
+    if outcome.later_seed is not None and outcome.later_seed[0] == d.path:
+        move = _plan_move(planner, d, outcome.later_seed[1].span)
+        if move is not None:
+            return move
+    actions = []
+    for program in programs:
+        action = None
+        outcome = next(o for o in program.draws if o.path == d.path and o.draw.span == d.span)
+        if planner.style == "inline" and program.seeds and outcome.later_seed is None:
+            # The program has a seeding place already: the missing library goes there.
+            partial = partial_action(planner, program, d.code)
+            if partial is not None and planner.realise(partial):
+                action = partial
+        actions.append(action or entry_action(planner, program, d.code))
+    return together(actions)
+
+
+def _plan_move(planner: FixPlanner, d: Diagnostic, seed_span: Span) -> Optional[FixAction]:
+    module = planner.module(d.path)
+    if module is None:
+        return None
+
+    def locate(m: cst.Module) -> Optional[tuple[cst.CSTNode, cst.CSTNode, cst.CSTNode]]:
+        draw, seed = fixes.find_call(m, d.span), fixes.find_call(m, seed_span)
+        if draw is None or seed is None:
+            return None
+        statement = seed.statement()
+        suite = seed.suite_of(statement) if statement is not None else None
+        if suite is None:
+            return None
+        chain = (*draw.parents, draw.node)
+        anchor = next((chain[i] for i in range(1, len(chain)) if chain[i - 1] is suite), None)
+        modules = {name for name, target in fixes.top_level_bindings(m).items() if target}
+        if anchor is None or not fixes.can_move_before(suite.body, statement, anchor, modules):  # type: ignore[attr-defined]
+            return None
+        return suite, statement, anchor
+
+    if locate(module) is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        found = locate(m)
+        if found is None:
+            return m
+        suite, statement, anchor = found
+        if suite is m:
+            return fixes.move_before(m, statement, anchor)  # type: ignore[return-value]
+        moved = fixes.move_before(suite, statement, anchor)  # on the original nodes
+        return fixes.replace_nodes(m, {id(suite): lambda _: moved})
+
+    return FixAction(
+        d.path, ("move", seed_span), planner.applicability(d.code),
+        "Move the seeding call above the first draw", apply,
+    )
+
+
+@UnseededGlobalRng.fix_prechecker
+def _unseeded_global_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
+    if data_field(d, "variant") == "spawn":
+        return False  # the seed belongs inside the worker, with its rank: by hand
+    programs = reported_programs(planner, d)
+    if not programs:
+        return False
+    if planner.entry_available(programs[0]):
+        return True
+    return None  # maybe a move of the seeding call in the same file

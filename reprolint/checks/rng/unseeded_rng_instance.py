@@ -4,6 +4,12 @@ from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability
+from typing import Any, Optional
+import libcst as cst
+from reprolint import fixes
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, together
+from reprolint.fixes.seeding import entry_action, ensure_install, seed_value, seed_argument
+from reprolint.model import Diagnostic
 
 
 class UnseededRngInstance(Rule):
@@ -115,3 +121,78 @@ class UnseededRngInstance(Rule):
             for finding in facts.findings:
                 if finding.code == self.code:
                     yield self.report(path, finding.span, **finding.data)
+
+
+# ----------------------------------------------------------------------------- fix
+
+
+_METHOD_SEEDS = {"seed": "manual_seed", "seed_all": "manual_seed_all"}
+
+
+@UnseededRngInstance.fix_planner
+def _plan_instance(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    module = planner.module(d.path)
+    located = fixes.find_call(module, d.span) if module is not None else None
+    if located is None or not isinstance(located.node, cst.Call):
+        return None
+    call = located.node
+    callee = node_code(call.func)
+    if callee.split(".")[-1] == "SystemRandom" or str(data_field(d, "variant")).startswith("env-"):
+        return None  # ignores any seed by design / an environment's seed: no sound automatic fix
+    value, imports = seed_value(planner, d.path, located)
+    method = callee.split(".")[-1]
+    if method in _METHOD_SEEDS and isinstance(call.func, cst.Attribute) and not call.args:
+        parent = located.parents[-1] if located.parents else None
+        if not isinstance(parent, cst.Expr):
+            return None  # its return value is used: replacing the call would change it
+
+        def change(node: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            func = node.func.with_changes(attr=cst.Name(_METHOD_SEEDS[node.func.attr.value]))
+            return node.with_changes(func=func, args=[cst.Arg(value=value)])
+    else:
+
+        def change(node: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(node, cst.Call)
+            keyword, position = seed_argument(node)
+            return fixes.set_argument(node, value, keyword=keyword, position=position)
+
+    # `reprolint.runtime.seed()` derives from the master seed that `install()` sets at
+    # the entry point; without it a fresh one would be drawn. The fix installs it in
+    # every program that runs this module and lacks it: one fix, in several files.
+    entry_first = None
+    others: list[Any] = []
+    if planner.style == "hooks":
+        missing = [
+            p for p in planner.ctx.programs if d.path in p.modules and not planner.has_install(p.entry)
+        ]
+        others = [p for p in missing if p.entry != d.path]
+        if len(others) < len(missing):
+            entry_first = planner.import_stop(d.path)
+    seed = planner.seed
+
+    def apply(m: cst.Module) -> cst.Module:
+        m = fixes.add_imports(fixes.rewrite(m, d.span, change), imports)
+        return ensure_install(m, seed, entry_first) if entry_first is not None else m
+
+    how = "a seed from `reprolint.runtime.seed`" if planner.style == "hooks" else f"the configured seed ({planner.seed})"
+    action = FixAction(
+        d.path, ("instance", d.span, planner.style, entry_first is not None), planner.applicability(d.code),
+        f"Pass {how} to `{callee}`", apply,
+    )
+    return together([action, *(entry_action(planner, p, d.code) for p in others)])
+
+
+@UnseededRngInstance.fix_prechecker
+def _instance_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
+    callee = data_field(d, "call")
+    if not callee:
+        return None
+    callee = str(callee)
+    if callee.split(".")[-1] == "SystemRandom" or str(data_field(d, "variant")).startswith("env-"):
+        return False  # SystemRandom ignores seeds; an environment's seed goes in its first reset only
+    no_arguments = data_field(d, "variant") in (None, "reseed")  # `{call}()`
+    if callee.split(".")[-1] in _METHOD_SEEDS and "." in callee and no_arguments:
+        if not planner.is_statement(d.path, d.span):
+            return False
+    return True  # the call gets its seed (and, hooks, each program lacking it `install()`)
