@@ -1,4 +1,4 @@
-"""Documentation rendered from the rule classes: `explain`, `guide`, the README table."""
+"""Documentation rendered from the rule classes: `explain`, `guide`, the README tables."""
 
 from __future__ import annotations
 
@@ -54,20 +54,33 @@ def rules_table_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
+def fixes_table_markdown() -> str:
+    """README's "What is fixed": each rule with a fix level, its fix as its doc's
+    *Fix safety* section describes it, and the level."""
+    lines = ["| code | fix | level |", "|---|---|---|"]
+    for rule in all_rules():
+        if rule.fix_applicability is None:
+            continue
+        fix = " ".join(rule.section("Fix safety").split()).replace("|", "\\|")
+        lines.append(f"| {rule.code} | {fix} | {rule.fixable()} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_generated_docs(repo: "str | None" = None) -> None:
-    """Regenerate README's rule table and docs/guide.md (``python -m reprolint.docs``)."""
+    """Regenerate README's rule and fix tables and docs/guide.md (``python -m reprolint.docs``)."""
     import re
     from pathlib import Path
 
     root = Path(repo) if repo else Path(__file__).resolve().parent.parent
     readme = root / "README.md"
     text = readme.read_text(encoding="utf-8")
-    text = re.sub(
-        r"(<!-- rules-table:start -->\n).*?(<!-- rules-table:end -->)",
-        lambda m: m.group(1) + rules_table_markdown() + m.group(2),
-        text,
-        flags=re.S,
-    )
+    for name, table in (("rules-table", rules_table_markdown), ("fixes-table", fixes_table_markdown)):
+        text = re.sub(
+            rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)",
+            lambda m: m.group(1) + table() + m.group(2),
+            text,
+            flags=re.S,
+        )
     readme.write_text(text, encoding="utf-8")
     (root / "docs").mkdir(exist_ok=True)
     (root / "docs" / "guide.md").write_text(guide_markdown(), encoding="utf-8")

@@ -10,7 +10,8 @@ import pytest
 
 from reprolint.analysis.rng_catalog import rng_catalog
 from reprolint.checks.base import DOC_SECTIONS, Rule, all_rules
-from reprolint.docs import guide_markdown, rules_table_markdown
+from reprolint.docs import fixes_table_markdown, guide_markdown, rules_table_markdown
+from reprolint.model import Applicability
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -57,6 +58,20 @@ def test_implemented_rules_have_examples(rule: type[Rule]) -> None:
         assert any(example.fixed is not None for example in rule.INVALID), "fixable rules show a fix"
 
 
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_a_fix_level_comes_with_the_rule_s_own_planner(rule: type[Rule]) -> None:
+    """A rule has a fix exactly when it registers a planner (`@Rule.fix_planner`, in its
+    own module or a shared reprolint.fixes one): no table outside the rule says so."""
+    fixable = rule.fix_applicability not in (None, Applicability.DISPLAY_ONLY)
+    assert (rule.plan_fix is not None) == fixable, rule.code
+    if rule.plan_fix is not None:
+        assert rule.fix_title, "a rule with a fix names it"
+        assert rule.plan_fix.__module__ == rule.__module__ or rule.plan_fix.__module__.startswith("reprolint.fixes.")
+        assert any(example.fixed is not None for example in rule.INVALID), "its fix is shown on an example"
+    if rule.fix_precheck is not None:
+        assert rule.plan_fix is not None, "a precheck answers for the rule's own planner"
+
+
 def test_catalog_draw_libraries_have_display_names() -> None:
     catalog = rng_catalog()
     used = {d.library for d in catalog.draws.values()} | {
@@ -82,3 +97,10 @@ def test_readme_rule_table_is_current() -> None:
 def test_generated_guide_is_current() -> None:
     guide = (REPO / "docs" / "guide.md").read_text(encoding="utf-8")
     assert guide == guide_markdown(), "docs/guide.md is stale: run `python -m reprolint.docs`"
+
+
+def test_readme_fix_table_is_current() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert _section(readme, "fixes-table") == fixes_table_markdown(), (
+        "README's 'What is fixed' table is stale: run `python -m reprolint.docs` to regenerate"
+    )
