@@ -117,10 +117,17 @@ class UnseededRngInstance(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        from reprolint.analysis.program import is_test_module
+
         for path, facts in ctx.facts.items():
+            # environments in test modules are fixtures, not runs (unless include-tests)
+            skip_envs = not ctx.settings.include_tests and is_test_module(path, facts)
             for finding in facts.findings:
-                if finding.code == self.code:
-                    yield self.report(path, finding.span, **finding.data)
+                if finding.code != self.code:
+                    continue
+                if skip_envs and str(finding.data.get("variant", "")).startswith("env-"):
+                    continue
+                yield self.report(path, finding.span, **finding.data)
 
 
 # ----------------------------------------------------------------------------- fix
