@@ -1,18 +1,17 @@
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
+import libcst as cst
+
+from reprolint import fixes
 from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
-from typing import Optional
-import libcst as cst
-from reprolint import fixes
-from reprolint.fixes.planning import FixAction, FixPlanner
-from reprolint.fixes.seeding import HELPER_NAME, entry_action, ensure_seed_helper
 from reprolint.fixes.determinism import usage_program
-from reprolint.model import Diagnostic
+from reprolint.fixes.planning import FixAction, FixPlanner
+from reprolint.fixes.seeding import HELPER_NAME, ensure_seed_helper, entry_action
+from reprolint.model import Applicability, Diagnostic
 
 _KERAS_SEEDERS = ("keras.utils.set_random_seed", "tensorflow.keras.utils.set_random_seed")
 

@@ -5,8 +5,8 @@ from typing import Iterator
 from reprolint.analysis.determinism import program_usages, short, torch_version
 from reprolint.catalog.ops import load_cublas
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.fixes.determinism import determinism_available, plan_determinism
 from reprolint.model import Applicability
-from reprolint.fixes.determinism import plan_determinism, determinism_available
 
 
 class MissingCublasWorkspaceConfig(Rule):

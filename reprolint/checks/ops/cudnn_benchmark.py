@@ -1,16 +1,15 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
+import libcst as cst
+
+from reprolint import fixes
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage import Usage
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
-from typing import Optional
-import libcst as cst
-from reprolint import fixes
 from reprolint.fixes.planning import FixAction, FixPlanner, node_code
-from reprolint.model import Diagnostic
+from reprolint.model import Applicability, Diagnostic
 
 
 class CudnnBenchmark(Rule):

@@ -1,18 +1,18 @@
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
 
+import libcst as cst
+
+from reprolint import fixes
 from reprolint.analysis.determinism import ProgramUsage, program_usages, short, torch_version
 from reprolint.analysis.facts import UNKNOWN, Draw
 from reprolint.analysis.usage import Usage
 from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
-import re
-import libcst as cst
-from reprolint import fixes
-from reprolint.fixes.planning import FixAction, FixPlanner, data_field, binding
-from reprolint.model import Diagnostic
+from reprolint.fixes.planning import FixAction, FixPlanner, binding, data_field
+from reprolint.model import Applicability, Diagnostic
 
 # torch 1.9 started seeding NumPy's global RNG in each worker (Python `random` and
 # torch were already seeded per worker).

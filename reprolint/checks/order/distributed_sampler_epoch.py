@@ -1,17 +1,16 @@
 from __future__ import annotations
 
-from typing import Iterator
+import re
+from typing import Iterator, Optional
 
+import libcst as cst
+
+from reprolint import fixes
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.execution import Step
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
-import re
-from typing import Optional
-import libcst as cst
-from reprolint import fixes
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code
-from reprolint.model import Diagnostic
+from reprolint.model import Applicability, Diagnostic
 
 
 class DistributedSamplerEpoch(Rule):

@@ -1,15 +1,14 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
+import libcst as cst
+
+from reprolint import fixes
 from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
-from typing import Optional
-import libcst as cst
-from reprolint import fixes
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
-from reprolint.model import Diagnostic
+from reprolint.model import Applicability, Diagnostic
 
 
 class SetIterationOrder(Rule):

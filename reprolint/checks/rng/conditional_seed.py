@@ -1,16 +1,15 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
+import libcst as cst
+
+from reprolint import fixes
 from reprolint.analysis.program import Blame
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
-from typing import Optional
-import libcst as cst
-from reprolint import fixes
-from reprolint.fixes.planning import FixAction, FixPlanner, node_code, literal_seed
+from reprolint.fixes.planning import FixAction, FixPlanner, literal_seed, node_code
 from reprolint.fixes.seeding import seed_argument
-from reprolint.model import Diagnostic
+from reprolint.model import Applicability, Diagnostic
 
 
 class ConditionalSeed(Rule):

@@ -2,15 +2,15 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+import libcst as cst
+
+from reprolint import fixes
 from reprolint.analysis.facts import ModuleFacts, Seed
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
 from reprolint.checks.rng._common import library_list
-import libcst as cst
-from reprolint import fixes
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, literal_seed
 from reprolint.fixes.seeding import seed_argument
-from reprolint.model import Diagnostic
+from reprolint.model import Applicability, Diagnostic
 
 
 def _all_seeds(facts: ModuleFacts) -> Iterator[Seed]:

@@ -1,16 +1,13 @@
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
-from reprolint.analysis.program import DrawOutcome
+from reprolint.analysis.program import DrawOutcome, Program
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import entry_list, library_list, location, roles
-from reprolint.model import Applicability, Related
-from typing import Optional
-from reprolint.analysis.program import Program
 from reprolint.fixes.planning import FixAction, FixPlanner, together
 from reprolint.fixes.seeding import SEEDERS, entry_action, partial_action
-from reprolint.model import Diagnostic
+from reprolint.model import Applicability, Diagnostic, Related
 
 
 class PartialSeed(Rule):

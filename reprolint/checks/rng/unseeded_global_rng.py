@@ -1,18 +1,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
-from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.analysis.program import DrawOutcome
-from reprolint.checks.rng._common import draw_fields, entry_list, roles
-from reprolint.model import Applicability, Related, Severity
-from typing import Optional
 import libcst as cst
+
 from reprolint import fixes
+from reprolint.analysis.program import DrawOutcome
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.rng._common import draw_fields, entry_list, roles
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, together
 from reprolint.fixes.seeding import entry_action, partial_action, reported_programs
-from reprolint.model import Diagnostic, Span
+from reprolint.model import Applicability, Diagnostic, Related, Severity, Span
 
 
 class UnseededGlobalRng(Rule):

@@ -1,15 +1,14 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator, Optional
 
-from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.model import Applicability
-from typing import Any, Optional
 import libcst as cst
+
 from reprolint import fixes
+from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, together
-from reprolint.fixes.seeding import entry_action, ensure_install, seed_value, seed_argument
-from reprolint.model import Diagnostic
+from reprolint.fixes.seeding import ensure_install, entry_action, seed_argument, seed_value
+from reprolint.model import Applicability, Diagnostic
 
 
 class UnseededRngInstance(Rule):
