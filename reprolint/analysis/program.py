@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
-from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
+from reprolint.analysis.execution import At, Execution, ExecutionModel, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage import OptionRef, Usage
 
@@ -369,11 +369,7 @@ class Program:
                     seeded.setdefault(lib, At(step.path, event))
             elif isinstance(event, Draw):
                 key = (step.path, event.span)
-                if event.library in _WORKER_RESEEDED and (
-                    step.context.in_worker or (event.deferred and event.api.startswith("torchvision."))
-                ):
-                    # In a worker: code a Dataset runs, or a torchvision transform,
-                    # which draws when the dataset applies it.
+                if step.context.in_worker and event.library in _WORKER_RESEEDED:
                     in_worker.add(key)
                 previous = status.get(key)
                 if previous is None or previous[2]:
@@ -465,7 +461,7 @@ class Program:
             return Role.TEST
         if _DEMO_NAME.search(path.stem):
             return Role.DEMO
-        if self._trains_for_role():
+        if self.trains_anything:
             return Role.TRAINING
         evaluates = (
             _EVAL_NAME.search(path.stem) is not None
@@ -476,19 +472,6 @@ class Program:
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING
-
-    def _trains_for_role(self) -> bool:
-        """Trains, as the role sees it: in a program that loads a checkpoint, training
-        code only in bodies a framework calls (an unused `configure_optimizers`) does
-        not count."""
-        if self.framework_trainer:
-            return True
-        for step in self.usage_steps:
-            if step.event.kind != "train" or step.context.uncalled:  # type: ignore[union-attr]
-                continue
-            if step.context.phase is Phase.CALL or not self.loads_checkpoint:
-                return True
-        return False
 
     @property
     def trains_anything(self) -> bool:

@@ -492,8 +492,6 @@ class UsageMixin(OrderFacts):
         grad unless ``requires_grad=True`` is passed, so no gradient flows into it."""
         while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_METHODS:
             node = node.func.value
-        if isinstance(node, cst.Name):
-            return any(node.value in state.fresh_tensors for state in self._u_states())
         if not isinstance(node, cst.Call):
             return False
         qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
@@ -600,12 +598,6 @@ class UsageMixin(OrderFacts):
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         kind = self._u_kind(value)
-        fresh = self._u_fresh_constant(value)
-        for name in names:
-            if fresh:
-                state.fresh_tensors.add(name)
-            elif not _mentions(value, name):  # `x = op(x)` still reads the fresh x (walked after)
-                state.fresh_tensors.discard(name)
         json_value = isinstance(value, cst.Call) and (self.qualify(value.func) or "") in ("json.load", "json.loads")  # type: ignore[attr-defined]
         for name in names:
             for bucket in (state.str_names, state.str_iters, state.str_sets, state.empty_sets, state.json_names):
