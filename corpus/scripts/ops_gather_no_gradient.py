@@ -51,10 +51,15 @@ for obs, actions, rewards in replay_batches(100):
         best = next_q.gather(1, next_q.argmax(1, keepdim=True))
     topk = q_values.gather(1, q_values.topk(2, dim=1).indices)  # expect: RPL201
     window = torch.repeat_interleave(torch.arange(0, 4).unsqueeze(0), 3, dim=0)
+    order = torch.randperm(4)
+    order = torch.repeat_interleave(order, 2, dim=0).tolist()
+    features = torch.arange(32.0).reshape(2, 16).to(device)
+    features = q_net.head(features)
+    spread = torch.repeat_interleave(features, 2, dim=0)  # expect: RPL201
     doubled = torch.repeat_interleave(q_values, 2, dim=0)  # expect: RPL201
     counts = torch.zeros(4, device=device).index_add_(0, actions, rewards)  # expect: RPL201
     loss = (taken - rewards - best.squeeze(1)).pow(2).mean() + topk.mean() + taken_too.mean() + taken_last.mean() + squeezed.mean()
-    loss = loss + doubled.mean() + window.sum()
+    loss = loss + doubled.mean() + window.sum() + spread.mean() + len(order)
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()

@@ -79,9 +79,11 @@ _ORDER_FREE_METHODS = frozenset({
 class _UsageScope:
     """Per-scope state of the order analyses."""
 
-    __slots__ = ("str_names", "str_iters", "str_sets", "empty_sets", "listings", "appended", "json_names")
+    __slots__ = ("str_names", "str_iters", "str_sets", "empty_sets", "listings", "appended", "json_names",
+                 "fresh_tensors")
 
     def __init__(self) -> None:
+        self.fresh_tensors: set[str] = set()  # names bound to a tensor factory's result (no grad)
         self.json_names: set[str] = set()  # names bound to ``json.load(...)``/``json.loads(...)``
         self.str_names: set[str] = set()
         self.str_iters: set[str] = set()

@@ -492,12 +492,26 @@ class UsageMixin(OrderFacts):
         grad unless ``requires_grad=True`` is passed, so no gradient flows into it."""
         while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_METHODS:
             node = node.func.value
+        if isinstance(node, cst.Name):
+            return any(node.value in state.fresh_tensors for state in self._u_states())
         if not isinstance(node, cst.Call):
             return False
         qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
         return qn in _FACTORIES and not any(
             a.keyword is not None and a.keyword.value == "requires_grad" for a in node.args
         )
+
+    def _u_torch_op_on(self, value: cst.BaseExpression, name: str) -> bool:
+        """``torch.op(x, ...)`` (maybe followed by methods): computed from ``x`` by torch
+        functions alone, so it needs no grad when ``x`` needs none (and the walk of this
+        value still reads the old ``x``). A module call (``model(x)``) is not one."""
+        node = value
+        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
+            node = node.func.value
+        if not isinstance(node, cst.Call):
+            return False
+        qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
+        return qn.startswith("torch.") and not qn.startswith("torch.nn.") and _mentions(node, name)
 
     def _u_not_a_tensor(self, receiver: cst.BaseExpression) -> bool:
         """The receiver of ``x.gather(...)`` is no tensor: ``self`` (a module's own method),
@@ -598,6 +612,12 @@ class UsageMixin(OrderFacts):
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         kind = self._u_kind(value)
+        fresh = self._u_fresh_constant(value)
+        for name in names:
+            if fresh:
+                state.fresh_tensors.add(name)
+            elif not self._u_torch_op_on(value, name):
+                state.fresh_tensors.discard(name)
         json_value = isinstance(value, cst.Call) and (self.qualify(value.func) or "") in ("json.load", "json.loads")  # type: ignore[attr-defined]
         for name in names:
             for bucket in (state.str_names, state.str_iters, state.str_sets, state.empty_sets, state.json_names):
