@@ -29,6 +29,11 @@ def next_run_id(outdir):
     return max(prev_run_ids, default=-1) + 1
 
 
+def weights_file(checkpoint_dir):
+    found = [f for f in os.listdir(checkpoint_dir) if f == "model.safetensors"]
+    return os.path.join(checkpoint_dir, found[0]) if len(found) == 1 else None
+
+
 def annotation_file(root):
     return glob.glob(os.path.join(root, "*.txt"))[0]
 
@@ -52,4 +57,4 @@ def resume_from(run_dir):
 if __name__ == "__main__":
     print(shard_paths(sys.argv[1], "train"), latest_checkpoint(sys.argv[2]), next_run_id(sys.argv[2]))
     print(annotation_file(sys.argv[1]), image_split(sys.argv[1]), resume_from(sys.argv[2]))
-    print(preview_sample())
+    print(preview_sample(), weights_file(sys.argv[2]))

@@ -68,7 +68,7 @@ _ORDER_FREE_FUNCTIONS = frozenset({
 
 
 _ORDER_FREE_METHODS = frozenset({
-    "isdigit", "isnumeric", "isalpha", "replace", "rsplit", "partition", "rpartition",
+    "isdigit", "isnumeric", "isalpha", "replace", "rsplit", "partition", "rpartition", "keys",
     "match", "fullmatch", "search", "group", "isfile", "is_symlink",
     "add", "endswith", "startswith", "lower", "upper", "strip", "split", "exists", "is_file",
     "is_dir", "unlink", "rename", "remove", "mkdir", "stat", "format", "info", "debug",
@@ -168,6 +168,25 @@ def _one_match_pattern(call: cst.Call) -> bool:
             return False
         return isinstance(text, str) and text.rsplit("/", 1)[-1] not in ("*", "**")
     return True
+
+
+def _keeps_one_name(comp: Any) -> bool:
+    """A comprehension that keeps only entries equal to one value (``if f == NAME``):
+    every element it yields is the same, so the listing's order cannot show."""
+    target = comp.for_in.target
+    if not isinstance(target, cst.Name) or comp.for_in.inner_for_in is not None:
+        return False
+    for cond in comp.for_in.ifs:
+        test = cond.test
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
+            test.comparisons[0].operator, cst.Equal
+        ):
+            sides = (test.left, test.comparisons[0].comparator)
+            if any(isinstance(side, cst.Name) and side.value == target.value for side in sides) and (
+                isinstance(comp.elt, cst.Name) and comp.elt.value == target.value
+            ):
+                return True
+    return False
 
 
 def _sorting(node: cst.BaseExpression) -> bool:
@@ -383,7 +402,9 @@ class OrderFacts:
         self._u_comprehension(node, ordered=False)
 
     def _u_comprehension(self, node: Any, ordered: bool) -> None:
-        unordered = not ordered or id(node) in self._u_unordered
+        unordered = not ordered or id(node) in self._u_unordered or (
+            isinstance(node, (cst.ListComp, cst.GeneratorExp)) and _keeps_one_name(node)
+        )
         claimed = id(node) in self._u_claimed
         comp = node.for_in
         state = self._u_state()
@@ -547,6 +568,8 @@ class OrderFacts:
                 return self._u_listing_root(node.args[1].value, depth + 1)
             return None
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            if _keeps_one_name(node):
+                return None  # `[f for f in os.listdir(d) if f == NAME]`: equal elements, no order
             return self._u_listing_root(node.for_in.iter, depth + 1)
         return None
 
