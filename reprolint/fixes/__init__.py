@@ -2,8 +2,10 @@
 
 Each codemod works on a parsed module (or on the node a diagnostic points at) and
 returns the rebuilt one; formatting and comments outside the edited nodes are kept.
-:func:`rewrite` applies a node codemod to the node at a span; :mod:`reprolint.fixing`
-plans which codemod each diagnostic needs.
+:func:`rewrite` applies a node codemod to the node at a span. Each rule plans its own
+fix in its module (``@MyRule.fix_planner``) from a :class:`~reprolint.fixes.planning.FixPlanner`;
+what several rules share is :mod:`~reprolint.fixes.seeding` (seeding a program) and
+:mod:`~reprolint.fixes.determinism` (the determinism switches at an entry point).
 
 The fix engine lives here too, one module per job: :mod:`~reprolint.fixes.edits` (line
 edits, the parse guarantee), :mod:`~reprolint.fixes.engine` (the rounds to convergence

@@ -2,9 +2,9 @@
 chosen one, check the result again, until nothing applicable is left (at most
 ``MAX_ROUNDS`` rounds), and report what changed.
 
-Planning (which fix each finding gets) is :mod:`reprolint.fixing`; the edits, the
-files and the notebooks are :mod:`reprolint.fixes.edits`, :mod:`reprolint.fixes.files`
-and :mod:`reprolint.fixes.notebook_edits`.
+Planning (which fix each finding gets) is each rule's own (see :mod:`reprolint.fixing`);
+the edits, the files and the notebooks are :mod:`reprolint.fixes.edits`,
+:mod:`reprolint.fixes.files` and :mod:`reprolint.fixes.notebook_edits`.
 """
 
 from __future__ import annotations
