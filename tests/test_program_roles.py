@@ -193,3 +193,20 @@ def test_tf_in_an_uncalled_helper_of_an_imported_logger_is_no_tf_training() -> N
     assert [c for _, _, c in found({"logx.py": logger, "ppo.py": train})] == []
     called = train + "    logx.restore_and_finetune(None, None)\n"
     assert "RPL304" in [c for _, _, c in found({"logx.py": logger, "ppo.py": called})]
+
+
+def test_benchmarks_are_not_programs_and_docs_are_demos() -> None:
+    script = "import torch\nx = torch.randn(2)\n"
+    assert found({"benchmarks/speed.py": script, "docs/guide.py": script}) == []
+    assert found({"scripts/speed.py": script}) == [("scripts/speed.py", 2, "RPL101")]
+
+
+def test_torchvision_random_transforms_draw_in_the_workers() -> None:
+    source = (
+        "import torch\nimport torchvision.transforms as T\nfrom torch.utils.data import DataLoader\n"
+        "from torchvision.datasets import FakeData\n\ntorch.manual_seed(0)\n"
+        "aug = T.RandomChoice([T.RandomHorizontalFlip(), T.RandomVerticalFlip()])\n"
+        "loader = DataLoader(FakeData(transform=aug), num_workers={n})\nfor batch in loader:\n    pass\n"
+    )
+    assert [c for _, _, c in found({"train.py": source.replace("{n}", "4")})] == []
+    assert "RPL105" in [c for _, _, c in found({"train.py": source.replace("{n}", "0")})]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
-from reprolint.analysis.execution import At, Execution, ExecutionModel, Step, evaluate, walk
+from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage import OptionRef, Usage
 
@@ -120,14 +120,19 @@ class Role(str, enum.Enum):
     LIBRARY = "library"  # a module no program reaches, checked on its own
 
 
-_TEST_NAME = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.py$|conftest\.py$)")
+_TEST_NAME = re.compile(
+    r"(^|/)(tests?/|benchmarks?/|test_[^/]*$|[^/]*_test\.py$|conftest\.py$)"
+)
+# Documentation folders (`docs/`, `doc/`, `docs_nnx/`): their programs are demos.
+_DOCS_FOLDER = re.compile(r"(^|/)docs?(_[^/]*)?/")
 # Importing one of these makes a module a test module (unittest, pytest, absltest).
 _TEST_IMPORTS = ("pytest", "unittest", "absl.testing")
 
 
 def is_test_module(path: str, facts: ModuleFacts) -> bool:
     """A test module: named like one (``tests/``, ``test_*.py``, ``*_test.py``,
-    ``conftest.py``) or importing a test framework."""
+    ``conftest.py``; benchmarks too: a ``benchmarks/`` folder) or importing a test
+    framework (pytest, unittest, absltest)."""
     if _TEST_NAME.search(str(PurePosixPath(path))):
         return True
     return any(m == t or m.startswith(t + ".") for m in facts.imported_modules for t in _TEST_IMPORTS)
@@ -369,7 +374,11 @@ class Program:
                     seeded.setdefault(lib, At(step.path, event))
             elif isinstance(event, Draw):
                 key = (step.path, event.span)
-                if step.context.in_worker and event.library in _WORKER_RESEEDED:
+                if event.library in _WORKER_RESEEDED and (
+                    step.context.in_worker or (event.deferred and event.api.startswith("torchvision."))
+                ):
+                    # In a worker: code a Dataset runs, or a torchvision transform,
+                    # which draws when the dataset applies it.
                     in_worker.add(key)
                 previous = status.get(key)
                 if previous is None or previous[2]:
@@ -443,7 +452,7 @@ class Program:
         * training: it trains (``backward``, an optimizer step, ``fit``, a Trainer);
         * evaluation: trains nothing and is named like one (eval, infer, predict,
           sample, generate...), loads a checkpoint or runs under ``no_grad``;
-        * demo: named ``demo*``, or the ``__main__`` block of a module of a package or
+        * demo: named ``demo*``, in a documentation folder (``docs/``), or the ``__main__`` block of a module of a package or
           one other project modules import (a library module's smoke demo) that
           trains nothing and is no evaluation;
         * otherwise training: the rules' default when nothing says;
@@ -459,9 +468,9 @@ class Program:
         path = PurePosixPath(self.entry)
         if not self.tests_included and is_test_module(self.entry, self._facts[self.entry]):
             return Role.TEST
-        if _DEMO_NAME.search(path.stem):
+        if _DEMO_NAME.search(path.stem) or _DOCS_FOLDER.search(str(path)):
             return Role.DEMO
-        if self.trains_anything:
+        if self._trains_for_role():
             return Role.TRAINING
         evaluates = (
             _EVAL_NAME.search(path.stem) is not None
@@ -472,6 +481,19 @@ class Program:
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING
+
+    def _trains_for_role(self) -> bool:
+        """Trains, as the role sees it: in a program that loads a checkpoint, training
+        code only in bodies a framework calls (an unused `configure_optimizers`) does
+        not count."""
+        if self.framework_trainer:
+            return True
+        for step in self.usage_steps:
+            if step.event.kind != "train" or step.context.uncalled:  # type: ignore[union-attr]
+                continue
+            if step.context.phase is Phase.CALL or not self.loads_checkpoint:
+                return True
+        return False
 
     @property
     def trains_anything(self) -> bool:
