@@ -62,6 +62,9 @@ class Cond:
     tree: Any
     polarity: bool
     text: str  # the condition as written
+    # where the condition is written (kept for seeding calls, whose RPL104 finding points
+    # back at the guard); not part of equality
+    span: Any = field(default=None, compare=False, hash=False)
 
 _EXTERNAL_ROOTS = frozenset(
     set(getattr(sys, "stdlib_module_names", ()))
@@ -440,6 +443,18 @@ class _Collector(UsageMixin):
             if key not in self.cond_texts:
                 self.cond_texts[key] = self.text(test)
             out.append(Cond(tree, polarity, self.cond_texts[key]))
+        return tuple(out)
+
+    def located_conds(self) -> tuple[Cond, ...]:
+        """:meth:`current_conds` with where each condition is written."""
+        out = []
+        for tree, polarity, test in self.conds:
+            if tree == ("unknown",):
+                continue
+            key = id(test)
+            if key not in self.cond_texts:
+                self.cond_texts[key] = self.text(test)
+            out.append(Cond(tree, polarity, self.cond_texts[key], self.span(test)))
         return tuple(out)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:
@@ -852,7 +867,7 @@ class _Collector(UsageMixin):
                 entropy=self.entropy_of(value),
                 entropy_ref=self.attr_ref(value),
                 no_seed=no_seed,
-                conds=self.current_conds(),
+                conds=self.located_conds(),
             )
         )
 
@@ -942,7 +957,12 @@ def collect_facts(
     def resolve(item: Any) -> Any:
         pending = getattr(item, "span", None)
         if isinstance(pending, _Pending):
-            return dataclasses.replace(item, span=spans[id(pending.node)])
+            item = dataclasses.replace(item, span=spans[id(pending.node)])
+        if isinstance(item, Seed) and any(isinstance(c.span, _Pending) for c in item.conds):
+            item = dataclasses.replace(item, conds=tuple(
+                dataclasses.replace(c, span=spans[id(c.span.node)]) if isinstance(c.span, _Pending) else c
+                for c in item.conds
+            ))
         return item
 
     facts.events = [resolve(e) for e in facts.events]

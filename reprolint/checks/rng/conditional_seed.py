@@ -9,7 +9,7 @@ from reprolint.analysis.program import Blame
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, literal_seed, node_code
 from reprolint.fixes.seeding import seed_argument
-from reprolint.model import Applicability, Diagnostic
+from reprolint.model import Applicability, Diagnostic, Related
 
 
 class ConditionalSeed(Rule):
@@ -105,11 +105,26 @@ class ConditionalSeed(Rule):
                     continue
                 blame = outcome.blame
                 found.setdefault((blame.path, blame.span), (blame, []))[1].append(program.entry)
+        guards = _guards(ctx)
         for blame, entries in found.values():
+            guard = guards.get((blame.path, blame.span))
             yield self.report(
                 blame.path, blame.span, call=blame.call_text, condition=blame.condition,
                 entry_points=entries,
+                related=[Related(blame.path, guard, "the condition that skips it with the default options")] if guard else [],
             )
+
+
+def _guards(ctx: CheckContext) -> dict[tuple[str, object], object]:
+    """(path, seeding call span) -> span of its innermost condition that defaults decide
+    (the `if` a reader looks for; recall lists and users name that line)."""
+    out: dict[tuple[str, object], object] = {}
+    for program in ctx.programs:
+        for outcome in program.seeds:
+            conds = [c for c in outcome.seed.conds if getattr(c, "span", None) is not None]
+            if conds:
+                out[(outcome.path, outcome.seed.span)] = conds[-1].span
+    return out
 
 
 # ----------------------------------------------------------------------------- fix

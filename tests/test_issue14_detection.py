@@ -1,0 +1,80 @@
+"""What check reports for issue 14's detection items, as a user sees it (code, line,
+message, related locations)."""
+
+from __future__ import annotations
+
+from reprolint.api import check_sources
+
+
+def _found(sources: dict[str, str]) -> list[tuple[str, int, str]]:
+    return sorted((d.code, d.span.start_line, d.message) for d in check_sources(sources))
+
+
+def test_conditional_seed_points_back_at_its_guard() -> None:
+    source = (
+        "import argparse\nimport torch\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--seed', type=int, default=None)\nargs = p.parse_args()\n"
+        "if args.seed is not None:\n    torch.manual_seed(args.seed)\n"
+    )
+    (d,) = [d for d in check_sources({"train.py": source}) if d.code == "RPL104"]
+    assert d.span.start_line == 8
+    assert [(r.path, r.span.start_line) for r in d.related] == [("train.py", 7)]
+
+
+def test_device_option_default_cuda_is_a_cuda_user() -> None:
+    source = (
+        "import argparse\nimport torch\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--device', default='cuda:0')\nargs = p.parse_args()\n"
+        "torch.manual_seed(0)\nmodel = torch.nn.Linear(2, 1).to(torch.device(args.device))\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(torch.ones(1, 2)).sum().backward()\nopt.step()\n"
+    )
+    found = _found({"train.py": source})
+    assert [(c, line) for c, line, _ in found] == [("RPL301", 5)]
+    assert "`--device` default 'cuda:0'" in found[0][2]
+
+
+def test_device_option_default_cpu_is_not() -> None:
+    source = (
+        "import argparse\nimport torch\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--device', default='cpu')\nargs = p.parse_args()\n"
+        "torch.manual_seed(0)\nmodel = torch.nn.Linear(2, 1).to(torch.device(args.device))\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(torch.ones(1, 2)).sum().backward()\nopt.step()\n"
+    )
+    assert _found({"train.py": source}) == []
+
+
+def test_spawned_worker_unseeded_reported_at_the_spawn_with_the_parent_seed() -> None:
+    source = (
+        "import torch\nimport torch.multiprocessing as mp\n\n\n"
+        "def worker(rank):\n    model = torch.nn.Linear(2, 1)\n    print(model.weight)\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    mp.spawn(worker, nprocs=2)\n"
+    )
+    found = _found({"train.py": source})
+    assert [(c, line) for c, line, _ in found] == [("RPL101", 12)]
+    assert "`worker`" in found[0][2] and "(line 11)" in found[0][2]
+
+
+def test_spawned_worker_that_seeds_itself_is_not_reported() -> None:
+    source = (
+        "import torch\nimport torch.multiprocessing as mp\n\n\n"
+        "def worker(rank):\n    torch.manual_seed(0)\n    model = torch.nn.Linear(2, 1)\n    print(model.weight)\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    mp.spawn(worker, nprocs=2)\n"
+    )
+    assert _found({"train.py": source}) == []
+
+
+def test_gym_env_reset_without_seed_in_a_seeding_program() -> None:
+    source = (
+        "import gymnasium as gym\nimport numpy as np\n\nnp.random.seed(0)\nenv = gym.make('CartPole-v1')\n"
+        "obs, _ = env.reset()\naction = env.action_space.sample()\n"
+    )
+    found = _found({"rollout.py": source})
+    assert [(c, line) for c, line, _ in found] == [("RPL102", 6), ("RPL102", 7)]
+
+
+def test_gym_env_seeded_by_first_reset_and_space_seed() -> None:
+    source = (
+        "import gymnasium as gym\nimport numpy as np\n\nnp.random.seed(0)\nenv = gym.make('CartPole-v1')\n"
+        "env.action_space.seed(0)\nobs, _ = env.reset(seed=0)\nobs, _ = env.reset()\naction = env.action_space.sample()\n"
+    )
+    assert _found({"rollout.py": source}) == []
