@@ -27,6 +27,10 @@ class ConditionalSeed(Rule):
     a YAML file) are not reported. A seed in the `else:` branch, or anywhere else on
     the path, that seeds the same libraries by default silences it.
 
+    The finding is at the seeding call; the condition that skips it (the `if` line a
+    reader looks for, e.g. simsiam's `if args.seed is not None:`) is its related
+    location (JSON `related`, SARIF `relatedLocations`).
+
     ## Why is this bad?
     The seed is only applied when someone remembers to pass it; the default run, the
     one most people launch and compare, is not reproducible.
