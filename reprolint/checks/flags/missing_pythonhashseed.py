@@ -17,9 +17,7 @@ class MissingPythonhashseed(Rule):
     A program depends on the hash order when it runs an RPL401 site (order taken from
     a set of strings): top-level code of a module it imports, or a function it calls
     (or a framework calls); a function of an imported module that nothing calls does
-    not count, nor does a test module unless `include-tests`. A program that trains
-    nothing (a data-preparation script, a CLI) is reported for the sites in its own
-    module only, not for those of the libraries it imports. Since `PYTHONHASHSEED` is read once, when the
+    not count, nor does a test module unless `include-tests`. Since `PYTHONHASHSEED` is read once, when the
     interpreter starts, assigning `os.environ["PYTHONHASHSEED"]` inside the program is
     too late for the program itself; accepted are a re-launch of the interpreter with
     the variable set (`os.execv(sys.executable, ...)`, `subprocess.run([sys.executable,
@@ -91,14 +89,10 @@ class MissingPythonhashseed(Rule):
         for program in program_usages(ctx):
             if program.is_library:
                 continue
-            # the RPL401 sites the program runs (a function no call reaches runs none); a
-            # program that trains nothing (a CLI, a CI script) counts only its own
-            # module's sites (its own data preparation), not a library module's
-            trains = program.trains_anything
+            # the RPL401 sites the program runs (a function no call reaches runs none)
             sites = [
                 (path, usage) for _, path, usage in program.of("set-order", default_only=False)
-                if (not is_test_module(path, ctx.facts[path]) or ctx.settings.include_tests)
-                and (trains or path == program.entry)
+                if not is_test_module(path, ctx.facts[path]) or ctx.settings.include_tests
             ]
             if not sites:
                 continue
