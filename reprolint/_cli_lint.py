@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
@@ -297,6 +296,8 @@ def _rules(args: argparse.Namespace) -> int:
         for r in all_rules()
     ]
     if args.format == "json":
+        import json  # only this listing needs it: not imported on a plain `check`
+
         json.dump(rows, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return EXIT_CLEAN

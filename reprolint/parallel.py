@@ -107,7 +107,9 @@ class _Worker:
     def __init__(self, func: Callable[[Any], Any]) -> None:
         context = _context()
         self.conn, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(func, theirs), daemon=True)
+        # The worker gets our end too, to close it: a forked child inherits it, and while
+        # the child holds it, closing it here never reaches the child as EOF.
+        self.process = context.Process(target=_serve, args=(func, theirs, self.conn), daemon=True)
         self.process.start()
         theirs.close()
         self.index: Optional[int] = None
@@ -118,18 +120,32 @@ class _Worker:
         self.conn.send(item)
 
     def stop(self, kill: bool = False) -> None:
+        self.release(kill)
+        self.reap()
+
+    def release(self, kill: bool = False) -> None:
+        """Close our end of the pipe: the worker sees EOF and exits (or kill it now)."""
         if kill:
             self.process.kill()
         self.conn.close()
+
+    def reap(self) -> None:
         self.process.join(5)
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
 
 
-def _serve(func: Callable[[Any], Any], conn: "multiprocessing.connection.Connection") -> None:
+def _serve(
+    func: Callable[[Any], Any],
+    conn: "multiprocessing.connection.Connection",
+    ours: "Optional[multiprocessing.connection.Connection]" = None,
+) -> None:
     """A worker's loop: an item in, its result out, until the parent closes the pipe."""
     import signal
+
+    if ours is not None:
+        ours.close()
 
     # Ctrl-C reaches the whole process group: the parent stops the workers, and a worker
     # printing its own KeyboardInterrupt traceback would only bury the parent's message.
@@ -242,8 +258,14 @@ def _supervise(
                 workers[workers.index(worker)] = replacement
                 feed(replacement)
     finally:
+        # Every pipe is closed before any worker is waited for: a forked worker holds
+        # copies of the parent's ends of the pipes of the workers started before it, so
+        # an earlier worker sees EOF only once the later ones have exited. Closing and
+        # joining one worker at a time waited out the 5 s join of each.
         for worker in workers:
-            worker.stop(kill=worker.index is not None)
+            worker.release(kill=worker.index is not None)
+        for worker in workers:
+            worker.reap()
 
 
 def _balanced(items: Sequence[T]) -> list[int]:
