@@ -210,3 +210,14 @@ def test_torchvision_random_transforms_draw_in_the_workers() -> None:
     )
     assert [c for _, _, c in found({"train.py": source.replace("{n}", "4")})] == []
     assert "RPL105" in [c for _, _, c in found({"train.py": source.replace("{n}", "0")})]
+
+
+def test_a_spawned_worker_that_resumes_from_a_checkpoint_still_trains() -> None:
+    source = (
+        "import torch\nimport torch.nn as nn\n\ndef main_worker(gpu):\n    net = nn.Linear(2, 1).cuda(gpu)\n"
+        "    net.load_state_dict(torch.load('ckpt.pt'))\n    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+        "    net(torch.ones(1, 2).cuda(gpu)).sum().backward()\n    opt.step()\n\n"
+        "if __name__ == '__main__':\n    torch.multiprocessing.spawn(main_worker, nprocs=2)\n"
+    )
+    (d,) = [d for d in check_sources({"main.py": source}) if d.code == "RPL301"]
+    assert d.data["roles"] == {"main.py": "training"}

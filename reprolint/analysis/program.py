@@ -484,14 +484,15 @@ class Program:
 
     def _trains_for_role(self) -> bool:
         """Trains, as the role sees it: in a program that loads a checkpoint, training
-        code only in bodies a framework calls (an unused `configure_optimizers`) does
-        not count."""
+        code only in bodies of imported modules that a framework calls (an unused
+        `configure_optimizers`) does not count; the entry module's own (a worker passed
+        to `spawn` that resumes from a checkpoint) does."""
         if self.framework_trainer:
             return True
         for step in self.usage_steps:
             if step.event.kind != "train" or step.context.uncalled:  # type: ignore[union-attr]
                 continue
-            if step.context.phase is Phase.CALL or not self.loads_checkpoint:
+            if step.context.phase is Phase.CALL or step.path == self.entry or not self.loads_checkpoint:
                 return True
         return False
 
