@@ -38,8 +38,17 @@ def scan_roots(paths: Iterable[str]) -> list[str]:
     roots = []
     for raw in paths:
         p = PurePosixPath(Path(raw).as_posix())
-        roots.append(str(p if Path(raw).is_dir() else p.parent))
+        roots.append(str(p if _is_dir(raw) else p.parent))
     return roots
+
+
+def _is_dir(raw: str) -> bool:
+    """Whether ``raw`` is a folder; a path that cannot be looked at (a folder on the way
+    without search permission, a name too long) is not one. Discovery reports it."""
+    try:
+        return Path(raw).is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 class RunLookup:

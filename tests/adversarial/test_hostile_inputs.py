@@ -337,3 +337,36 @@ def test_nothing_is_read_from_a_device_named_py(tmp_path: Path) -> None:
     assert done.returncode == 0, done
     assert b"zero.py: not a regular file" in done.stderr
 
+
+
+# -- 10: a path that cannot be looked at, named on the command line ----------------------------
+
+def test_a_file_named_inside_a_folder_without_search_permission_is_reported(tmp_path: Path) -> None:
+    # Root ignores permission bits; setpriv drops that power (skips only without it).
+    wrap = _as_a_user()
+    (tmp_path / "train.py").write_text(UNSEEDED)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "hidden.py").write_text(UNSEEDED)
+    locked.chmod(0)
+    try:
+        done = reprolint("check", "--no-cache", "locked/hidden.py", "train.py", cwd=tmp_path, wrap=wrap)
+    finally:
+        locked.chmod(stat.S_IRWXU)
+    assert done.returncode == 1, done
+    assert b"Traceback" not in done.stderr and b"internal error" not in done.stderr
+    assert b"locked/hidden.py" in done.stdout + done.stderr
+    assert b"Permission denied" in done.stdout + done.stderr
+    assert b"train.py:2:5: RPL101" in done.stdout
+
+
+def test_a_path_that_cannot_be_looked_at_even_by_root_is_reported(tmp_path: Path) -> None:
+    # A name longer than the system allows fails stat() for every user, root included.
+    (tmp_path / "train.py").write_text(UNSEEDED)
+    long_name = "d" * 300 + "/a.py"
+    done = reprolint("check", "--no-cache", long_name, "train.py", cwd=tmp_path)
+    assert done.returncode == 1, done
+    assert b"Traceback" not in done.stderr and b"internal error" not in done.stderr
+    assert f"{long_name}:1:1: RPL900".encode() in done.stdout
+    assert b"File name too long" in done.stdout
+    assert b"train.py:2:5: RPL101" in done.stdout
