@@ -251,13 +251,18 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("reprolint: error: expected verify, profile or variance", file=sys.stderr)
         return EXIT_USAGE
     command, rest = args[0], args[1:]
-    if command == "verify":
-        return verify_main(rest)
-    if command == "variance":
-        from reprolint.harness.variance_cli import variance_main
+    try:
+        if command == "verify":
+            return verify_main(rest)
+        if command == "variance":
+            from reprolint.harness.variance_cli import variance_main
 
-        return variance_main(rest)
-    if command == "profile":
-        return profile_main(rest)
+            return variance_main(rest)
+        if command == "profile":
+            return profile_main(rest)
+    except Exception as exc:  # noqa: BLE001 - exit status 1 means "runs differ": never a crash's
+        from reprolint._cli_lint import _internal_error
+
+        return _internal_error(exc)
     print(f"reprolint: error: unknown harness command {command!r}", file=sys.stderr)
     return EXIT_USAGE
