@@ -80,10 +80,11 @@ class _UsageScope:
     """Per-scope state of the order analyses."""
 
     __slots__ = ("str_names", "str_iters", "str_sets", "empty_sets", "listings", "appended", "json_names",
-                 "fresh_tensors")
+                 "fresh_tensors", "unique_indices")
 
     def __init__(self) -> None:
         self.fresh_tensors: set[str] = set()  # names bound to a tensor factory's result (no grad)
+        self.unique_indices: set[str] = set()  # names bound to an index tensor with no repeated value
         self.json_names: set[str] = set()  # names bound to ``json.load(...)``/``json.loads(...)``
         self.str_names: set[str] = set()
         self.str_iters: set[str] = set()

@@ -94,7 +94,10 @@ class Usage:
     # depend on: "index-width-1" (a gather whose index has width 1 along ``dim``: its
     # backward scatter-add writes each input element at most once), "no-grad-input"
     # (no gradient flows through it: its input is a registered buffer, or it is a TF
-    # call in top-level code outside the GradientTape blocks of an eager program).
+    # call in top-level code outside the GradientTape blocks of an eager program),
+    # "index-unique" (an ``index_add_``/``index_select`` whose 1-D index visibly repeats
+    # no value: ``mask.nonzero().squeeze(-1)``, ``torch.unique``, ``arange``, ``randperm``;
+    # no two atomic adds land on one element, so the sum is the same on every run).
     facts: tuple[str, ...] = ()
 
     def kw(self, name: str, default: Any = None) -> Any:
@@ -501,6 +504,28 @@ class UsageMixin(OrderFacts):
             a.keyword is not None and a.keyword.value == "requires_grad" for a in node.args
         )
 
+    def _u_unique_index(self, node: cst.BaseExpression) -> bool:
+        """An index tensor that visibly holds no value twice: ``m.nonzero()`` /
+        ``torch.nonzero(m)`` / ``torch.argwhere(m)`` (then squeezed or flattened to the 1-D
+        index ``index_add_`` requires, which makes it the nonzero of a 1-D mask: each
+        position once), ``torch.unique(...)``, ``torch.arange(...)``, ``torch.randperm(...)``,
+        through casts and reshapes, or a name bound to one in this scope. Not the tuple form
+        ``nonzero(as_tuple=True)[0]``/``torch.where(m)[0]``: the row indices of a 2-D mask
+        repeat."""
+        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SAME_VALUES:
+            node = node.func.value
+        if isinstance(node, cst.Name):
+            return any(node.value in state.unique_indices for state in self._u_states())
+        if not isinstance(node, cst.Call):
+            return False
+        if any(a.keyword is not None and a.keyword.value == "as_tuple" and self.text(a.value) != "False"  # type: ignore[attr-defined]
+               for a in node.args):
+            return False
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("nonzero", "argwhere", "unique"):
+            qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
+            return qn in _UNIQUE_INDEX or not qn.startswith(("numpy.", "np."))
+        return (self.qualify(node.func) or "") in _UNIQUE_INDEX  # type: ignore[attr-defined]
+
     def _u_torch_op_on(self, value: cst.BaseExpression, name: str) -> bool:
         """``torch.op(x, ...)`` (maybe followed by methods): computed from ``x`` by torch
         functions alone, so it needs no grad when ``x`` needs none (and the walk of this
@@ -549,6 +574,10 @@ class UsageMixin(OrderFacts):
         attr = _self_attr(source) if source is not None else None
         if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
             facts.append("no-grad-input")
+        if name.endswith(("index_add", "index_add_", "index_select")):
+            index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
+            if index is not None and self._u_unique_index(index):
+                facts.append("index-unique")
         if name.endswith("gather"):
             dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
@@ -613,6 +642,12 @@ class UsageMixin(OrderFacts):
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         kind = self._u_kind(value)
         fresh = self._u_fresh_constant(value)
+        unique = self._u_unique_index(value)
+        for name in names:
+            if unique:
+                state.unique_indices.add(name)
+            else:
+                state.unique_indices.discard(name)
         for name in names:
             if fresh:
                 state.fresh_tensors.add(name)
@@ -744,6 +779,14 @@ _FACTORIES = frozenset(
     f"torch.{n}" for n in (
         "arange", "zeros", "ones", "full", "empty", "eye", "tensor", "linspace", "randint", "randperm",
     )
+)
+# Methods that keep the set of values of an index tensor (and its no-repeat property).
+_SAME_VALUES = frozenset({
+    "squeeze", "flatten", "view", "reshape", "long", "int", "to", "cuda", "cpu", "contiguous", "detach",
+})
+# Calls whose result is an index tensor with no repeated value.
+_UNIQUE_INDEX = frozenset(
+    f"torch.{n}" for n in ("nonzero", "argwhere", "unique", "arange", "randperm")
 )
 _SHAPE_METHODS = frozenset({
     "unsqueeze", "view", "reshape", "expand", "repeat", "flatten", "t", "long", "int", "float", "to", "cuda",

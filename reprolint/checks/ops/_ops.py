@@ -48,6 +48,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             matches = [
                 m for m in match_op(usage, version, cuda=cuda, training=program.trains)
                 if not (m.entry.backward_only and no_backward(program, position, usage))
+                and not no_collision(m, usage)
             ]
             raising = [m for m in matches if m.entry.kind == "raises"]
             flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
@@ -83,6 +84,20 @@ def no_backward(program: Program, position: int, usage: Usage) -> bool:
     if program.usage_steps[position].context.no_grad:
         return True
     return bool({"no-grad-input", "index-width-1"} & set(usage.facts))
+
+
+# Index accumulations (forward, or the backward of an index lookup) whose atomic adds
+# collide only when the index repeats a value.
+_INDEX_ACCUMULATIONS = frozenset({"index-add-cuda", "index-select-backward-cuda"})
+
+
+def no_collision(match: OpMatch, usage: Usage) -> bool:
+    """The op accumulates with atomic adds, but the collector saw that its index holds no
+    value twice (``usage.facts``: "index-unique", e.g. ``mask.nonzero().squeeze(-1)``):
+    each element receives one add, so the result is the same on every run. An op that
+    raises under deterministic mode still raises (not filtered here)."""
+    return match.entry.kind == "deterministic-with-flag" and match.entry.id in _INDEX_ACCUMULATIONS \
+        and "index-unique" in usage.facts
 
 
 def call_text(usage: Usage) -> str:

@@ -35,6 +35,14 @@ class NondeterministicOp(Rule):
     Not reported: convolutions and cuDNN RNNs (one finding per program instead:
     RPL302), and catalog entries that depend on facts only the running program knows
     (a sparse operand of `bmm`, advanced indexing `t[[i, j]]`, quantized tensors).
+    An `index_add_` (or the backward of an `index_select`) whose index visibly repeats
+    no value is not reported either: the nonzero positions of a mask squeezed or
+    flattened to the 1-D index these ops take (`mask.nonzero().squeeze(-1)`, a
+    mixture-of-experts layer adding each expert's tokens back), `torch.unique`,
+    `torch.arange`, `torch.randperm`, or a name bound to one in the same function. Each
+    element then receives a single atomic add, so the result is the same on every run.
+    The tuple form `torch.where(mask)[0]` / `nonzero(as_tuple=True)[0]` still counts:
+    on a 2-D mask its row indices repeat.
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
     without `dim=`) are matched only when called as `torch.X(...)`.
 
