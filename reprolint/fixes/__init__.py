@@ -16,7 +16,7 @@ their cells).
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 import libcst as cst
 
@@ -81,13 +81,14 @@ def rewrite(
     module: cst.Module,
     span: Span,
     change: Callable[[cst.CSTNode], cst.CSTNode],
-    kinds: tuple[type, ...] = (cst.Call,),
+    kinds: Optional[tuple[type, ...]] = None,
 ) -> cst.Module:
     """``module`` with the node of ``kinds`` at ``span`` replaced by ``change(node)``.
 
     Raises LookupError when no such node is there (the source moved since the span
-    was computed).
+    was computed). ``kinds`` defaults to calls.
     """
+    kinds = kinds if kinds is not None else (cst.Call,)
     located = find_node(module, span, kinds) or find_node(module, span, kinds, exact=False)
     if located is None:
         raise LookupError(f"no {'/'.join(k.__name__ for k in kinds)} at {span}")

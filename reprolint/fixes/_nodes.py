@@ -8,8 +8,9 @@ returns the updated one, as libcst transforms do.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping, Optional, Sequence, Union
+from typing import Callable, Iterator, Mapping, Optional, Sequence, TypeAlias, Union
 
 import libcst as cst
 
@@ -27,7 +28,9 @@ __all__ = [
     "walk",
 ]
 
-Statement = Union[cst.SimpleStatementLine, cst.BaseCompoundStatement]
+# A string alias: a module-level ``cst.X`` would import the real libcst when the command
+# line only needs the rule table (see reprolint._lazy).
+Statement: TypeAlias = "Union[cst.SimpleStatementLine, cst.BaseCompoundStatement]"
 
 
 @dataclass(frozen=True)
@@ -103,16 +106,22 @@ def find_call(module: cst.Module, span: Span) -> Optional[Located]:
     return find_node(module, span, (cst.Call,)) or find_node(module, span, (cst.Call,), exact=False)
 
 
-class _Replacer(cst.CSTTransformer):
-    def __init__(self, replacements: Mapping[int, Callable[[cst.CSTNode], object]]) -> None:
-        super().__init__()
-        self.replacements = replacements
+@functools.cache
+def _replacer_class() -> type:
+    # Built on first use: a module-level ``class _(cst.CSTTransformer)`` would import the
+    # real libcst when the command line only needs the rule table (see reprolint._lazy).
+    class _Replacer(cst.CSTTransformer):
+        def __init__(self, replacements: Mapping[int, Callable[[cst.CSTNode], object]]) -> None:
+            super().__init__()
+            self.replacements = replacements
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
-        make = self.replacements.get(id(original_node))
-        if make is None:
-            return updated_node
-        return make(updated_node)
+        def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
+            make = self.replacements.get(id(original_node))
+            if make is None:
+                return updated_node
+            return make(updated_node)
+
+    return _Replacer
 
 
 def replace_nodes(
@@ -125,7 +134,7 @@ def replace_nodes(
     """
     if not replacements:
         return module
-    return module.visit(_Replacer(replacements))
+    return module.visit(_replacer_class()(replacements))
 
 
 def parse_statements(code: str, module: cst.Module) -> list[Statement]:
