@@ -799,12 +799,18 @@ _CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "d
 def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     """The index of a gather visibly has width 1 along ``dim``: ``i.unsqueeze(dim)``,
     ``i.view(-1, 1)``/``reshape(-1, 1)`` with ``dim`` 1 or -1, ``i[:, None]`` (dim 1 or
-    -1), ``i[..., None]`` (dim -1), through casts (``.long()``, ``.to(...)``)."""
+    -1), ``i[..., None]`` (dim -1), through casts (``.long()``, ``.to(...)``); or the
+    ``actions`` field of a replay batch (``data.actions``, ``replay_data.actions``) along
+    dim 1 or -1: a replay buffer (Stable-Baselines3's, which cleanrl uses too) stores a
+    discrete action as a column of width 1, and a gather over Q-values by action takes one
+    value per row."""
     from reprolint.analysis.facts import _literal
 
     node = index
     while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CASTS:
         node = node.func.value
+    if isinstance(node, cst.Attribute) and node.attr.value == "actions":
+        return dim in (1, -1)
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
         method = node.func.attr.value
         values = [_literal(a.value) for a in node.args if a.keyword is None]

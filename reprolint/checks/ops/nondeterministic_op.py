@@ -43,6 +43,12 @@ class NondeterministicOp(Rule):
     element then receives a single atomic add, so the result is the same on every run.
     The tuple form `torch.where(mask)[0]` / `nonzero(as_tuple=True)[0]` still counts:
     on a 2-D mask its row indices repeat.
+    A `gather` along dim 1/-1 whose index has width 1 is not reported as backward
+    nondeterministic: its backward adds one gradient per row. The width is read from the
+    index (`i.unsqueeze(1)`, `i.view(-1, 1)`, `i[:, None]`, a result squeezed on `dim`)
+    or from a replay batch's `actions` field (`data.actions`, `replay_data.actions`):
+    Stable-Baselines3's replay buffer, which cleanrl uses too, stores a discrete action
+    as a column of width 1 (DQN and discrete SAC take the taken action's Q-value so).
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
     without `dim=`) are matched only when called as `torch.X(...)`.
 
