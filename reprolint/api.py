@@ -23,7 +23,7 @@ from reprolint.checks.base import CheckContext, Finding, all_rules
 from reprolint.config import Settings
 from reprolint.discovery import discover, read_regular
 from reprolint.model import Diagnostic, Severity, Span
-from reprolint.precheck import nesting_problem
+from reprolint.precheck import parse_problem
 
 __all__ = [
     "DATA_FILE_BYTES",
@@ -179,7 +179,7 @@ def _deep_recursion() -> Iterator[None]:
 def analyse_source(source: str, path: str) -> FileAnalysis:
     """Parse one module and collect its facts; a parse failure becomes ``error``."""
     result = FileAnalysis(path, suppressions=_suppressions(source), source=source)
-    refused = nesting_problem(source)  # what would crash libcst's parser (a segfault)
+    refused = parse_problem(source)  # what would crash libcst's parser or take it minutes
     if refused is not None:
         result.error = SourceError(*refused)
         return result

@@ -370,3 +370,40 @@ def test_a_path_that_cannot_be_looked_at_even_by_root_is_reported(tmp_path: Path
     assert f"{long_name}:1:1: RPL900".encode() in done.stdout
     assert b"File name too long" in done.stdout
     assert b"train.py:2:5: RPL101" in done.stdout
+
+
+# -- 8: chains that cost libcst quadratic time, in a run parsed in-process ----------------------
+
+def test_long_chains_are_refused_before_libcst_and_the_run_goes_on(cli, tmp_path: Path) -> None:
+    from reprolint.precheck import MAX_CHAIN, MAX_TRAILERS
+
+    # libcst needs half a minute or more for each of these (quadratic in the length).
+    (tmp_path / "sum.py").write_text("x = " + " + ".join(["a"] * 8000) + "\n")
+    (tmp_path / "attrs.py").write_text("y = a" + ".b" * 5000 + "\n")
+    (tmp_path / "train.py").write_text(UNSEEDED)
+    started = time.monotonic()
+    done = cli("check", "--no-cache", ".", cwd=tmp_path)  # 3 files: parsed in-process
+    assert time.monotonic() - started < 20
+    assert done.status == 1, done
+    assert "Traceback" not in done.err
+    assert f"sum.py:1:{5 + 4 * MAX_CHAIN + 2}: RPL900" in done.out
+    assert f"more than {MAX_CHAIN} operators of one kind in a row" in done.out
+    assert f"attrs.py:1:{6 + 2 * MAX_TRAILERS}: RPL900" in done.out
+    assert f"more than {MAX_TRAILERS} attribute dots, calls or subscripts in a row" in done.out
+    assert "train.py:2:5: RPL101" in done.out
+
+
+def test_chains_just_under_the_limits_and_in_strings_are_parsed() -> None:
+    from reprolint.precheck import MAX_CHAIN, MAX_TRAILERS, chain_problem
+
+    assert chain_problem("x = " + " + ".join(["a"] * (MAX_CHAIN + 1)) + "\n") is None
+    assert chain_problem("y = a" + ".b" * MAX_TRAILERS + "\n") is None
+    # Commas, assignments and line ends end a chain; text in strings and comments is no chain.
+    assert chain_problem("z = [" + ", ".join(["-1.5"] * 5000) + "]\n") is None
+    assert chain_problem("\n".join(["w = a + b"] * 5000) + "\n") is None
+    assert chain_problem("s = '" + "+" * 5000 + "'  # " + "." * 5000 + "\n") is None
+    # A line break inside brackets does not end the chain.
+    inside = "v = (" + " +\n".join(["a"] * (MAX_CHAIN + 2)) + ")\n"
+    assert chain_problem(inside) is not None
+    # Nor does a call or a subscript in between: `f(x).g[0]...` is one chain of trailers.
+    assert chain_problem("u = f" + "(x).g[0]" * MAX_TRAILERS + "\n") is not None
