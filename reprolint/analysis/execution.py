@@ -235,6 +235,7 @@ class _Walker:
         self.run_module(self.out.entry, as_main=True)
         done = 0
         framework = StepContext(Phase.FRAMEWORK)
+        unbuilt: list[tuple[str, str]] = []
         while done < len(self.out.modules):
             path = self.out.modules[done]
             done += 1
@@ -246,6 +247,11 @@ class _Walker:
                 if other_entry and (not dot or not self._instantiated(path, cls)):
                     # Another program's script: its classes run only when this program
                     # builds them, its functions only when called.
+                    continue
+                if dot and cls in self.index.facts[path].classes and not self._class_maybe_built(path, cls):
+                    # A class whose project constructor no call reaches is never built:
+                    # its methods run for nobody (unless a later body builds it).
+                    unbuilt.append((path, qualname))
                     continue
                 context = framework
                 if self.model.runs_in_workers(path, qualname):
@@ -260,6 +266,15 @@ class _Walker:
                     context = StepContext(context.phase, context.in_worker, context.no_grad, True)
                 self.run_function(path, qualname, (), None, context)
                 self.skip_seeds = False
+            if done == len(self.out.modules):
+                # Classes built by bodies that ran after their module's turn.
+                built = [(p, q) for p, q in unbuilt if self._class_maybe_built(p, q.partition(".")[0])]
+                unbuilt = [u for u in unbuilt if u not in built]
+                for p, q in built:
+                    context = framework
+                    if self.model.runs_in_workers(p, q):
+                        context = StepContext(Phase.FRAMEWORK, in_worker=True)
+                    self.run_function(p, q, (), None, context)
         self.out.steps.extend(self.deferred)
         return self.out
 
@@ -275,6 +290,18 @@ class _Walker:
         call, or the constructor is not the project's (then nobody can tell)."""
         constructor = self.index.resolve_call(path, ":" + cls)
         return constructor is None or constructor in self.called
+
+    def _class_maybe_built(self, path: str, cls: str) -> bool:
+        """Whether this program may build ``cls``, or a project class deriving from it
+        (by the base's name: ``class Student(Teacher)`` builds a ``Teacher`` too)."""
+        if self._maybe_built(path, cls):
+            return True
+        for p in self.out.modules:
+            for sub, bases in self.index.facts[p].classes.items():
+                if sub != cls and any(b.rpartition(".")[2].lstrip(":") == cls for b in bases):
+                    if self._maybe_built(p, sub):
+                        return True
+        return False
 
     def _instantiated(self, path: str, cls: str) -> bool:
         """Whether a method of ``cls`` (its constructor) ran at a call in this program."""

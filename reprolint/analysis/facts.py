@@ -287,6 +287,8 @@ class _Collector(UsageMixin):
         self.catalog = catalog
         self.facts = ModuleFacts(path=path)
         self.aliases: dict[str, str] = {}
+        # ids of calls inside `nn.Parameter(...)`: a torch draw there initialises weights.
+        self.parameter_args: set[int] = set()
         self.star_modules: list[str] = []
         self.star_imports: list[str] = []
         self.module_consts: dict[str, Any] = {}
@@ -768,6 +770,8 @@ class _Collector(UsageMixin):
         if qn is not None and qn in catalog.instances:
             self._instance(node, qn)
             return
+        if qn in _PARAMETER_CLASSES:
+            self.parameter_args.update(id(n) for arg in node.args for n in _calls_in(arg.value))
         draw = catalog.draw(qn) if qn is not None else None
         if draw is not None:
             self._maybe_draw(node, draw, self.text(func))
@@ -908,13 +912,27 @@ class _Collector(UsageMixin):
             Draw(
                 api=draw.api if not draw.method else f".{draw.api}",
                 library=draw.library,
-                kind=draw.kind,
+                kind="init" if draw.library == "torch" and id(node) in self.parameter_args else draw.kind,
                 deferred=draw.deferred,
                 span=self.span(node),
                 text=text,
                 conds=self.current_conds(),
             )
         )
+
+
+_PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def _calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
+    """The calls of an expression, through arithmetic (`scale * torch.randn(n)`)."""
+    if isinstance(expr, cst.Call):
+        return [expr]
+    if isinstance(expr, cst.BinaryOperation):
+        return _calls_in(expr.left) + _calls_in(expr.right)
+    if isinstance(expr, cst.UnaryOperation):
+        return _calls_in(expr.expression)
+    return []
 
 
 def _condition_holds(node: cst.Call, cond: ArgCondition) -> bool:
