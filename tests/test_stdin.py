@@ -7,10 +7,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-UNSEEDED = "import torch\n\nx = torch.randn(3)\ny = torch.rand(2)\n"
+# RPL101 is reported once per program and library, at the first draw: the `random` draw
+# is its own finding, the second torch draw a related location of the first.
+UNSEEDED = "import random\nimport torch\n\nx = torch.randn(3)\ny = random.random()\nz = torch.rand(2)\n"
 MESSAGE = (
     "`torch.{func}` draws from torch's global RNG, which is never seeded on this "
     "program's path (entry point: {entry})"
+)
+RANDOM_MESSAGE = (
+    "`random.random` draws from the `random` module's global RNG, which is never seeded on "
+    "this program's path (entry point: {entry})"
 )
 
 
@@ -26,8 +32,8 @@ def test_stdin_is_reported_under_the_given_name(tmp_path: Path) -> None:
     done = reprolint("check", "--stdin-filename", "src/train.py", "-", stdin=UNSEEDED, cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout.decode().splitlines() == [
-        "src/train.py:3:5: RPL101 " + MESSAGE.format(func="randn", entry="src/train.py"),
-        "src/train.py:4:5: RPL101 " + MESSAGE.format(func="rand", entry="src/train.py"),
+        "src/train.py:4:5: RPL101 " + MESSAGE.format(func="randn", entry="src/train.py"),
+        "src/train.py:5:5: RPL101 " + RANDOM_MESSAGE.format(entry="src/train.py"),
         "Found 2 problems (2 fixable with `reprolint fix --unsafe-fixes`).",
     ]
     assert done.stderr == b""
@@ -36,7 +42,7 @@ def test_stdin_is_reported_under_the_given_name(tmp_path: Path) -> None:
 def test_dash_alone_reads_stdin(tmp_path: Path) -> None:
     done = reprolint("check", "--output-format", "concise", "-", stdin=UNSEEDED, cwd=tmp_path)
     assert done.stdout.decode().splitlines()[0] == (
-        "<stdin>:3:5: RPL101 " + MESSAGE.format(func="randn", entry="<stdin>")
+        "<stdin>:4:5: RPL101 " + MESSAGE.format(func="randn", entry="<stdin>")
     )
 
 
@@ -60,7 +66,12 @@ def test_stdin_in_json_for_editor_integrations(tmp_path: Path) -> None:
     )
     items = json.loads(done.stdout)
     assert [(i["path"], i["line"], i["column"], i["code"]) for i in items] == [
-        ("train.py", 3, 5, "RPL101"), ("train.py", 4, 5, "RPL101"),
+        ("train.py", 4, 5, "RPL101"), ("train.py", 5, 5, "RPL101"),
+    ]
+    assert [i["entry_points"] for i in items] == [["train.py"], ["train.py"]]
+    # The later torch draw is where an editor can jump from the torch finding.
+    assert [[(r["path"], r["line"], r["column"]) for r in i["related"]] for i in items] == [
+        [("train.py", 6, 5)], [],
     ]
 
 
@@ -94,6 +105,9 @@ def test_quiet_drops_the_summary(tmp_path: Path) -> None:
     done = reprolint("check", "--quiet", "--stdin-filename", "t.py", "-", stdin=UNSEEDED, cwd=tmp_path)
     assert done.returncode == 1
     lines = done.stdout.decode().splitlines()
-    assert len(lines) == 2 and all(line.startswith("t.py:") for line in lines)
+    assert lines == [
+        "t.py:4:5: RPL101 " + MESSAGE.format(func="randn", entry="t.py"),
+        "t.py:5:5: RPL101 " + RANDOM_MESSAGE.format(entry="t.py"),
+    ]
     quiet_clean = reprolint("check", "-q", "-", stdin="x = 1\n", cwd=tmp_path)
     assert (quiet_clean.returncode, quiet_clean.stdout) == (0, b"")
