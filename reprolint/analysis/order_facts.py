@@ -304,6 +304,22 @@ class OrderFacts:
             for arg in node.args:
                 self._u_all_unordered(arg.value)
 
+    def visit_Return(self, node: cst.Return) -> None:
+        """``return os.listdir(path)`` (or a comprehension over it, or a name holding it): a
+        helper hands the listing to its callers as is. Whether its order matters is decided
+        where it is used; in practice callers sort or search it (flax's ``io.listdir``/
+        ``io.glob`` wrappers, Stable-Baselines3's ``get_monitor_files``), so the helper
+        itself is not reported."""
+        if node.value is None or self.scope is self.scopes[0]:  # type: ignore[attr-defined]
+            return
+        root = self._u_listing_root(node.value)
+        if root is not None:
+            self._u_unordered.add(id(root[0]))
+        elif isinstance(node.value, cst.Name):
+            for state in self._u_states():
+                if node.value.value in state.listings:
+                    self._u_claimed.add(id(node.value))
+
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is not None:
             self._u_all_unordered(node.exc)  # an exception's message

@@ -16,8 +16,8 @@ class UnsortedDirectoryListing(Rule):
     `Path.glob/rglob/iterdir` results used in order without `sorted()`.
 
     The order is *used* when the listing is stored in a variable or attribute that is
-    then indexed, sliced, enumerated, zipped, shuffled, split into train/validation,
-    returned or passed on; when a loop over it appends, extends, inserts, yields or
+    then indexed, sliced, enumerated, zipped, shuffled, split into train/validation
+    or passed on; when a loop over it appends, extends, inserts, yields or
     writes (into a list that is not sorted afterwards); or when it is consumed inline
     (`enumerate(os.listdir(d))`, `glob(...)[-1]`). The listing is followed through
     copies that keep its order (`files = [f for f in files if ...]`, `list(files)`,
@@ -33,7 +33,14 @@ class UnsortedDirectoryListing(Rule):
     whole folder (`os.listdir(d)[0]`, `glob.glob("data/*")[0]`) and `[-1]` for "the
     latest" are reported. An `os.walk` loop is accepted when it sorts both the
     directory and the file list (`dirs.sort()`, `sorted(files)`). Also
-    `tf.io.gfile.listdir/glob`. Reported wherever it appears, library code included, at
+    `tf.io.gfile.listdir/glob`. A helper that returns the listing as is (`return
+    os.listdir(path)`, a comprehension over it, or the name holding it) is not reported
+    there: the order is decided where its callers use the result, and on real code the
+    callers of such wrappers sort or search it (a file-system abstraction's `listdir`/
+    `glob`, a "list the monitor files" helper); the call is not followed into callers,
+    so a caller that trains on a wrapper's result unsorted is a known blind spot. A
+    slice or index of the listing in the `return` (`return glob(p)[:k]`) is reported.
+    Reported wherever it appears, library code included, at
     the listing call; not in test modules (`tests/`, `test_*.py`, pytest/unittest
     imports) unless `include-tests`.
 
