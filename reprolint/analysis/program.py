@@ -516,8 +516,19 @@ class Program:
     def overwrites_init(self, outcome: "DrawOutcome") -> bool:
         """A weight-initialisation draw whose weights a checkpoint load replaces (or a
         dropout mask, off in a model put in eval mode): an evaluation/inference program
-        that loads trained weights."""
-        return outcome.draw.kind in ("init", "dropout") and self.role is Role.EVALUATION and self.loads_checkpoint
+        that loads trained weights, or a torch model loaded from a checkpoint in a
+        program that trains with another framework only (a JAX notebook comparing with
+        the same checkpoint loaded into timm)."""
+        if outcome.draw.kind not in ("init", "dropout") or not self.loads_checkpoint:
+            return False
+        if self.role is Role.EVALUATION:
+            return True
+        return (
+            self.role is Role.TRAINING
+            and outcome.draw.library == "torch"
+            and not self.framework_trainer
+            and not self.has("train", "torch", default_only=False)
+        )
 
     @property
     def is_training(self) -> bool:

@@ -193,6 +193,13 @@ def _strings_in(node: cst.CSTNode) -> str:
     return " ".join(out)
 
 
+# Calls that load trained weights into a torch model (besides `load_state_dict`).
+_CHECKPOINT_LOADS = frozenset({
+    "torch.load", "safetensors.torch.load_file",
+    "timm.models.load_checkpoint", "timm.models.helpers.load_checkpoint", "timm.models._helpers.load_checkpoint",
+})
+
+
 class UsageMixin(OrderFacts):
     """Handlers and hooks of the fact collector for the RPL2xx-RPL4xx facts.
 
@@ -333,7 +340,7 @@ class UsageMixin(OrderFacts):
                 self._u_emit("cudnn", qn, node)
             if method == "backward" or qn in _TRAIN_CALLS or (qn or "").startswith("torch.optim."):
                 self._u_emit("train", "torch", node)
-            if method in ("load_state_dict", "from_pretrained") or qn in ("torch.load", "safetensors.torch.load_file"):
+            if method in ("load_state_dict", "from_pretrained") or qn in _CHECKPOINT_LOADS:
                 self._u_emit("load", "torch", node)
         if qn in _DDP or (qn in _FSDP and _literal(kwargs.get("sync_module_states")) is True):
             self._u_emit("ddp", qn, node)
