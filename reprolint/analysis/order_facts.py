@@ -591,6 +591,10 @@ class OrderFacts:
         return None
 
     def _u_listing_call(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
+        if node.args and _sorting(node):
+            # `natural_sort(tf.io.gfile.glob(p))`, `utils.sort_files(os.listdir(d))`: a
+            # helper named like a sort puts the listing in its own order
+            self._u_unordered.add(id(node.args[0].value))
         if id(node) in self._u_unordered:
             for arg in node.args:
                 self._u_unordered.add(id(arg.value))

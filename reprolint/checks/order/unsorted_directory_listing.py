@@ -23,8 +23,9 @@ class UnsortedDirectoryListing(Rule):
     copies that keep its order (`files = [f for f in files if ...]`, `list(files)`,
     `filter(...)`). Not reported: a listing wrapped in `sorted(...)`, sorted later in the
     function (`files.sort()`, `files = sorted(files)`, a helper named like a sort such
-    as `natural_sort(files)`), counted (`len(...)`), put in a set, summed, maximised or
-    tested (`name in os.listdir(d)`), filtered down to one name (`[f for f in
+    as `natural_sort(files)`, also inline and through a module:
+    `checkpoints.natural_sort(glob(p))`), counted (`len(...)`), put in a set, summed,
+    maximised or tested (`name in os.listdir(d)`), filtered down to one name (`[f for f in
     os.listdir(d) if f == NAME]`), a loop that only processes each entry or keeps a
     maximum (`latest = max(latest, int(t))`), and element 0 of a glob
     (`glob.glob(pattern)[0]`, `files[0]` of a stored glob): taking element 0 of a
