@@ -389,6 +389,9 @@ class OrderFacts:
         if not (isinstance(index, cst.Integer) and index.value == "0"):
             return
         if isinstance(node.value, cst.Name):
+            if self._u_single_element(node.value.value):
+                self._u_claimed.add(id(node.value))
+                return
             for state in self._u_states():
                 entry = state.listings.get(node.value.value)
                 if entry is not None and "glob" in str(entry[1]) and _one_match_pattern(entry[0]):
@@ -398,6 +401,21 @@ class OrderFacts:
             root = self._u_listing_root(node.value)
             if root is not None and root[0] is node.value and "glob" in root[1] and _one_match_pattern(node.value):
                 self._u_unordered.add(id(node.value))
+
+    def _u_single_element(self, name: str) -> bool:
+        """Inside ``if len(<name>) == 1:`` (its body, not its ``else``): the list has one
+        element, so element 0 is the same in any order (``potential_index[0]`` of the
+        files matching a suffix, after ``elif len(potential_index) == 1:``)."""
+        for _tree, polarity, test in getattr(self, "conds", ()):
+            if polarity and isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+                comp = test.comparisons[0]
+                left = test.left
+                if isinstance(comp.operator, cst.Equal) and isinstance(comp.comparator, cst.Integer) \
+                        and comp.comparator.value == "1" and isinstance(left, cst.Call) \
+                        and isinstance(left.func, cst.Name) and left.func.value == "len" and len(left.args) == 1 \
+                        and isinstance(left.args[0].value, cst.Name) and left.args[0].value.value == name:
+                    return True
+        return False
 
     def _u_sorted_in_place(self, name: str) -> None:
         for state in self._u_states():

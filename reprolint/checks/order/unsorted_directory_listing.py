@@ -30,7 +30,8 @@ class UnsortedDirectoryListing(Rule):
     maximum (`latest = max(latest, int(t))`), and element 0 of a glob
     (`glob.glob(pattern)[0]`, `files[0]` of a stored glob): taking element 0 of a
     pattern's matches is the idiom for "the one match", and when one file matches the
-    order does not matter (several matches are a bug of another kind). Element 0 of a
+    order does not matter (several matches are a bug of another kind); likewise element
+    0 of a stored listing inside `if len(files) == 1:` (its `else` excluded). Element 0 of a
     whole folder (`os.listdir(d)[0]`, `glob.glob("data/*")[0]`) and `[-1]` for "the
     latest" are reported. An `os.walk` loop is accepted when it sorts both the
     directory and the file list (`dirs.sort()`, `sorted(files)`). Also
