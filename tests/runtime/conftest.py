@@ -36,7 +36,9 @@ def run_python(tmp_path: Path):
         script = tmp_path / name
         script.write_text(textwrap.dedent(source))
         full_env = {k: v for k, v in os.environ.items() if not k.startswith("REPROLINT_")}
-        full_env.setdefault("PYTHONHASHSEED", "0")
+        # A fixed hash seed whatever the outer environment has (the suite must pass under any
+        # PYTHONHASHSEED); a test that needs it unset passes {"PYTHONHASHSEED": None}.
+        full_env["PYTHONHASHSEED"] = "0"
         for key, value in (env or {}).items():
             if value is None:
                 full_env.pop(key, None)
