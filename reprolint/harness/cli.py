@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from typing import List, Optional, Sequence
 
 from rich.console import Console
 
-from reprolint.harness._cli_common import EXIT_USAGE, guarded, live_line, split_command
-from reprolint.harness.backends import BackendUnavailable
+from reprolint.harness._cli_common import (
+    EXIT_USAGE,
+    guarded,
+    parse_command_line,
+    plot_unavailable,
+    show_progress,
+    usage_error,
+)
 from reprolint.harness.backends.cli_options import add_options, options_from
-
-# Kept for callers of the old private name.
-_split_command = split_command
 
 
 def _verify_parser() -> argparse.ArgumentParser:
@@ -50,39 +54,22 @@ def _verify_parser() -> argparse.ArgumentParser:
 
 
 def verify_main(argv: Sequence[str]) -> int:
-    parser = _verify_parser()
-    options, command = split_command(argv)
-    try:
-        args = parser.parse_args(options)
-    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
-        return int(exc.code or 0)
-    if command is None:
-        command = [a for a in args.command if a != "--"]
-    if not command:
-        parser.print_usage(sys.stderr)
-        print("reprolint verify: error: give the command to run after --", file=sys.stderr)
-        return EXIT_USAGE
+    parsed = parse_command_line("verify", _verify_parser(), argv)
+    if isinstance(parsed, int):
+        return parsed
+    args, command = parsed
+    usage = partial(usage_error, "verify")
     if args.runs < 2:
-        print("reprolint verify: error: --runs must be at least 2", file=sys.stderr)
-        return EXIT_USAGE
+        return usage("--runs must be at least 2")
     if args.timeout is not None and args.timeout <= 0:
-        print("reprolint verify: error: --timeout must be positive", file=sys.stderr)
-        return EXIT_USAGE
+        return usage("--timeout must be positive")
     execution = options_from(args, args.artifact)
     if isinstance(execution, str):
-        print(f"reprolint verify: error: {execution}", file=sys.stderr)
-        return EXIT_USAGE
+        return usage(execution)
     if args.show_output and not execution.sequential_here:
-        print("reprolint verify: error: --show-output needs --jobs 1 and the local backend", file=sys.stderr)
-        return EXIT_USAGE
-    if args.plot:
-        from reprolint.harness import _plot
-
-        try:  # before the runs, not after an hour of training
-            _plot.require()
-        except _plot.PlotUnavailable as exc:
-            print(f"reprolint verify: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
+        return usage("--show-output needs --jobs 1 and the local backend")
+    if args.plot and (problem := plot_unavailable()):
+        return usage(problem)
 
     from reprolint.harness.report import render_json, render_text, run_line
     from reprolint.harness.verify import verify
@@ -94,33 +81,13 @@ def verify_main(argv: Sequence[str]) -> int:
     live = err.is_terminal and not args.show_output and execution.sequential_here
 
     def progress(event: str, run, total: int) -> None:  # type: ignore[no-untyped-def]
-        if event == "start" and live:
-            err.print(f"run {run.index}/{total}  running…", end="\r", markup=False)
-        elif event == "tick" and live:
-            line = live_line(f"run {run.index}/{total}", run.seconds, run.live_steps, run.live_loss)
-            err.print(line.ljust(err.width - 1)[: err.width - 1], end="\r", markup=False)
-        elif event == "end":
-            if live:
-                err.print(" " * (err.width - 1), end="\r", markup=False)
-            err.print(run_line(run, total))
-
-    def body():  # type: ignore[no-untyped-def]
-        return verify(
-            command,
-            runs=args.runs,
-            replay=args.replay,
-            artifacts=args.artifact,
-            timeout=args.timeout,
-            progress=progress,
-            show_output=args.show_output,
-            execution=execution,
-        )
+        show_progress(err, event, f"run {run.index}/{total}", run, live, lambda: run_line(run, total))
 
     try:
-        result = guarded("verify", body)
-    except BackendUnavailable as exc:
-        print(f"reprolint verify: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        result = guarded("verify", lambda: verify(
+            command, runs=args.runs, replay=args.replay, artifacts=args.artifact, timeout=args.timeout,
+            progress=progress, show_output=args.show_output, execution=execution,
+        ))
     except KeyboardInterrupt:  # while comparing: the runs themselves are already stopped
         err.print("[bold yellow]INTERRUPTED[/]: verify was stopped; records are under .reprolint/runs/")
         return EXIT_USAGE
@@ -158,24 +125,14 @@ def _profile_parser() -> argparse.ArgumentParser:
 
 
 def profile_main(argv: Sequence[str]) -> int:
-    parser = _profile_parser()
-    options, command = split_command(argv)
-    try:
-        args = parser.parse_args(options)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    if command is None:
-        command = [a for a in args.command if a != "--"]
-    if not command:
-        parser.print_usage(sys.stderr)
-        print("reprolint profile: error: give the command to run after --", file=sys.stderr)
-        return EXIT_USAGE
+    parsed = parse_command_line("profile", _profile_parser(), argv)
+    if isinstance(parsed, int):
+        return parsed
+    args, command = parsed
     if args.steps < 1:
-        print("reprolint profile: error: --steps must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
+        return usage_error("profile", "--steps must be at least 1")
     if args.timeout is not None and args.timeout <= 0:
-        print("reprolint profile: error: --timeout must be positive", file=sys.stderr)
-        return EXIT_USAGE
+        return usage_error("profile", "--timeout must be positive")
 
     from reprolint.harness._profile_report import render_json, render_text
     from reprolint.harness.profile import profile

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from functools import partial
 from typing import List, Sequence
 
 from rich.console import Console
 
-from reprolint.harness._cli_common import EXIT_USAGE, guarded, live_line, split_command
-from reprolint.harness.backends import BackendUnavailable
+from reprolint.harness._cli_common import (
+    guarded,
+    parse_command_line,
+    plot_unavailable,
+    show_progress,
+    usage_error,
+)
 from reprolint.harness.backends.cli_options import add_options, options_from
 
 
@@ -76,23 +81,11 @@ def _join_seed_arg(options: List[str]) -> List[str]:
 
 
 def variance_main(argv: Sequence[str]) -> int:
-    parser = _parser()
-    options, command = split_command(argv)
-    options = _join_seed_arg(options)
-    try:
-        args = parser.parse_args(options)
-    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
-        return int(exc.code or 0)
-    if command is None:
-        command = [a for a in args.command if a != "--"]
-
-    def usage(message: str) -> int:
-        print(f"reprolint variance: error: {message}", file=sys.stderr)
-        return EXIT_USAGE
-
-    if not command:
-        parser.print_usage(sys.stderr)
-        return usage("give the command to run after --")
+    parsed = parse_command_line("variance", _parser(), argv, prepare=_join_seed_arg)
+    if isinstance(parsed, int):
+        return parsed
+    args, command = parsed
+    usage = partial(usage_error, "variance")
     if args.runs < 2:
         return usage("--runs must be at least 2")
     if args.seed < 0:
@@ -106,13 +99,8 @@ def variance_main(argv: Sequence[str]) -> int:
     execution = options_from(args)
     if isinstance(execution, str):
         return usage(execution)
-    if args.plot:
-        from reprolint.harness import _plot
-
-        try:  # before the runs, not after an hour of training
-            _plot.require()
-        except _plot.PlotUnavailable as exc:
-            return usage(str(exc))
+    if args.plot and (problem := plot_unavailable()):
+        return usage(problem)
 
     from reprolint.harness.variance import save_report, variance
     from reprolint.harness.variance_report import render_json, render_text, run_line
@@ -122,36 +110,13 @@ def variance_main(argv: Sequence[str]) -> int:
 
     def progress(event: str, run, position: int, total: int) -> None:  # type: ignore[no-untyped-def]
         label = f"[{position}/{total}] {run.group} run {run.index} (seed {run.seed})"
-        if event == "start" and err.is_terminal:
-            err.print(f"{label}  running…", end="\r", markup=False)
-        elif event == "tick" and err.is_terminal:
-            line = live_line(label, run.seconds, run.live_steps, run.live_loss)
-            err.print(line.ljust(err.width - 1)[: err.width - 1], end="\r", markup=False)
-        elif event == "end":
-            if err.is_terminal:
-                err.print(" " * (err.width - 1), end="\r", markup=False)
-            err.print(run_line(run, position, total))
+        show_progress(err, event, label, run, err.is_terminal, lambda: run_line(run, position, total))
 
-    def body():  # type: ignore[no-untyped-def]
-        return variance(
-            command,
-            runs=args.runs,
-            mode=args.mode,
-            seed=args.seed,
-            deterministic=args.deterministic,
-            resume=args.resume,
-            timeout=args.timeout,
-            headline=args.metric,
-            progress=progress,
-            seed_arg=args.seed_arg,
-            seed_env=args.seed_env,
-            execution=execution,
-        )
-
-    try:
-        result = guarded("variance", body)
-    except BackendUnavailable as exc:
-        return usage(str(exc))
+    result = guarded("variance", lambda: variance(
+        command, runs=args.runs, mode=args.mode, seed=args.seed, deterministic=args.deterministic,
+        resume=args.resume, timeout=args.timeout, headline=args.metric, progress=progress,
+        seed_arg=args.seed_arg, seed_env=args.seed_env, execution=execution,
+    ))
     if isinstance(result, int):
         return result
     if args.plot and any(r.ok for r in result.runs):

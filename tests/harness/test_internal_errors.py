@@ -25,12 +25,13 @@ CASES = [
     ("reprolint.harness.report", "render_text", ["verify", "--", PY, "-c", "pass"]),
     ("reprolint.harness.profile", "profile", ["profile", "--", PY, "-c", "pass"]),
     ("reprolint.harness.variance", "variance", ["variance", "--runs", "2", "--", PY, "-c", "pass"]),
-    ("reprolint.harness.cli", "split_command", ["verify", "--", PY, "-c", "pass"]),
-    ("reprolint.harness.variance_cli", "split_command", ["variance", "--", PY, "-c", "pass"]),
+    ("reprolint.harness._cli_common", "split_command", ["verify", "--", PY, "-c", "pass"]),
+    ("reprolint.harness._cli_common", "split_command", ["variance", "--", PY, "-c", "pass"]),
+    ("reprolint.harness._cli_common", "split_command", ["profile", "--", PY, "-c", "pass"]),
 ]
 
 
-@pytest.mark.parametrize("module, name, argv", CASES, ids=[f"{m}.{n}" for m, n, _ in CASES])
+@pytest.mark.parametrize("module, name, argv", CASES, ids=[f"{m}.{n}-{argv[0]}" for m, n, argv in CASES])
 def test_an_internal_error_exits_2_with_one_clear_line(
     module: str, name: str, argv: list, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys,
 ) -> None:

@@ -195,6 +195,32 @@ def test_live_line() -> None:
     assert live_line("run 2/2", 3, 1200, 0.123456789) == "run 2/2  running 3.0 s  1,200 steps  loss 0.123457"
 
 
+@pytest.mark.parametrize("live", [True, False])
+def test_progress_lines_overwrite_each_other_only_when_live(live: bool) -> None:
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from reprolint.harness._cli_common import show_progress
+
+    stream = io.StringIO()
+    err = Console(file=stream, width=60, force_terminal=True, color_system=None)
+    run = SimpleNamespace(seconds=2.0, live_steps=3, live_loss=0.5)
+    for event in ("start", "tick", "end"):
+        show_progress(err, event, "run 1/2", run, live, lambda: "run 1/2  identical")
+    shown = stream.getvalue()
+    if live:
+        assert shown == (
+            "run 1/2  running…\r"
+            + "run 1/2  running 2.0 s  3 steps  loss 0.5".ljust(59) + "\r"
+            + " " * 59 + "\r"
+            + "run 1/2  identical\n"
+        )
+    else:
+        assert shown == "run 1/2  identical\n"
+
+
 TRAINS_SLOWLY = """
 import time, torch
 torch.manual_seed(0)
