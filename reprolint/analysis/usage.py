@@ -338,7 +338,9 @@ class UsageMixin(OrderFacts):
                 self._u_emit("cuda", "`DistributedDataParallel(device_ids=...)`", node)
             if qn in _CUDNN_LAYERS or (qn is not None and qn.startswith(_CUDNN_PREFIXES)):
                 self._u_emit("cudnn", qn, node)
-            if method == "backward" or qn in _TRAIN_CALLS or (qn or "").startswith("torch.optim."):
+            # `opt.zero_grad()` belongs to a training step even when the backward pass sits
+            # in a class built by name (`construct_class_by_name("training.loss.Loss")`).
+            if method in ("backward", "zero_grad") or qn in _TRAIN_CALLS or (qn or "").startswith("torch.optim."):
                 self._u_emit("train", "torch", node)
             if method in ("load_state_dict", "from_pretrained") or qn in _CHECKPOINT_LOADS:
                 self._u_emit("load", "torch", node)
@@ -416,6 +418,13 @@ class UsageMixin(OrderFacts):
         ref = None
         if value_node is not None:
             value = _literal(value_node)
+            if value == UNKNOWN and isinstance(value_node, cst.Name):
+                # A parameter (`cudnn.benchmark = cudnn_benchmark` in
+                # `def training_loop(..., cudnn_benchmark=True)`) or a module constant:
+                # its default is what runs when callers leave it alone.
+                tree = self.value_tree(value_node)  # type: ignore[attr-defined]
+                if tree[0] == "const":
+                    value = tree[1]
             if value == UNKNOWN and isinstance(value_node, cst.Attribute):
                 ref = OptionRef(value_node.attr.value)
             elif value == UNKNOWN and isinstance(value_node, cst.UnaryOperation) and isinstance(

@@ -20,8 +20,11 @@ class CudnnBenchmark(Rule):
 
     Also `torch.backends.cudnn.flags(benchmark=True)` and Lightning
     `Trainer(benchmark=True)`. A value taken from an option (`= args.benchmark`) is
-    reported when the option's default is true; an assignment behind a condition that
-    is false with the default options is not. It is reported in programs that use
+    reported when the option's default is true, and so is a value taken from a
+    parameter whose default is true (`def training_loop(..., cudnn_benchmark=True):`
+    then `cudnn.benchmark = cudnn_benchmark`: what runs when callers leave it alone;
+    what callers pass is not followed) or from a module constant; an assignment behind
+    a condition that is false with the default options is not. It is reported in programs that use
     CUDA by default (the same test as RPL301/RPL302: a program that runs torch on the
     CPU never runs cuDNN), in library code no program reaches, and for Lightning's
     Trainer (which picks the GPU itself), whether or not the program also sets
@@ -75,6 +78,11 @@ class CudnnBenchmark(Rule):
             "args = p.parse_args()\nif args.fast:\n    torch.backends.cudnn.benchmark = True\n"
         ),
         Valid("import lightning as L\ntrainer = L.Trainer(benchmark=False, deterministic=True)\n"),
+        Valid(
+            "import torch\n\ndef training_loop(rank=0, benchmark=False):\n"
+            "    device = torch.device('cuda', rank)\n    torch.backends.cudnn.benchmark = benchmark\n\n"
+            "if __name__ == '__main__':\n    training_loop()\n"
+        ),
         # The program runs on the CPU by default: cuDNN never runs.
         Valid(
             "import torch\ntorch.backends.cudnn.benchmark = True\nnet = torch.nn.Conv2d(3, 8, 3)\n\n"
@@ -93,6 +101,13 @@ class CudnnBenchmark(Rule):
             line=3,
         ),
         Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=3, benchmark=True)\n", line=2),
+        # From a parameter whose default turns autotuning on.
+        Invalid(
+            "import torch\n\ndef training_loop(rank=0, cudnn_benchmark=True):\n"
+            "    device = torch.device('cuda', rank)\n    torch.backends.cudnn.benchmark = cudnn_benchmark\n\n"
+            "if __name__ == '__main__':\n    training_loop()\n",
+            line=5,
+        ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
