@@ -199,6 +199,65 @@ def _sorting(node: cst.BaseExpression) -> bool:
     return name == "sorted" or "sort" in name.lower()
 
 
+# Builtins that only compute a value from their arguments.
+_PURE_BUILTINS = frozenset({
+    "len", "set", "frozenset", "list", "tuple", "dict", "sorted", "str", "int", "float", "bool",
+    "isinstance", "max", "min", "sum", "any", "all", "enumerate", "zip", "range", "abs", "round",
+})
+
+
+# Methods that read a str, dict or set (or return a new value) and change nothing else.
+_PURE_METHODS = _STR_METHODS | _STR_ITER_METHODS | frozenset({
+    "startswith", "endswith", "join", "items", "keys", "values", "get", "copy", "count", "index",
+    "find", "rfind", "isdigit", "isnumeric", "isalpha", "partition", "rpartition", "add", "discard",
+})
+
+
+# Methods that grow something in call order (a list, a file, a queue).
+_ORDERED_SINKS = frozenset({
+    "append", "extend", "insert", "appendleft", "write", "writelines", "put", "send",
+})
+
+
+def _enclosing_function(module: cst.CSTNode, target: cst.CSTNode) -> Optional[cst.FunctionDef]:
+    """The innermost function definition around ``target``."""
+    stack: list[tuple[cst.CSTNode, Optional[cst.FunctionDef]]] = [(module, None)]
+    while stack:
+        current, function = stack.pop()
+        if current is target:
+            return function
+        if isinstance(current, cst.FunctionDef):
+            function = current
+        stack.extend((child, function) for child in current.children)
+    return None
+
+
+def _builds_in_order(function: cst.FunctionDef) -> bool:
+    """Whether a function's effects depend on the order it is called in: it yields, grows
+    a list or file (``append``, ``write``), prints, accumulates into a name (``n += x``),
+    rebinds a global, or calls something whose effects are not known (a function that is
+    not a pure builtin or the function itself, a method that is not a str/dict read)."""
+    name = function.name.value
+    for child in _walk(function.body):
+        if isinstance(child, (cst.Yield, cst.Await, cst.Global, cst.Nonlocal)):
+            return True
+        if isinstance(child, cst.AugAssign) and not isinstance(child.target, cst.Subscript):
+            return True
+        if isinstance(child, cst.Call):
+            func = child.func
+            if isinstance(func, cst.Name):
+                if func.value != name and func.value not in _PURE_BUILTINS:
+                    return True
+            elif isinstance(func, cst.Attribute):
+                if func.attr.value in _ORDERED_SINKS or (
+                    func.attr.value not in _PURE_METHODS and _self_attr(func) != name
+                ):
+                    return True
+            else:
+                return True
+    return False
+
+
 class OrderFacts:
     """The order family of the fact collector (mixed into it through ``UsageMixin``).
 
@@ -329,11 +388,20 @@ class OrderFacts:
             self._u_unordered.add(id(child))
 
     def _u_order_free_loop(self, node: cst.For) -> bool:
-        """Each element is handled on its own: every statement of the body writes
-        ``d[<loop variable>] = ...`` (each key converted independently) or adds to a set."""
+        """Each element is handled on its own, so the set's order reaches no result:
+
+        * every statement of the body writes ``d[<loop variable>] = ...`` (each key
+          converted independently), deletes ``del d[...]``, adds to a set, or calls the
+          enclosing function again for the element (a recursion over each child,
+          ``clean(tree, child)``) when that function builds nothing in order (no list
+          growing, ``yield``, output, accumulation, unknown call);
+        * or the loop is a search that at most one element can satisfy (see
+          :meth:`_u_unique_match_loop`)."""
         names = {n.value for n in _target_names(node.target)}
         if not names or not isinstance(node.body, cst.IndentedBlock):
             return False
+        if self._u_unique_match_loop(node, names):
+            return True
         for stmt in node.body.body:
             if not isinstance(stmt, cst.SimpleStatementLine):
                 return False
@@ -345,13 +413,98 @@ class OrderFacts:
                         for t in targets
                     ):
                         return False
+                elif isinstance(small, cst.Del):
+                    if not isinstance(small.target, cst.Subscript):
+                        return False
                 elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
                     func = small.value.func
-                    if not (isinstance(func, cst.Attribute) and func.attr.value in ("add", "discard")):
+                    if isinstance(func, cst.Attribute) and func.attr.value in ("add", "discard"):
+                        continue
+                    if not self._u_order_free_recursion(node, small.value, names):
                         return False
                 else:
                     return False
         return True
+
+    def _u_unique_match_loop(self, node: cst.For, names: set[str]) -> bool:
+        """``for c in S: if x.startswith(c): ...; break``: the loop stops at the first
+        element that passes the test. When at most one element can pass, the same element
+        is found in any order: ``x == c`` (a set's elements are distinct), and
+        ``x.startswith(c)``/``x.endswith(c)`` over literal strings none of which is a
+        prefix (suffix) of another (``{"r", "u", "f", "b"}``)."""
+        body = node.body.body  # type: ignore[attr-defined]
+        if len(body) != 1 or not isinstance(body[0], cst.If) or body[0].orelse is not None:
+            return False
+        branch = body[0]
+        last = branch.body.body[-1] if isinstance(branch.body, cst.IndentedBlock) and branch.body.body else None
+        if not (isinstance(last, cst.SimpleStatementLine) and any(
+            isinstance(small, (cst.Break, cst.Return)) for small in last.body
+        )):
+            return False
+        test = branch.test
+
+        def is_var(expr: cst.BaseExpression) -> bool:
+            return isinstance(expr, cst.Name) and expr.value in names
+
+        def free(expr: cst.BaseExpression) -> bool:
+            return not any(_mentions(expr, n) for n in names)
+
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
+            test.comparisons[0].operator, cst.Equal
+        ):
+            left, right = test.left, test.comparisons[0].comparator
+            return (is_var(left) and free(right)) or (is_var(right) and free(left))
+        if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute)
+                and test.func.attr.value in ("startswith", "endswith") and len(test.args) == 1
+                and is_var(test.args[0].value) and free(test.func.value)):
+            return False
+        elements = self._u_literal_set(node.iter)
+        if elements is None:
+            return False
+        if test.func.attr.value == "startswith":
+            return not any(a != b and b.startswith(a) for a in elements for b in elements)
+        return not any(a != b and b.endswith(a) for a in elements for b in elements)
+
+    def _u_literal_set(self, node: cst.BaseExpression) -> Optional[set[str]]:
+        """The strings of a set display, inline or bound once to a name in this module
+        (``PREFIX_CHARS = {"r", "u", "f", "b"}``); None when not all literal."""
+        if isinstance(node, cst.Name):
+            found = []
+            for child in _walk(self.module):  # type: ignore[attr-defined]
+                if isinstance(child, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == node.value for t in child.targets
+                ):
+                    found.append(child.value)
+                elif isinstance(child, (cst.AugAssign, cst.AnnAssign)) and isinstance(child.target, cst.Name) \
+                        and child.target.value == node.value:
+                    return None
+            if len(found) != 1:
+                return None
+            node = found[0]
+        if not isinstance(node, cst.Set):
+            return None
+        out = set()
+        for element in node.elements:
+            if not isinstance(element.value, cst.SimpleString):
+                return None
+            value = element.value.evaluated_value
+            if not isinstance(value, str):
+                return None
+            out.add(value)
+        return out
+
+    def _u_order_free_recursion(self, loop: cst.For, call: cst.Call, names: set[str]) -> bool:
+        """``f(..., element)`` where ``f`` is the function the loop is in, and ``f`` only
+        reads and rewrites entries of what it is given: each element's subtree is handled
+        by its own call, in any order."""
+        function = _enclosing_function(self.module, loop)  # type: ignore[attr-defined]
+        if function is None:
+            return False
+        func = call.func
+        called = func.value if isinstance(func, cst.Name) else (_self_attr(func) or "")
+        if called != function.name.value or not any(_mentions(a.value, n) for a in call.args for n in names):
+            return False
+        return not _builds_in_order(function)
 
     def _u_is_json(self, name: str) -> bool:
         return any(name in state.json_names for state in self._u_states())

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
-from reprolint.analysis.program import is_test_module
+from reprolint.analysis.program import Role, is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability, Related
 
@@ -17,7 +17,9 @@ class MissingPythonhashseed(Rule):
     A program depends on the hash order when it runs an RPL401 site (order taken from
     a set of strings): top-level code of a module it imports, or a function it calls
     (or a framework calls); a function of an imported module that nothing calls does
-    not count, nor does a test module unless `include-tests`. Since `PYTHONHASHSEED` is read once, when the
+    not count, nor does a test module unless `include-tests`. Only programs whose
+    results can vary are reported: training and evaluation programs, not test, demo
+    or library ones (see program roles; JSON `roles` gives the decision). Since `PYTHONHASHSEED` is read once, when the
     interpreter starts, assigning `os.environ["PYTHONHASHSEED"]` inside the program is
     too late for the program itself; accepted are a re-launch of the interpreter with
     the variable set (`os.execv(sys.executable, ...)`, `subprocess.run([sys.executable,
@@ -87,8 +89,8 @@ class MissingPythonhashseed(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            if program.is_library:
-                continue
+            if program.role not in (Role.TRAINING, Role.EVALUATION):
+                continue  # a library module, a test, a demo: no result of its own to vary
             # the RPL401 sites the program runs (a function no call reaches runs none)
             sites = [
                 (path, usage) for _, path, usage in program.of("set-order", default_only=False)
@@ -109,5 +111,6 @@ class MissingPythonhashseed(Rule):
             yield self.report(
                 where[0], where[1].span, site=f"{path}:{finding.span.start_line}", late=late,
                 set_in_environ=env_set, entry_points=program.entry_points,
+                roles={program.entry: program.role.value},
                 related=[Related(path, finding.span, "order taken from a set of strings here")],
             )

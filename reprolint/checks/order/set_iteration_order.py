@@ -37,8 +37,13 @@ class SetIterationOrder(Rule):
 
     Order-free uses are not reported: a set joined or iterated only inside a message
     (the arguments of `warnings.warn`, a logger's `warning`/`info`/..., a
-    `raise`), and a `for` loop whose body only converts each element on its own
-    (`d[key] = f(d[key])`, `s.add(...)`). Reported in library code too, not in test
+    `raise`), a `for` loop whose body only handles each element on its own
+    (`d[key] = f(d[key])`, `del d[key]`, `s.add(...)`, or a recursive call of the
+    enclosing function for the element when that function grows no list or file, yields,
+    prints, accumulates nor calls anything but str/dict reads: a clean-up of each child
+    module), and a search that at most one element can satisfy (`if x == c: ...; break`;
+    `x.startswith(c)`/`endswith(c)` over literal strings none of which is a prefix/suffix
+    of another, such as `{"r", "u", "f", "b"}`). Reported in library code too, not in test
     modules (`tests/`, `test_*.py`, pytest/unittest imports) unless `include-tests`.
 
     ## Why is this bad?
