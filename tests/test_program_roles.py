@@ -120,9 +120,10 @@ def test_a_seeding_helper_nobody_calls_seeds_nothing() -> None:
 
 def test_another_scripts_class_runs_only_when_built() -> None:
     other = (
-        "import torch.nn as nn\n\nclass QNet(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "import torch\nimport torch.nn as nn\n\nclass QNet(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.fc = nn.Linear(4, 2)\n\ndef args():\n    return 1\n\nif __name__ == '__main__':\n    q = QNet()\n"
-        "    q(1).sum().backward()\n"
+        "    opt = torch.optim.SGD(q.parameters(), lr=0.1)\n    for _ in range(100):\n"
+        "        q(1).sum().backward()\n        opt.step()\n"
     )
     jax_script = "import jax\nfrom dqn import args\n\nif __name__ == '__main__':\n    print(args())\n"
     result = check_sources({"dqn.py": other, "dqn_jax.py": jax_script})
@@ -221,3 +222,42 @@ def test_a_spawned_worker_that_resumes_from_a_checkpoint_still_trains() -> None:
     )
     (d,) = [d for d in check_sources({"main.py": source}) if d.code == "RPL301"]
     assert d.data["roles"] == {"main.py": "training"}
+
+
+SMOKE = (
+    "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+    "        super().__init__()\n        self.fc = nn.Linear(4, 2)\n\n"
+    "if __name__ == '__main__':\n    net = Net()\n"
+)
+
+
+def test_one_training_step_in_a_library_modules_main_block_is_a_smoke_demo() -> None:
+    # vit-pytorch: `loss.backward(); opt.step()` once on random input, or a bare backward
+    once = SMOKE + "    opt = torch.optim.Adam(net.parameters())\n    net(torch.randn(2, 4)).sum().backward()\n    opt.step()\n"
+    bare = SMOKE + "    for n in (1, 2):\n        net(torch.randn(n, 4)).sum().backward()\n"
+    for main in (once, bare):
+        assert found({"pkg/__init__.py": "", "pkg/net.py": main}) == []
+    # the same module trained in a loop with an optimizer is a training program
+    looped = SMOKE + (
+        "    opt = torch.optim.Adam(net.parameters())\n    for step in range(100):\n"
+        "        net(torch.randn(2, 4)).sum().backward()\n        opt.step()\n"
+    )
+    assert found({"pkg/__init__.py": "", "pkg/net.py": looped}) == [("pkg/net.py", 7, "RPL101")]
+    # and a script of its own (no package, nobody imports it) that steps once still is
+    assert found({"net.py": once}) == [("net.py", 7, "RPL101")]
+
+
+def test_gradients_of_inputs_only_do_not_make_a_training_program() -> None:
+    # classifier guidance in a sampling script: autograd.grad of the input, a loaded model
+    sample = (
+        "import torch\nfrom model import Net\n\nnet = Net()\nnet.load_state_dict(torch.load('m.pt'))\n"
+        "def cond_fn(x):\n    x = x.detach().requires_grad_(True)\n"
+        "    return torch.autograd.grad(net(x).sum(), x)[0]\n\n"
+        "noise = torch.randn(2, 4)\nprint(cond_fn(noise))\n"
+    )
+    model = "import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 2)\n"
+    result = check_sources({"guide.py": sample, "model.py": model})
+    # the weight init is overwritten by the load: only the sampling noise is reported
+    assert [(d.path, d.span.start_line, d.data["roles"]) for d in result if d.code == "RPL101"] == [
+        ("guide.py", 10, {"guide.py": "evaluation"})
+    ]

@@ -899,8 +899,11 @@ class _Collector(UsageMixin):
         self.facts.findings.append(LocalFinding("RPL102", self.span(node), {"call": text}))
 
     def _maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> None:
-        if any(a.star == "**" for a in node.args):
-            return  # keyword arguments unknown (`**kwargs`): cannot tell
+        if (draw.unless or draw.when) and any(a.star == "**" for a in node.args):
+            # keyword arguments unknown (`**kwargs`): cannot tell whether `generator=`,
+            # `seed=`, `shuffle=True`... is given. A draw without conditions still draws
+            # (`def linear(*args, **kwargs): return nn.Linear(*args, **kwargs)`).
+            return
         for cond in draw.unless:
             arg = _arg(node, cond.keyword, cond.position)
             if arg is not None and _literal(arg.value) is not None:

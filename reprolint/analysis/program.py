@@ -471,6 +471,8 @@ class Program:
         if _DEMO_NAME.search(path.stem) or _DOCS_FOLDER.search(str(path)):
             return Role.DEMO
         if self._trains_for_role():
+            if (self.imported_elsewhere or self.in_package) and self._smoke_step():
+                return Role.DEMO
             return Role.TRAINING
         evaluates = (
             _EVAL_NAME.search(path.stem) is not None
@@ -489,12 +491,30 @@ class Program:
         to `spawn` that resumes from a checkpoint) does."""
         if self.framework_trainer:
             return True
-        for step in self.usage_steps:
-            if step.event.kind != "train" or step.context.uncalled:  # type: ignore[union-attr]
-                continue
+        for step in self._training_steps():
             if step.context.phase is Phase.CALL or step.path == self.entry or not self.loads_checkpoint:
                 return True
         return False
+
+    def _training_steps(self) -> Iterator[Step]:
+        """The training steps that run, not counting gradients taken of inputs only
+        (``torch.autograd.grad`` in classifier guidance or an attack updates no weight)."""
+        for step in self.usage_steps:
+            usage = step.event
+            if usage.kind == "train" and not step.context.uncalled and usage.value != "input-grad":  # type: ignore[union-attr]
+                yield step
+
+    def _smoke_step(self) -> bool:
+        """A library module's ``__main__`` demo that runs one training step to check
+        shapes: every step is torch's, written in the entry module's own top-level code,
+        and either no optimizer is built (``model(x).sum().backward()``) or no backward
+        pass is inside a loop (one ``opt.step()`` on random input)."""
+        steps = list(self._training_steps())
+        if not steps or any(s.path != self.entry or s.via is not None or s.event.name != "torch" for s in steps):  # type: ignore[union-attr]
+            return False
+        updates = any(s.event.value == "optimizer" for s in steps)  # type: ignore[union-attr]
+        looped = any(s.event.flag for s in steps)  # type: ignore[union-attr]
+        return not (updates and looped)
 
     @property
     def trains_anything(self) -> bool:

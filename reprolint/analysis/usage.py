@@ -140,6 +140,7 @@ _CUDNN_LAYERS = frozenset(
 )
 _CUDNN_PREFIXES = ("torchvision.models.", "timm.create_model", "segmentation_models_pytorch.")
 _TRAIN_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+_INPUT_GRADS = frozenset({"torch.autograd.grad"})
 # A TF1 ``Session`` runs whatever graph it is given (a saved policy, a metric's frozen
 # graph): it is no training step; TF1 training builds an optimizer's ``minimize``.
 _TF_TRAIN_CALLS = frozenset({
@@ -220,7 +221,7 @@ class UsageMixin(OrderFacts):
         self._u_unordered: set[int] = set()  # nodes whose order nobody uses
         self._u_claimed: set[int] = set()  # listing/set nodes a consumer already judged
         self._u_store: set[int] = set()  # Name nodes that are assignment targets
-        self._u_in_loop: set[int] = set()  # set_epoch calls inside a loop
+        self._u_in_loop: set[int] = set()  # set_epoch and backward calls inside a loop
         self._u_scopes: dict[int, _UsageScope] = {}
         self._u_class_attrs: dict[str, set[str]] = {}  # class -> attrs bound to an RNG instance
         self._u_class_draws: dict[str, set[str]] = {}  # class -> self.<attr>.<draw>() attrs
@@ -341,7 +342,11 @@ class UsageMixin(OrderFacts):
             # `opt.zero_grad()` belongs to a training step even when the backward pass sits
             # in a class built by name (`construct_class_by_name("training.loss.Loss")`).
             if method in ("backward", "zero_grad") or qn in _TRAIN_CALLS or (qn or "").startswith("torch.optim."):
-                self._u_emit("train", "torch", node)
+                # value: what the program role needs (an optimizer built: parameters are
+                # updated; `autograd.grad`: gradients of inputs, as classifier guidance
+                # takes them, update nothing); flag: written inside a loop
+                kind = "input-grad" if qn in _INPUT_GRADS else "optimizer" if (qn or "").startswith("torch.optim.") else None
+                self._u_emit("train", "torch", node, value=kind, flag=id(node) in self._u_in_loop)
             if method in ("load_state_dict", "from_pretrained") or qn in _CHECKPOINT_LOADS:
                 self._u_emit("load", "torch", node)
         if qn in _DDP or (qn in _FSDP and _literal(kwargs.get("sync_module_states")) is True):
@@ -712,8 +717,8 @@ class UsageMixin(OrderFacts):
         for name_node in _target_names(node.target):
             self._u_store.add(id(name_node))
         state = self._u_state()
-        # set_epoch inside the loop
-        for call in _find_calls(node.body, "set_epoch"):
+        # set_epoch and backward passes inside the loop
+        for call in _find_calls(node.body, "set_epoch", "backward"):
             self._u_in_loop.add(id(call))
         # loop variables over text
         kind = self._u_kind(node.iter)
@@ -747,8 +752,8 @@ class UsageMixin(OrderFacts):
         )
 
     def usage_loop(self, node: cst.While) -> None:
-        """Hook from ``visit_While``: ``set_epoch`` calls in its body are in a loop."""
-        for call in _find_calls(node.body, "set_epoch"):
+        """Hook from ``visit_While``: ``set_epoch`` and ``backward`` calls in its body are in a loop."""
+        for call in _find_calls(node.body, "set_epoch", "backward"):
             self._u_in_loop.add(id(call))
 
 
