@@ -45,6 +45,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Optional
 
+from reprolint._atomic import write_atomic
 from reprolint.config import ConfigError
 
 __all__ = [
@@ -673,25 +674,11 @@ class FactsCache:
             self._state = None
             return self._check_folder() == "ready"
         # Ours: only now do the marker and the .gitignore go in.
-        self._write_atomic(self.folder / ".gitignore", _GITIGNORE.encode())
+        write_atomic(self.folder / ".gitignore", _GITIGNORE.encode())
         marker = _MARKER_HEAD + _MARKER_MAC + _folder_mac(self.secret, self.folder) + "\n"
-        self._write_atomic(self.folder / _MARKER, marker.encode())
+        write_atomic(self.folder / _MARKER, marker.encode())
         self._state = "ready"
         return True
-
-    @staticmethod
-    def _write_atomic(target: Path, data: bytes) -> None:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
 
     # ----------------------------------------------------------------- keys and entries
 
@@ -728,7 +715,7 @@ class FactsCache:
         if not self._prepare():
             return
         entry.parent.mkdir(parents=True, exist_ok=True)
-        self._write_atomic(entry, self._seal(kind, key, body))
+        write_atomic(entry, self._seal(kind, key, body))
 
     def _entry(self, key: str) -> Path:
         return self.folder / "v1" / key[:2] / f"{key[2:]}.json"

@@ -6,11 +6,12 @@ import json
 import os
 import platform
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
+
+from reprolint._atomic import write_atomic
 
 FORMAT_VERSION = 1
 
@@ -107,17 +108,7 @@ def new_record(seed: int, flags: Dict[str, Any]) -> Record:
 def write_record(record: Record, path: Path) -> None:
     """Write atomically (temp file + rename): a crash never leaves half a record."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(record.to_json())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, record.to_json().encode("utf-8"), prefix=".record-", suffix=".json")
 
 
 def read_record(path: Path) -> Record:
