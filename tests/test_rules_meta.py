@@ -27,6 +27,8 @@ SPEC_CODES = {
     "RPL306": "framework-determinism-off", "RPL307": "missing-pythonhashseed",
     "RPL401": "set-iteration-order", "RPL402": "unsorted-directory-listing",
     "RPL403": "dataloader-worker-seed", "RPL404": "distributed-sampler-epoch",
+    # beyond the SPEC's table ("more rules may be added inside each family"); codes are never reused
+    "RPL405": "shared-model-training",
     "RPL900": "parse-error",
 }
 

@@ -968,6 +968,9 @@ def collect_facts(
         facts.findings.append(LocalFinding("RPL102", collector.span(call), data))
     for call, data in spawn.findings(collector.spawn_calls, facts):
         facts.findings.append(LocalFinding("RPL101", collector.span(call), data))
+    for call, shared, data in spawn.shared_model_sites(collector.spawn_calls, module):
+        data["share_span"] = collector.span(shared)  # resolved below
+        facts.findings.append(LocalFinding("RPL405", collector.span(call), data))
     # Imported here, not at the top: positions subclasses a libcst class at import time,
     # and importing the fact types must not import libcst (a warm cached run never
     # parses; see reprolint/_lazy.py).
@@ -994,6 +997,10 @@ def collect_facts(
         pending = finding.data.pop("seed_span", None) if finding.data.get("variant") == "spawn" else None
         if isinstance(pending, _Pending):  # the parent's seed, for the message
             finding.data["seed_line"] = spans[id(pending.node)].start_line
+        shared = finding.data.pop("share_span", None)
+        if isinstance(shared, _Pending):  # RPL405's related location: the share_memory() call
+            span = spans[id(shared.node)]
+            finding.data["share_at"] = [span.start_line, span.start_col, span.end_line, span.end_col]
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     facts.uses = frozenset(collector.uses)

@@ -16,6 +16,13 @@ the library is never seeded), recorded at the spawn when, in one module:
 * the worker is a function of the same module that draws or trains (a catalogued draw,
   a backward pass, an optimizer);
 * the worker seeds nothing itself (no seeding call, no call of a ``*seed*`` helper).
+
+Lock-free shared-model training (Hogwild) is recorded here too, as RPL405 facts: a
+model made shared with ``model.share_memory()`` and passed to several worker processes
+(``Process(target=train, args=(..., model, ...))`` in a loop or a comprehension, or
+twice; ``spawn(train, args=(model,), nprocs=n)`` with ``n`` not 1) in the same function.
+Whether the worker trains (and so updates the shared weights) is decided by the rule,
+which can follow the worker into other modules.
 """
 
 from __future__ import annotations
@@ -37,8 +44,21 @@ START_METHODS = frozenset({"multiprocessing.set_start_method", "torch.multiproce
 class SpawnSite:
     node: cst.Call
     call: str  # the callee as written
-    worker: str  # the worker function's name
+    worker: Optional[str]  # the worker function's name (None: not a plain name)
     seeds: list[Any]  # Seed events that ran before the spawn (module, then the function)
+    scope: Any = None  # the collector's scope the call is written in
+    target: Optional[str] = None  # where the worker call goes (``call_target``)
+    passed: frozenset[str] = frozenset()  # names passed to the worker (``args=``/``kwargs=``)
+    several: bool = False  # ``spawn(..., nprocs=n)`` with n not known to be 1
+
+
+@dataclass
+class SharedModel:
+    """``model.share_memory()``: the weights live in shared memory for worker processes."""
+
+    node: cst.Call
+    name: str
+    scope: Any
 
 
 @dataclass
@@ -46,39 +66,74 @@ class SpawnCalls:
     sites: list[SpawnSite] = field(default_factory=list)
     processes: list[SpawnSite] = field(default_factory=list)  # Process(target=...): spawn only if asked
     spawn_method: bool = False  # set_start_method("spawn"/"forkserver") somewhere in the module
+    shared: list[SharedModel] = field(default_factory=list)
 
 
 def _worker(node: Optional[cst.BaseExpression]) -> Optional[str]:
     return node.value if isinstance(node, cst.Name) else None
 
 
+def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
+    for i, arg in enumerate(node.args):
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+        if arg.keyword is None and not arg.star and i == position:
+            return arg.value
+    return None
+
+
+def _passed_names(*values: Optional[cst.BaseExpression]) -> frozenset[str]:
+    """The plain names among the elements of ``args=(...)`` and the values of ``kwargs={...}``."""
+    names: set[str] = set()
+    for value in values:
+        if isinstance(value, (cst.Tuple, cst.List)):
+            names.update(e.value.value for e in value.elements if isinstance(e.value, cst.Name))
+        elif isinstance(value, cst.Dict):
+            names.update(
+                e.value.value for e in value.elements
+                if isinstance(e, cst.DictElement) and isinstance(e.value, cst.Name)
+            )
+        elif isinstance(value, cst.Name):
+            names.add(value.value)
+    return frozenset(names)
+
+
 def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> None:
-    """Record a spawn (called from the fact collector's ``visit_Call``)."""
+    """Record a spawn or a ``share_memory()`` (called from the fact collector's ``visit_Call``)."""
     from reprolint.analysis.facts import Seed, _literal
 
+    func = node.func
+    if (
+        qn is None and isinstance(func, cst.Attribute) and func.attr.value == "share_memory"
+        and isinstance(func.value, cst.Name) and not node.args
+    ):
+        state.shared.append(SharedModel(node, func.value.value, c.scope))
+        return
     if qn in START_METHODS and node.args and _literal(node.args[0].value) in ("spawn", "forkserver"):
         state.spawn_method = True
         return
+    several = False
     if qn in SPAWNS:
-        worker = _worker(node.args[0].value if node.args and node.args[0].keyword is None else None)
-        for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value == "fn":
-                worker = _worker(arg.value)
-        target = state.sites
+        worker_node = _argument(node, "fn", 0)
+        passed = _passed_names(_argument(node, "args", 1))
+        nprocs = _argument(node, "nprocs", 2)
+        several = nprocs is not None and _literal(nprocs) != 1
+        sites = state.sites
     elif qn in PROCESSES:
-        worker = None
-        for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value == "target":
-                worker = _worker(arg.value)
-        target = state.processes
+        worker_node = _argument(node, "target", 1)
+        passed = _passed_names(_argument(node, "args", 3), _argument(node, "kwargs", 4))
+        sites = state.processes
     else:
         return
-    if worker is None:
+    if worker_node is None:
         return
     seeds = [e for e in c.scopes[0].events if isinstance(e, Seed)]
     if c.scope is not c.scopes[0]:
         seeds += [e for e in c.scope.events if isinstance(e, Seed)]
-    target.append(SpawnSite(node, c.text(node.func), worker, seeds))
+    sites.append(SpawnSite(
+        node, c.text(node.func), _worker(worker_node), seeds, scope=c.scope,
+        target=c.call_target(worker_node), passed=passed, several=several,
+    ))
 
 
 def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, Any]]]:
@@ -89,7 +144,7 @@ def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, An
     sites = state.sites + (state.processes if state.spawn_method else [])
     out: list[tuple[cst.Call, dict[str, Any]]] = []
     for site in sites:
-        if not site.seeds:
+        if not site.seeds or site.worker is None:
             continue
         worker = facts.functions.get(site.worker)
         if worker is None:
@@ -109,5 +164,53 @@ def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, An
             "variant": "spawn", "call": site.call, "worker": site.worker,
             "seed_call": seed.text, "seed_span": seed.span, "libraries": ", ".join(libraries),
             "library": draws[0].library if draws else "torch",
+        }))
+    return out
+
+
+_LOOPS = (cst.For, cst.While, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
+
+
+def _in_loop(module: cst.Module, calls: list[cst.Call]) -> set[int]:
+    """The ids of those calls written inside a loop or a comprehension of their function."""
+    wanted = {id(c) for c in calls}
+    found: set[int] = set()
+
+    def walk(node: cst.CSTNode, looping: bool) -> None:
+        if id(node) in wanted and looping:
+            found.add(id(node))
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            looping = False
+        elif isinstance(node, _LOOPS):
+            looping = True
+        for child in node.children:
+            walk(child, looping)
+
+    walk(module, False)
+    return found
+
+
+def shared_model_sites(state: SpawnCalls, module: cst.Module) -> list[tuple[cst.Call, cst.Call, dict[str, Any]]]:
+    """(start call, ``share_memory()`` call, RPL405 data) for each place that hands one
+    shared model to several worker processes; the rule checks that the worker trains."""
+    candidates: list[tuple[SpawnSite, SharedModel]] = []
+    for site in state.sites + state.processes:
+        if site.target is None:
+            continue
+        for shared in state.shared:
+            if shared.scope is site.scope and shared.name in site.passed:
+                candidates.append((site, shared))
+                break
+    if not candidates:
+        return []
+    looped = _in_loop(module, [site.node for site, _ in candidates])
+    out = []
+    for site, shared in candidates:
+        twins = sum(1 for other, s in candidates if s is shared and other.target == site.target)
+        if not (site.several or id(site.node) in looped or twins > 1):
+            continue  # one worker process: nothing races it
+        out.append((site.node, shared.node, {
+            "call": site.call, "worker": site.target.lstrip(":").rsplit(".", 1)[-1],
+            "worker_target": site.target, "model": shared.name,
         }))
     return out

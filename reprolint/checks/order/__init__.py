@@ -5,4 +5,5 @@ from reprolint.checks.order import (  # noqa: F401 - importing registers the rul
     unsorted_directory_listing,
     dataloader_worker_seed,
     distributed_sampler_epoch,
+    shared_model_training,
 )
