@@ -289,6 +289,8 @@ class _Collector(UsageMixin):
         self.aliases: dict[str, str] = {}
         # ids of calls inside `nn.Parameter(...)`: a torch draw there initialises weights.
         self.parameter_args: set[int] = set()
+        # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
+        self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
         self.star_modules: list[str] = []
         self.star_imports: list[str] = []
         self.module_consts: dict[str, Any] = {}
@@ -706,6 +708,8 @@ class _Collector(UsageMixin):
                     self.facts.arg_defaults.setdefault(name, literal)
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self.bound_values[(id(self.scope), node.targets[0].target.value)] = node.value
         self.usage_assign([t.target for t in node.targets], node.value)
         self._note_assignment([t.target for t in node.targets], node.value)
 
@@ -770,8 +774,11 @@ class _Collector(UsageMixin):
         if qn is not None and qn in catalog.instances:
             self._instance(node, qn)
             return
-        if qn in _PARAMETER_CLASSES:
-            self.parameter_args.update(id(n) for arg in node.args for n in _calls_in(arg.value))
+        held = _held_state(node, qn)
+        if isinstance(held, cst.Name):  # `w = torch.randn(...)`, then `nn.Parameter(w)`
+            held = self.bound_values.get((id(self.scope), held.value))
+        if held is not None:
+            self.parameter_args.update(id(n) for n in _calls_in(held))
         draw = catalog.draw(qn) if qn is not None else None
         if draw is not None:
             self._maybe_draw(node, draw, self.text(func))
@@ -906,7 +913,7 @@ class _Collector(UsageMixin):
             return
         for cond in draw.unless:
             arg = _arg(node, cond.keyword, cond.position)
-            if arg is not None and _literal(arg.value) is not None:
+            if (cond.default if arg is None else _literal(arg.value)) is not None:
                 return
         for cond in draw.when:
             if not _condition_holds(node, cond):
@@ -927,9 +934,27 @@ class _Collector(UsageMixin):
 _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 
+def _held_state(node: cst.Call, qn: Optional[str]) -> Optional[cst.BaseExpression]:
+    """The value a module keeps as state that a checkpoint load restores: the tensor of
+    ``nn.Parameter(x)``, or of ``self.register_buffer(name, x)`` (unless
+    ``persistent=False``: such a buffer is not in the state dict)."""
+    if qn in _PARAMETER_CLASSES:
+        return node.args[0].value if node.args else None
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "register_buffer" and len(node.args) >= 2:
+        persistent = next((a for a in node.args if a.keyword is not None and a.keyword.value == "persistent"), None)
+        if persistent is None or _literal(persistent.value) is not False:
+            return node.args[1].value
+    return None
+
+
 def _calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
-    """The calls of an expression, through arithmetic (`scale * torch.randn(n)`)."""
+    """The calls of an expression, through arithmetic (`scale * torch.randn(n)`) and
+    method chains (`torch.randn(n).to(memory_format=...)`)."""
     if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, (cst.Call, cst.BinaryOperation)):
+            return [expr, *_calls_in(func.value)]
         return [expr]
     if isinstance(expr, cst.BinaryOperation):
         return _calls_in(expr.left) + _calls_in(expr.right)
@@ -980,6 +1005,12 @@ def collect_facts(
 
     def resolve(item: Any) -> Any:
         pending = getattr(item, "span", None)
+        if (
+            isinstance(item, Draw) and isinstance(pending, _Pending) and item.library == "torch"
+            and id(pending.node) in collector.parameter_args
+        ):
+            # drawn into a name before `nn.Parameter(name)` made it a weight
+            item = dataclasses.replace(item, kind="init")
         if isinstance(pending, _Pending):
             item = dataclasses.replace(item, span=spans[id(pending.node)])
         if isinstance(item, Seed) and any(isinstance(c.span, _Pending) for c in item.conds):

@@ -199,6 +199,17 @@ _CHECKPOINT_LOADS = frozenset({
     "torch.load", "safetensors.torch.load_file",
     "timm.models.load_checkpoint", "timm.models.helpers.load_checkpoint", "timm.models._helpers.load_checkpoint",
 })
+_PICKLE_LOADS = frozenset({"pickle.load", "pickle.loads"})
+
+
+def _unpickles(node: cst.Call) -> bool:
+    """``SomeUnpickler(f).load()``: a ``pickle.Unpickler`` (or a subclass named like one)."""
+    func = node.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "load" and isinstance(func.value, cst.Call)):
+        return False
+    built = func.value.func
+    name = built.attr.value if isinstance(built, cst.Attribute) else built.value if isinstance(built, cst.Name) else ""
+    return name.endswith("Unpickler")
 
 
 class UsageMixin(OrderFacts):
@@ -353,6 +364,10 @@ class UsageMixin(OrderFacts):
             self._u_emit("ddp", qn, node)
         if method == "prepare" and "accelerate" in self.uses:
             self._u_emit("ddp", "accelerate", node)
+        if qn in _PICKLE_LOADS or _unpickles(node):
+            # pickled networks (StyleGAN's `legacy.load_network_pkl`): the unpickled
+            # modules carry their trained weights
+            self._u_emit("load", "torch", node)
 
         # --- what each family knows by qualified name (flags, frameworks, environment,
         # devices, order): reprolint.analysis.calls

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Union
 
@@ -533,84 +533,172 @@ def _check_range(reader: _Reader, since: Version, until: Version | None) -> None
         reader.fail("'until' must be later than 'since'")
 
 
-_OP_KEYS: Final = {
-    "id",
-    "kind",
-    "names",
-    "since",
-    "until",
-    "reference",
-    "device",
-    "backward_only",
-    "when",
-    "runtime",
-    "alternative",
-    "fixed_by",
-    "source",
-    "doc_names",
-    "doc_match",
-    "evidence",
-    "notes",
-}
+# Each kind of entry is a table of its TOML keys in the order they are read and checked
+# (so the first problem of a malformed entry is the one reported), each with the reader
+# that validates it given the fields read before it. One parser reads every kind.
+
+_Read = Callable[[_Reader, dict[str, Any]], Any]
 
 
-def _parse_op(catalog: str, framework: Literal["torch", "tf"], index: int, raw: Any) -> OpEntry:
-    entry_id = raw.get("id") if isinstance(raw, Mapping) else None
-    label = f"op {entry_id!r}" if isinstance(entry_id, str) else f"op #{index + 1}"
+@dataclass(frozen=True)
+class _EntryKind:
+    """One kind of catalog entry: the word errors name it by, its keys with their
+    readers (the keys allowed are exactly these), and the class built from them."""
+
+    what: str
+    build: Callable[..., Any]
+    fields: tuple[tuple[str, _Read], ...]
+
+
+def _parse_entry(
+    kind: _EntryKind, catalog: str, raw: Any, index: int | None = None, **given: Any
+) -> Any:
+    """One entry of ``kind`` from its TOML table (the ``index``-th of an array of tables,
+    or the one table ``[what]``); ``given`` are fields the caller knows (an op's framework)."""
+    if index is None:
+        label = f"[{kind.what}]"
+    else:
+        entry_id = raw.get("id") if isinstance(raw, Mapping) else None
+        name = repr(entry_id) if isinstance(entry_id, str) else f"#{index + 1}"
+        label = f"{kind.what} {name}"
     r = _Reader(catalog, label, raw)
-    r.check_keys(_OP_KEYS)
+    r.check_keys(key for key, _ in kind.fields)
+    fields = dict(given)
+    for key, read in kind.fields:
+        fields[key] = read(r, fields)
+    return kind.build(**fields)
+
+
+# ----------------------------------------------------------------- readers shared by kinds
+
+
+def _ident(r: _Reader, fields: dict[str, Any]) -> str:
     ident = r.text("id")
     assert ident is not None
     if not _ID_RE.match(ident):
         r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
-    kind = r.choice("kind", TORCH_KINDS if framework == "torch" else KINDS)
-    names = r.strings("names", required=True)
-    name_re = _TORCH_NAME_RE if framework == "torch" else _TF_NAME_RE
-    for name in names:
-        if not name_re.match(name):
-            r.fail(f"name {name!r} is not a qualified {framework} name")
-    since = r.version("since")
-    until = r.version("until", required=False)
-    assert since is not None
-    _check_range(r, since, until)
-    devices = TORCH_DEVICES if framework == "torch" else TF_DEVICES
-    device = r.choice("device", devices, "any")
+    return ident
+
+
+def _text(key: str) -> _Read:
+    def read(r: _Reader, fields: dict[str, Any]) -> str:
+        value = r.text(key)
+        assert value is not None
+        return value
+
+    return read
+
+
+def _optional_text(key: str) -> _Read:
+    return lambda r, fields: r.text(key, required=False)
+
+
+def _strings(key: str, *, required: bool = False) -> _Read:
+    return lambda r, fields: r.strings(key, required=required)
+
+
+def _since(key: str) -> _Read:
+    return lambda r, fields: r.version(key)
+
+
+def _optional_version(key: str) -> _Read:
+    return lambda r, fields: r.version(key, required=False)
+
+
+def _until(key: str, since: str) -> _Read:
+    """The end of a version range, later than its start ``since`` read before it."""
+
+    def read(r: _Reader, fields: dict[str, Any]) -> Version | None:
+        until = r.version(key, required=False)
+        _check_range(r, fields[since], until)
+        return until
+
+    return read
+
+
+def _choice(key: str, choices: Iterable[str], default: str | None = None) -> _Read:
+    return lambda r, fields: r.choice(key, choices, default)
+
+
+def _qualified_names(pattern: re.Pattern[str], language: str) -> _Read:
+    def read(r: _Reader, fields: dict[str, Any]) -> tuple[str, ...]:
+        names = r.strings("names", required=True)
+        for name in names:
+            if not pattern.match(name):
+                r.fail(f"name {name!r} is not a qualified {language} name")
+        return names
+
+    return read
+
+
+_reference: _Read = lambda r, fields: r.reference()  # noqa: E731
+_evidence: _Read = lambda r, fields: r.evidence()  # noqa: E731
+_when: _Read = lambda r, fields: _parse_conditions(r, fields["names"])  # noqa: E731
+
+# ----------------------------------------------------------------- op ([[op]], both catalogs)
+
+
+def _op_kind(r: _Reader, fields: dict[str, Any]) -> str:
+    return r.choice("kind", TORCH_KINDS if fields["framework"] == "torch" else KINDS)
+
+
+def _device(r: _Reader, fields: dict[str, Any]) -> str:
+    devices = TORCH_DEVICES if fields["framework"] == "torch" else TF_DEVICES
+    return r.choice("device", devices, "any")
+
+
+def _op_names(r: _Reader, fields: dict[str, Any]) -> tuple[str, ...]:
+    framework = fields["framework"]
+    pattern = _TORCH_NAME_RE if framework == "torch" else _TF_NAME_RE
+    return _qualified_names(pattern, framework)(r, fields)
+
+
+def _runtime(r: _Reader, fields: dict[str, Any]) -> tuple[str, ...]:
     runtime = r.strings("runtime")
     for tag in runtime:
         if tag not in RUNTIME_TAGS:
             r.fail(f"unknown runtime tag {tag!r}")
+    return runtime
+
+
+def _fixed_by(r: _Reader, fields: dict[str, Any]) -> tuple[str, ...]:
     fixed_by = r.strings("fixed_by")
     for flag in fixed_by:
         if flag not in _FIXED_BY_FIXED and not _FIXED_BY_ENV_RE.match(flag):
             r.fail(f"unknown 'fixed_by' value {flag!r}")
-    if fixed_by and kind != "deterministic-with-flag":
+    if fixed_by and fields["kind"] != "deterministic-with-flag":
         r.fail("'fixed_by' only applies to kind 'deterministic-with-flag'")
-    source = r.choice("source", {"docstring", "other"}, "other")
+    return fixed_by
+
+
+def _doc_names(r: _Reader, fields: dict[str, Any]) -> tuple[str, ...]:
     doc_names = r.strings("doc_names")
-    if source == "docstring" and not doc_names:
+    if fields["source"] == "docstring" and not doc_names:
         r.fail("source 'docstring' needs 'doc_names' (the names as the docstring spells them)")
-    if source != "docstring" and doc_names:
+    if fields["source"] != "docstring" and doc_names:
         r.fail("'doc_names' only applies to source 'docstring'")
-    return OpEntry(
-        id=ident,
-        framework=framework,
-        kind=kind,
-        names=names,
-        since=since,
-        until=until,
-        reference=r.reference(),
-        device=device,
-        backward_only=r.boolean("backward_only"),
-        when=_parse_conditions(r, names),
-        runtime=runtime,
-        alternative=r.text("alternative", required=False),
-        fixed_by=fixed_by,
-        source=source,
-        doc_names=doc_names,
-        doc_match=r.text("doc_match", required=False),
-        evidence=r.evidence(),
-        notes=r.text("notes", required=False),
-    )
+    return doc_names
+
+
+_OP: Final = _EntryKind("op", OpEntry, (
+    ("id", _ident),
+    ("kind", _op_kind),
+    ("names", _op_names),
+    ("since", _since("since")),
+    ("until", _until("until", "since")),
+    ("device", _device),
+    ("runtime", _runtime),
+    ("fixed_by", _fixed_by),
+    ("source", _choice("source", {"docstring", "other"}, "other")),
+    ("doc_names", _doc_names),
+    ("reference", _reference),
+    ("backward_only", lambda r, f: r.boolean("backward_only")),
+    ("when", _when),
+    ("alternative", _optional_text("alternative")),
+    ("doc_match", _optional_text("doc_match")),
+    ("evidence", _evidence),
+    ("notes", _optional_text("notes")),
+))
 
 
 def _parse_ops(
@@ -619,7 +707,9 @@ def _parse_ops(
     raw_ops = data.get("op", [])
     if not isinstance(raw_ops, list):
         raise CatalogError(f"catalog {catalog!r}: 'op' must be an array of tables ([[op]])")
-    ops = tuple(_parse_op(catalog, framework, i, raw) for i, raw in enumerate(raw_ops))
+    ops = tuple(
+        _parse_entry(_OP, catalog, raw, i, framework=framework) for i, raw in enumerate(raw_ops)
+    )
     _check_unique(catalog, "op", (op.id for op in ops))
     return ops
 
@@ -639,48 +729,27 @@ def _check_header(catalog: str, data: Mapping[str, Any], framework: str) -> None
         raise CatalogError(f"catalog {catalog!r}: expected 'framework = \"{framework}\"'")
 
 
-_CUBLAS_KEYS: Final = {
-    "env",
-    "accepted",
-    "min_cuda",
-    "ops",
-    "also_affects",
-    "required_since",
-    "required_until",
-    "set_before",
-    "reference",
-    "evidence",
-    "notes",
-}
-
-
-def _parse_cublas(catalog: str, raw: Any) -> CublasFacts:
-    r = _Reader(catalog, "[cublas]", raw)
-    r.check_keys(_CUBLAS_KEYS)
-    ops = r.strings("ops", required=True)
+def _also_affects(r: _Reader, fields: dict[str, Any]) -> tuple[str, ...]:
     also = r.strings("also_affects")
-    for name in (*ops, *also):
+    for name in (*fields["ops"], *also):
         if not _TORCH_NAME_RE.match(name):
             r.fail(f"name {name!r} is not a qualified torch name")
-    since = r.version("required_since")
-    until = r.version("required_until", required=False)
-    assert since is not None
-    _check_range(r, since, until)
-    env, min_cuda, set_before = r.text("env"), r.text("min_cuda"), r.text("set_before")
-    assert env is not None and min_cuda is not None and set_before is not None
-    return CublasFacts(
-        env=env,
-        accepted=r.strings("accepted", required=True),
-        min_cuda=min_cuda,
-        ops=ops,
-        also_affects=also,
-        required_since=since,
-        required_until=until,
-        set_before=set_before,
-        reference=r.reference(),
-        evidence=r.evidence(),
-        notes=r.text("notes", required=False),
-    )
+    return also
+
+
+_CUBLAS: Final = _EntryKind("cublas", CublasFacts, (
+    ("ops", _strings("ops", required=True)),
+    ("also_affects", _also_affects),
+    ("required_since", _since("required_since")),
+    ("required_until", _until("required_until", "required_since")),
+    ("env", _text("env")),
+    ("min_cuda", _text("min_cuda")),
+    ("set_before", _text("set_before")),
+    ("accepted", _strings("accepted", required=True)),
+    ("reference", _reference),
+    ("evidence", _evidence),
+    ("notes", _optional_text("notes")),
+))
 
 
 @dataclass(frozen=True)
@@ -705,126 +774,83 @@ def parse_torch_catalog(data: Mapping[str, Any], *, catalog: str = "nondetermini
         raise CatalogError(f"catalog {catalog!r}: unknown top-level key(s) {', '.join(unknown)}")
     if "cublas" not in data:
         raise CatalogError(f"catalog {catalog!r}: missing [cublas] table")
-    return TorchCatalog(ops=_parse_ops(catalog, "torch", data), cublas=_parse_cublas(catalog, data["cublas"]))
+    return TorchCatalog(
+        ops=_parse_ops(catalog, "torch", data),
+        cublas=_parse_entry(_CUBLAS, catalog, data["cublas"]),
+    )
 
 
-_SETTING_KEYS: Final = {
-    "id",
-    "form",
-    "names",
-    "since",
-    "until",
-    "reference",
-    "when",
-    "value",
-    "overridden_by",
-    "overridden_since",
-    "alternative",
-    "evidence",
-    "notes",
-}
-
-
-def _parse_setting(catalog: str, index: int, raw: Any) -> TfSetting:
-    entry_id = raw.get("id") if isinstance(raw, Mapping) else None
-    label = f"setting {entry_id!r}" if isinstance(entry_id, str) else f"setting #{index + 1}"
-    r = _Reader(catalog, label, raw)
-    r.check_keys(_SETTING_KEYS)
-    ident = r.text("id")
-    assert ident is not None
-    if not _ID_RE.match(ident):
-        r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
-    form = r.choice("form", {"call", "assign", "use"})
-    names = r.strings("names", required=True)
-    for name in names:
-        if not _TF_NAME_RE.match(name):
-            r.fail(f"name {name!r} is not a qualified tensorflow/keras name")
-    since = r.version("since")
-    until = r.version("until", required=False)
-    assert since is not None
-    _check_range(r, since, until)
-    when = _parse_conditions(r, names)
-    if form == "call" and not when:
+def _setting_when(r: _Reader, fields: dict[str, Any]) -> tuple[ArgCondition, ...]:
+    when = _parse_conditions(r, fields["names"])
+    if fields["form"] == "call" and not when:
         r.fail("form 'call' needs a 'when' condition (what makes the call nondeterministic)")
-    value: Literal_ = None
-    if form == "assign":
+    return when
+
+
+def _setting_value(r: _Reader, fields: dict[str, Any]) -> Literal_:
+    if fields["form"] == "assign":
         if "value" not in r.table:
             r.fail("form 'assign' needs 'value' (the assigned value that is nondeterministic)")
-        value = _literal(r, r.table["value"], "value")
-    elif "value" in r.table:
+        return _literal(r, r.table["value"], "value")
+    if "value" in r.table:
         r.fail("'value' only applies to form 'assign'")
-    overridden_by = r.strings("overridden_by")
+    return None
+
+
+def _overridden_since(r: _Reader, fields: dict[str, Any]) -> Version | None:
     overridden_since = r.version("overridden_since", required=False)
-    if bool(overridden_by) != (overridden_since is not None):
+    if bool(fields["overridden_by"]) != (overridden_since is not None):
         r.fail("'overridden_by' and 'overridden_since' go together")
-    return TfSetting(
-        id=ident,
-        form=form,  # type: ignore[arg-type]
-        names=names,
-        since=since,
-        until=until,
-        reference=r.reference(),
-        when=when,
-        value=value,
-        overridden_by=overridden_by,
-        overridden_since=overridden_since,
-        alternative=r.text("alternative", required=False),
-        evidence=r.evidence(),
-        notes=r.text("notes", required=False),
-    )
+    return overridden_since
 
 
-_FLAG_KEYS: Final = {
-    "id",
-    "form",
-    "name",
-    "values",
-    "honoured_since",
-    "honoured_until",
-    "deprecated_since",
-    "covers",
-    "reference",
-    "evidence",
-    "notes",
-}
+_SETTING: Final = _EntryKind("setting", TfSetting, (
+    ("id", _ident),
+    ("form", _choice("form", {"call", "assign", "use"})),
+    ("names", _qualified_names(_TF_NAME_RE, "tensorflow/keras")),
+    ("since", _since("since")),
+    ("until", _until("until", "since")),
+    ("when", _setting_when),
+    ("value", _setting_value),
+    ("overridden_by", _strings("overridden_by")),
+    ("overridden_since", _overridden_since),
+    ("reference", _reference),
+    ("alternative", _optional_text("alternative")),
+    ("evidence", _evidence),
+    ("notes", _optional_text("notes")),
+))
 
 
-def _parse_flag(catalog: str, index: int, raw: Any) -> TfFlag:
-    entry_id = raw.get("id") if isinstance(raw, Mapping) else None
-    label = f"flag {entry_id!r}" if isinstance(entry_id, str) else f"flag #{index + 1}"
-    r = _Reader(catalog, label, raw)
-    r.check_keys(_FLAG_KEYS)
-    ident = r.text("id")
-    assert ident is not None
-    if not _ID_RE.match(ident):
-        r.fail("'id' must be kebab-case (a-z, 0-9, '-')")
-    form = r.choice("form", {"call", "env"})
+def _flag_name(r: _Reader, fields: dict[str, Any]) -> str:
     name = r.text("name")
     assert name is not None
-    if form == "call" and not _TF_NAME_RE.match(name):
+    if fields["form"] == "call" and not _TF_NAME_RE.match(name):
         r.fail(f"name {name!r} is not a qualified tensorflow name")
-    if form == "env" and not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+    if fields["form"] == "env" and not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
         r.fail(f"env name {name!r} must be an environment variable name")
+    return name
+
+
+def _flag_values(r: _Reader, fields: dict[str, Any]) -> tuple[str, ...]:
     values = r.strings("values")
-    if form == "env" and not values:
+    if fields["form"] == "env" and not values:
         r.fail("form 'env' needs 'values' (the values that turn it on)")
-    since = r.version("honoured_since")
-    until = r.version("honoured_until", required=False)
-    assert since is not None
-    _check_range(r, since, until)
-    return TfFlag(
-        id=ident,
-        form=form,  # type: ignore[arg-type]
-        name=name,
-        honoured_since=since,
-        honoured_until=until,
-        reference=r.reference(),
-        values=values,
-        deprecated_since=r.version("deprecated_since", required=False),
-        covers=r.text("covers", required=False) or "",
-        evidence=r.evidence(),
-        notes=r.text("notes", required=False),
-    )
+    return values
+
+
+_FLAG: Final = _EntryKind("flag", TfFlag, (
+    ("id", _ident),
+    ("form", _choice("form", {"call", "env"})),
+    ("name", _flag_name),
+    ("values", _flag_values),
+    ("honoured_since", _since("honoured_since")),
+    ("honoured_until", _until("honoured_until", "honoured_since")),
+    ("reference", _reference),
+    ("deprecated_since", _optional_version("deprecated_since")),
+    ("covers", lambda r, f: r.text("covers", required=False) or ""),
+    ("evidence", _evidence),
+    ("notes", _optional_text("notes")),
+))
 
 
 def parse_tf_catalog(data: Mapping[str, Any], *, catalog: str = "tf") -> TfCatalog:
@@ -837,8 +863,8 @@ def parse_tf_catalog(data: Mapping[str, Any], *, catalog: str = "tf") -> TfCatal
     for key in ("setting", "flag"):
         if not isinstance(data.get(key, []), list):
             raise CatalogError(f"catalog {catalog!r}: '{key}' must be an array of tables")
-    settings = tuple(_parse_setting(catalog, i, s) for i, s in enumerate(data.get("setting", [])))
-    flags = tuple(_parse_flag(catalog, i, f) for i, f in enumerate(data.get("flag", [])))
+    settings = tuple(_parse_entry(_SETTING, catalog, s, i) for i, s in enumerate(data.get("setting", [])))
+    flags = tuple(_parse_entry(_FLAG, catalog, f, i) for i, f in enumerate(data.get("flag", [])))
     _check_unique(catalog, "setting", (s.id for s in settings))
     _check_unique(catalog, "flag", (f.id for f in flags))
     return TfCatalog(ops=_parse_ops(catalog, "tf", data), settings=settings, flags=flags)
