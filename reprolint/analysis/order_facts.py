@@ -199,6 +199,15 @@ def _sorting(node: cst.BaseExpression) -> bool:
     return name == "sorted" or "sort" in name.lower()
 
 
+# Calls that each perform one operation on one file (the order of operations on
+# distinct files does not change the result).
+_PER_FILE_OPERATIONS = frozenset({
+    "huggingface_hub.CommitOperationAdd", "huggingface_hub.CommitOperationDelete",
+    "huggingface_hub.CommitOperationCopy", "shutil.copy", "shutil.copy2", "shutil.copyfile",
+    "shutil.move", "shutil.rmtree", "os.remove", "os.unlink", "os.rename",
+})
+
+
 # Builtins that only compute a value from their arguments.
 _PURE_BUILTINS = frozenset({
     "len", "set", "frozenset", "list", "tuple", "dict", "sorted", "str", "int", "float", "bool",
@@ -230,6 +239,25 @@ def _enclosing_function(module: cst.CSTNode, target: cst.CSTNode) -> Optional[cs
             function = current
         stack.extend((child, function) for child in current.children)
     return None
+
+
+def _names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
+    """Names read in ``scope`` outside ``loop`` (attribute and keyword names excluded)."""
+    found: set[str] = set()
+    skip: set[int] = set()
+    stack: list[cst.CSTNode] = [scope]
+    while stack:
+        current = stack.pop()
+        if current is loop or id(current) in skip:
+            continue
+        if isinstance(current, cst.Attribute):
+            skip.add(id(current.attr))
+        elif isinstance(current, cst.Arg) and current.keyword is not None:
+            skip.add(id(current.keyword))
+        elif isinstance(current, cst.Name):
+            found.add(current.value)
+        stack.extend(current.children)
+    return found
 
 
 def _builds_in_order(function: cst.FunctionDef) -> bool:
@@ -284,6 +312,10 @@ class OrderFacts:
                 return
         yields = _contains(body, (cst.Yield,))
         calls = [c for c in _walk(body) if isinstance(c, cst.Call)]
+        local = self._u_loop_locals(node)
+        # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
+        # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
+        calls = [c for c in calls if not self._u_per_entry_call(c, local)]
         appended = [
             c for c in calls
             if isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
@@ -301,6 +333,49 @@ class OrderFacts:
                 state.appended[c.func.value.value] = [call, description, False]  # type: ignore[union-attr]
             return
         self._u_report_listing(call, description)
+
+    def _u_loop_locals(self, node: cst.For) -> set[str]:
+        """Names that live one iteration: the loop variables, and names the body binds
+        afresh (``lines = f.readlines()``, ``with open(p) as f``; not ``x = x + ...`` nor
+        ``x += ...``) that nothing outside the loop reads."""
+        bound = {n.value for n in _target_names(node.target)}
+        fresh: set[str] = set()
+        rebinding: set[str] = set()
+        for child in _walk(node.body):
+            if isinstance(child, cst.Assign):
+                for target in child.targets:
+                    for name in _target_names(target.target):
+                        (rebinding if _mentions(child.value, name.value) else fresh).add(name.value)
+            elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name):
+                rebinding.add(child.target.value)
+            elif isinstance(child, cst.WithItem) and child.asname is not None:
+                fresh.update(n.value for n in _target_names(child.asname.name))  # type: ignore[arg-type]
+            elif isinstance(child, (cst.For, cst.CompFor)):
+                fresh.update(n.value for n in _target_names(child.target))
+        fresh -= rebinding
+        if fresh:
+            scope = _enclosing_function(self.module, node) or self.module  # type: ignore[attr-defined]
+            fresh -= _names_read_outside(scope, node)
+        return bound | fresh
+
+    def _u_per_entry_call(self, call: cst.Call, local: set[str]) -> bool:
+        """A call that handles this iteration's own objects: a method of a name that lives
+        one iteration, or ``open(path)`` of a path built from them, not for appending
+        (``open(os.path.join(d, name), "w")`` writes the entry's own file)."""
+        func = call.func
+        root = func
+        while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+            root = root.value if not isinstance(root, cst.Call) else root.func
+        if isinstance(func, cst.Attribute) and isinstance(root, cst.Name) and root.value in local:
+            return True
+        if isinstance(func, cst.Name) and func.value == "open" and not self.is_local("open") and call.args:  # type: ignore[attr-defined]
+            path = call.args[0].value
+            modes = [a.value for a in call.args[1:2] if a.keyword is None] + [
+                a.value for a in call.args if a.keyword is not None and a.keyword.value == "mode"
+            ]
+            appends = any(not isinstance(m, cst.SimpleString) or "a" in m.evaluated_value for m in modes)  # type: ignore[operator]
+            return not appends and any(_mentions(path, n) for n in local)
+        return False
 
     def _u_order_free(self, call: cst.Call) -> bool:
         """Calls whose effect does not depend on the order of the loop (file operations,
@@ -328,6 +403,8 @@ class OrderFacts:
                 return
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
+        # `x.files` / `os.listdir` name an attribute, not the variable `files`/`listdir`
+        self._u_store.add(id(node.attr))
         if not self._u_attr_listings:
             return
         attr = _self_attr(node)
@@ -592,7 +669,7 @@ class OrderFacts:
     def _u_comprehension(self, node: Any, ordered: bool) -> None:
         unordered = not ordered or id(node) in self._u_unordered or (
             isinstance(node, (cst.ListComp, cst.GeneratorExp)) and _keeps_one_name(node)
-        )
+        ) or self._u_per_file_operations(node)
         claimed = id(node) in self._u_claimed
         comp = node.for_in
         state = self._u_state()
@@ -609,6 +686,19 @@ class OrderFacts:
             for name_node in _target_names(comp.target):
                 self._u_store.add(id(name_node))
             comp = comp.inner_for_in
+
+    def _u_per_file_operations(self, node: Any) -> bool:
+        """``[CommitOperationAdd(path_or_fileobj=str(f), path_in_repo=...) for f in
+        files]``: one file operation per entry (a Hub commit's additions or deletions,
+        ``shutil.copy``, ``os.remove``); operations on distinct files give the same
+        result in any order."""
+        elt = getattr(node, "elt", None)
+        if not isinstance(elt, cst.Call) or node.for_in.inner_for_in is not None:
+            return False
+        qn = self.qualify(elt.func) or ""  # type: ignore[attr-defined]
+        return qn in _PER_FILE_OPERATIONS and any(
+            _mentions(a.value, n.value) for a in elt.args for n in _target_names(node.for_in.target)
+        )
 
     def _u_set_order_call(self, node: cst.Call, name: Optional[str], method: Optional[str]) -> None:
         if id(node) in self._u_unordered:
@@ -758,10 +848,30 @@ class OrderFacts:
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
             if _keeps_one_name(node):
                 return None  # `[f for f in os.listdir(d) if f == NAME]`: equal elements, no order
+            if self._u_per_file_operations(node):
+                return None  # one file operation per entry: no order
             return self._u_listing_root(node.for_in.iter, depth + 1)
         return None
 
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        """A listing (or the name holding one) as a statement of its own: a notebook
+        displays it (``os.listdir(ckpt_dir)`` at the end of a cell), a script discards
+        it; either way its order reaches no result."""
+        for small in node.body:
+            if not isinstance(small, cst.Expr):
+                continue
+            value = small.value
+            if isinstance(value, cst.Name):
+                self._u_claimed.add(id(value))
+                continue
+            root = self._u_listing_root(value)
+            if root is not None:
+                self._u_all_unordered(value)
+
     def _u_listing_call(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
+        for arg in node.args:
+            if arg.keyword is not None:  # `f(files=...)` names a parameter, not the variable
+                self._u_store.add(id(arg.keyword))
         if node.args and _sorting(node):
             # `natural_sort(tf.io.gfile.glob(p))`, `utils.sort_files(os.listdir(d))`: a
             # helper named like a sort puts the listing in its own order

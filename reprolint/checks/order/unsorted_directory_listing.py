@@ -27,7 +27,13 @@ class UnsortedDirectoryListing(Rule):
     `checkpoints.natural_sort(glob(p))`), counted (`len(...)`), put in a set, summed,
     maximised or tested (`name in os.listdir(d)`), filtered down to one name (`[f for f in
     os.listdir(d) if f == NAME]`), a loop that only processes each entry or keeps a
-    maximum (`latest = max(latest, int(t))`), and element 0 of a glob
+    maximum (`latest = max(latest, int(t))`) — calls on objects of one iteration
+    (`lines = f.readlines()`, `lines.insert(0, h)`, `f.writelines(lines)` of the entry's
+    own file, names nothing outside the loop reads) and `open()` of a path built from the
+    entry, not in append mode, count as processing that entry —, a comprehension that
+    makes one file operation per entry (`[CommitOperationAdd(...) for p in d.glob("*")]`
+    for a Hub commit, `shutil.copy`, `os.remove`), a listing that is a statement of its
+    own (a notebook cell ending in `os.listdir(d)` only displays it), and element 0 of a glob
     (`glob.glob(pattern)[0]`, `files[0]` of a stored glob): taking element 0 of a
     pattern's matches is the idiom for "the one match", and when one file matches the
     order does not matter (several matches are a bug of another kind); likewise element
