@@ -291,7 +291,6 @@ def _rules(args: argparse.Namespace) -> int:
             "summary": r.summary(),
             "fixable": r.fixable(),
             "framework": r.framework,
-            "implemented": r.implemented,
         }
         for r in all_rules()
     ]

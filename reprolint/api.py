@@ -318,7 +318,7 @@ def _diagnostics(
             span = Span(err.line, err.column, err.line, err.column)
             findings.append(ParseError().report(analysis.path, span, path=analysis.path, reason=err.reason))
     for code, rule in rules.items():
-        if not rule.implemented or not settings.is_enabled(code):
+        if not settings.is_enabled(code):
             continue
         findings.extend(rule().check(ctx))
     suppressions = {a.path: a.suppressions for a in analyses}

@@ -20,9 +20,8 @@ def rule_markdown(rule: type[Rule], level: int = 1) -> str:
     body = rule.doc().replace("\n## ", f"\n{hashes}# ")
     if body.startswith("## "):
         body = f"{hashes}# " + body[3:]
-    status = "" if rule.implemented else " (not yet implemented)"
     return (
-        f"{hashes} {rule.code} {rule.name()}{status}\n\n"
+        f"{hashes} {rule.code} {rule.name()}\n\n"
         f"Fix: {rule.fixable()}. Framework: {rule.framework}.\n\n{body}\n"
     )
 

@@ -129,7 +129,6 @@ class Rule:
     fix_applicability: ClassVar[Optional[Applicability]] = None
     framework: ClassVar[str] = "any"
     severity: ClassVar[Severity] = Severity.WARNING
-    implemented: ClassVar[bool] = True
     VALID: ClassVar[list[Any]] = []
     INVALID: ClassVar[list[Invalid]] = []
     # The rule's fix, registered in the rule's own module with ``@MyRule.fix_planner``:

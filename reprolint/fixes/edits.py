@@ -35,7 +35,7 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def _position(starts: list[int], text_len: int, offset: int) -> tuple[int, int]:
+def _position(starts: list[int], offset: int) -> tuple[int, int]:
     index = bisect.bisect_right(starts, offset) - 1
     index = min(index, len(starts) - 1)
     return index + 1, offset - starts[index] + 1
@@ -54,8 +54,8 @@ def diff_edits(old: str, new: str) -> tuple[Edit, ...]:
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        start = _position(starts, len(old), starts[i1])
-        end = _position(starts, len(old), starts[i2])
+        start = _position(starts, starts[i1])
+        end = _position(starts, starts[i2])
         edits.append(Edit(Span(*start, *end), "".join(b[j1:j2])))
     return tuple(edits)
 

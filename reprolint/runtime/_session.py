@@ -342,10 +342,3 @@ def _inherited_session() -> Optional[Tuple[str, int, Optional[Path]]]:
         # A distributed rank started by the launcher: it keeps its own record.
         return mode, master_seed, _rank_suffixed(Path(path))
     return mode, master_seed, None
-
-
-def _reset_for_tests() -> None:
-    """Forget the session (tests only: the patches stay and serve the next session)."""
-    global _session
-    _session = None
-    os.environ.pop(_SESSION_ENV, None)

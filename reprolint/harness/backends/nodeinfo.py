@@ -98,14 +98,6 @@ def describe(env: Mapping[str, str], node_id: Optional[str] = None) -> Dict[str,
     return info
 
 
-def device_key(info: Optional[Mapping[str, object]]) -> str:
-    """What a run's numbers can depend on besides the program: the device and libraries."""
-    if not info:
-        return "unknown"
-    gpu = ", ".join(g.get("name", "?") for g in info.get("gpus") or [])  # type: ignore[union-attr]
-    libraries = info.get("libraries") or {}
-    libs = " ".join(f"{k} {v}" for k, v in sorted(libraries.items()))  # type: ignore[union-attr]
-    return f"{gpu or info.get('cpu')} | {libs} | cuda {info.get('cuda', '-')}"
 
 
 def node_label(info: Optional[Mapping[str, object]]) -> str:
