@@ -261,3 +261,22 @@ def test_gradients_of_inputs_only_do_not_make_a_training_program() -> None:
     assert [(d.path, d.span.start_line, d.data["roles"]) for d in result if d.code == "RPL101"] == [
         ("guide.py", 10, {"guide.py": "evaluation"})
     ]
+
+
+def test_a_benchmark_that_times_backward_passes_trains_nothing() -> None:
+    # LLMs-from-scratch mha-implementations: forward+backward timed with CUDA events, no optimizer
+    bench = (
+        "import torch\nimport torch.nn.functional as F\n\nx = torch.ones(2, 4, 8, 16, device='cuda', requires_grad=True)\n"
+        "start = torch.cuda.Event(enable_timing=True)\nend = torch.cuda.Event(enable_timing=True)\n"
+        "for _ in range(10):\n    start.record()\n"
+        "    F.scaled_dot_product_attention(x, x, x).sum().backward()\n    end.record()\n"
+        "print(start.elapsed_time(end))\n"
+    )
+    result = check_sources({"bench_attention.py": bench})
+    assert [d.code for d in result if d.code in ("RPL201", "RPL301")] == []
+    # the same loop with an optimizer step trains: its attention backward is reported
+    trains = bench.replace(
+        "for _ in range(10):\n", "opt = torch.optim.SGD([x], lr=0.1)\nfor _ in range(10):\n"
+    ).replace("    end.record()\n", "    opt.step()\n    end.record()\n")
+    codes = {d.code for d in check_sources({"bench_attention.py": trains})}
+    assert {"RPL201", "RPL301"} <= codes

@@ -20,7 +20,7 @@ for step in range(5000):
     xb = torch.stack([data[j : j + 64] for j in i]).to(device)
     yb = torch.stack([data[j + 1 : j + 65] for j in i]).to(device)
     out, _ = lstm(embed(xb))
-    loss = nn.functional.cross_entropy(head(out).transpose(1, 2), yb)
+    loss = nn.functional.cross_entropy(head(out).transpose(1, 2), yb)  # expect: RPL202
     opt.zero_grad()
     loss.backward()
     opt.step()

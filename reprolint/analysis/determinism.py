@@ -54,6 +54,7 @@ TAG_NOTES = {
     "floating-or-complex-dtype": "on floating-point or complex input",
     "src-is-tensor": "with a tensor `src`",
     "no-global-seed": "without an op seed or a global seed",
+    "spatial-input": "on an input with more than two dimensions",
 }
 # Generic cuDNN entries: every conv net has them, so they are the evidence for RPL302
 # (torch) and RPL304 (TF), not one finding per layer.
@@ -157,8 +158,10 @@ def match_op(
     for entry in catalog_ops.lookup(name, version):
         if entry.framework != framework or entry.id in _GENERIC_CUDNN_IDS:
             continue
-        if set(entry.runtime) & _UNDECIDABLE_TAGS:
-            continue
+        if (set(entry.runtime) & _UNDECIDABLE_TAGS) - set(usage.facts):
+            continue  # depends on a runtime fact the collector did not see in the source
+        if "floating-or-complex-dtype" in entry.runtime and "integer-input" in usage.facts:
+            continue  # the input visibly holds integers
         if entry.cuda_only and not cuda:
             continue
         if entry.backward_only and not training:

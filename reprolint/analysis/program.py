@@ -451,10 +451,13 @@ class Program:
           judged like any other program);
         * training: it trains (``backward``, an optimizer step, ``fit``, a Trainer);
         * evaluation: trains nothing and is named like one (eval, infer, predict,
-          sample, generate...), loads a checkpoint or runs under ``no_grad``;
+          sample, generate...), loads a checkpoint or runs under ``no_grad``; or a
+          benchmark that times forward/backward passes and updates no parameter;
         * demo: named ``demo*``, in a documentation folder (``docs/``), or the ``__main__`` block of a module of a package or
           one other project modules import (a library module's smoke demo) that
-          trains nothing and is no evaluation;
+          trains nothing (or runs one training step in its own top-level code: a
+          backward pass without an optimizer, or no backward pass in a loop) and is no
+          evaluation;
         * otherwise training: the rules' default when nothing says;
         * library: a module no program reaches, checked on its own.
         """
@@ -473,6 +476,8 @@ class Program:
         if self._trains_for_role():
             if (self.imported_elsewhere or self.in_package) and self._smoke_step():
                 return Role.DEMO
+            if self.benchmarks:
+                return Role.EVALUATION
             return Role.TRAINING
         evaluates = (
             _EVAL_NAME.search(path.stem) is not None
@@ -645,7 +650,22 @@ class Program:
 
     @property
     def trains(self) -> bool:
-        return self.has("train", "torch")
+        """A torch training step runs with the default options (not in a benchmark that
+        only times forward and backward passes)."""
+        return self.has("train", "torch") and not self.benchmarks
+
+    @property
+    def benchmarks(self) -> bool:
+        """A benchmark: it times code (``torch.cuda.Event(enable_timing=True)``,
+        ``timeit``, ``torch.utils.benchmark``) and updates no parameter (backward passes
+        only: no optimizer, ``zero_grad``, ``fit`` or Trainer, no TF/JAX training step)."""
+        if not self.has("timing", default_only=False) or self.framework_trainer:
+            return False
+        for step in self._training_steps():
+            usage = step.event
+            if usage.name != "torch" or usage.value == "optimizer" or usage.text.endswith("zero_grad"):  # type: ignore[union-attr]
+                return False
+        return True
 
     def trains_with(self, framework: str) -> bool:
         """A training step of ``framework`` runs with the default options, not counting

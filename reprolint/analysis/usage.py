@@ -141,6 +141,11 @@ _CUDNN_LAYERS = frozenset(
 _CUDNN_PREFIXES = ("torchvision.models.", "timm.create_model", "segmentation_models_pytorch.")
 _TRAIN_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 _INPUT_GRADS = frozenset({"torch.autograd.grad"})
+# Calls that time code (benchmarks); `torch.cuda.Event(enable_timing=True)` too.
+_TIMING_CALLS = frozenset({
+    "timeit.timeit", "timeit.repeat", "timeit.Timer", "torch.utils.benchmark.Timer",
+    "torch.utils.benchmark.utils.timer.Timer", "triton.testing.do_bench",
+})
 # A TF1 ``Session`` runs whatever graph it is given (a saved policy, a metric's frozen
 # graph): it is no training step; TF1 training builds an optimizer's ``minimize``.
 _TF_TRAIN_CALLS = frozenset({
@@ -329,6 +334,10 @@ class UsageMixin(OrderFacts):
         self._u_message_sink(node, qn, method)
         self._u_listing_call(node, qn, method)
         self._u_set_order_call(node, name, method)
+
+        # --- timing: what a benchmark measures (the program role, analysis/program.py)
+        if qn in _TIMING_CALLS or (qn == "torch.cuda.Event" and _literal(kwargs.get("enable_timing")) is True):
+            self._u_emit("timing", qn, node)
 
         # --- CUDA, cuDNN, training
         if torch_module:

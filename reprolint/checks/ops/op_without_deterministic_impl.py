@@ -25,9 +25,30 @@ class OpWithoutDeterministicImpl(Rule):
     what counts), backward-only entries in programs that train. The message names the
     catalog's deterministic alternative.
 
-    Blind spots: `nll_loss`/`CrossEntropyLoss` raise only on spatial (N, C, H, W)
-    inputs, which the shapes decide at run time, so they are not reported; ops reached
-    inside library code (a torchvision model's pooling) are not seen.
+    What the source shows decides the entries that depend on the input:
+
+    * `F.cross_entropy`/`F.nll_loss` and a `nn.CrossEntropyLoss`/`nn.NLLLoss` instance
+      (bound to a name or a `self` attribute, then called) are reported when their
+      input visibly has more than two dimensions: `x.transpose(1, 2)` (a dim >= 2),
+      `x.permute(0, 2, 1)`, `view`/`reshape` with three or more sizes,
+      `einops.rearrange` to three or more axes, a factory given three or more sizes, or
+      a name bound to one (through `log_softmax`, casts, `.contiguous()`). Such input
+      runs the spatial kernel, whose CUDA forward accumulates with atomics. Logits
+      flattened to (N, C) (`view(-1, C)`), a module's output passed as is, and swaps
+      that keep the class dimension last (`transpose(0, 1)`) are not reported: the
+      plain 2-D classification loss is deterministic.
+    * `cumsum` is reported on floating-point input only: not on what visibly holds
+      integers (the counts of `unique_consecutive(..., return_counts=True)`, a mask
+      cast with `.long()`, `dtype=torch.long`, `bincount`, `argmax`).
+    * `interpolate`/`nn.Upsample` by mode: linear, bilinear, bicubic and trilinear
+      have no deterministic CUDA backward; nearest, the default, does. The mode is read from a keyword, its position, a
+      module constant, or the default of the enclosing function's parameter
+      (`def up(x, mode="bilinear"): return F.interpolate(x, mode=mode)`); a parameter
+      without a default counts as a problem mode.
+
+    Blind spots: shapes decided only at run time (the output of `model(x)` fed to a
+    loss), a wrapper called with another mode than its parameter's default, and ops
+    reached inside library code (a torchvision model's pooling) are not seen.
 
     ## Why is this bad?
     Two runs of the same program differ, and the usual mitigation, deterministic mode,
@@ -75,6 +96,16 @@ class OpWithoutDeterministicImpl(Rule):
             "import torch.nn.functional as F, torch\nx = torch.rand(1, 3, 8, 8).cuda()\n"
             "y = F.interpolate(x, scale_factor=2, mode='nearest')\ny.sum().backward()\n"
         ),
+        # plain (N, C) classification: the deterministic kernel
+        Valid(
+            "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(8, 10, device='cuda')\n"
+            "loss = F.cross_entropy(logits.view(-1, 10), y)\nloss.backward()\n"
+        ),
+        # integer counts: an exact, deterministic running sum
+        Valid(
+            "import torch\ndevice = torch.device('cuda')\n"
+            "ends = torch.cumsum(torch.unique_consecutive(sizes, return_counts=True)[1], 0)\n"
+        ),
     ]
     INVALID = [
         Invalid("import torch\nx = torch.rand(10).cuda()\nh = torch.histc(x, bins=4)\n", line=3, message="histc"),
@@ -89,6 +120,16 @@ class OpWithoutDeterministicImpl(Rule):
             line=3, message="AdaptiveAvgPool2d",
         ),
         Invalid("import torch\nx = torch.rand(4, 5).cuda()\nv, i = x.median(dim=1)\n", line=3),
+        Invalid(
+            "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(2, 100, 92, device='cuda')\n"
+            "loss = F.cross_entropy(logits.transpose(1, 2), target, weight)\nloss.backward()\n",
+            line=4, message="more than two dimensions",
+        ),
+        Invalid(
+            "import torch, torch.nn as nn\ncriterion = nn.CrossEntropyLoss()\nx = torch.randn(2, 9, 5).cuda()\n"
+            "loss = criterion(x.permute(0, 2, 1), tags)\n",
+            line=4, message="criterion",
+        ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:

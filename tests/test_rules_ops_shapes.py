@@ -1,0 +1,121 @@
+"""RPL202 entries that hold for some inputs only, decided from what the source shows
+(spatial losses, integer cumsum, interpolate modes) -- issue 14 item 10, issue 13."""
+
+from __future__ import annotations
+
+import pytest
+
+from reprolint.api import check_source
+from reprolint.config import Settings
+
+HEAD = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\ndevice = torch.device('cuda')\n"
+
+
+def rpl202(body: str, version: str = "2.13") -> list[tuple[int, str]]:
+    """(line, message) of the RPL202 findings of a CUDA training program."""
+    source = HEAD + body + "loss.backward()\n"
+    return [
+        (d.span.start_line, d.message)
+        for d in check_source(source, "train.py", Settings(torch_version=version))
+        if d.code == "RPL202"
+    ]
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "logits.transpose(1, 2)",  # DETR: (B, Q, C) -> (B, C, Q)
+        "logits.swapaxes(2, 1)",
+        "logits.permute(0, 2, 1).contiguous()",
+        "logits.view(b, c, h * w)",
+        "F.log_softmax(logits.transpose(1, 2), dim=1)",
+        "torch.randn(2, 5, 16, 16, device=device)",
+        "einops.rearrange(logits, 'b q c -> b c q')",
+    ],
+)
+def test_cross_entropy_on_a_visibly_spatial_input_is_reported(expression: str) -> None:
+    body = f"import einops\nloss = F.cross_entropy({expression}, target, weight)\n"
+    [(line, message)] = rpl202(body)
+    assert line == 6
+    assert message.startswith("`F.cross_entropy(...)` has no deterministic CUDA implementation (on an input with more than two dimensions)")
+    assert "flatten the spatial dims" in message
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "logits",  # a module's output: its shape is unknown here
+        "logits.view(-1, logits.size(-1))",  # flattened to (N, C): the deterministic kernel
+        "logits.reshape(-1, 10)",
+        "logits.transpose(0, 1)",  # keeps the class dim last on a 2-D or 3-D tensor
+        "logits.transpose(-1, -2)",  # valid on 2-D too
+        "model(x)",
+    ],
+)
+def test_cross_entropy_on_a_plain_or_unknown_input_is_silent(expression: str) -> None:
+    assert rpl202(f"loss = F.cross_entropy({expression}, target)\n") == []
+
+
+def test_a_name_bound_to_a_spatial_tensor_carries_it() -> None:
+    body = "seq = logits.permute(0, 2, 1)\nlp = F.log_softmax(seq, dim=1)\nloss = F.nll_loss(lp, target)\n"
+    assert [line for line, _ in rpl202(body)] == [7]
+    rebound = "seq = logits.permute(0, 2, 1)\nseq = seq.reshape(-1, 5)\nloss = F.nll_loss(seq, target)\n"
+    assert rpl202(rebound) == []
+
+
+def test_loss_module_instances_are_judged_at_their_call() -> None:
+    body = (
+        "class Crit(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.ce = nn.CrossEntropyLoss(ignore_index=-1)\n"
+        "    def forward(self, out, y):\n"
+        "        return self.ce(out.transpose(1, 2), y) + self.ce(out.flatten(0, 1), y.flatten())\n"
+        "nll = nn.NLLLoss()\n"
+        "loss = Crit()(out, y) + nll(torch.randn(2, 3, 8, 8, device=device), y) + nll(out, y)\n"
+    )
+    found = rpl202(body)
+    assert [line for line, _ in found] == [10, 12]
+    assert found[0][1].startswith("`self.ce(...)` has no deterministic CUDA implementation")
+    assert found[1][1].startswith("`nll(...)`")
+
+
+def test_spatial_losses_need_cuda() -> None:
+    source = "import torch.nn.functional as F\nloss = F.cross_entropy(x.transpose(1, 2), y)\nloss.backward()\n"
+    assert [d for d in check_source(source, "train.py") if d.code == "RPL202"] == []
+
+
+def test_cumsum_of_integer_counts_is_silent_and_of_floats_is_reported() -> None:
+    body = (
+        "ends = torch.cumsum(torch.unique_consecutive(torch.tensor([a.shape[-1] for a in xs]), return_counts=True)[1], 0)\n"
+        "counts = torch.unique(labels, return_counts=True)[-1]\n"
+        "starts = torch.cumsum(counts, 0)\n"
+        "pos = torch.cumsum(mask.long(), 1)\n"
+        "pos2 = torch.cumsum(mask, dim=1, dtype=torch.long)\n"
+        "hist = torch.cumsum(torch.bincount(ids), 0)\n"
+        "mass = torch.cumsum(probs, -1)\n"
+        "inv = torch.cumsum(torch.unique(labels, return_inverse=True, return_counts=True)[1], 0)\n"
+        "loss = mass.sum()\n"
+    )
+    # only the floats (probs); unique's counts and inverse indices are int64
+    assert [line for line, _ in rpl202(body)] == [11]
+    # 2.14 moved cumsum to the deterministic-with-flag list: no RPL202 at all
+    assert rpl202(body, "2.14") == []
+
+
+@pytest.mark.parametrize(
+    ("definition", "reported"),
+    [
+        ("def up(x, mode='bilinear'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n", True),
+        ("def up(x, mode='nearest'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n", False),
+        ("MODE = 'bicubic'\ndef up(x):\n    return F.interpolate(x, scale_factor=2, mode=MODE)\n", True),
+        ("def up(x):\n    return F.interpolate(x, scale_factor=2)\n", False),
+        ("def up(x):\n    return F.interpolate(x, None, 2.0, 'trilinear')\n", True),
+        ("def up(x):\n    return nn.Upsample(scale_factor=2, mode='nearest-exact')(x)\n", False),
+    ],
+)
+def test_interpolate_mode_from_keyword_position_constant_or_parameter_default(definition: str, reported: bool) -> None:
+    found = rpl202(definition + "loss = up(x).sum()\n")
+    assert bool(found) is reported
+    if reported:
+        assert "for its backward pass" in found[0][1]
