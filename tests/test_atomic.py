@@ -24,7 +24,7 @@ def test_an_interrupted_write_keeps_the_old_file_and_removes_the_temporary(
     target = tmp_path / "entry.json"
     target.write_bytes(b"old")
 
-    def interrupted(src: str, dst: object) -> None:
+    def interrupted(src: str, _dst: object) -> None:
         assert Path(src).name.startswith(".tmp-") and Path(src).read_bytes() == b"new"
         raise KeyboardInterrupt
 
