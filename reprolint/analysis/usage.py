@@ -247,6 +247,10 @@ class UsageMixin(OrderFacts):
         self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
         self._u_squeezed: dict[int, Any] = {}  # gather call -> the dim its result is squeezed on
         self._u_rank_offsets: dict[str, str] = {}  # `x += y` seen: x's text -> y's text
+        # (scope, name) -> what the source shows of the tensor bound there (tensor_facts)
+        self._u_tensor_kinds: dict[tuple[int, str], frozenset[str]] = {}
+        # (scope or class, name or self attribute) -> the loss module class it holds
+        self._u_loss_modules: dict[tuple[Any, str], str] = {}
 
     def _u_state(self, scope: Any = None) -> _UsageScope:
         scope = scope if scope is not None else self.scope
@@ -418,6 +422,8 @@ class UsageMixin(OrderFacts):
                          value=varying and in_function)
 
         # --- ops from the catalogs
+        if qn is None and torch_module and self._u_loss_modules:
+            self._u_loss_call(node)
         if qn is not None:
             self._u_op(node, qn)
         elif method is not None and torch_module and not self._u_is_module(func.value):  # type: ignore[union-attr]
@@ -515,12 +521,25 @@ class UsageMixin(OrderFacts):
 
         if name not in op_names():
             return
-        args = tuple(_literal(a.value) for a in node.args if a.keyword is None and not a.star)
+        args = tuple(self._u_op_value(a.value) for a in node.args if a.keyword is None and not a.star)
         kwargs = tuple(
-            (a.keyword.value, _literal(a.value)) for a in node.args if a.keyword is not None
+            (a.keyword.value, self._u_op_value(a.value)) for a in node.args if a.keyword is not None
         )
         self._u_emit("op", name, node, args=args, kwargs=kwargs, flag=any(a.star for a in node.args),
                      facts=self._u_op_facts(node, name))
+
+    def _u_op_value(self, node: cst.BaseExpression) -> Any:
+        """An op argument's literal; a name that is a parameter of the enclosing function
+        with a literal default (``def up(x, mode="bilinear"): F.interpolate(x, mode=mode)``)
+        or a module constant gives that value: what runs when callers leave it alone."""
+        from reprolint.analysis.facts import _literal
+
+        value = _literal(node)
+        if value == UNKNOWN and isinstance(node, cst.Name):
+            tree = self.value_tree(node)  # type: ignore[attr-defined]
+            if tree[0] == "const":
+                return tree[1]
+        return value
 
     def _u_tapes(self) -> set[int]:
         """Calls written inside ``with tf.GradientTape() ...:`` blocks of this module."""
@@ -597,9 +616,64 @@ class UsageMixin(OrderFacts):
                 return not qn.startswith("torch")
         return False
 
+    def _u_bound_kinds(self, name: str) -> frozenset[str]:
+        """What the source showed of the tensor last bound to ``name`` here or at module level."""
+        for scope in (self.scope, self.scopes[0]):
+            kinds = self._u_tensor_kinds.get((id(scope), name))
+            if kinds is not None:
+                return kinds
+        return frozenset()
+
+    def _u_bind_tensor(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
+        """Record what the op facts need about assigned names: the shape/dtype kinds of
+        the value (``logits = x.transpose(1, 2)``), and loss modules bound to a name or a
+        ``self`` attribute (``self.criterion = nn.CrossEntropyLoss()``)."""
+        from reprolint.analysis.tensor_facts import expression_kinds
+
+        kinds = expression_kinds(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+        loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
+        for target in targets:
+            if isinstance(target, cst.Name):
+                self._u_tensor_kinds[(id(self.scope), target.value)] = kinds
+                key: tuple[Any, str] = (id(self.scope), target.value)
+            elif _self_attr(target) is not None and self.current_class() is not None:  # type: ignore[attr-defined]
+                key = (self.current_class(), _self_attr(target))  # type: ignore[attr-defined]
+            else:
+                continue
+            if loss in _LOSS_MODULES:
+                self._u_loss_modules[key] = loss
+            else:
+                self._u_loss_modules.pop(key, None)
+
+    def _u_loss_call(self, node: cst.Call) -> None:
+        """``criterion(logits, target)`` where ``criterion`` holds an ``nn.CrossEntropyLoss``
+        / ``nn.NLLLoss`` made in this scope (or ``self.criterion``, made in the class): an
+        op call of that class when its input visibly has more than two dimensions (the
+        constructor alone decides nothing)."""
+        from reprolint.analysis.tensor_facts import spatial_kind
+
+        func = node.func
+        if isinstance(func, cst.Name):
+            loss = next(
+                (self._u_loss_modules[k] for k in ((id(self.scope), func.value), (id(self.scopes[0]), func.value))
+                 if k in self._u_loss_modules), None,
+            )
+        elif _self_attr(func) is not None:
+            loss = self._u_loss_modules.get((self.current_class(), _self_attr(func)))  # type: ignore[attr-defined]
+        else:
+            return
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        source = positional[0] if positional else next(
+            (a.value for a in node.args if a.keyword is not None and a.keyword.value == "input"), None
+        )
+        if loss is None or source is None or not spatial_kind(source, self.qualify, self._u_bound_kinds):  # type: ignore[attr-defined]
+            return
+        self._u_emit("op", loss, node, flag=any(a.star for a in node.args), facts=("spatial-input",))
+
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`Usage.facts`."""
         from reprolint.analysis.facts import _literal
+        from reprolint.analysis.tensor_facts import integer_kind, spatial_kind
 
         facts: list[str] = []
         method = name.startswith("Tensor.")
@@ -623,6 +697,13 @@ class UsageMixin(OrderFacts):
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
             if index is not None and self._u_unique_index(index):
                 facts.append("index-unique")
+        if name in _LOSS_FUNCTIONS and source is not None and spatial_kind(source, self.qualify, self._u_bound_kinds):  # type: ignore[attr-defined]
+            facts.append("spatial-input")
+        if name.endswith(("cumsum", "cumsum_")) and (
+            integer_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+            or (source is not None and integer_kind(source, self.qualify, self._u_bound_kinds))  # type: ignore[attr-defined]
+        ):
+            facts.append("integer-input")
         if name.endswith("gather"):
             dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
@@ -683,6 +764,7 @@ class UsageMixin(OrderFacts):
                         self._u_bound_qn[(id(self.scope), target.value)] = made_by
                     else:
                         self._u_bound_qn.pop((id(self.scope), target.value), None)
+        self._u_bind_tensor(targets, value)
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         kind = self._u_kind(value)
@@ -818,6 +900,10 @@ class UsageMixin(OrderFacts):
 
 # ----------------------------------------------------------------------------- helpers
 
+
+# Losses whose CUDA kernel for a spatial input (N, C, d1, ...) accumulates with atomics.
+_LOSS_FUNCTIONS = frozenset({"torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss"})
+_LOSS_MODULES = frozenset({"torch.nn.CrossEntropyLoss", "torch.nn.NLLLoss"})
 
 # Tensor factories: what they return requires no grad unless told to.
 _FACTORIES = frozenset(
