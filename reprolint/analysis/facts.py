@@ -779,7 +779,11 @@ class _Collector(UsageMixin):
             held = self.bound_values.get((id(self.scope), held.value))
         if held is not None:
             self.parameter_args.update(id(n) for n in _calls_in(held))
-        draw = catalog.draw(qn) if qn is not None else None
+        # `models.__dict__[args.arch]()`, `getattr(models, name)()`: a member chosen at run
+        # time draws like every member of a module the catalog lists by prefix
+        # (`torchvision.models.*`); dunder members (`models.__dict__.keys()`) never do.
+        member = qn if qn is not None else self.dynamic_member(func)
+        draw = catalog.draw(member) if member is not None and not _dunder_member(member) else None
         if draw is not None:
             self._maybe_draw(node, draw, self.text(func))
             return
@@ -806,6 +810,32 @@ class _Collector(UsageMixin):
             chain = _attr_chain(func)
             text = ".".join(chain) if chain else self.text(func)
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds()))
+
+    def dynamic_member(self, func: cst.BaseExpression) -> Optional[str]:
+        """The qualified name of a module member picked by a run-time name:
+        ``mod.__dict__[key]``, ``vars(mod)[key]``, ``getattr(mod, key)`` give ``mod.key``
+        for a literal key, else ``mod.*``."""
+        owner: Optional[cst.BaseExpression] = None
+        key: Optional[cst.BaseExpression] = None
+        if isinstance(func, cst.Subscript) and len(func.slice) == 1 and isinstance(func.slice[0].slice, cst.Index):
+            key, held = func.slice[0].slice.value, func.value
+            if isinstance(held, cst.Attribute) and held.attr.value == "__dict__":
+                owner = held.value
+            elif self._builtin_call(held, "vars") and len(held.args) == 1:  # type: ignore[arg-type]
+                owner = held.args[0].value  # type: ignore[attr-defined]
+        elif self._builtin_call(func, "getattr") and len(func.args) in (2, 3):  # type: ignore[attr-defined]
+            owner, key = func.args[0].value, func.args[1].value  # type: ignore[attr-defined]
+        module = self.qualify(owner) if owner is not None else None
+        if module is None or key is None:
+            return None
+        name = _literal(key)
+        return f"{module}.{name}" if isinstance(name, str) and name.isidentifier() else f"{module}.*"
+
+    def _builtin_call(self, node: cst.BaseExpression, name: str) -> bool:
+        return (
+            isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
+            and not self.is_local(name) and name not in self.aliases
+        )
 
     def dict_value(self, name: str) -> Optional[cst.BaseExpression]:
         """The dict literal (``{...}`` or ``dict(...)``) a name was last bound to, here or at
@@ -929,6 +959,11 @@ class _Collector(UsageMixin):
                 conds=self.current_conds(),
             )
         )
+
+
+def _dunder_member(qualname: str) -> bool:
+    """``torchvision.models.__dict__.keys``: a module's dunder attributes build no model."""
+    return any(part.startswith("__") and part.endswith("__") for part in qualname.split(".")[1:])
 
 
 _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})

@@ -25,6 +25,10 @@ class UnseededGlobalRng(Rule):
     `Dropout`, `randperm`, shuffling `DataLoader`s and `random_split` without
     `generator=`), TensorFlow/Keras initialisers and `tf.random.*`, and scikit-learn
     estimators with `random_state=None` (which fall back to NumPy's global RNG).
+    Model constructors draw every weight: `torchvision.models.resnet18()`,
+    `models.get_model(name)`, and one picked by name at run time
+    (`models.__dict__[args.arch]()`, `getattr(models, name)()`, `vars(models)[name]()`);
+    listing the registry (`models.__dict__.keys()`) draws nothing.
 
     The check is program-aware: it follows the entry point through the project modules
     it imports and the project functions it calls (`utils.set_seed(args.seed)` in
