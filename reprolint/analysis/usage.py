@@ -373,14 +373,14 @@ class UsageMixin(OrderFacts):
                 self._u_emit("train", "torch", node, value=kind, flag=id(node) in self._u_in_loop)
             if method in ("load_state_dict", "from_pretrained") or qn in _CHECKPOINT_LOADS:
                 self._u_emit("load", "torch", node)
-        if qn in _DDP or (qn in _FSDP and _literal(kwargs.get("sync_module_states")) is True):
-            self._u_emit("ddp", qn, node)
-        if method == "prepare" and "accelerate" in self.uses:
-            self._u_emit("ddp", "accelerate", node)
         if qn in _PICKLE_LOADS or _unpickles(node):
             # pickled networks (StyleGAN's `legacy.load_network_pkl`): the unpickled
             # modules carry their trained weights
             self._u_emit("load", "torch", node)
+        if qn in _DDP or (qn in _FSDP and _literal(kwargs.get("sync_module_states")) is True):
+            self._u_emit("ddp", qn, node)
+        if method == "prepare" and "accelerate" in self.uses:
+            self._u_emit("ddp", "accelerate", node)
 
         # --- what each family knows by qualified name (flags, frameworks, environment,
         # devices, order): reprolint.analysis.calls
