@@ -352,9 +352,9 @@ def _diagnostics(
     )
     cell_maps = {a.path: a.cells for a in analyses if a.cells is not None}
     if cell_maps:
-        from reprolint.notebooks import map_to_cells
+        from reprolint.notebooks import to_cells
 
-        out = [map_to_cells(d, cell_maps[d.path]) if d.path in cell_maps else d for d in out]
+        out = [to_cells(d, cell_maps) for d in out]
     out.sort(key=lambda d: d.sort_key)
     return out
 

@@ -87,9 +87,16 @@ class Related:
     path: str
     span: Span
     message: str
+    # Notebooks: the 1-based code cell of the span (its lines are cell-relative), as in
+    # Diagnostic; JSON gives ``cell`` only for notebook locations.
+    cell: Optional[int] = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.span.start_line, "column": self.span.start_col, "message": self.message}
+        out: dict[str, Any] = {"path": self.path}
+        if self.cell is not None:
+            out["cell"] = self.cell
+        out.update(line=self.span.start_line, column=self.span.start_col, message=self.message)
+        return out
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-from reprolint.model import Diagnostic, Edit, Fix, Span
+from reprolint.model import Diagnostic, Edit, Fix, Related, Span
 
 if TYPE_CHECKING:
     from reprolint.api import FileAnalysis
@@ -44,6 +44,7 @@ __all__ = [
     "analyse_notebook",
     "file_line",
     "map_to_cells",
+    "to_cells",
     "json_lines",
     "notebook_program",
     "notebook_sources",
@@ -289,6 +290,43 @@ def map_to_cells(d: Diagnostic, cell_map: CellMap) -> Diagnostic:
             edits.append(Edit(edit_span, edit.content))
         fix = Fix(fix.applicability, fix.title, tuple(edits))
     return replace(d, span=span, cell=cell, fix=fix)
+
+
+# Message fields that name a place (rendered "path:line"), with the fields they are made
+# from: in a notebook that line is one of the concatenated program until mapped here.
+_PLACE_FIELDS = (("seed_at", "seed_path", "seed_line", "seed_cell"),)
+
+
+def to_cells(d: Diagnostic, cell_maps: Mapping[str, CellMap]) -> Diagnostic:
+    """A diagnostic with every notebook location in cell coordinates, like the text,
+    JSON and SARIF reports give the finding's own: its span (:func:`map_to_cells`), its
+    related locations, and the places its message names (``before `np.random.seed` runs
+    (nb.ipynb:cell 4:2; ...)``)."""
+    if d.path in cell_maps:
+        d = map_to_cells(d, cell_maps[d.path])
+    related = tuple(_related_in_cells(r, cell_maps) for r in d.related)
+    data = dict(d.data)
+    moved = False
+    for field, path_key, line_key, cell_key in _PLACE_FIELDS:
+        path, line = data.get(path_key), data.get(line_key)
+        if field in data and path in cell_maps and isinstance(line, int) and cell_key not in data:
+            cell, line, _ = cell_maps[path].locate(line)
+            data.update({field: f"{path}:cell {cell}:{line}", line_key: line, cell_key: cell})
+            moved = True
+    message = d.message
+    if moved:
+        from reprolint.checks.base import get_rule
+
+        rule = get_rule(d.code)
+        message = rule.render(data) if rule is not None else message
+    return replace(d, related=related, data=data, message=message)
+
+
+def _related_in_cells(r: Related, cell_maps: Mapping[str, CellMap]) -> Related:
+    if r.path not in cell_maps or r.cell is not None:
+        return r
+    cell, span = _map_span(r.span, cell_maps[r.path])
+    return Related(r.path, span, r.message, cell)
 
 
 def analyse_notebook(path: str, data: bytes) -> "FileAnalysis":

@@ -81,6 +81,32 @@ def test_json_output_carries_the_cell(cli, project) -> None:
     )
 
 
+def test_related_locations_and_the_late_seed_are_given_in_cells(cli, project) -> None:
+    # program lines 2, 4 and 6 are cell 1 line 2, cell 2 line 2 and cell 3 line 2
+    text = notebook(
+        code("import torch\n", "x = torch.randn(3)\n"),
+        code("# more\n", "y = torch.rand(2)\n"),
+        code("# now\n", "torch.manual_seed(0)\n"),
+    )
+    root = project({"nb.ipynb": text})
+    [item] = json.loads(cli("check", "--output-format", "json", "nb.ipynb", cwd=root).out)
+    assert (item["cell"], item["line"]) == (1, 2)
+    assert [(r["cell"], r["line"], r["column"]) for r in item["related"]] == [(3, 2, 1), (2, 2, 5)]
+    assert "before `torch.manual_seed` runs (nb.ipynb:cell 3:2; entry point: nb.ipynb)" in item["message"]
+    sarif = json.loads(cli("check", "--output-format", "sarif", "nb.ipynb", cwd=root).out)
+    [result] = sarif["runs"][0]["results"]
+    seed = result["relatedLocations"][0]
+    assert seed["properties"] == {"cell": 3, "cellRegion": {"startLine": 2, "startColumn": 1, "endLine": 2, "endColumn": 21}}
+    # the region is the notebook file's line that holds the seeding call
+    lines = text.splitlines()
+    assert "torch.manual_seed(0)" in lines[seed["physicalLocation"]["region"]["startLine"] - 1]
+    # a script's related locations carry no cell
+    root = project({"train.py": "import torch\nx = torch.randn(3)\ntorch.manual_seed(0)\n"})
+    [item] = json.loads(cli("check", "--output-format", "json", "train.py", cwd=root).out)
+    assert item["related"][0].keys() == {"path", "line", "column", "message"}
+    assert "(train.py:3; entry point: train.py)" in item["message"]
+
+
 def test_cells_run_in_order_as_one_program(cli, project) -> None:
     seeded_first = notebook(code("import torch\n"), code("torch.manual_seed(0)\n"),
                             code("x = torch.randn(3)\n"))

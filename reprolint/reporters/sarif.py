@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional, TextIO
 from urllib.parse import quote
 
 from reprolint import __version__
-from reprolint.model import Diagnostic, Fix, Severity, Span
+from reprolint.model import Diagnostic, Fix, Related, Severity, Span
 from reprolint.reporters.github import relative_path
 
 if TYPE_CHECKING:
@@ -117,17 +117,7 @@ def _result(d: Diagnostic, rule_index: dict[str, int], cwd: str) -> dict[str, An
     if d.code in rule_index:
         result["ruleIndex"] = rule_index[d.code]
     if d.related:
-        result["relatedLocations"] = [
-            {
-                "id": number,
-                "physicalLocation": {
-                    "artifactLocation": {"uri": _uri(r.path, cwd), "uriBaseId": SRCROOT},
-                    "region": _region(r.span),
-                },
-                "message": {"text": r.message},
-            }
-            for number, r in enumerate(d.related)
-        ]
+        result["relatedLocations"] = [_related(number, r, cwd) for number, r in enumerate(d.related)]
     if d.cell is not None:
         from reprolint.notebooks import file_line
 
@@ -143,6 +133,26 @@ def _result(d: Diagnostic, rule_index: dict[str, int], cwd: str) -> dict[str, An
         if fix is not None:
             result["fixes"] = [fix]
     return result
+
+
+def _related(number: int, r: Related, cwd: str) -> dict[str, Any]:
+    """A related location; in a notebook, the file line holding the cell's line (like the
+    finding's own location), with the cell and its region as properties."""
+    location: dict[str, Any] = {
+        "id": number,
+        "physicalLocation": {
+            "artifactLocation": {"uri": _uri(r.path, cwd), "uriBaseId": SRCROOT},
+            "region": _region(r.span),
+        },
+        "message": {"text": r.message},
+    }
+    if r.cell is not None:
+        from reprolint.notebooks import file_line
+
+        start = file_line(r.path, r.cell, r.span.start_line)
+        location["physicalLocation"]["region"] = {"startLine": start or 1}
+        location["properties"] = {"cell": r.cell, "cellRegion": _region(r.span)}
+    return location
 
 
 def sarif_log(report: "Report", cwd: Optional[str] = None) -> dict[str, Any]:

@@ -97,7 +97,7 @@ class UnseededGlobalRng(Rule):
     code = "RPL101"
     message = "`{call}` {action} {rng}, which is never seeded on this program's path (entry point: {entry})"
     messages = {
-        "late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_path}:{seed_line}; entry point: {entry})",
+        "late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_at}; entry point: {entry})",
         "spawn": (
             "`{call}` runs `{worker}` in fresh processes, which the parent's `{seed_call}` (line {seed_line}) "
             "does not reach: `{worker}` draws from unseeded global RNGs ({libraries} never seeded there)"
@@ -206,6 +206,7 @@ class UnseededGlobalRng(Rule):
             return self.report(
                 outcome.path, outcome.draw.span, variant="late", entry=entry, **fields,
                 seed_call=seed.text, seed_path=seed_path, seed_line=seed.span.start_line,
+                seed_at=f"{seed_path}:{seed.span.start_line}",
                 seed_api=seed.api, draws=1 + len(cause.others), roles=roles, entry_points=cause.entries,
                 related=[Related(seed_path, seed.span, f"`{seed.text}` seeds {outcome.library} here, after the draw"), *related],
             )
