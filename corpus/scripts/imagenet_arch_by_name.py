@@ -19,11 +19,11 @@ parser.add_argument("--epochs", type=int, default=90)
 
 def main():
     args = parser.parse_args()
-    model = models.__dict__[args.arch]()  # expect: RPL101
-    criterion = nn.CrossEntropyLoss()
+    model = models.__dict__[args.arch]().cuda()  # expect: RPL101, RPL301, RPL302
+    criterion = nn.CrossEntropyLoss().cuda()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     for _ in range(args.epochs):
-        images, target = torch.zeros(8, 3, 224, 224), torch.zeros(8, dtype=torch.long)
+        images, target = torch.zeros(8, 3, 224, 224).cuda(), torch.zeros(8, dtype=torch.long).cuda()
         loss = criterion(model(images), target)
         optimizer.zero_grad()
         loss.backward()

@@ -306,7 +306,7 @@ class UsageMixin(OrderFacts):
     # ------------------------------------------------------------------ calls
     def usage_call(self, node: cst.Call, qn: Optional[str]) -> None:
         """Hook from ``visit_Call``: runs for every call, before the RNG analysis."""
-        from reprolint.analysis.facts import _arg, _literal
+        from reprolint.analysis.facts import _arg, _dunder_member, _literal
 
         func = node.func
         method = func.attr.value if isinstance(func, cst.Attribute) else None
@@ -361,8 +361,13 @@ class UsageMixin(OrderFacts):
                     self._u_emit("cuda", "the NCCL backend", node)
             elif qn in _DDP and "device_ids" in kwargs and _literal(kwargs["device_ids"]) is not None:
                 self._u_emit("cuda", "`DistributedDataParallel(device_ids=...)`", node)
-            if qn in _CUDNN_LAYERS or (qn is not None and qn.startswith(_CUDNN_PREFIXES)):
-                self._u_emit("cudnn", qn, node)
+            # a model picked by name (`models.__dict__[args.arch]()`) builds convolutions
+            # too; the registry's dunders (`models.__dict__.keys()`) build nothing
+            built = qn if qn is not None else self.dynamic_member(func)  # type: ignore[attr-defined]
+            if qn in _CUDNN_LAYERS or (
+                built is not None and built.startswith(_CUDNN_PREFIXES) and not _dunder_member(built)
+            ):
+                self._u_emit("cudnn", built, node)
             # `opt.zero_grad()` belongs to a training step even when the backward pass sits
             # in a class built by name (`construct_class_by_name("training.loss.Loss")`).
             if method in ("backward", "zero_grad") or qn in _TRAIN_CALLS or (qn or "").startswith("torch.optim."):
