@@ -119,3 +119,49 @@ def test_interpolate_mode_from_keyword_position_constant_or_parameter_default(de
     assert bool(found) is reported
     if reported:
         assert "for its backward pass" in found[0][1]
+
+
+def rpl201(source: str) -> list[tuple[int, str]]:
+    return [(d.span.start_line, d.message) for d in check_source(source, "train.py") if d.code == "RPL201"]
+
+
+PARAMETER_TABLE = (
+    "import torch\nimport torch.nn as nn\n"
+    "class Table(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.rows = nn.Parameter(torch.randn(27, 8))\n"
+    "        self.emb = nn.Embedding(27, 8)\n"
+    "    def forward(self, ids, mask):\n"
+    "        pick = torch.randint(0, 27, (64,))\n"
+    "        a = self.rows[pick]\n"  # 10: reported
+    "        b = self.emb.weight[ids.long()]\n"  # 11: reported
+    "        c = self.rows[ids]\n"  # 12: unknown index
+    "        d = self.rows[3] + self.rows[mask.bool()].sum() + self.rows[torch.arange(27)].sum()\n"
+    "        self.rows[pick] = 0.0\n"
+    "        return a + b + c + d\n"
+    "model = Table(){device}\n"
+    "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "model(x, m).sum().backward()\n"
+)
+
+
+def test_parameter_indexed_by_an_integer_tensor_is_reported_on_the_cpu() -> None:
+    found = rpl201(PARAMETER_TABLE.format(device=""))
+    assert [line for line, _ in found] == [10, 11]
+    assert found[0][1].startswith(
+        "`self.rows[pick]` is nondeterministic on CPU in its backward pass unless `torch.use_deterministic_algorithms(True)` is on"
+    )
+
+
+def test_parameter_index_on_cuda_is_sort_based_and_silent() -> None:
+    assert rpl201(PARAMETER_TABLE.format(device=".cuda()")) == []
+
+
+def test_parameter_index_needs_training_and_no_deterministic_mode() -> None:
+    evaluation = PARAMETER_TABLE.format(device="").replace("model(x, m).sum().backward()\n", "model(x, m)\n").replace(
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n", ""
+    )
+    assert rpl201(evaluation) == []
+    flagged = PARAMETER_TABLE.format(device="").replace("import torch\n", "import torch\ntorch.use_deterministic_algorithms(True)\n", 1)
+    assert rpl201(flagged) == []

@@ -148,7 +148,7 @@ def match_op(
     """Catalog entries a recorded op call matches in a program with these properties."""
     name = usage.name
     method = name[len("Tensor."):] if name.startswith("Tensor.") else None
-    if method in _AMBIGUOUS_METHODS:
+    if method in _AMBIGUOUS_METHODS and not (method == "__getitem__" and "index-is-tensor-list" in usage.facts):
         keyword = _TORCH_ONLY_KEYWORDS.get(method)
         if keyword is None or not usage.has_kw(keyword):
             return []

@@ -29,10 +29,14 @@ import libcst as cst
 
 from reprolint.analysis.facts import UNKNOWN, _literal
 
-__all__ = ["INTEGER", "SPATIAL", "expression_kinds", "integer_kind", "spatial_kind"]
+__all__ = [
+    "INTEGER", "PARAMETER", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
+    "parameter_kind", "spatial_kind",
+]
 
 SPATIAL = "spatial"
 INTEGER = "integer"
+PARAMETER = "parameter"
 
 Qualify = Callable[[cst.BaseExpression], Optional[str]]
 Bound = Callable[[str], frozenset[str]]
@@ -181,7 +185,8 @@ def integer_kind(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bo
     if isinstance(node, cst.Name):
         return INTEGER in bound(node.value)
     if isinstance(node, cst.Subscript):
-        return _counts(node, qualify)
+        # rows of an integer tensor (``X[ix]``) are integers too
+        return _counts(node, qualify) or integer_kind(node.value, qualify, bound)
     if not isinstance(node, cst.Call):
         return False
     dtype = _keyword(node, "dtype")
@@ -266,9 +271,39 @@ def _int_leaf(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "size"
 
 
+_PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+_GRAD_FACTORIES = _FACTORIES | frozenset(f"torch.{n}" for n in ("tensor", "empty", "full", "arange"))
+
+
+def parameter_kind(node: cst.BaseExpression, qualify: Qualify) -> bool:
+    """A tensor that requires grad, made right here: ``nn.Parameter(...)``, or a factory
+    given ``requires_grad=True`` (``torch.randn(27, 10, requires_grad=True)``)."""
+    if not isinstance(node, cst.Call):
+        return False
+    qn = qualify(node.func) or ""
+    if qn in _PARAMETERS:
+        requires = _keyword(node, "requires_grad")
+        return requires is None or _literal(requires) is not False
+    return qn in _GRAD_FACTORIES and _literal(_keyword(node, "requires_grad")) is True
+
+
+def index_tensor(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bool:
+    """An integer tensor used as an index (advanced indexing), not a boolean mask (a mask
+    selects each element at most once)."""
+    core = _strip(node, _KEEPS_ALL | {"view", "reshape", "flatten", "squeeze", "unsqueeze"}, qualify)
+    if isinstance(core, cst.Call) and isinstance(core.func, cst.Attribute) and core.func.attr.value == "bool":
+        return False
+    dtype = _keyword(core, "dtype") if isinstance(core, cst.Call) else None
+    if dtype is not None and (qualify(dtype) or "") == "torch.bool":
+        return False
+    return integer_kind(node, qualify, bound)
+
+
 def expression_kinds(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> frozenset[str]:
     """The kinds a name bound to ``node`` carries (for ``bound`` later in the scope)."""
     kinds = set()
+    if parameter_kind(node, qualify):
+        kinds.add(PARAMETER)
     if spatial_kind(node, qualify, bound):
         kinds.add(SPATIAL)
     if integer_kind(node, qualify, bound):

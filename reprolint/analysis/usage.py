@@ -251,6 +251,8 @@ class UsageMixin(OrderFacts):
         self._u_tensor_kinds: dict[tuple[int, str], frozenset[str]] = {}
         # (scope or class, name or self attribute) -> the loss module class it holds
         self._u_loss_modules: dict[tuple[Any, str], str] = {}
+        self._u_params: dict[str, set[str]] = {}  # class -> attrs bound to nn.Parameter(...)
+        self._u_written: set[int] = set()  # subscripts assigned to (t[i] = v, t[i] += v)
 
     def _u_state(self, scope: Any = None) -> _UsageScope:
         scope = scope if scope is not None else self.scope
@@ -635,9 +637,20 @@ class UsageMixin(OrderFacts):
         ``self`` attribute (``self.criterion = nn.CrossEntropyLoss()``)."""
         from reprolint.analysis.tensor_facts import expression_kinds
 
+        from reprolint.analysis.tensor_facts import PARAMETER
+
         kinds = expression_kinds(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
         loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
         for target in targets:
+            if isinstance(target, cst.Subscript):
+                self._u_written.add(id(target))
+            attr = _self_attr(target)
+            if attr is not None and self.current_class() is not None:  # type: ignore[attr-defined]
+                params = self._u_params.setdefault(self.current_class(), set())  # type: ignore[attr-defined]
+                if PARAMETER in kinds:
+                    params.add(attr)
+                else:
+                    params.discard(attr)
             if isinstance(target, cst.Name):
                 self._u_tensor_kinds[(id(self.scope), target.value)] = kinds
                 key: tuple[Any, str] = (id(self.scope), target.value)
@@ -649,6 +662,41 @@ class UsageMixin(OrderFacts):
                 self._u_loss_modules[key] = loss
             else:
                 self._u_loss_modules.pop(key, None)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        self._u_parameter_index(node)
+        super().visit_Subscript(node)
+
+    def _u_parameter_index(self, node: cst.Subscript) -> None:
+        """``table[idx]`` read from a parameter (``self.table`` bound to ``nn.Parameter``,
+        a module's ``.weight``, a name bound to ``nn.Parameter``/a factory with
+        ``requires_grad=True``) with an integer tensor index: its backward accumulates
+        the gradient with ``index_put_(accumulate=True)``. Recorded as an op call of
+        ``Tensor.__getitem__`` with the facts "index-is-tensor-list" and
+        "parameter-input" (the catalog entry's runtime condition, seen in the source)."""
+        from reprolint.analysis.tensor_facts import PARAMETER, index_tensor
+
+        if "torch" not in self.uses or id(node) in self._u_written:
+            return
+        base = node.value
+        attr = _self_attr(base)
+        if attr is not None:
+            parameter = attr in self._u_params.get(self.current_class() or "", set())  # type: ignore[attr-defined]
+        elif isinstance(base, cst.Attribute):
+            parameter = base.attr.value == "weight" and self.qualify(base) is None  # type: ignore[attr-defined]
+        elif isinstance(base, cst.Name):
+            parameter = PARAMETER in self._u_bound_kinds(base.value)
+        else:
+            parameter = False
+        if not parameter:
+            return
+        indices = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+        if not any(
+            index_tensor(i, self.qualify, self._u_bound_kinds) and not self._u_unique_index(i)  # type: ignore[attr-defined]
+            for i in indices
+        ):
+            return
+        self._u_emit("op", "Tensor.__getitem__", node, facts=("index-is-tensor-list", "parameter-input"))
 
     def _u_loss_call(self, node: cst.Call) -> None:
         """``criterion(logits, target)`` where ``criterion`` holds an ``nn.CrossEntropyLoss``
@@ -852,6 +900,8 @@ class UsageMixin(OrderFacts):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         """``args.seed += local_rank``: the name now carries the rank offset, so
         ``args.seed - local_rank`` is the same on every rank (see :meth:`u_rank_free`)."""
+        if isinstance(node.target, cst.Subscript):
+            self._u_written.add(id(node.target))  # t[i] += v writes, reads no gradient path
         if isinstance(node.operator, cst.AddAssign):
             self._u_rank_offsets[self.text(node.target)] = self.text(node.value)  # type: ignore[attr-defined]
 

@@ -49,6 +49,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 m for m in match_op(usage, version, cuda=cuda, training=program.trains)
                 if not (m.entry.backward_only and no_backward(program, position, usage))
                 and not no_collision(m, usage)
+                and not (cuda and on_the_accelerator(m, usage))
             ]
             raising = [m for m in matches if m.entry.kind == "raises"]
             flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
@@ -100,5 +101,14 @@ def no_collision(match: OpMatch, usage: Usage) -> bool:
         and "index-unique" in usage.facts
 
 
+def on_the_accelerator(match: OpMatch, usage: Usage) -> bool:
+    """A CPU-only entry on a parameter (``table[idx]`` of an ``nn.Parameter``: the
+    collector's "parameter-input") in a program that uses CUDA: the model, and its
+    parameters, live on the GPU, where the op takes another, deterministic path."""
+    return match.entry.device == "cpu" and "parameter-input" in usage.facts
+
+
 def call_text(usage: Usage) -> str:
+    if usage.name == "Tensor.__getitem__":
+        return usage.text  # a subscript, not a call
     return f"{usage.text}(...)"

@@ -32,9 +32,21 @@ class NondeterministicOp(Rule):
     `if args.deterministic:` with a `store_true` option does not. Lightning
     `Trainer(deterministic=True)` and Hugging Face `full_determinism=True` count.
 
+    Advanced indexing of a parameter with an integer tensor (`table[idx]` where
+    `table` is an `nn.Parameter` attribute, a module's `.weight`, or a name bound to
+    `nn.Parameter(...)`/a factory with `requires_grad=True`; `idx` visibly an integer
+    tensor: `torch.randint`, `argmax`, `.long()`, `torch.tensor` of ints, or a name bound
+    to one) is reported in training programs that keep torch on the CPU: its backward
+    adds the gradient rows with `index_put_(accumulate=True)`, which the CPU kernel
+    runs with parallel atomic float adds. On CUDA the accumulation is sort-based and
+    deterministic, so a program that uses CUDA is not told. A boolean mask, an
+    `arange`/`unique`/`randperm` index (no repeated row), a plain integer and an
+    assignment (`table[idx] = v`) are not reported.
+
     Not reported: convolutions and cuDNN RNNs (one finding per program instead:
     RPL302), and catalog entries that depend on facts only the running program knows
-    (a sparse operand of `bmm`, advanced indexing `t[[i, j]]`, quantized tensors).
+    (a sparse operand of `bmm`, an index the source does not show to be a tensor,
+    quantized tensors).
     An `index_add_` (or the backward of an `index_select`) whose index visibly repeats
     no value is not reported either: the nonzero positions of a mask squeezed or
     flattened to the 1-D index these ops take (`mask.nonzero().squeeze(-1)`, a
@@ -98,6 +110,13 @@ class NondeterministicOp(Rule):
         Valid("import torch\nx = torch.zeros(3).cuda()\ny = x.index_select(0, i)\n"),  # no training: no backward
         Valid("import torch\nx = torch.zeros(3).cuda()\nx.scatter_(0, i, 1.0)\n"),  # scalar value
         Valid("import numpy as np, torch\ndev = 'cuda'\ny = np.arange(3).cumsum(0)\n"),
+        # the parameter lives on the GPU: sort-based, deterministic accumulation
+        Valid(
+            "import torch, torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.table = nn.Parameter(torch.randn(27, 8))\n"
+            "    def forward(self, idx):\n        return self.table[idx.long()]\n"
+            "m = M().cuda()\nm(x).sum().backward()\n"
+        ),
     ]
     INVALID = [
         Invalid("import torch\nx = torch.zeros(3).cuda()\nx.index_add_(0, i, s)\n", line=3, message="index_add_"),
@@ -112,6 +131,11 @@ class NondeterministicOp(Rule):
             "args = p.parse_args()\nif args.det:\n    torch.use_deterministic_algorithms(True)\n"
             "x = torch.ones(3).to('cuda')\nx.index_add_(0, i, s)\n",
             line=8,
+        ),
+        Invalid(
+            "import torch\nC = torch.randn(27, 10, requires_grad=True)\nxb = torch.randint(0, 27, (32, 3))\n"
+            "loss = C[xb].sum()\nloss.backward()\n",
+            line=4, message="`C[xb]` is nondeterministic on CPU in its backward pass",
         ),
     ]
 
