@@ -241,6 +241,99 @@ def _enclosing_function(module: cst.CSTNode, target: cst.CSTNode) -> Optional[cs
     return None
 
 
+# Libraries whose functions keep state between calls (global RNGs, training state).
+_STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
+
+
+def _walk_in_order(node: cst.CSTNode) -> Any:
+    """Pre-order, children in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def _attribute_names(call: cst.Call) -> set[str]:
+    """Names that appear as attribute names in a call's arguments (``Image.ANTIALIAS``)."""
+    return {c.attr.value for a in call.args for c in _walk(a.value) if isinstance(c, cst.Attribute)}
+
+
+def _module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
+    """The function ``name`` defined once at the top level of ``module``."""
+    found = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+    return found[0] if len(found) == 1 else None
+
+
+def _touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> bool:
+    """Whether a function of this module, called as ``call`` in a loop, changes nothing
+    but what it is given of this iteration: every call and every attribute/subscript
+    assignment in it starts from one of its own local names or from a parameter bound
+    to this iteration's values (``def resize(image, size): return image.resize(size)``
+    called as ``resize(img, size)``); no other function of the project, no global."""
+    params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
+    bound: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return False
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+        elif index < len(params):
+            bound[params[index]] = arg.value
+    per_entry = {
+        name for name, value in bound.items()
+        if all(isinstance(c, cst.Name) and c.value in local for c in _walk(value) if isinstance(c, cst.Name))
+        and any(isinstance(c, cst.Name) for c in _walk(value))
+    }
+    own: set[str] = set()
+    for child in _walk(callee.body):
+        if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
+            for target in targets:
+                own.update(n.value for n in _target_names(target))
+    for child in _walk(callee.body):
+        if isinstance(child, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)):
+            return False
+        roots: list[cst.BaseExpression] = []
+        if isinstance(child, cst.Call):
+            func = child.func
+            if isinstance(func, cst.Name):
+                if func.value not in _PURE_BUILTINS:
+                    return False
+                continue
+            roots.append(func)
+        elif isinstance(child, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
+            roots.extend(t for t in targets if isinstance(t, (cst.Attribute, cst.Subscript)))
+        for root in roots:
+            while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                root = root.value if not isinstance(root, cst.Call) else root.func
+            if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
+                return False
+    return True
+
+
+def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
+    """Every use of ``name`` in ``body`` is inside a ``print(...)`` call that does not show
+    an entry (``print(i + 1, "of", total)``, not ``print(i, f)``: that pairs positions with
+    files), or in the test of an ``if`` whose body only prints (a progress counter)."""
+    allowed: set[int] = set()
+    for child in _walk(body):
+        if isinstance(child, cst.Call) and isinstance(child.func, cst.Name) and child.func.value == "print":
+            if not any(_mentions(child, entry) for entry in entries):
+                allowed.update(id(c) for c in _walk(child))
+        elif isinstance(child, cst.If) and child.orelse is None and isinstance(child.body, cst.IndentedBlock) and all(
+            isinstance(stmt, cst.SimpleStatementLine) and all(
+                isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                and isinstance(small.value.func, cst.Name) and small.value.func.value == "print"
+                for small in stmt.body
+            )
+            for stmt in child.body.body
+        ):
+            allowed.update(id(c) for c in _walk(child.test))
+    return all(id(c) in allowed for c in _walk(body) if isinstance(c, cst.Name) and c.value == name)
+
+
 def _names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
     """Names read in ``scope`` outside ``loop`` (attribute and keyword names excluded)."""
     found: set[str] = set()
@@ -334,25 +427,58 @@ class OrderFacts:
             return
         self._u_report_listing(call, description)
 
+    def _u_counted_listing_loop(self, node: cst.For) -> None:
+        """``for i, f in enumerate(files):`` whose count ``i`` only reaches progress
+        messages (``if (i + 1) % 100 == 0: print(i + 1, total)``): judged as ``for f in
+        files``; when each entry is handled on its own the listing's order is not used."""
+        it = node.iter
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "enumerate"
+                and not self.is_local("enumerate") and len(it.args) == 1  # type: ignore[attr-defined]
+                and isinstance(node.target, cst.Tuple) and len(node.target.elements) == 2
+                and isinstance(node.target.elements[0].value, cst.Name)):
+            return
+        index = node.target.elements[0].value.value  # type: ignore[attr-defined]
+        entries = {n.value for n in _target_names(node.target.elements[1].value)}
+        if not _only_in_messages(node.body, index, entries):
+            return
+        inner = it.args[0].value
+        root = self._u_listing_root(inner)
+        stored = isinstance(inner, cst.Name) and any(inner.value in st.listings for st in self._u_states())
+        if root is None and not stored:
+            return
+        if _contains(node.body, (cst.Yield, cst.Return, cst.Break)):
+            return
+        local = self._u_loop_locals(node)
+        calls = [c for c in _walk(node.body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
+        if all(self._u_order_free(c) and not (
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
+        ) for c in calls):
+            if stored:
+                self._u_claimed.add(id(inner))
+            else:
+                self._u_unordered.add(id(inner))
+
     def _u_loop_locals(self, node: cst.For) -> set[str]:
         """Names that live one iteration: the loop variables, and names the body binds
-        afresh (``lines = f.readlines()``, ``with open(p) as f``; not ``x = x + ...`` nor
-        ``x += ...``) that nothing outside the loop reads."""
+        afresh before any other binding (``lines = f.readlines()``, ``with open(p) as
+        f``; not ``x = x + ...`` nor ``x += ...`` first) that nothing outside the loop
+        reads."""
         bound = {n.value for n in _target_names(node.target)}
-        fresh: set[str] = set()
-        rebinding: set[str] = set()
-        for child in _walk(node.body):
+        first: dict[str, bool] = {}  # name -> its first binding in the body is fresh
+        for child in _walk_in_order(node.body):
             if isinstance(child, cst.Assign):
                 for target in child.targets:
                     for name in _target_names(target.target):
-                        (rebinding if _mentions(child.value, name.value) else fresh).add(name.value)
+                        first.setdefault(name.value, not _mentions(child.value, name.value))
             elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name):
-                rebinding.add(child.target.value)
+                first.setdefault(child.target.value, False)
             elif isinstance(child, cst.WithItem) and child.asname is not None:
-                fresh.update(n.value for n in _target_names(child.asname.name))  # type: ignore[arg-type]
+                for name in _target_names(child.asname.name):  # type: ignore[arg-type]
+                    first.setdefault(name.value, True)
             elif isinstance(child, (cst.For, cst.CompFor)):
-                fresh.update(n.value for n in _target_names(child.target))
-        fresh -= rebinding
+                for name in _target_names(child.target):
+                    first.setdefault(name.value, True)
+        fresh = {name for name, is_fresh in first.items() if is_fresh}
         if fresh:
             scope = _enclosing_function(self.module, node) or self.module  # type: ignore[attr-defined]
             fresh -= _names_read_outside(scope, node)
@@ -375,6 +501,18 @@ class OrderFacts:
             ]
             appends = any(not isinstance(m, cst.SimpleString) or "a" in m.evaluated_value for m in modes)  # type: ignore[operator]
             return not appends and any(_mentions(path, n) for n in local)
+        arg_names = {c.value for a in call.args for c in _walk(a.value) if isinstance(c, cst.Name)} - {
+            a.keyword.value for a in call.args if a.keyword is not None
+        }
+        if not arg_names & local:
+            return False
+        qn = self.qualify(func)  # type: ignore[attr-defined]
+        if qn is not None:
+            # a library function given only this entry's values (`Image.open(f)`)
+            return arg_names <= local | _attribute_names(call) and not qn.startswith(_STATEFUL_LIBRARIES)
+        if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
+            callee = _module_function(self.module, func.value)  # type: ignore[attr-defined]
+            return callee is not None and _touches_only(callee, call, local)
         return False
 
     def _u_order_free(self, call: cst.Call) -> bool:

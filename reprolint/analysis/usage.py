@@ -896,6 +896,8 @@ class UsageMixin(OrderFacts):
         elif isinstance(node.iter, cst.Name) and node.iter.value in state.listings:
             self._u_claimed.add(id(node.iter))
             self._u_listing_loop(node, (None, None), pending=node.iter.value)
+        else:
+            self._u_counted_listing_loop(node)  # for i, f in enumerate(files)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         """``args.seed += local_rank``: the name now carries the rank offset, so

@@ -29,8 +29,14 @@ class UnsortedDirectoryListing(Rule):
     os.listdir(d) if f == NAME]`), a loop that only processes each entry or keeps a
     maximum (`latest = max(latest, int(t))`) — calls on objects of one iteration
     (`lines = f.readlines()`, `lines.insert(0, h)`, `f.writelines(lines)` of the entry's
-    own file, names nothing outside the loop reads) and `open()` of a path built from the
-    entry, not in append mode, count as processing that entry —, a comprehension that
+    own file, names nothing outside the loop reads), `open()` of a path built from the
+    entry (not in append mode), a library function given only the entry's values
+    (`Image.open(f)`; not `random`, NumPy's RNG, torch, TF, JAX, Keras) and a function of
+    the same module that changes nothing but what it is given of the entry
+    (`resize(img, size)` returning `img.resize(size)`) count as processing that entry; so
+    does `for i, f in enumerate(files)` whose count `i` only reaches `print` progress
+    messages that do not show the entry (`print(i, f)` pairs positions with files and is
+    reported) —, a comprehension that
     makes one file operation per entry (`[CommitOperationAdd(...) for p in d.glob("*")]`
     for a Hub commit, `shutil.copy`, `os.remove`), a listing that is a statement of its
     own (a notebook cell ending in `os.listdir(d)` only displays it), and element 0 of a glob
