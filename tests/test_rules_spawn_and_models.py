@@ -43,6 +43,12 @@ if __name__ == "__main__":
     ("mp.spawn(train, args=(model,))", []),  # nprocs defaults to 1
     ("mp.spawn(train, args=(model,), nprocs=1)", []),
     ("procs = [mp.Process(target=train, args=(i, torch.nn.Linear(4, 1))) for i in range(4)]", []),  # not shared
+    ("with mp.Pool(4) as pool:\n        pool.starmap(train, [(i, model) for i in range(4)])", [17]),
+    ("pool = mp.Pool()\n    pool.map(train, [model] * 4)", [17]),
+    ("with mp.Pool(4) as pool:\n        jobs = [pool.apply_async(train, (i, model)) for i in range(4)]", [17]),
+    ("with mp.Pool(1) as pool:\n        pool.starmap(train, [(i, model) for i in range(4)])", []),  # one process
+    ("with mp.Pool(4) as pool:\n        pool.apply_async(train, (0, model)).get()", []),  # one task
+    ("loader.map(train, [model] * 4)", []),  # not a pool
 ])
 def test_hogwild_needs_several_training_workers_on_the_shared_model(start: str, reported: list[int]) -> None:
     source = HOGWILD.replace("START", start)

@@ -20,7 +20,9 @@ the library is never seeded), recorded at the spawn when, in one module:
 Lock-free shared-model training (Hogwild) is recorded here too, as RPL405 facts: a
 model made shared with ``model.share_memory()`` and passed to several worker processes
 (``Process(target=train, args=(..., model, ...))`` in a loop or a comprehension, or
-twice; ``spawn(train, args=(model,), nprocs=n)`` with ``n`` not 1) in the same function.
+twice; ``spawn(train, args=(model,), nprocs=n)`` with ``n`` not 1; ``pool.starmap(train,
+[(model, i) ...])`` and the other map methods, or ``apply_async`` in a loop, of a
+``Pool`` of more than one process) in the same function.
 Whether the worker trains (and so updates the shared weights) is decided by the rule,
 which can follow the worker into other modules.
 """
@@ -38,6 +40,10 @@ SPAWNS = frozenset({
 })
 PROCESSES = frozenset({"multiprocessing.Process", "torch.multiprocessing.Process"})
 START_METHODS = frozenset({"multiprocessing.set_start_method", "torch.multiprocessing.set_start_method"})
+POOLS = frozenset({"multiprocessing.Pool", "torch.multiprocessing.Pool", "multiprocessing.pool.Pool"})
+# Pool methods that run the function on many items (several workers at once) or on one
+_POOL_MAPS = frozenset({"map", "map_async", "starmap", "starmap_async", "imap", "imap_unordered"})
+_POOL_APPLIES = frozenset({"apply", "apply_async"})
 
 
 @dataclass
@@ -50,6 +56,7 @@ class SpawnSite:
     target: Optional[str] = None  # where the worker call goes (``call_target``)
     passed: frozenset[str] = frozenset()  # names passed to the worker (``args=``/``kwargs=``)
     several: bool = False  # ``spawn(..., nprocs=n)`` with n not known to be 1
+    pool: Optional[str] = None  # ``pool.starmap(fn, ...)``: the name the pool is bound to
 
 
 @dataclass
@@ -67,6 +74,8 @@ class SpawnCalls:
     processes: list[SpawnSite] = field(default_factory=list)  # Process(target=...): spawn only if asked
     spawn_method: bool = False  # set_start_method("spawn"/"forkserver") somewhere in the module
     shared: list[SharedModel] = field(default_factory=list)
+    pools: dict[int, bool] = field(default_factory=dict)  # id(Pool(...) call) -> more than one process
+    pool_sites: list[SpawnSite] = field(default_factory=list)  # pool.map/starmap/apply...(fn, ...)
 
 
 def _worker(node: Optional[cst.BaseExpression]) -> Optional[str]:
@@ -80,6 +89,16 @@ def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional
         if arg.keyword is None and not arg.star and i == position:
             return arg.value
     return None
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    """Every plain name inside an expression (``[(model, i) for i in range(n)]``)."""
+    if isinstance(node, cst.Name):
+        return {node.value}
+    found: set[str] = set()
+    for child in node.children:
+        found |= _names_in(child)
+    return found
 
 
 def _passed_names(*values: Optional[cst.BaseExpression]) -> frozenset[str]:
@@ -111,6 +130,23 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
         return
     if qn in START_METHODS and node.args and _literal(node.args[0].value) in ("spawn", "forkserver"):
         state.spawn_method = True
+        return
+    if qn in POOLS:
+        processes = _argument(node, "processes", 0)
+        state.pools[id(node)] = processes is None or _literal(processes) != 1
+        return
+    # (`.map(fn, ...)` is everywhere: only after a `share_memory()` is it worth a look)
+    if (
+        state.shared and qn is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+        and func.attr.value in _POOL_MAPS | _POOL_APPLIES and node.args and node.args[0].keyword is None
+    ):
+        given = [a.value for a in node.args[1:]]
+        state.pool_sites.append(SpawnSite(
+            node, c.text(node.func), _worker(node.args[0].value), [], scope=c.scope,
+            target=c.call_target(node.args[0].value),
+            passed=frozenset(n for value in given for n in _names_in(value)),
+            several=func.attr.value in _POOL_MAPS, pool=func.value.value,
+        ))
         return
     several = False
     if qn in SPAWNS:
@@ -171,14 +207,23 @@ def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, An
 _LOOPS = (cst.For, cst.While, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
 
 
-def _in_loop(module: cst.Module, calls: list[cst.Call]) -> set[int]:
-    """The ids of those calls written inside a loop or a comprehension of their function."""
+def _in_loop(module: cst.Module, calls: list[cst.Call], pools: dict[int, bool]) -> tuple[set[int], dict[str, bool]]:
+    """The ids of those calls written inside a loop or a comprehension of their function,
+    and the names ``Pool(...)`` calls are bound to (``with Pool(4) as pool``, ``pool =
+    Pool()``) with whether the pool has more than one process."""
     wanted = {id(c) for c in calls}
     found: set[int] = set()
+    bound: dict[str, bool] = {}
 
     def walk(node: cst.CSTNode, looping: bool) -> None:
         if id(node) in wanted and looping:
             found.add(id(node))
+        if isinstance(node, cst.WithItem) and id(node.item) in pools and node.asname is not None:
+            if isinstance(node.asname.name, cst.Name):
+                bound[node.asname.name.value] = pools[id(node.item)]
+        elif isinstance(node, cst.Assign) and id(node.value) in pools and len(node.targets) == 1:
+            if isinstance(node.targets[0].target, cst.Name):
+                bound[node.targets[0].target.value] = pools[id(node.value)]
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             looping = False
         elif isinstance(node, _LOOPS):
@@ -187,14 +232,14 @@ def _in_loop(module: cst.Module, calls: list[cst.Call]) -> set[int]:
             walk(child, looping)
 
     walk(module, False)
-    return found
+    return found, bound
 
 
 def shared_model_sites(state: SpawnCalls, module: cst.Module) -> list[tuple[cst.Call, cst.Call, dict[str, Any]]]:
     """(start call, ``share_memory()`` call, RPL405 data) for each place that hands one
     shared model to several worker processes; the rule checks that the worker trains."""
     candidates: list[tuple[SpawnSite, SharedModel]] = []
-    for site in state.sites + state.processes:
+    for site in state.sites + state.processes + state.pool_sites:
         if site.target is None:
             continue
         for shared in state.shared:
@@ -203,9 +248,12 @@ def shared_model_sites(state: SpawnCalls, module: cst.Module) -> list[tuple[cst.
                 break
     if not candidates:
         return []
-    looped = _in_loop(module, [site.node for site, _ in candidates])
+    looped, pools = _in_loop(module, [site.node for site, _ in candidates], state.pools)
     out = []
     for site, shared in candidates:
+        if site.pool is not None:
+            if not pools.get(site.pool, False):
+                continue  # not a pool, or a pool of one process
         twins = sum(1 for other, s in candidates if s is shared and other.target == site.target)
         if not (site.several or id(site.node) in looped or twins > 1):
             continue  # one worker process: nothing races it

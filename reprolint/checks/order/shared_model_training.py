@@ -40,8 +40,10 @@ class SharedModelTraining(Rule):
 
     Several workers: `multiprocessing.Process(target=train, args=(..., model, ...))`
     (or `torch.multiprocessing.Process`) written in a loop or a comprehension, or twice,
-    and `torch.multiprocessing.spawn(train, args=(model, ...), nprocs=n)` with `n` not
-    1, in the function that called `share_memory()`. The worker trains when it (or a
+    `torch.multiprocessing.spawn(train, args=(model, ...), nprocs=n)` with `n` not
+    1, and a `Pool` of more than one process running `train` over items that hold the
+    model (`pool.starmap(train, [(model, i) for i in range(n)])`, `map`, `imap`...,
+    or `apply_async` in a loop), in the function that called `share_memory()`. The worker trains when it (or a
     project function it calls, a few calls deep, in any module) runs a backward pass,
     builds a `torch.optim` optimizer or zeroes gradients. Not reported: a shared model
     that only serves inference or evaluation workers (they read the weights, nobody
