@@ -334,6 +334,25 @@ def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
     return all(id(c) in allowed for c in _walk(body) if isinstance(c, cst.Name) and c.value == name)
 
 
+def _only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
+    """In the function around ``ret``, ``name`` is only bound, grown (``append``/
+    ``extend``/``insert``) and returned: nothing shuffles, slices or reads it there."""
+    function = _enclosing_function(module, ret)
+    if function is None:
+        return False
+    uses = bound = grown = 0
+    for child in _walk(function.body):
+        if isinstance(child, cst.Name) and child.value == name:
+            uses += 1
+        elif isinstance(child, cst.Assign):
+            bound += sum(1 for t in child.targets if isinstance(t.target, cst.Name) and t.target.value == name)
+        elif isinstance(child, cst.Call) and isinstance(child.func, cst.Attribute) \
+                and child.func.attr.value in ("append", "extend", "insert") \
+                and isinstance(child.func.value, cst.Name) and child.func.value.value == name:
+            grown += 1
+    return uses == bound + grown + 1
+
+
 def _names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
     """Names read in ``scope`` outside ``loop`` (attribute and keyword names excluded)."""
     found: set[str] = set()
@@ -579,8 +598,8 @@ class OrderFacts:
                 self._u_all_unordered(arg.value)
 
     def visit_Return(self, node: cst.Return) -> None:
-        """``return os.listdir(path)`` (or a comprehension over it, or a name holding it): a
-        helper hands the listing to its callers as is. Whether its order matters is decided
+        """``return os.listdir(path)`` (or a comprehension over it, a name holding it, or a
+        list a loop over it filled): a helper hands the listing to its callers as is. Whether its order matters is decided
         where it is used; in practice callers sort or search it (flax's ``io.listdir``/
         ``io.glob`` wrappers, Stable-Baselines3's ``get_monitor_files``), so the helper
         itself is not reported."""
@@ -593,6 +612,12 @@ class OrderFacts:
             for state in self._u_states():
                 if node.value.value in state.listings:
                     self._u_claimed.add(id(node.value))
+                appended = state.appended.get(node.value.value)
+                if appended is not None and _only_filled(self.module, node, node.value.value):  # type: ignore[attr-defined]
+                    # a list a loop filled with the entries (`paths.append(os.path.join(root,
+                    # f))` under `os.walk`), returned as is: the loop form of a returned
+                    # comprehension; callers decide
+                    appended[2] = True
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is not None:

@@ -48,7 +48,9 @@ class UnsortedDirectoryListing(Rule):
     latest" are reported. An `os.walk` loop is accepted when it sorts both the
     directory and the file list (`dirs.sort()`, `sorted(files)`). Also
     `tf.io.gfile.listdir/glob`. A helper that returns the listing as is (`return
-    os.listdir(path)`, a comprehension over it, or the name holding it) is not reported
+    os.listdir(path)`, a comprehension over it, the name holding it, or a list that a
+    loop over it fills with `append`, as in `for root, _, files in os.walk(d): ...
+    paths.append(os.path.join(root, f))` then `return paths`) is not reported
     there: the order is decided where its callers use the result, and on real code the
     callers of such wrappers sort or search it (a file-system abstraction's `listdir`/
     `glob`, a "list the monitor files" helper); the call is not followed into callers,
