@@ -118,7 +118,11 @@ if __name__ == "__main__":
 ])
 def test_benchmark_from_a_parameter_default_or_a_constant(default: str, value: str, target: str, reported: bool) -> None:
     source = FLAG.replace("DEFAULT", default).replace("VALUE", value).replace("TARGET", target)
-    assert found(source, "RPL203") == ([8] if reported else [])
+    diags = [d for d in check_source(source, "train.py") if d.code == "RPL203"]
+    assert [d.span.start_line for d in diags] == ([8] if reported else [])
+    if reported:  # the message names what the value comes from, not a `= True` nobody wrote
+        assert diags[0].message.startswith(f"`torch.backends.cudnn.benchmark = {target}` turns cuDNN autotuning on")
+        assert f"(`{target}` is true by default)" in diags[0].message
 
 
 def test_deterministic_flag_from_a_parameter_default_counts() -> None:

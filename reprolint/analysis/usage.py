@@ -17,7 +17,8 @@ Kinds of :class:`Usage` (``name`` / ``value`` / ``flag`` meaning):
 ``cpu-only``   the program hides the GPU (``name``: ``tf``, ``jax`` or ``any``)
 ``cudnn``      evidence that cuDNN runs (conv/RNN/BatchNorm layers, vision models)
 ``flag``       a determinism flag: ``name`` in :data:`FLAG_NAMES`; ``value`` literal,
-               ``ref`` an ``args.<ref>`` option; ``flag``: ``warn_only=True``
+               ``ref`` an ``args.<ref>`` option; ``flag``: ``warn_only=True``;
+               ``kwargs``: ``default-of`` the parameter or constant whose default it is
 ``env``        ``os.environ[name] = value`` and friends (``value`` None: unknown)
 ``op``         a call of a catalogued op (``name`` qualified; ``args``/``kwargs``
                literal values, :data:`UNKNOWN` otherwise; ``flag``: a ``*``/``**`` splat)
@@ -458,6 +459,7 @@ class UsageMixin(OrderFacts):
 
         value: Any = UNKNOWN
         ref = None
+        source: tuple[tuple[str, Any], ...] = ()
         if value_node is not None:
             value = _literal(value_node)
             if value == UNKNOWN and isinstance(value_node, cst.Name):
@@ -467,13 +469,14 @@ class UsageMixin(OrderFacts):
                 tree = self.value_tree(value_node)  # type: ignore[attr-defined]
                 if tree[0] == "const":
                     value = tree[1]
+                    source = (("default-of", value_node.value),)  # for the message
             if value == UNKNOWN and isinstance(value_node, cst.Attribute):
                 ref = OptionRef(value_node.attr.value)
             elif value == UNKNOWN and isinstance(value_node, cst.UnaryOperation) and isinstance(
                 value_node.operator, cst.Not
             ) and isinstance(value_node.expression, cst.Attribute):
                 ref = OptionRef(value_node.expression.attr.value, negated=True)
-        self._u_emit("flag", name, node, value=value, ref=ref, flag=warn_only)
+        self._u_emit("flag", name, node, value=value, ref=ref, flag=warn_only, kwargs=source)
 
     def _u_env(self, node: cst.CSTNode, key: Optional[cst.BaseExpression], value: cst.BaseExpression,
                name: Optional[str] = None) -> None:

@@ -67,6 +67,12 @@ class CudnnBenchmark(Rule):
 
     code = "RPL203"
     message = "`{setting}` lets cuDNN autotuning pick convolution kernels per run, so runs differ"
+    messages = {
+        "default": (
+            "`{setting}` turns cuDNN autotuning on (`{name}` is true by default): kernels are "
+            "picked per run, so runs differ"
+        ),
+    }
     fix_title = "Set `torch.backends.cudnn.benchmark = False`"
     fix_applicability = Applicability.UNSAFE
     framework = "torch"
@@ -106,7 +112,7 @@ class CudnnBenchmark(Rule):
             "import torch\n\ndef training_loop(rank=0, cudnn_benchmark=True):\n"
             "    device = torch.device('cuda', rank)\n    torch.backends.cudnn.benchmark = cudnn_benchmark\n\n"
             "if __name__ == '__main__':\n    training_loop()\n",
-            line=5,
+            line=5, message="(`cudnn_benchmark` is true by default)",
         ),
     ]
 
@@ -125,6 +131,11 @@ class CudnnBenchmark(Rule):
                 found.setdefault((path, usage.span), (usage, []))[1].extend(program.entry_points)
         for (path, span), (usage, entries) in found.items():
             trainer = usage.text.endswith("Trainer")
+            source = dict(usage.kwargs).get("default-of") if not trainer else None
+            if source is not None:  # `cudnn.benchmark = cudnn_benchmark` (a parameter or constant)
+                yield self.report(path, span, variant="default", name=source,
+                                  setting=f"torch.backends.cudnn.benchmark = {source}", entry_points=entries)
+                continue
             setting = "Trainer(benchmark=True)" if trainer else "torch.backends.cudnn.benchmark = True"
             yield self.report(path, span, setting=setting, entry_points=entries)
 
