@@ -165,3 +165,28 @@ def test_parameter_index_needs_training_and_no_deterministic_mode() -> None:
     assert rpl201(evaluation) == []
     flagged = PARAMETER_TABLE.format(device="").replace("import torch\n", "import torch\ntorch.use_deterministic_algorithms(True)\n", 1)
     assert rpl201(flagged) == []
+
+
+def test_spatial_loss_without_reduction_writes_one_loss_per_element() -> None:
+    # the CUDA kernel alerts for the 'mean' and 'sum' reductions only (atomicAdd into a total)
+    body = (
+        "per_pixel = F.cross_entropy(logits.transpose(1, 2), y, reduction='none')\n"
+        "summed = F.nll_loss(logits.transpose(1, 2), y, None, None, -100, None, 'sum')\n"
+        "none = nn.CrossEntropyLoss(reduction='none')\n"
+        "mean = nn.CrossEntropyLoss(weight)\n"
+        "loss = per_pixel.mean() + summed + none(logits.permute(0, 2, 1), y).mean() + mean(logits.permute(0, 2, 1), y)\n"
+    )
+    assert [line for line, _ in rpl202(body)] == [6, 9]
+
+
+def test_interpolate_mode_from_an_option_takes_its_default() -> None:
+    source = (
+        "import argparse, torch\nimport torch.nn.functional as F\n"
+        "p = argparse.ArgumentParser()\np.add_argument('--up', default='bilinear')\n"
+        "p.add_argument('--down', default='nearest')\nargs = p.parse_args()\n"
+        "x = torch.randn(1, 3, 8, 8, device='cuda', requires_grad=True)\n"
+        "a = F.interpolate(x, scale_factor=2, mode=args.up)\n"
+        "b = F.interpolate(x, scale_factor=2, mode=args.down)\n"
+        "(a.sum() + b.sum()).backward()\n"
+    )
+    assert [d.span.start_line for d in check_source(source, "train.py") if d.code == "RPL202"] == [8]

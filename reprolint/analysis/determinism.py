@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from reprolint.catalog import ops as catalog_ops
 from reprolint.analysis.facts import UNKNOWN
+from reprolint.analysis.values import OptionRef
 from reprolint.analysis.program import Program
 from reprolint.analysis.usage import Usage
 
@@ -138,7 +139,8 @@ class OpMatch:
 
 
 def _catalog_value(value: Any) -> Any:
-    return catalog_ops.UNKNOWN if value == UNKNOWN else value
+    # an option not resolved by the caller (``OptionRef``) is as unknown as a variable
+    return catalog_ops.UNKNOWN if value == UNKNOWN or isinstance(value, OptionRef) else value
 
 
 def match_op(

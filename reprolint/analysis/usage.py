@@ -250,8 +250,9 @@ class UsageMixin(OrderFacts):
         self._u_rank_offsets: dict[str, str] = {}  # `x += y` seen: x's text -> y's text
         # (scope, name) -> what the source shows of the tensor bound there (tensor_facts)
         self._u_tensor_kinds: dict[tuple[int, str], frozenset[str]] = {}
-        # (scope or class, name or self attribute) -> the loss module class it holds
-        self._u_loss_modules: dict[tuple[Any, str], str] = {}
+        # (scope or class, name or self attribute) -> the loss module it holds: its class
+        # and the constructor's literal arguments (``reduction="none"``)
+        self._u_loss_modules: dict[tuple[Any, str], tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]]] = {}
         self._u_params: dict[str, set[str]] = {}  # class -> attrs bound to nn.Parameter(...)
         self._u_written: set[int] = set()  # subscripts assigned to (t[i] = v, t[i] += v)
 
@@ -531,17 +532,23 @@ class UsageMixin(OrderFacts):
 
         if name not in op_names():
             return
+        args, kwargs = self._u_op_arguments(node)
+        self._u_emit("op", name, node, args=args, kwargs=kwargs, flag=any(a.star for a in node.args),
+                     facts=self._u_op_facts(node, name))
+
+    def _u_op_arguments(self, node: cst.Call) -> tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]:
+        """The positional and keyword argument values of an op call (see :meth:`_u_op_value`)."""
         args = tuple(self._u_op_value(a.value) for a in node.args if a.keyword is None and not a.star)
         kwargs = tuple(
             (a.keyword.value, self._u_op_value(a.value)) for a in node.args if a.keyword is not None
         )
-        self._u_emit("op", name, node, args=args, kwargs=kwargs, flag=any(a.star for a in node.args),
-                     facts=self._u_op_facts(node, name))
+        return args, kwargs
 
     def _u_op_value(self, node: cst.BaseExpression) -> Any:
         """An op argument's literal; a name that is a parameter of the enclosing function
         with a literal default (``def up(x, mode="bilinear"): F.interpolate(x, mode=mode)``)
-        or a module constant gives that value: what runs when callers leave it alone."""
+        or a module constant gives that value: what runs when callers leave it alone; an
+        option (``args.mode``) gives an :class:`OptionRef` the rules resolve per program."""
         from reprolint.analysis.facts import _literal
 
         value = _literal(node)
@@ -549,6 +556,10 @@ class UsageMixin(OrderFacts):
             tree = self.value_tree(node)  # type: ignore[attr-defined]
             if tree[0] == "const":
                 return tree[1]
+        if value == UNKNOWN and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
+                and node.value.value not in ("self", "cls"):
+            # ``mode=args.upsample``: the option's default, decided per program
+            return OptionRef(node.attr.value)
         return value
 
     def _u_tapes(self) -> set[int]:
@@ -661,8 +672,8 @@ class UsageMixin(OrderFacts):
                 key = (self.current_class(), _self_attr(target))  # type: ignore[attr-defined]
             else:
                 continue
-            if loss in _LOSS_MODULES:
-                self._u_loss_modules[key] = loss
+            if loss in _LOSS_MODULES and isinstance(value, cst.Call):
+                self._u_loss_modules[key] = (loss, *self._u_op_arguments(value))
             else:
                 self._u_loss_modules.pop(key, None)
 
@@ -724,7 +735,8 @@ class UsageMixin(OrderFacts):
         )
         if loss is None or source is None or not spatial_kind(source, self.qualify, self._u_bound_kinds):  # type: ignore[attr-defined]
             return
-        self._u_emit("op", loss, node, flag=any(a.star for a in node.args), facts=("spatial-input",))
+        name, args, kwargs = loss
+        self._u_emit("op", name, node, args=args, kwargs=kwargs, facts=("spatial-input",))
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`Usage.facts`."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reprolint.analysis.determinism import OpMatch, match_op, program_usages, short, torch_version
 from reprolint.analysis.program import Program
 from reprolint.analysis.usage import Usage
+from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.checks.base import CheckContext
 
 
@@ -45,6 +46,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
         for position, path, usage in program.of("op", default_only=False):
             if usage.name.startswith(("tensorflow.", "keras.")):
                 continue
+            usage = with_option_defaults(program, usage)
             matches = [
                 m for m in match_op(usage, version, cuda=cuda, training=program.trains)
                 if not (m.entry.backward_only and no_backward(program, position, usage))
@@ -99,6 +101,22 @@ def no_collision(match: OpMatch, usage: Usage) -> bool:
     raises under deterministic mode still raises (not filtered here)."""
     return match.entry.kind == "deterministic-with-flag" and match.entry.id in _INDEX_ACCUMULATIONS \
         and "index-unique" in usage.facts
+
+
+def with_option_defaults(program: Program, usage: Usage) -> Usage:
+    """The op call with its option arguments (``mode=args.upsample``) replaced by the
+    options' defaults in this program (unknown when the program has no such option)."""
+    if not any(isinstance(v, OptionRef) for v in (*usage.args, *(v for _, v in usage.kwargs))):
+        return usage
+
+    def value(v: Any) -> Any:
+        return program.lookup(v.name) if isinstance(v, OptionRef) and not v.negated else (
+            UNKNOWN if isinstance(v, OptionRef) else v
+        )
+
+    return replace(
+        usage, args=tuple(value(v) for v in usage.args), kwargs=tuple((k, value(v)) for k, v in usage.kwargs)
+    )
 
 
 def on_the_accelerator(match: OpMatch, usage: Usage) -> bool:
