@@ -36,15 +36,18 @@ class OpWithoutDeterministicImpl(Rule):
       runs the spatial kernel, whose CUDA forward accumulates with atomics. Logits
       flattened to (N, C) (`view(-1, C)`), a module's output passed as is, and swaps
       that keep the class dimension last (`transpose(0, 1)`) are not reported: the
-      plain 2-D classification loss is deterministic.
+      plain 2-D classification loss is deterministic. Nor is `reduction="none"` (in the
+      call or the loss module's constructor): the kernel writes one loss per element
+      and only the `mean`/`sum` reductions add into one total with atomics.
     * `cumsum` is reported on floating-point input only: not on what visibly holds
       integers (the counts of `unique_consecutive(..., return_counts=True)`, a mask
       cast with `.long()`, `dtype=torch.long`, `bincount`, `argmax`).
     * `interpolate`/`nn.Upsample` by mode: linear, bilinear, bicubic and trilinear
       have no deterministic CUDA backward; nearest, the default, does. The mode is read from a keyword, its position, a
-      module constant, or the default of the enclosing function's parameter
-      (`def up(x, mode="bilinear"): return F.interpolate(x, mode=mode)`); a parameter
-      without a default counts as a problem mode.
+      module constant, the default of the enclosing function's parameter
+      (`def up(x, mode="bilinear"): return F.interpolate(x, mode=mode)`) or of a
+      command-line option (`mode=args.upsample`); any other variable counts as a
+      problem mode.
 
     Blind spots: shapes decided only at run time (the output of `model(x)` fed to a
     loss), a wrapper called with another mode than its parameter's default, and ops
