@@ -313,6 +313,30 @@ def _touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> b
     return True
 
 
+def _condition_queries(body: cst.CSTNode) -> set[int]:
+    """Calls without arguments in the test of an ``if`` whose result is only read as an
+    attribute or compared for equality with a literal (``PartialState().is_main_process``,
+    ``dist.get_rank() == 0``): a process or rank check reads state; given nothing of the
+    entry, it carries nothing from one entry to the next. (``random.random() < 0.1`` is a
+    draw, not a check.)"""
+    found: set[int] = set()
+
+    def query(node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Call) and not node.args
+
+    for child in _walk(body):
+        if not isinstance(child, (cst.If, cst.IfExp)):
+            continue
+        for part in _walk(child.test):
+            if isinstance(part, cst.Attribute) and query(part.value):
+                found.add(id(part.value))
+            elif isinstance(part, cst.Comparison) and query(part.left) and len(part.comparisons) == 1 \
+                    and isinstance(part.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
+                    and isinstance(part.comparisons[0].comparator, (cst.Integer, cst.SimpleString)):
+                found.add(id(part.left))
+    return found
+
+
 def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
     """Every use of ``name`` in ``body`` is inside a ``print(...)`` call that does not show
     an entry (``print(i + 1, "of", total)``, not ``print(i, f)``: that pairs positions with
@@ -423,7 +447,8 @@ class OrderFacts:
             if dirs_sorted and files_sorted:
                 return
         yields = _contains(body, (cst.Yield,))
-        calls = [c for c in _walk(body) if isinstance(c, cst.Call)]
+        queries = _condition_queries(body)
+        calls = [c for c in _walk(body) if isinstance(c, cst.Call) and id(c) not in queries]
         local = self._u_loop_locals(node)
         # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
         # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
@@ -520,9 +545,11 @@ class OrderFacts:
             ]
             appends = any(not isinstance(m, cst.SimpleString) or "a" in m.evaluated_value for m in modes)  # type: ignore[operator]
             return not appends and any(_mentions(path, n) for n in local)
-        arg_names = {c.value for a in call.args for c in _walk(a.value) if isinstance(c, cst.Name)} - {
-            a.keyword.value for a in call.args if a.keyword is not None
-        }
+        # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
+        arg_names = {
+            c.value for a in call.args for c in _walk(a.value)
+            if isinstance(c, cst.Name) and self.qualify(c) is None  # type: ignore[attr-defined]
+        } - {a.keyword.value for a in call.args if a.keyword is not None}
         if not arg_names & local:
             return False
         qn = self.qualify(func)  # type: ignore[attr-defined]

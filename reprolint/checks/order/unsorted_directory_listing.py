@@ -34,7 +34,10 @@ class UnsortedDirectoryListing(Rule):
     (`Image.open(f)`; not `random`, NumPy's RNG, torch, TF, JAX, Keras) and a function of
     the same module that changes nothing but what it is given of the entry
     (`resize(img, size)` returning `img.resize(size)`) count as processing that entry; so
-    does `for i, f in enumerate(files)` whose count `i` only reaches `print` progress
+    does a process or rank check in a condition (`if ... and
+    PartialState().is_main_process:`, `dist.get_rank() == 0`: a call without arguments
+    read as an attribute or compared with a literal; `random.random() < 0.1` is a draw
+    and is reported), and `for i, f in enumerate(files)` whose count `i` only reaches `print` progress
     messages that do not show the entry (`print(i, f)` pairs positions with files and is
     reported) —, a comprehension that
     makes one file operation per entry (`[CommitOperationAdd(...) for p in d.glob("*")]`
