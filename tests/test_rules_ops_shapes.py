@@ -190,3 +190,16 @@ def test_interpolate_mode_from_an_option_takes_its_default() -> None:
         "(a.sum() + b.sum()).backward()\n"
     )
     assert [d.span.start_line for d in check_source(source, "train.py") if d.code == "RPL202"] == [8]
+
+
+def test_a_segmentation_mask_target_makes_the_loss_spatial() -> None:
+    body = (
+        "import numpy as np\n"
+        "mask = torch.from_numpy(np.random.randint(0, 21, (2, 64, 64))).cuda()\n"
+        "soft = torch.rand(2, 21, device=device).softmax(-1)\n"
+        "seg = F.cross_entropy(model(image), mask)\n"  # line 8: (N, H, W) target
+        "mix = F.cross_entropy(model(image), soft)\n"  # (N, C) soft labels: 2-D
+        "ids = F.cross_entropy(model(image), torch.randint(0, 21, (8,), device=device))\n"
+        "loss = seg + mix + ids\n"
+    )
+    assert [line for line, _ in rpl202(body)] == [8]

@@ -1,4 +1,5 @@
-"""Small segmentation net: bilinear upsampling, reflection padding and global pooling on CUDA."""
+"""Small segmentation net: bilinear upsampling, reflection padding and global pooling on CUDA,
+trained with a per-pixel cross-entropy (an (N, H, W) mask target: a spatial loss)."""
 import random
 
 import numpy as np
@@ -36,7 +37,7 @@ for step in range(1000):
     flip = random.random() < 0.5
     if flip:
         image, mask = image.flip(-1), mask.flip(-1)
-    loss = F.cross_entropy(model(image), mask)
+    loss = F.cross_entropy(model(image), mask)  # expect: RPL202
     opt.zero_grad()
     loss.backward()
     opt.step()

@@ -27,7 +27,7 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import child_fields, find_argument
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
-from reprolint.analysis.calls import environments, spawn
+from reprolint.analysis.calls import environments, keras, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
@@ -679,6 +679,7 @@ class _Collector(UsageMixin):
         is_dict = isinstance(value, cst.Dict) or (
             isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict"
         )
+        keras.note_assignment(self, names, value)
         for name in names:
             if is_dict:
                 self.scope.dicts[name] = value
@@ -946,8 +947,10 @@ class _Collector(UsageMixin):
             if (cond.default if arg is None else _literal(arg.value)) is not None:
                 return
         for cond in draw.when:
-            if not _condition_holds(node, cond):
+            if not _condition_holds(node, cond, self):
                 return
+        if draw.input is not None and not keras.INPUT_CHECKS[draw.input](self, node):
+            return  # e.g. `fit(dataset)`: the input brings its own order
         self.emit(
             Draw(
                 api=draw.api if not draw.method else f".{draw.api}",
@@ -998,13 +1001,20 @@ def _calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
     return []
 
 
-def _condition_holds(node: cst.Call, cond: ArgCondition) -> bool:
+def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) -> bool:
     arg = _arg(node, cond.keyword, cond.position)
-    value = cond.default if arg is None else _literal(arg.value)
+    if arg is None:
+        value = cond.default
+    elif cond.value == "keras-initializer" and collector is not None:
+        value = keras.initializer_value(collector, arg.value)
+    else:
+        value = _literal(arg.value)
     if value == UNKNOWN:
         return True  # not a literal: it may well hold (e.g. shuffle=is_train)
+    if cond.excluded is not None and value in cond.excluded:
+        return False
     if cond.values is None:
-        return arg is not None
+        return arg is not None or cond.excluded is not None
     return value in cond.values
 
 

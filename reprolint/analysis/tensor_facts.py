@@ -58,6 +58,13 @@ _FACTORIES = frozenset(
     f"torch.{n}" for n in ("randn", "rand", "zeros", "ones", "empty", "randn_like", "full")
 )
 _REARRANGE = frozenset({"einops.rearrange"})
+# Factories whose shape is one tuple argument, by its position (``size=`` too).
+_SIZE_ARGUMENT = {
+    "torch.randint": 2, "numpy.random.randint": 2, "numpy.random.normal": 2, "numpy.random.uniform": 2,
+    "numpy.zeros": 0, "numpy.ones": 0, "numpy.empty": 0, "numpy.full": 0,
+}
+# Calls that keep the shape of their first argument (an array made a tensor).
+_WRAPPERS = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.tensor", "numpy.asarray", "numpy.array"})
 
 # Integer dtypes as torch spells them.
 _INT_DTYPES = frozenset(
@@ -150,6 +157,15 @@ def spatial_kind(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bo
         return isinstance(pattern, str) and _output_axes(pattern) >= 3
     if qn in _FACTORIES:
         return _sizes(node) >= 3 and qn != "torch.full"
+    if qn in _SIZE_ARGUMENT:
+        size = _keyword(node, "size")
+        args = _positional(node)
+        if size is None and len(args) > _SIZE_ARGUMENT[qn]:
+            size = args[_SIZE_ARGUMENT[qn]]
+        return isinstance(size, (cst.Tuple, cst.List)) and len(size.elements) >= 3
+    if qn in _WRAPPERS:
+        args = _positional(node)
+        return bool(args) and spatial_kind(args[0], qualify, bound)
     if qn in ("torch.transpose", "torch.swapaxes", "torch.permute"):
         args = _positional(node)
         if qn == "torch.permute":

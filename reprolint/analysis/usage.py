@@ -712,13 +712,21 @@ class UsageMixin(OrderFacts):
             return
         self._u_emit("op", "Tensor.__getitem__", node, facts=("index-is-tensor-list", "parameter-input"))
 
+    def _u_spatial_loss(self, source: Optional[cst.BaseExpression], target: Optional[cst.BaseExpression]) -> bool:
+        """A loss's input visibly has more than two dimensions, or its target has three or
+        more (a segmentation mask (N, H, W) goes with an (N, C, H, W) input)."""
+        from reprolint.analysis.tensor_facts import spatial_kind
+
+        return any(
+            node is not None and spatial_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+            for node in (source, target)
+        )
+
     def _u_loss_call(self, node: cst.Call) -> None:
         """``criterion(logits, target)`` where ``criterion`` holds an ``nn.CrossEntropyLoss``
         / ``nn.NLLLoss`` made in this scope (or ``self.criterion``, made in the class): an
         op call of that class when its input visibly has more than two dimensions (the
         constructor alone decides nothing)."""
-        from reprolint.analysis.tensor_facts import spatial_kind
-
         func = node.func
         if isinstance(func, cst.Name):
             loss = next(
@@ -730,10 +738,10 @@ class UsageMixin(OrderFacts):
         else:
             return
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        source = positional[0] if positional else next(
-            (a.value for a in node.args if a.keyword is not None and a.keyword.value == "input"), None
-        )
-        if loss is None or source is None or not spatial_kind(source, self.qualify, self._u_bound_kinds):  # type: ignore[attr-defined]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        source = positional[0] if positional else keywords.get("input")
+        target = positional[1] if len(positional) > 1 else keywords.get("target")
+        if loss is None or not self._u_spatial_loss(source, target):
             return
         name, args, kwargs = loss
         self._u_emit("op", name, node, args=args, kwargs=kwargs, facts=("spatial-input",))
@@ -765,7 +773,7 @@ class UsageMixin(OrderFacts):
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
             if index is not None and self._u_unique_index(index):
                 facts.append("index-unique")
-        if name in _LOSS_FUNCTIONS and source is not None and spatial_kind(source, self.qualify, self._u_bound_kinds):  # type: ignore[attr-defined]
+        if name in _LOSS_FUNCTIONS and self._u_spatial_loss(source, positional[1] if len(positional) > 1 else keywords.get("target")):
             facts.append("spatial-input")
         if name.endswith(("cumsum", "cumsum_")) and (
             integer_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]

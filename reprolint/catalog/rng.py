@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
@@ -14,6 +15,7 @@ __all__ = [
     "InstanceApi",
     "RngCatalog",
     "SeederApi",
+    "keras_major",
     "rng_catalog",
 ]
 
@@ -28,6 +30,10 @@ class ArgCondition:
     position: Optional[int] = None
     default: Literal = None
     values: Optional[tuple[Literal, ...]] = None  # `in = [...]`; None: presence is enough
+    excluded: Optional[tuple[Literal, ...]] = None  # `not_in = [...]`: these values do not count
+    # `value = "keras-initializer"`: how to read a non-literal argument (a Keras initialiser
+    # object is compared by its name); see reprolint.analysis.calls.keras
+    value: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,9 @@ class DrawApi:
     when: tuple[ArgCondition, ...]
     method: bool = False
     requires: Optional[str] = None
+    # `input = "keras-fit"`: the call draws only for the input it is given; see
+    # reprolint.analysis.calls.keras
+    input: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -65,13 +74,15 @@ def _conditions(raw: Any, where: str) -> tuple[ArgCondition, ...]:
     for item in raw or ():
         if not isinstance(item, dict) or "keyword" not in item:
             raise CatalogError(f"rng.toml {where}: each condition needs a `keyword`")
-        values = item.get("in")
+        values, excluded = item.get("in"), item.get("not_in")
         out.append(
             ArgCondition(
                 keyword=item["keyword"],
                 position=item.get("position"),
                 default=item.get("default"),
                 values=tuple(values) if values is not None else None,
+                excluded=tuple(excluded) if excluded is not None else None,
+                value=item.get("value"),
             )
         )
     return tuple(out)
@@ -86,6 +97,38 @@ def _check_unverified(entry: dict[str, Any], where: str) -> None:
     stray = [lib for lib in entry.get("unverified_seeds", ()) if lib not in entry.get("seeds", ())]
     if stray:
         raise CatalogError(f"rng.toml {where}: `unverified_seeds` names libraries it does not seed: {stray}")
+
+
+def _major(dist: str) -> Optional[int]:
+    try:
+        return int(importlib.metadata.version(dist).split(".")[0])
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def keras_major(api: str) -> int:
+    """The Keras a qualified name runs: ``tf_keras.*`` is Keras 2; ``keras.*`` the installed
+    Keras (3 when none is); ``tensorflow.keras.*`` Keras 3 from TensorFlow 2.16 on (the
+    installed TensorFlow; the latest when none is), Keras 2 before."""
+    if api.startswith("tf_keras."):
+        return 2
+    if api.startswith("keras."):
+        return _major("keras") or 3
+    try:
+        version = importlib.metadata.version("tensorflow")
+    except importlib.metadata.PackageNotFoundError:
+        try:
+            version = importlib.metadata.version("tensorflow-cpu")
+        except importlib.metadata.PackageNotFoundError:
+            return 3
+    major, minor = (int(p) for p in version.split(".")[:2])
+    return 3 if (major, minor) >= (2, 16) else 2
+
+
+def _holds_here(entry: dict[str, Any], api: str) -> bool:
+    """An entry with ``keras = N`` holds only for names that run Keras N."""
+    return "keras" not in entry or keras_major(api) == int(entry["keras"])
 
 
 class RngCatalog:
@@ -119,6 +162,8 @@ class RngCatalog:
         for i, entry in enumerate(data.get("draws", [])):
             self._check_library(entry, f"draws[{i}]")
             for api in entry["api"]:
+                if not _holds_here(entry, api):
+                    continue
                 draw = DrawApi(
                     api=api,
                     library=entry["library"],
@@ -144,6 +189,7 @@ class RngCatalog:
                         when=_conditions(entry.get("when"), f"method_draws[{i}]"),
                         method=True,
                         requires=entry["requires"],
+                        input=entry.get("input"),
                     )
                 )
         for i, entry in enumerate(data.get("instances", [])):

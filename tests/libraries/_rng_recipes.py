@@ -75,36 +75,27 @@ def _keras_weights(layer: Any, shape: tuple) -> list:
     return [w.tolist() for w in layer.get_weights()]
 
 
-def _keras_fit_shuffled() -> Any:
-    """Weights after one epoch of fit(shuffle=True) from fixed initial weights: they
-    depend on nothing but the batch order."""
-    import keras
+def _keras_fit_shuffled(keras: Any = None, **inputs: Any) -> Any:
+    """Weights after one epoch of fit() from fixed initial weights: they depend on nothing
+    but the batch order. Default inputs: NumPy arrays, with fit's default shuffle."""
     import numpy as np
 
-    x = np.linspace(-1.0, 1.0, 256, dtype="float32").reshape(64, 4)
-    y = np.sin(x.sum(axis=1))
+    if keras is None:
+        import keras
+    x, y = fit_arrays()
     model = keras.Sequential([
         keras.Input((4,)), keras.layers.Dense(1, kernel_initializer=keras.initializers.Constant(0.1)),
     ])
     model.compile(optimizer="sgd", loss="mse")
-    model.fit(x, y, epochs=1, batch_size=8, verbose=0, shuffle=True)
-    return model.get_weights()
+    model.fit(**(inputs or {"x": x, "y": y, "batch_size": 8}), epochs=1, verbose=0)
+    return np.concatenate([w.ravel() for w in model.get_weights()])
 
 
-def keras_layer_recipes() -> Dict[str, Recipe]:
-    """Keras layers by name: initial weights, or masks drawn in training mode."""
+def fit_arrays() -> tuple:
     import numpy as np
 
-    def dropout(layer_cls: Any) -> Any:
-        layer = layer_cls(0.5)
-        return [np.asarray(layer(np.ones((64,), "float32"), training=True)) for _ in range(2)]
-
-    return {
-        "Dense": lambda c: _keras_weights(c(4), (None, 3)),
-        "Conv2D": lambda c: _keras_weights(c(2, 3), (None, 5, 5, 2)),
-        "Embedding": lambda c: _keras_weights(c(10, 4), (None, 3)),
-        "Dropout": dropout,
-    }
+    x = np.linspace(-1.0, 1.0, 256, dtype="float32").reshape(64, 4)
+    return x, np.sin(x.sum(axis=1)).astype("float32")
 
 
 @lru_cache(maxsize=None)
@@ -345,6 +336,7 @@ _METHODS: Dict[str, Recipe] = {
     "torch:geometric_": lambda _: _torch().empty(16).geometric_(0.5),
     "tensorflow:shuffle": lambda _: list(_tf().data.Dataset.range(20).shuffle(20).as_numpy_iterator()),
     "tensorflow:fit": lambda _: _keras_fit_shuffled(),
+    "keras:fit": lambda _: _keras_fit_shuffled(),
 }
 
 def _sk_tree() -> Any:
@@ -540,3 +532,140 @@ _GET_PARAMS: Dict[str, Recipe] = {
 }
 for _name, _recipe in _GET_PARAMS.items():
     RECIPES[f"torchvision.transforms.{_name}.get_params"] = _recipe
+
+
+# --------------------------------------------------------------------------- Keras layers (Keras 3, and Keras 2 as tf-keras)
+
+
+def _keras_masks(make: Callable[[Any], Any], shape: tuple) -> Recipe:
+    """A layer applied in training mode twice: its masks (or noise, or augmentation)."""
+
+    def run(cls: Any) -> Any:
+        import numpy as np
+
+        layer = make(cls)
+        data = (np.arange(int(np.prod(shape)), dtype="float32").reshape(shape) % 7 + 1) / 8
+        return [np.asarray(layer(data, training=True)) for _ in range(2)]
+
+    return run
+
+
+_KERAS_LAYERS: Dict[str, Recipe] = {
+    "Dense": lambda c: _keras_weights(c(4), (None, 3)),
+    "Conv1D": lambda c: _keras_weights(c(2, 3), (None, 5, 2)),
+    "Conv2D": lambda c: _keras_weights(c(2, 3), (None, 5, 5, 2)),
+    "Conv3D": lambda c: _keras_weights(c(2, 3), (None, 5, 5, 5, 2)),
+    "Conv2DTranspose": lambda c: _keras_weights(c(2, 3), (None, 5, 5, 2)),
+    "MultiHeadAttention": lambda c: _keras_mha(c),
+    "DepthwiseConv2D": lambda c: _keras_weights(c(3), (None, 5, 5, 2)),
+    "Embedding": lambda c: _keras_weights(c(10, 4), (None, 3)),
+    "SeparableConv2D": lambda c: _keras_weights(c(2, 3), (None, 5, 5, 2)),
+    "LSTM": lambda c: _keras_weights(c(3), (None, 4, 2)),
+    "GRU": lambda c: _keras_weights(c(3), (None, 4, 2)),
+    "SimpleRNN": lambda c: _keras_weights(c(3), (None, 4, 2)),
+    "Dropout": _keras_masks(lambda c: c(0.5), (64,)),
+    "SpatialDropout1D": _keras_masks(lambda c: c(0.5), (2, 4, 16)),
+    "SpatialDropout2D": _keras_masks(lambda c: c(0.5), (2, 4, 4, 16)),
+    "GaussianDropout": _keras_masks(lambda c: c(0.5), (64,)),
+    "GaussianNoise": _keras_masks(lambda c: c(0.5), (64,)),
+    "RandomFlip": _keras_masks(lambda c: c(), (8, 4, 4, 1)),
+    "RandomRotation": _keras_masks(lambda c: c(0.3), (8, 6, 6, 1)),
+    "RandomCrop": _keras_masks(lambda c: c(3, 3), (8, 6, 6, 1)),
+    "RandomZoom": _keras_masks(lambda c: c(0.3), (8, 6, 6, 1)),
+}
+
+
+def _keras_mha(cls: Any) -> Any:
+    import numpy as np
+
+    layer = cls(num_heads=2, key_dim=2)
+    data = np.ones((1, 3, 4), "float32")
+    layer(data, data)
+    return [w.tolist() for w in layer.get_weights()]
+
+
+for _name, _recipe in _KERAS_LAYERS.items():
+    RECIPES[f"keras.layers.{_name}"] = _recipe
+    RECIPES[f"tensorflow.keras.layers.{_name}"] = _recipe
+for _name in ("GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal",
+              "RandomUniform", "RandomNormal", "TruncatedNormal", "VarianceScaling", "Orthogonal",
+              "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
+              "lecun_normal", "random_uniform", "random_normal", "truncated_normal",
+              "variance_scaling", "orthogonal"):
+    RECIPES[f"tensorflow.keras.initializers.{_name}"] = _keras_initializer
+
+
+# --------------------------------------------------------------------------- TF1 graphs (tf.compat.v1)
+
+
+def tf1_graph(build: Callable[[Any], Any], runs: int = 2) -> list:
+    """Build ``build(tf)`` in a fresh TF1-style graph and run it ``runs`` times in a session
+    (queue runners started). The graph gets the global seed the test set (what
+    ``tf.compat.v1.set_random_seed`` does in a TF1 program); none when it set none."""
+    tf = _tf()
+    graph_seed, _ = tf.compat.v1.get_seed(None)
+    with tf.Graph().as_default():
+        if graph_seed is not None:
+            tf.compat.v1.set_random_seed(graph_seed)
+        out = build(tf)
+        with tf.compat.v1.Session() as session:
+            session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer()])
+            coordinator = tf.compat.v1.train.Coordinator()
+            threads = tf.compat.v1.train.start_queue_runners(session, coordinator)
+            values = [session.run(out) for _ in range(runs)]
+            values = [v.tolist() if getattr(v, "dtype", None) == object else v for v in values]
+            coordinator.request_stop()
+            coordinator.join(threads)
+    return values
+
+
+def _v1_layer(call: Callable[[Any, Any, Any], Any]) -> Recipe:
+    return lambda layer: tf1_graph(lambda tf: call(layer, tf, tf.ones), runs=1)
+
+
+def _queue(make: Callable[[Any, Any], Any]) -> Recipe:
+    return lambda fn: tf1_graph(lambda tf: make(fn, tf))
+
+
+# One epoch of 100 elements into a queue that can hold them all and asks for more before it
+# dequeues: the first dequeue waits until the producer has enqueued everything and closed
+# the queue, so what it samples from does not depend on thread timing.
+def _producer(tf: Any) -> Any:
+    (value,) = tf.compat.v1.train.slice_input_producer([tf.range(100)], num_epochs=1, shuffle=False)
+    return value
+
+
+_QUEUE = dict(batch_size=10, capacity=200, min_after_dequeue=150, allow_smaller_final_batch=True)
+
+
+def _shuffle_batch(fn: Any, tf: Any) -> Any:
+    return fn([_producer(tf)], num_threads=1, **_QUEUE)
+
+
+def _shuffle_batch_join(fn: Any, tf: Any) -> Any:
+    return fn([[_producer(tf)]], **_QUEUE)
+
+
+for _prefix in ("tensorflow.compat.v1.", "tensorflow."):
+    RECIPES.update({
+        f"{_prefix}train.shuffle_batch": _queue(_shuffle_batch),
+        f"{_prefix}train.shuffle_batch_join": _queue(_shuffle_batch_join),
+        f"{_prefix}train.slice_input_producer": _queue(lambda fn, tf: fn([tf.range(20)])),
+        f"{_prefix}train.string_input_producer": _queue(
+            lambda fn, tf: fn([f"file{i}" for i in range(20)]).dequeue_many(20)
+        ),
+    })
+RECIPES.update({
+    "tensorflow.compat.v1.layers.dense": _v1_layer(lambda f, tf, ones: f(ones([2, 3]), 4)),
+    "tensorflow.compat.v1.layers.conv1d": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 2]), 2, 3)),
+    "tensorflow.compat.v1.layers.conv2d": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 2]), 2, 3)),
+    "tensorflow.compat.v1.layers.conv3d": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 5, 2]), 2, 3)),
+    "tensorflow.compat.v1.layers.conv2d_transpose": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 2]), 2, 3)),
+    "tensorflow.compat.v1.layers.separable_conv2d": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 2]), 2, 3)),
+    "tensorflow.compat.v1.layers.dropout": lambda f: tf1_graph(lambda tf: f(tf.ones([64]), 0.5, training=True)),
+    # TF 1.x names, run as their tf.compat.v1 twins (the test resolves them there).
+    "tensorflow.random_uniform": lambda f: f([5]),
+    "tensorflow.random_normal": lambda f: f([5]),
+    "tensorflow.truncated_normal": lambda f: f([5]),
+    "tensorflow.random_shuffle": lambda f: f(_tf().range(50)),
+})

@@ -22,7 +22,7 @@ import pytest
 
 from reprolint.catalog import load_catalog
 
-from _rng_recipes import RECIPES, keras_layer_recipes
+from _rng_recipes import RECIPES, _keras_fit_shuffled, fit_arrays
 
 CATALOG = load_catalog("rng")
 _perturb_counter = itertools.count(1000)
@@ -48,7 +48,8 @@ def _verified(section: str) -> List[Any]:
         if api in entry.get("unverified", ()):
             continue
         library = entry.get("library") or ",".join(entry.get("seeds", ()))
-        cases.append(pytest.param(entry, api, key, id=f"{library}:{api}"))
+        keras = f"keras{entry['keras']}:" if "keras" in entry else ""
+        cases.append(pytest.param(entry, api, key, id=f"{library}:{keras}{api}"))
     return cases
 
 
@@ -89,8 +90,49 @@ def _probe(library: str) -> Any:
     raise AssertionError(f"no probe for {library!r}")
 
 
+# Where the tests find an API the installed TensorFlow does not have under its own name.
+# tf.compat.v1.layers are tf-keras's legacy layers (what TF wires in with
+# TF_USE_LEGACY_KERAS=1; under Keras 3 the attribute raises).
+_TF_KERAS_V1_LAYERS = "tf_keras.api._v1.keras.__internal__.legacy.layers"
+
+
+def _keras2_name(api: str) -> str:
+    """A Keras name as Keras 2 runs it: tf-keras (tf.keras before TF 2.16, keras 2.x)."""
+    for prefix in ("tensorflow.keras.", "keras."):
+        if api.startswith(prefix):
+            return "tf_keras." + api[len(prefix):]
+    return api
+
+
+def _resolve_entry(entry: dict, api: str) -> Any:
+    """The object an entry's API names, for the Keras the entry is about (`keras = N`)."""
+    if "keras" in entry:
+        from reprolint.catalog.rng import keras_major
+
+        if int(entry["keras"]) == 2:
+            pytest.importorskip("tf_keras")
+            return _resolve(_keras2_name(api))
+        if keras_major(api) != int(entry["keras"]):
+            pytest.skip(f"`{api}` runs Keras {keras_major(api)} here")
+    return _resolve(api)
+
+
 def _resolve(api: str) -> Any:
-    """The object a qualified name names; skips when its top-level package is missing."""
+    """The object a qualified name names; skips when its top-level package is missing.
+    A TF 1.x name (`tf.random_uniform`, `tf.train.shuffle_batch`) runs as its
+    `tf.compat.v1` twin, and `tf.compat.v1.layers.X` as tf-keras's legacy layer."""
+    try:
+        return _resolve_path(api)
+    except (AttributeError, ImportError):
+        if api.startswith("tensorflow.compat.v1.layers."):
+            pytest.importorskip("tf_keras")
+            return _resolve_path(_TF_KERAS_V1_LAYERS + "." + api.rsplit(".", 1)[1])
+        if api.startswith("tensorflow.") and not api.startswith("tensorflow.compat."):
+            return _resolve_path("tensorflow.compat.v1." + api[len("tensorflow."):])
+        raise
+
+
+def _resolve_path(api: str) -> Any:
     parts = api.rstrip(".*").split(".")
     obj: Any = pytest.importorskip(parts[0])
     for i, part in enumerate(parts[1:], start=1):
@@ -121,7 +163,7 @@ def _fingerprint(value: Any) -> Any:
 def test_draw_follows_its_librarys_global_seed(entry: dict, api: str, key: str) -> None:
     library = entry["library"]
     pytest.importorskip(library)
-    target = _resolve(api) if ":" not in key else pytest.importorskip(key.split(":")[0])
+    target = _resolve_entry(entry, api) if ":" not in key else pytest.importorskip(key.split(":")[0])
     recipe = RECIPES[key]
 
     def run(seed: int) -> Any:
@@ -281,24 +323,114 @@ def test_space_sample_is_seeded_by_its_own_seed_only(space: str) -> None:
     assert actions(1) != actions(2)
 
 
-# --------------------------------------------------------------------------- what the Keras marks rest on
+# --------------------------------------------------------------------------- what the Keras detection rests on
 
 
-@pytest.mark.parametrize("name", sorted(keras_layer_recipes()))
-def test_keras3_layers_follow_pythons_random_not_tensorflows_seed(name: str) -> None:
-    """Why rng.toml marks the Keras layers (library = tensorflow) unverified: with Keras 3
-    their weights and masks follow `random.seed`; `tf.random.set_seed` does not fix them."""
+def _keras_modules() -> List[Any]:
+    modules = [pytest.importorskip("keras")]
+    try:
+        modules.append(importlib.import_module("tf_keras"))
+    except ImportError:
+        pass
+    return modules
+
+
+def test_the_random_initializer_names_check_reads_are_kerass_own() -> None:
+    """`reprolint.analysis.calls.keras.RANDOM_INITIALIZERS` (what makes a layer's
+    `kernel_initializer="..."` a draw) is every name `keras.initializers.get` turns into an
+    initialiser that moves Python's `random`, in Keras 3 and in Keras 2 (tf-keras); the
+    constant ones ("zeros", "ones", "identity", "constant") move nothing."""
+    from reprolint.analysis.calls.keras import RANDOM_INITIALIZERS
+
+    candidates = sorted(RANDOM_INITIALIZERS | {"zeros", "ones", "identity", "constant", "zero", "one"})
+    for keras in _keras_modules():
+        drawing = set()
+        for name in candidates:
+            if not _known_initializer(keras, name):
+                continue  # not a name this Keras knows (e.g. "orthogonal_initializer" in Keras 2)
+            state = random.getstate()  # Keras 3 draws the seed when get() makes the object
+            keras.initializers.get(name)((4, 4))
+            if random.getstate() != state:
+                drawing.add(name)
+        known = {name for name in candidates if _known_initializer(keras, name)}
+        assert drawing == RANDOM_INITIALIZERS & known, keras.__name__
+
+
+def _known_initializer(keras: Any, name: str) -> bool:
+    try:
+        keras.initializers.get(name)
+    except (ValueError, KeyError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("layer", ["Dense", "Conv2D"])
+@pytest.mark.parametrize("initializer", ["zeros", "ones", "Constant", "Zeros", "Identity", "seeded"])
+def test_a_layer_with_a_constant_or_seeded_initializer_draws_nothing(layer: str, initializer: str) -> None:
+    """What the catalog's `value = "keras-initializer"` conditions rest on (both Keras)."""
+    if layer == "Conv2D" and initializer == "Identity":
+        pytest.skip("the identity initialiser takes 2-D kernels only")
+    for keras in _keras_modules():
+        if initializer == "seeded":
+            value: Any = keras.initializers.GlorotUniform(seed=3)
+        elif initializer[0].isupper():
+            value = getattr(keras.initializers, initializer)(*((0.1,) if initializer == "Constant" else ()))
+        else:
+            value = initializer
+        if layer == "Dense":
+            made, shape = keras.layers.Dense(4, kernel_initializer=value), (None, 4)
+        else:
+            made, shape = keras.layers.Conv2D(4, 1, kernel_initializer=value), (None, 3, 3, 4)
+        state = random.getstate()
+        made.build(shape)
+        assert random.getstate() == state, f"{keras.__name__} {layer}({initializer}) drew from `random`"
+
+
+@pytest.mark.parametrize("rate", [0, 0.0])
+def test_keras3_dropout_and_noise_with_rate_zero_draw_nothing(rate: float) -> None:
     keras = pytest.importorskip("keras")
     if not keras.__version__.startswith("3."):
-        pytest.skip("Keras 2 layers draw from TensorFlow's seed, as the catalog says")
+        pytest.skip("Keras 3 only")
+    import numpy as np
+
+    for make in (lambda: keras.layers.Dropout(rate), lambda: keras.layers.Dropout(rate=rate),
+                 lambda: keras.layers.GaussianNoise(rate), lambda: keras.layers.GaussianDropout(rate)):
+        state = random.getstate()
+        layer = make()
+        out = layer(np.ones((16,), "float32"), training=True)
+        assert random.getstate() == state
+        assert np.array_equal(np.asarray(out), np.ones((16,), "float32"))
+
+
+def _fit_order(keras: Any, seed: int, **inputs: Any) -> Any:
+    _seed_library("tensorflow", seed)
+    _move_other_rngs("tensorflow")
+    return _fingerprint(_keras_fit_shuffled(keras, **inputs))
+
+
+@pytest.mark.parametrize("kind", ["dataset", "generator"])
+def test_fit_ignores_shuffle_for_inputs_that_bring_their_own_order(kind: str) -> None:
+    """What `fit_draws` rests on: fit(dataset) and fit(generator) give the same weights
+    under any seed, even with shuffle=True (Keras 3, and Keras 2 when tf-keras is there)."""
+    tf = pytest.importorskip("tensorflow")
+    x, y = fit_arrays()
+
+    def inputs() -> Dict[str, Any]:
+        if kind == "dataset":
+            return {"x": tf.data.Dataset.from_tensor_slices((x, y)).batch(8), "shuffle": True}
+        return {"x": ((x[i:i + 8], y[i:i + 8]) for i in range(0, 64, 8)), "steps_per_epoch": 8, "shuffle": True}
+
+    for keras in _keras_modules():
+        assert _fit_order(keras, 1, **inputs()) == _fit_order(keras, 2, **inputs()), keras.__name__
+
+
+def test_fit_shuffles_arrays_by_default_with_tensorflows_seed_in_keras_2_too() -> None:
     pytest.importorskip("tensorflow")
-    recipe = keras_layer_recipes()[name]
-
-    def run(python_seed: int, tf_seed: int) -> Any:
-        _seed_library("random", python_seed)
-        _seed_library("tensorflow", tf_seed)
-        return _fingerprint(recipe(getattr(keras.layers, name)))
-
-    first = run(1, 1)
-    assert run(1, 2) == first, f"keras.layers.{name} follows TensorFlow's seed"
-    assert run(2, 1) != first, f"keras.layers.{name} does not follow Python's random"
+    tf_keras = pytest.importorskip("tf_keras")
+    x, y = fit_arrays()
+    first = _fit_order(tf_keras, 1, x=x, y=y, batch_size=8)
+    assert _fit_order(tf_keras, 1, x=x, y=y, batch_size=8) == first
+    assert _fit_order(tf_keras, 2, x=x, y=y, batch_size=8) != first
+    assert _fit_order(tf_keras, 2, x=x, y=y, batch_size=8, shuffle=False) == _fit_order(
+        tf_keras, 1, x=x, y=y, batch_size=8, shuffle=False
+    )

@@ -32,7 +32,9 @@ class OpWithoutDeterministicImpl(Rule):
       input visibly has more than two dimensions: `x.transpose(1, 2)` (a dim >= 2),
       `x.permute(0, 2, 1)`, `view`/`reshape` with three or more sizes,
       `einops.rearrange` to three or more axes, a factory given three or more sizes, or
-      a name bound to one (through `log_softmax`, casts, `.contiguous()`). Such input
+      a name bound to one (through `log_softmax`, casts, `.contiguous()`); or when the
+      target visibly has three or more (a segmentation mask `(N, H, W)` made by
+      `torch.randint(0, C, (n, h, w))`, `torch.from_numpy(...)` of such an array). Such input
       runs the spatial kernel, whose CUDA forward accumulates with atomics. Logits
       flattened to (N, C) (`view(-1, C)`), a module's output passed as is, and swaps
       that keep the class dimension last (`transpose(0, 1)`) are not reported: the

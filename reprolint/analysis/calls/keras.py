@@ -1,0 +1,133 @@
+"""Keras knowledge the RNG facts need: what an initialiser argument draws, and what
+``model.fit(x, ...)`` shuffles.
+
+Both were measured on the real libraries (Keras 3.15 and tf-keras 2.21, TensorFlow 2.21;
+``tests/libraries``):
+
+* a layer draws its initial weights only through a random initialiser: ``"zeros"``,
+  ``"ones"``, ``"identity"``, ``Constant(...)`` and an initialiser made with ``seed=`` draw
+  nothing from a global RNG;
+* ``fit`` shuffles NumPy arrays and tensors by default (``shuffle=True``), with
+  TensorFlow's global seed; it ignores ``shuffle`` for a ``tf.data.Dataset``, a Python
+  generator and a torch ``DataLoader``, which bring their own order (and raise when also
+  given ``y=``); a ``keras.utils.PyDataset``/``Sequence`` has its batch order shuffled
+  with Python's ``random`` (not decided here: the class is rarely visible).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import libcst as cst
+
+__all__ = ["INPUT_CHECKS", "RANDOM_INITIALIZERS", "fit_draws", "initializer_value", "note_assignment"]
+
+# What ``keras.initializers.get(name)`` makes a random initialiser of (Keras 2 and 3 agree).
+RANDOM_INITIALIZERS = frozenset({
+    "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
+    "lecun_normal", "random_uniform", "random_normal", "truncated_normal",
+    "variance_scaling", "orthogonal", "orthogonal_initializer", "uniform", "normal",
+})
+_INITIALIZER_MODULES = ("keras.initializers.", "tensorflow.keras.initializers.", "tf_keras.initializers.",
+                        "tensorflow.initializers.", "tensorflow.compat.v1.keras.initializers.")
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def initializer_value(c: Any, expr: cst.BaseExpression) -> Any:
+    """An initialiser argument as a name the catalog compares: a string literal as written
+    (``"GlorotUniform"`` reads ``"glorot_uniform"``); ``keras.initializers.X(...)`` by X's
+    name, ``"seeded"`` with ``seed=``, ``"drawn-at-argument"`` when the catalog reports the
+    initialiser's own construction (the layer then draws nothing more); anything else
+    unknown."""
+    from reprolint.analysis.facts import _literal
+    from reprolint.analysis.values import UNKNOWN
+
+    literal = _literal(expr)
+    if isinstance(literal, str) and literal != UNKNOWN:
+        return _snake(literal)
+    if not isinstance(expr, cst.Call):
+        return UNKNOWN
+    qualname = c.qualify(expr.func) or ""
+    if not qualname.startswith(_INITIALIZER_MODULES):
+        return UNKNOWN
+    for arg in expr.args:
+        if arg.keyword is not None and arg.keyword.value == "seed" and _literal(arg.value) is not None:
+            return "seeded"
+    if c.catalog.draw(qualname) is not None:
+        return "drawn-at-argument"
+    return _snake(qualname.rsplit(".", 1)[1])
+
+
+# ------------------------------------------------------------------------- fit inputs
+
+_DATASET_CALLS = (
+    "tensorflow.data.", "tensorflow_datasets.load", "tensorflow.keras.utils.image_dataset_from_directory",
+    "tensorflow.keras.utils.text_dataset_from_directory", "tensorflow.keras.utils.timeseries_dataset_from_array",
+    "tensorflow.keras.utils.audio_dataset_from_directory", "tensorflow.keras.preprocessing.image_dataset_from_directory",
+    "tensorflow.keras.preprocessing.text_dataset_from_directory", "keras.utils.image_dataset_from_directory",
+    "keras.utils.text_dataset_from_directory", "keras.utils.timeseries_dataset_from_array",
+    "keras.utils.audio_dataset_from_directory", "keras.preprocessing.image_dataset_from_directory",
+    "torch.utils.data.DataLoader",
+)
+# Methods that only a tf.data.Dataset (or a torch/grain loader) chains.
+_DATASET_METHODS = frozenset({"batch", "prefetch", "padded_batch", "repeat", "cache", "unbatch", "from_tensor_slices"})
+# Methods a dataset keeps being a dataset through (also on other receivers: not decisive alone).
+_DATASET_PASSTHROUGH = frozenset({"map", "shuffle", "take", "skip", "filter", "with_options", "apply", "zip"})
+_ARRAY_KEYWORDS = ("y", "validation_split", "sample_weight")
+
+
+def _input_kind(c: Any, expr: cst.BaseExpression, seen: int = 0) -> str:
+    """``"dataset"`` (brings its own order: a tf.data chain, ``*_dataset_from_directory``,
+    ``tfds.load``, a ``DataLoader``, a generator), or ``"unknown"``."""
+    if isinstance(expr, cst.Name):
+        return "dataset" if expr.value in getattr(c, "keras_datasets", ()) else "unknown"
+    if isinstance(expr, cst.GeneratorExp):
+        return "dataset"
+    if not isinstance(expr, cst.Call):
+        return "unknown"
+    qualname = c.qualify(expr.func) or ""
+    if qualname.startswith(_DATASET_CALLS):
+        return "dataset"
+    if isinstance(expr.func, cst.Attribute):
+        if expr.func.attr.value in _DATASET_METHODS:
+            return "dataset"
+        if expr.func.attr.value in _DATASET_PASSTHROUGH and seen < 8:
+            return _input_kind(c, expr.func.value, seen + 1)
+    return "unknown"
+
+
+def note_assignment(c: Any, names: list[str], value: cst.BaseExpression) -> None:
+    """Remember the names bound to an input that brings its own order (``train_ds =
+    tf.data.Dataset...``); a later assignment of anything else forgets them."""
+    if "tensorflow" not in c.uses and "keras" not in c.uses:
+        return
+    datasets: set[str] = c.__dict__.setdefault("keras_datasets", set())
+    if _input_kind(c, value) == "dataset":
+        datasets.update(names)
+    else:
+        datasets.difference_update(names)
+
+
+def fit_draws(c: Any, node: cst.Call) -> bool:
+    """Whether ``model.fit(...)`` shuffles with TensorFlow's seed: never for an input that
+    brings its own order; for arrays (visible by ``y=``/``validation_split=``, which only
+    arrays accept) unless ``shuffle=False``; otherwise only with ``shuffle=True`` written."""
+    from reprolint.analysis.facts import _literal
+
+    args = [a for a in node.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    x = keywords.get("x", args[0].value if args else None)
+    if x is not None and _input_kind(c, x) == "dataset":
+        return False
+    shuffle = keywords.get("shuffle", args[8].value if len(args) > 8 else None)
+    if shuffle is not None:
+        return _literal(shuffle) is not False
+    has_y = len(args) > 1 or any(k in keywords for k in _ARRAY_KEYWORDS)
+    return has_y
+
+
+INPUT_CHECKS: dict[str, Callable[[Any, cst.Call], bool]] = {"keras-fit": fit_draws}
