@@ -395,3 +395,16 @@ reference = "https://example.org"
     torch_op = _GOOD_OP.replace('"raises"', '"nondeterministic"')
     with pytest.raises(CatalogError, match="'kind' must be one of"):
         parse_torch_catalog(_torch_toml(torch_op))
+
+
+def test_spatial_nll_loss_raises_only_for_reducing_reductions() -> None:
+    # nll_loss2d_forward_out_cuda_template alerts for 'mean'/'sum' (atomicAdd into a total)
+    (nll,) = lookup("torch.nn.functional.cross_entropy", "2.13")
+    assert nll.id == "nll-loss-cuda" and nll.kind == "raises" and "spatial-input" in nll.runtime
+    call = "torch.nn.functional.cross_entropy"
+    assert nll.match_call(call, [UNKNOWN, UNKNOWN]) is True  # default 'mean'
+    assert nll.match_call(call, [UNKNOWN, UNKNOWN], {"reduction": "sum"}) is True
+    assert nll.match_call(call, [UNKNOWN, UNKNOWN], {"reduction": "none"}) is False
+    assert nll.match_call(call, [UNKNOWN, UNKNOWN, None, None, -100, None, "none"]) is False
+    assert nll.match_call("torch.nn.NLLLoss", [None, None, -100, None, "none"]) is False
+    assert nll.match_call("torch.nn.CrossEntropyLoss", [], {"label_smoothing": 0.1}) is True

@@ -64,6 +64,8 @@ _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exceptio
 # loop (``latest = max(latest, int(t))`` keeps the maximum in any order).
 _ORDER_FREE_FUNCTIONS = frozenset({
     "print", "len", "str", "int", "float", "bool", "isinstance", "max", "min", "abs", "round",
+    # pure builtins: where their result goes is judged by what the loop grows
+    "zip", "list", "tuple", "set", "dict", "range", "sorted", "reversed", "enumerate",
 })
 
 
@@ -360,7 +362,7 @@ def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
 
 def _only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
     """In the function around ``ret``, ``name`` is only bound, grown (``append``/
-    ``extend``/``insert``) and returned: nothing shuffles, slices or reads it there."""
+    ``extend``/``insert``, ``+=``) and returned: nothing shuffles, slices or reads it there."""
     function = _enclosing_function(module, ret)
     if function is None:
         return False
@@ -374,6 +376,8 @@ def _only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
                 and child.func.attr.value in ("append", "extend", "insert") \
                 and isinstance(child.func.value, cst.Name) and child.func.value.value == name:
             grown += 1
+        elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name) and child.target.value == name:
+            grown += 1  # `result += zip(...)`
     return uses == bound + grown + 1
 
 
@@ -459,17 +463,43 @@ class OrderFacts:
             and isinstance(c.func.value, cst.Name)
         ]
         others = [c for c in calls if c not in appended and not self._u_order_free(c)]
-        if not yields and not others and not appended:
+        grown = self._u_accumulated(body, local)
+        if not yields and not others and not appended and not grown:
             return  # each entry is handled on its own (copy, delete, count)
         state = self._u_state()
         if pending is not None:
             state.listings[pending][2] = True
             return
         if not yields and not others:
-            for c in appended:
-                state.appended[c.func.value.value] = [call, description, False]  # type: ignore[union-attr]
+            for name in [c.func.value.value for c in appended] + grown:  # type: ignore[union-attr]
+                state.appended[name] = [call, description, False]
             return
         self._u_report_listing(call, description)
+
+    def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[str]:
+        """Names outside the loop that it grows in entry order: ``result += zip(a, b)``,
+        ``names += [f]``, ``text += f.read()``, ``x = x + [...]`` (a sequence or text, not a
+        number: ``total += size`` is a sum)."""
+        grown: list[str] = []
+        for child in _walk(body):
+            target: Optional[cst.BaseExpression] = None
+            value: Optional[cst.BaseExpression] = None
+            if isinstance(child, cst.AugAssign) and isinstance(child.operator, cst.AddAssign):
+                target, value = child.target, child.value
+            elif isinstance(child, cst.Assign) and len(child.targets) == 1 \
+                    and isinstance(child.value, cst.BinaryOperation) and isinstance(child.value.operator, cst.Add) \
+                    and isinstance(child.value.left, cst.Name) and isinstance(child.targets[0].target, cst.Name) \
+                    and child.value.left.value == child.targets[0].target.value:
+                target, value = child.targets[0].target, child.value.right
+            if not isinstance(target, cst.Name) or target.value in local or value is None:
+                continue
+            sequence = isinstance(value, (cst.List, cst.Tuple, cst.ListComp, cst.GeneratorExp)) or (
+                isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                and value.func.value in ("zip", "list", "tuple", "map", "filter", "sorted", "reversed")
+            )
+            if sequence or self._u_kind(value) == "str":
+                grown.append(target.value)
+        return grown
 
     def _u_counted_listing_loop(self, node: cst.For) -> None:
         """``for i, f in enumerate(files):`` whose count ``i`` only reaches progress
@@ -494,7 +524,7 @@ class OrderFacts:
             return
         local = self._u_loop_locals(node)
         calls = [c for c in _walk(node.body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
-        if all(self._u_order_free(c) and not (
+        if not self._u_accumulated(node.body, local) and all(self._u_order_free(c) and not (
             isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
         ) for c in calls):
             if stored:
