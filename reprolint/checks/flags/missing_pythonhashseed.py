@@ -19,9 +19,9 @@ class MissingPythonhashseed(Rule):
     (or a framework calls); a function of an imported module that nothing calls does
     not count, nor does a test module unless `include-tests`. Only programs whose
     results can vary are reported: training and evaluation programs, not test, demo
-    or library ones (see program roles; JSON `roles` gives the decision). Since `PYTHONHASHSEED` is read once, when the
-    interpreter starts, assigning `os.environ["PYTHONHASHSEED"]` inside the program is
-    too late for the program itself; accepted are a re-launch of the interpreter with
+    or library ones (see program roles; JSON `roles` gives the decision). Since
+    `PYTHONHASHSEED` is read once, when the interpreter starts, assigning
+    `os.environ["PYTHONHASHSEED"]` inside the program is too late for the program itself; accepted are a re-launch of the interpreter with
     the variable set (`os.execv(sys.executable, ...)`, `subprocess.run([sys.executable,
     ...])` after setting it) and a check of `sys.flags.hash_randomization`. Reported once
     per program at the entry point's first statement; the message names the first

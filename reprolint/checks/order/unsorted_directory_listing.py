@@ -18,7 +18,9 @@ class UnsortedDirectoryListing(Rule):
     The order is *used* when the listing is stored in a variable or attribute that is
     then indexed, sliced, enumerated, zipped, shuffled, split into train/validation
     or passed on; when a loop over it appends, extends, inserts, yields or
-    writes (into a list that is not sorted afterwards); or when it is consumed inline
+    writes (into a list that is not sorted afterwards), or grows a name from outside the
+    loop with a sequence or text (`result += zip(a, b)`, `text += f.read()`, `names =
+    names + [f]`; not a number: `total += size` is a sum); or when it is consumed inline
     (`enumerate(os.listdir(d))`, `glob(...)[-1]`). The listing is followed through
     copies that keep its order (`files = [f for f in files if ...]`, `list(files)`,
     `filter(...)`). Not reported: a listing wrapped in `sorted(...)`, sorted later in the
@@ -52,8 +54,9 @@ class UnsortedDirectoryListing(Rule):
     directory and the file list (`dirs.sort()`, `sorted(files)`). Also
     `tf.io.gfile.listdir/glob`. A helper that returns the listing as is (`return
     os.listdir(path)`, a comprehension over it, the name holding it, or a list that a
-    loop over it fills with `append`, as in `for root, _, files in os.walk(d): ...
-    paths.append(os.path.join(root, f))` then `return paths`) is not reported
+    loop over it fills with `append` or `+=` and that nothing else there reads, as in
+    `for root, _, files in os.walk(d): ... paths.append(os.path.join(root, f))` then
+    `return paths`) is not reported
     there: the order is decided where its callers use the result, and on real code the
     callers of such wrappers sort or search it (a file-system abstraction's `listdir`/
     `glob`, a "list the monitor files" helper); the call is not followed into callers,
