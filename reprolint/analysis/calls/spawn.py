@@ -17,6 +17,12 @@ the library is never seeded), recorded at the spawn when, in one module:
   a backward pass, an optimizer);
 * the worker seeds nothing itself (no seeding call, no call of a ``*seed*`` helper).
 
+A spawn or ``Process`` outside any condition is also a call of its worker (a ``Call``
+fact at the spawn): the worker's body runs there in program order, so a seed it makes
+itself counts for its own draws. Under a condition it stays a function run later
+(``if args.distributed: mp.spawn(main_worker) else: main_worker(...)``: a body runs
+once, and the direct call must keep it on the default path).
+
 Lock-free shared-model training (Hogwild) is recorded here too, as RPL405 facts: a
 model made shared with ``model.share_memory()`` and passed to several worker processes
 (``Process(target=train, args=(..., model, ...))`` in a loop or a comprehension, or
@@ -119,7 +125,7 @@ def _passed_names(*values: Optional[cst.BaseExpression]) -> frozenset[str]:
 
 def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> None:
     """Record a spawn or a ``share_memory()`` (called from the fact collector's ``visit_Call``)."""
-    from reprolint.analysis.facts import Seed, _literal
+    from reprolint.analysis.facts import Call, Seed, _literal
 
     func = node.func
     if (
@@ -166,10 +172,18 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
     seeds = [e for e in c.scopes[0].events if isinstance(e, Seed)]
     if c.scope is not c.scopes[0]:
         seeds += [e for e in c.scope.events if isinstance(e, Seed)]
+    target = c.call_target(worker_node)
     sites.append(SpawnSite(
         node, c.text(node.func), _worker(worker_node), seeds, scope=c.scope,
-        target=c.call_target(worker_node), passed=passed, several=several,
+        target=target, passed=passed, several=several,
     ))
+    conds = c.current_conds()
+    if target is not None and not conds:
+        # The worker runs here (in each process), not "later, if a framework calls it":
+        # its own seeds count for its own draws, in order. Not under a condition: a body
+        # runs once, and `if args.distributed: mp.spawn(main_worker) else: main_worker()`
+        # must keep the unconditional-looking call on the default path.
+        c.emit(Call(target, c.span(node), target.lstrip(":"), None, None, conds))
 
 
 def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, Any]]]:

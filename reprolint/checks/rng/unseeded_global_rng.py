@@ -55,7 +55,9 @@ class UnseededGlobalRng(Rule):
     determinism flags). When the parent seeds, the worker (a function of the same module)
     draws or trains, and the worker seeds nothing itself, it is reported at the spawn,
     naming the parent's seed: RPL101, because in the worker's own process the library
-    is never seeded. Seed inside the worker (e.g. `torch.manual_seed(args.seed + rank)`).
+    is never seeded. Seed inside the worker (e.g. `torch.manual_seed(args.seed + rank)`):
+    a worker started outside any condition runs at the spawn, so its own seeds count
+    for the draws after them.
 
     ## Why is this bad?
     An unseeded generator starts from OS entropy, so every run initialises weights,
