@@ -11,8 +11,9 @@ main_worker, ...)``, as the ImageNet-style launchers do) trains unseeded.
 These are RPL101 facts (a draw from a global RNG on a path where, in its own process,
 the library is never seeded), recorded at the spawn when, in one module:
 
-* the spawning function (or the module's top level before it) runs a seeding call
-  before the spawn;
+* the spawning function (or the module's ``__main__`` block before it) runs a seeding
+  call before the spawn (a seed at the module's top level, outside that block, runs
+  again in every child, which re-imports the module);
 * the worker is a function of the same module that draws or trains (a catalogued draw,
   a backward pass, an optimizer);
 * the worker seeds nothing itself (no seeding call, no call of a ``*seed*`` helper).
@@ -125,7 +126,7 @@ def _passed_names(*values: Optional[cst.BaseExpression]) -> frozenset[str]:
 
 def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> None:
     """Record a spawn or a ``share_memory()`` (called from the fact collector's ``visit_Call``)."""
-    from reprolint.analysis.facts import Call, Seed, _literal
+    from reprolint.analysis.facts import Call, Guard, Seed, _literal
 
     func = node.func
     if (
@@ -169,7 +170,16 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
         return
     if worker_node is None:
         return
-    seeds = [e for e in c.scopes[0].events if isinstance(e, Seed)]
+    # A spawned child re-imports the main module (as `__mp_main__`): its top-level code
+    # runs again there, only the `if __name__ == "__main__":` block does not. Seeds
+    # outside that block reach the worker; those inside it, or in the spawning
+    # function, stay in the parent.
+    seeds, guarded = [], False
+    for event in c.scopes[0].events:
+        if isinstance(event, Guard):
+            guarded = event.begin
+        elif guarded and isinstance(event, Seed):
+            seeds.append(event)
     if c.scope is not c.scopes[0]:
         seeds += [e for e in c.scope.events if isinstance(e, Seed)]
     target = c.call_target(worker_node)

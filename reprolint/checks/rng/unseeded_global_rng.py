@@ -52,12 +52,13 @@ class UnseededGlobalRng(Rule):
     `multiprocessing.Process(target=...)` once the module set the `spawn`/`forkserver`
     start method) runs the worker in a fresh interpreter, where every global RNG starts
     from OS entropy: seeds set in the parent before the spawn do not reach it (nor do
-    determinism flags). When the parent seeds, the worker (a function of the same module)
-    draws or trains, and the worker seeds nothing itself, it is reported at the spawn,
-    naming the parent's seed: RPL101, because in the worker's own process the library
-    is never seeded. Seed inside the worker (e.g. `torch.manual_seed(args.seed + rank)`):
-    a worker started outside any condition runs at the spawn, so its own seeds count
-    for the draws after them.
+    determinism flags; a seed at the module's top level, outside the `__main__` block,
+    does: the child re-imports the module). When the parent seeds, the worker (a
+    function of the same module) draws or trains, and the worker seeds nothing itself,
+    it is reported at the spawn, naming the parent's seed: RPL101, because in the
+    worker's own process the library is never seeded. Seed inside the worker (e.g.
+    `torch.manual_seed(args.seed + rank)`): a worker started outside any condition runs
+    at the spawn, so its own seeds count for the draws after them.
 
     ## Why is this bad?
     An unseeded generator starts from OS entropy, so every run initialises weights,
