@@ -203,3 +203,24 @@ def test_a_segmentation_mask_target_makes_the_loss_spatial() -> None:
         "loss = seg + mix + ids\n"
     )
     assert [line for line, _ in rpl202(body)] == [8]
+
+
+def test_checkpoint_data_and_detached_tensors_take_no_backward() -> None:
+    # DeiT: a checkpoint's position embedding resized while loading weights for fine-tuning
+    body = (
+        "checkpoint = torch.load(path, map_location='cpu')\n"
+        "pos = checkpoint['model']['pos_embed'][:, 1:]\n"
+        "pos = pos.reshape(-1, 14, 14, 384).permute(0, 3, 1, 2)\n"
+        "pos = F.interpolate(pos, size=(16, 16), mode='bicubic', align_corners=False)\n"
+        "frozen = F.interpolate(feats.detach(), scale_factor=2, mode='bilinear')\n"
+        "x = F.interpolate(feats, scale_factor=2, mode='bilinear')\n"  # line 10: reported
+        "x = F.interpolate(x, scale_factor=2, mode='bilinear')\n"  # line 11: x is not checkpoint data
+        "loss = x.sum()\n"
+    )
+    assert [line for line, _ in rpl202(body)] == [10, 11]
+
+
+def test_an_op_inside_an_assignment_reads_the_name_before_it() -> None:
+    # `seq` is spatial before the assignment that flattens it
+    body = "seq = logits.permute(0, 2, 1)\nseq = F.cross_entropy(seq, y) + seq.sum()\nloss = F.cross_entropy(seq, y)\n"
+    assert [line for line, _ in rpl202(body)] == [6]

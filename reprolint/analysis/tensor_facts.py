@@ -30,13 +30,14 @@ import libcst as cst
 from reprolint.analysis.facts import UNKNOWN, _literal
 
 __all__ = [
-    "INTEGER", "PARAMETER", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
-    "parameter_kind", "spatial_kind",
+    "INTEGER", "NO_GRAD", "PARAMETER", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
+    "no_grad_kind", "parameter_kind", "spatial_kind",
 ]
 
 SPATIAL = "spatial"
 INTEGER = "integer"
 PARAMETER = "parameter"
+NO_GRAD = "no-grad"
 
 Qualify = Callable[[cst.BaseExpression], Optional[str]]
 Bound = Callable[[str], frozenset[str]]
@@ -315,9 +316,44 @@ def index_tensor(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bo
     return integer_kind(node, qualify, bound)
 
 
+# Calls that read tensors from a file: what comes out requires no grad.
+_CHECKPOINT_READS = frozenset({
+    "torch.load", "torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url",
+    "safetensors.torch.load_file", "safetensors.torch.load",
+})
+# Methods and slicing that keep "requires no grad" (a view or copy of the same data).
+_KEEPS_NO_GRAD = _KEEPS_SHAPE | frozenset({
+    "reshape", "view", "permute", "transpose", "flatten", "unsqueeze", "squeeze", "expand", "repeat",
+})
+
+
+def no_grad_kind(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bool:
+    """The tensor visibly requires no grad, so no backward pass runs through an op on it:
+    ``x.detach()``, ``x.data``, or data read from a checkpoint (``torch.load(p)["model"]
+    ["pos_embed"]``, through slicing and reshapes, or a name bound to one)."""
+    while True:
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and qualify(node.func) is None:
+            if node.func.attr.value == "detach":
+                return True
+            if node.func.attr.value in _KEEPS_NO_GRAD:
+                node = node.func.value
+                continue
+        if isinstance(node, cst.Subscript):
+            node = node.value
+            continue
+        break
+    if isinstance(node, cst.Attribute) and node.attr.value == "data" and qualify(node) is None:
+        return True
+    if isinstance(node, cst.Name):
+        return NO_GRAD in bound(node.value)
+    return isinstance(node, cst.Call) and (qualify(node.func) or "") in _CHECKPOINT_READS
+
+
 def expression_kinds(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> frozenset[str]:
     """The kinds a name bound to ``node`` carries (for ``bound`` later in the scope)."""
     kinds = set()
+    if no_grad_kind(node, qualify, bound):
+        kinds.add(NO_GRAD)
     if parameter_kind(node, qualify):
         kinds.add(PARAMETER)
     if spatial_kind(node, qualify, bound):

@@ -255,6 +255,9 @@ class UsageMixin(OrderFacts):
         self._u_loss_modules: dict[tuple[Any, str], tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]]] = {}
         self._u_params: dict[str, set[str]] = {}  # class -> attrs bound to nn.Parameter(...)
         self._u_written: set[int] = set()  # subscripts assigned to (t[i] = v, t[i] += v)
+        # call/subscript inside an assigned value -> old kinds of the names it rebinds
+        self._u_shadow: dict[int, dict[str, frozenset[str]]] = {}
+        self._u_at: int = 0  # the op node whose facts are being read
 
     def _u_state(self, scope: Any = None) -> _UsageScope:
         scope = scope if scope is not None else self.scope
@@ -638,7 +641,11 @@ class UsageMixin(OrderFacts):
         return False
 
     def _u_bound_kinds(self, name: str) -> frozenset[str]:
-        """What the source showed of the tensor last bound to ``name`` here or at module level."""
+        """What the source showed of the tensor last bound to ``name`` here or at module level
+        (as it was before the assignment whose value holds the op node ``self._u_at``)."""
+        shadowed = self._u_shadow.get(self._u_at)
+        if shadowed is not None and name in shadowed:
+            return shadowed[name]
         for scope in (self.scope, self.scopes[0]):
             kinds = self._u_tensor_kinds.get((id(scope), name))
             if kinds is not None:
@@ -648,11 +655,13 @@ class UsageMixin(OrderFacts):
     def _u_bind_tensor(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
         """Record what the op facts need about assigned names: the shape/dtype kinds of
         the value (``logits = x.transpose(1, 2)``), and loss modules bound to a name or a
-        ``self`` attribute (``self.criterion = nn.CrossEntropyLoss()``)."""
-        from reprolint.analysis.tensor_facts import expression_kinds
+        ``self`` attribute (``self.criterion = nn.CrossEntropyLoss()``). An op inside the
+        value reads the names as they were before the assignment (``x = F.interpolate(x,
+        ...)``): the old kinds of a rebound name are kept for the calls and subscripts of
+        the value (see :meth:`_u_bound_kinds`)."""
+        from reprolint.analysis.tensor_facts import PARAMETER, expression_kinds
 
-        from reprolint.analysis.tensor_facts import PARAMETER
-
+        self._u_at = 0  # the names as they are now, not as an op inside an earlier value saw them
         kinds = expression_kinds(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
         loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
         for target in targets:
@@ -666,10 +675,15 @@ class UsageMixin(OrderFacts):
                 else:
                     params.discard(attr)
             if isinstance(target, cst.Name):
+                old = self._u_bound_kinds(target.value)
+                if old and _mentions(value, target.value):
+                    for inner in _walk_nodes(value):
+                        if isinstance(inner, (cst.Call, cst.Subscript)):
+                            self._u_shadow.setdefault(id(inner), {})[target.value] = old
                 self._u_tensor_kinds[(id(self.scope), target.value)] = kinds
                 key: tuple[Any, str] = (id(self.scope), target.value)
-            elif _self_attr(target) is not None and self.current_class() is not None:  # type: ignore[attr-defined]
-                key = (self.current_class(), _self_attr(target))  # type: ignore[attr-defined]
+            elif attr is not None and self.current_class() is not None:  # type: ignore[attr-defined]
+                key = (self.current_class(), attr)  # type: ignore[attr-defined]
             else:
                 continue
             if loss in _LOSS_MODULES and isinstance(value, cst.Call):
@@ -692,6 +706,7 @@ class UsageMixin(OrderFacts):
 
         if "torch" not in self.uses or id(node) in self._u_written:
             return
+        self._u_at = id(node)
         base = node.value
         attr = _self_attr(base)
         if attr is not None:
@@ -727,6 +742,7 @@ class UsageMixin(OrderFacts):
         / ``nn.NLLLoss`` made in this scope (or ``self.criterion``, made in the class): an
         op call of that class when its input visibly has more than two dimensions (the
         constructor alone decides nothing)."""
+        self._u_at = id(node)
         func = node.func
         if isinstance(func, cst.Name):
             loss = next(
@@ -748,8 +764,9 @@ class UsageMixin(OrderFacts):
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`Usage.facts`."""
+        self._u_at = id(node)
         from reprolint.analysis.facts import _literal
-        from reprolint.analysis.tensor_facts import integer_kind, spatial_kind
+        from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind, spatial_kind
 
         facts: list[str] = []
         method = name.startswith("Tensor.")
@@ -764,7 +781,9 @@ class UsageMixin(OrderFacts):
             # top-level code of an eager program that takes gradients in GradientTape
             # blocks, outside them: no gradient of this call is ever computed
             facts.append("no-grad-input")
-        if source is not None and self._u_fresh_constant(source):
+        if source is not None and (
+            self._u_fresh_constant(source) or no_grad_kind(source, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+        ):
             facts.append("no-grad-input")
         attr = _self_attr(source) if source is not None else None
         if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]

@@ -24,7 +24,10 @@ class NondeterministicOp(Rule):
     Lightning/Fabric/Hugging Face/Accelerate trainers unless told to use the CPU);
     CPU ops of the catalog (`index_put_(accumulate=True)` and `put_(accumulate=True)` on
     CPU tensors) in every program. Backward-only ops are reported in programs that
-    train (`.backward()`, an optimizer, a trainer).
+    train (`.backward()`, an optimizer, a trainer), unless no gradient can flow through
+    the call: it runs under `torch.no_grad()`/`inference_mode()`, or its input visibly
+    requires no grad (a registered buffer, a tensor a factory just made, `.detach()`,
+    `.data`, data read from a checkpoint with `torch.load`, through slicing and reshapes).
 
     The program is judged by the flag with its default options: a
     `torch.use_deterministic_algorithms(True)` anywhere on the path silences it

@@ -22,8 +22,10 @@ class OpWithoutDeterministicImpl(Rule):
     `median(x, dim)`, `scatter_reduce(reduce="prod")`, ...). It is reported whether or
     not deterministic mode is on: without it the op is nondeterministic, with it the op
     raises. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
-    what counts), backward-only entries in programs that train. The message names the
-    catalog's deterministic alternative.
+    what counts), backward-only entries in programs that train, when a gradient can
+    flow through the call (not under `no_grad`, not on an input that visibly requires
+    none: `.detach()`, a buffer, a checkpoint's tensor resized while loading weights).
+    The message names the catalog's deterministic alternative.
 
     What the source shows decides the entries that depend on the input:
 
