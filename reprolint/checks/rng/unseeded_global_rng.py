@@ -46,7 +46,14 @@ class UnseededGlobalRng(Rule):
     locations, and programs that share the first draw share the finding. A `# noqa` on
     that draw moves the report to the next one. Training and evaluation programs only
     (not tests, `__main__` demos of library modules, or library code); in an evaluation
-    program that loads a checkpoint, weight-initialisation draws are not reported.
+    program that loads a checkpoint (`load_state_dict`, `torch.load`, `from_pretrained`, a
+    pickled network), weight-initialisation draws are not reported: module constructors,
+    `nn.init`, and tensors drawn into `nn.Parameter(...)` or a persistent
+    `register_buffer(...)` (directly, through a method chain or through a name). A Keras
+    application (`VGG16(...)`) loads its ImageNet weights unless `weights=None`. A draw
+    through a wrapper that forwards `**kwargs` (`def linear(*a, **kw): return
+    nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
+    (`generator=`, `seed=`) that the keyword arguments may hold.
 
     Spawned workers: `torch.multiprocessing.spawn(main_worker, ...)` (and
     `multiprocessing.Process(target=...)` once the module set the `spawn`/`forkserver`
