@@ -669,3 +669,15 @@ RECIPES.update({
     "tensorflow.truncated_normal": lambda f: f([5]),
     "tensorflow.random_shuffle": lambda f: f(_tf().range(50)),
 })
+
+
+def _keras_application(applications: Any) -> Any:
+    """A small application model built with weights=None (its layers' initial weights)."""
+    import numpy as np
+
+    model = applications.MobileNet(weights=None, input_shape=(32, 32, 3), alpha=0.25, classes=2)
+    return np.concatenate([w.ravel() for w in model.get_weights()])
+
+
+RECIPES["keras.applications.*"] = _keras_application
+RECIPES["tensorflow.keras.applications.*"] = _keras_application
