@@ -224,3 +224,14 @@ def test_an_op_inside_an_assignment_reads_the_name_before_it() -> None:
     # `seq` is spatial before the assignment that flattens it
     body = "seq = logits.permute(0, 2, 1)\nseq = F.cross_entropy(seq, y) + seq.sum()\nloss = F.cross_entropy(seq, y)\n"
     assert [line for line, _ in rpl202(body)] == [6]
+
+
+def test_cumsum_from_torch_2_14_is_rpl201_for_floats_only() -> None:
+    source = HEAD + (
+        "ends = torch.cumsum(torch.unique_consecutive(sizes, return_counts=True)[1], 0)\n"
+        "mass = torch.cumsum(torch.softmax(logits, -1), -1)\n"
+        "loss = mass.sum()\nloss.backward()\n"
+    )
+    found = [(d.span.start_line, d.code) for d in check_source(source, "train.py", Settings(torch_version="2.14"))
+             if d.code in ("RPL201", "RPL202")]
+    assert found == [(6, "RPL201")]
