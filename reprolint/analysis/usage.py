@@ -531,7 +531,6 @@ class UsageMixin(OrderFacts):
 
     def _u_op(self, node: cst.Call, name: str) -> None:
         from reprolint.analysis.determinism import op_names
-        from reprolint.analysis.facts import _literal
 
         if name not in op_names():
             return
@@ -764,9 +763,10 @@ class UsageMixin(OrderFacts):
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`Usage.facts`."""
-        self._u_at = id(node)
         from reprolint.analysis.facts import _literal
-        from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind, spatial_kind
+        from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
+
+        self._u_at = id(node)
 
         facts: list[str] = []
         method = name.startswith("Tensor.")
