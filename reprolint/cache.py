@@ -376,8 +376,9 @@ def code_digest() -> str:
 
 
 def _installed_frameworks() -> list[str]:
-    """dist-info names of torch and TensorFlow on ``sys.path`` (version-aware rules read
-    the installed versions). A directory listing, ~1 ms, instead of importlib.metadata."""
+    """dist-info names of torch, TensorFlow and Keras on ``sys.path`` (version-aware rules
+    read the installed versions; which Keras a name runs decides the RNG its layers draw
+    from). A directory listing, ~1 ms, instead of importlib.metadata."""
     found = []
     for entry in sys.path:
         try:
@@ -386,7 +387,8 @@ def _installed_frameworks() -> list[str]:
             continue
         found.extend(
             n for n in names
-            if n.startswith(("torch-", "tensorflow-")) and n.endswith((".dist-info", ".egg-info"))
+            if n.startswith(("torch-", "tensorflow-", "tensorflow_cpu-", "keras-"))
+            and n.endswith((".dist-info", ".egg-info"))
         )
     return sorted(found)
 
