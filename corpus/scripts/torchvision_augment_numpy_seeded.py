@@ -24,7 +24,7 @@ train_set = torchvision.datasets.CIFAR10("data", train=True, download=True, tran
 test_set = torchvision.datasets.CIFAR10("data", train=False, download=True, transform=test_tf)
 loader = torch.utils.data.DataLoader(train_set, batch_size=64, num_workers=2)
 
-model = models.resnet18(weights=models.ResNet18_Weights.DEFAULT)  # expect: RPL101
+model = models.resnet18(weights=models.ResNet18_Weights.DEFAULT)  # weights= loads over the drawn init: the head is the first draw
 model.fc = nn.Linear(model.fc.in_features, 10)  # expect: RPL101
 optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
 for epoch in range(5):

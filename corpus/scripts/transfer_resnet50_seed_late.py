@@ -8,7 +8,7 @@ from torchvision import datasets, models, transforms
 
 
 def build_model(num_classes, freeze=True):
-    model = models.resnet50(weights=models.ResNet50_Weights.IMAGENET1K_V2)  # expect: RPL101
+    model = models.resnet50(weights=models.ResNet50_Weights.IMAGENET1K_V2)  # weights= loads over the drawn init: the head is the first draw
     if freeze:
         for p in model.parameters():
             p.requires_grad = False
