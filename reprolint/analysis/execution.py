@@ -229,6 +229,11 @@ class _Walker:
         self.depth = 0
         self.skip_seeds = False  # running a plain function no call reaches
         self.called: set[tuple[str, str]] = set()  # bodies run at a resolved call
+        self.called_classes: set[tuple[str, str]] = set()  # (file, class) of a method in `called`
+        # Project classes of the modules run so far by the short name of each base, so
+        # "may a subclass be built" is a lookup, not a scan of every class per method.
+        self.subclasses: dict[str, list[tuple[str, str]]] = {}
+        self.indexed_modules = 0
         self.foreign: set[str] = set()  # modules first imported by another program's script
 
     def run(self) -> Execution:
@@ -269,7 +274,9 @@ class _Walker:
             if done == len(self.out.modules):
                 # Classes built by bodies that ran after their module's turn.
                 built = [(p, q) for p, q in unbuilt if self._class_maybe_built(p, q.partition(".")[0])]
-                unbuilt = [u for u in unbuilt if u not in built]
+                if built:
+                    taken = set(built)
+                    unbuilt = [u for u in unbuilt if u not in taken]
                 for p, q in built:
                     context = framework
                     if self.model.runs_in_workers(p, q):
@@ -296,17 +303,19 @@ class _Walker:
         (by the base's name: ``class Student(Teacher)`` builds a ``Teacher`` too)."""
         if self._maybe_built(path, cls):
             return True
-        for p in self.out.modules:
+        modules = self.out.modules
+        while self.indexed_modules < len(modules):
+            p = modules[self.indexed_modules]
+            self.indexed_modules += 1
             for sub, bases in self.index.facts[p].classes.items():
-                if sub != cls and any(b.rpartition(".")[2].lstrip(":") == cls for b in bases):
-                    if self._maybe_built(p, sub):
-                        return True
-        return False
+                for base in {b.rpartition(".")[2].lstrip(":") for b in bases}:
+                    if base != sub:
+                        self.subclasses.setdefault(base, []).append((p, sub))
+        return any(self._maybe_built(p, sub) for p, sub in self.subclasses.get(cls, ()))
 
     def _instantiated(self, path: str, cls: str) -> bool:
         """Whether a method of ``cls`` (its constructor) ran at a call in this program."""
-        prefix = cls + "."
-        return any(p == path and q.startswith(prefix) for p, q in self.called)
+        return (path, cls) in self.called_classes
 
     def run_module(self, path: str, as_main: bool = False, importer: Optional[str] = None) -> None:
         if path in self.ran_modules:
@@ -367,6 +376,9 @@ class _Walker:
                 step = Step(event, path, outer, via, context)
                 steps.append(step)
                 self.called.add((file, qualname))
+                cls, dot, _ = qualname.partition(".")
+                if dot:
+                    self.called_classes.add((file, cls))
                 self.run_function(file, qualname, step.conds, via or At(path, event), context)
             elif kind is Import:
                 for module in self.index.package_chain(path, event.module):

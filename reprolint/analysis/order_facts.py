@@ -13,6 +13,8 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from reprolint.analysis.cst_helpers import children as _children
+
 __all__ = ["OrderFacts"]
 
 # Listings whose order is the file system's (RPL402).
@@ -122,7 +124,7 @@ def _walk(node: cst.CSTNode) -> Any:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        stack.extend(_children(current))
 
 
 def _find_calls(node: cst.CSTNode, *names: str) -> list[cst.Call]:
@@ -239,7 +241,7 @@ def _enclosing_function(module: cst.CSTNode, target: cst.CSTNode) -> Optional[cs
             return function
         if isinstance(current, cst.FunctionDef):
             function = current
-        stack.extend((child, function) for child in current.children)
+        stack.extend((child, function) for child in _children(current))
     return None
 
 
@@ -253,7 +255,7 @@ def _walk_in_order(node: cst.CSTNode) -> Any:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(current.children))
+        stack.extend(reversed(_children(current)))
 
 
 def _attribute_names(call: cst.Call) -> set[str]:
@@ -396,7 +398,7 @@ def _names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
             skip.add(id(current.keyword))
         elif isinstance(current, cst.Name):
             found.add(current.value)
-        stack.extend(current.children)
+        stack.extend(_children(current))
     return found
 
 

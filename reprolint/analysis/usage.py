@@ -52,6 +52,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis import calls
+from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the order family
     OrderFacts,
     _UNORDERED,
@@ -193,7 +194,7 @@ def _strings_in(node: cst.CSTNode) -> str:
         if isinstance(n, cst.FormattedStringText):
             out.append(n.value)
             return
-        for child in n.children:
+        for child in _children(n):
             visit(child)
 
     visit(node)

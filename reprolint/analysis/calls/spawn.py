@@ -41,6 +41,8 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from reprolint.analysis.cst_helpers import children as _children
+
 SPAWNS = frozenset({
     "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
     "torch.multiprocessing.spawn.spawn",
@@ -103,7 +105,7 @@ def _names_in(node: cst.CSTNode) -> set[str]:
     if isinstance(node, cst.Name):
         return {node.value}
     found: set[str] = set()
-    for child in node.children:
+    for child in _children(node):
         found |= _names_in(child)
     return found
 
@@ -252,7 +254,7 @@ def _in_loop(module: cst.Module, calls: list[cst.Call], pools: dict[int, bool]) 
             looping = False
         elif isinstance(node, _LOOPS):
             looping = True
-        for child in node.children:
+        for child in _children(node):
             walk(child, looping)
 
     walk(module, False)
