@@ -28,7 +28,9 @@ class UnseededGlobalRng(Rule):
     Model constructors draw every weight: `torchvision.models.resnet18()`,
     `models.get_model(name)`, and one picked by name at run time
     (`models.__dict__[args.arch]()`, `getattr(models, name)()`, `vars(models)[name]()`);
-    listing the registry (`models.__dict__.keys()`) draws nothing.
+    listing the registry (`models.__dict__.keys()`) draws nothing. Built with `weights=`
+    (or the old `pretrained=True`), a torchvision model loads trained weights over its
+    init: the layers the program adds or replaces afterwards are the draws that stay.
 
     The check is program-aware: it follows the entry point through the project modules
     it imports and the project functions it calls (`utils.set_seed(args.seed)` in
