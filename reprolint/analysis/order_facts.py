@@ -476,7 +476,9 @@ class OrderFacts:
             for name in [c.func.value.value for c in appended] + grown:  # type: ignore[union-attr]
                 state.appended[name] = [call, description, False]
             return
-        self._u_report_listing(call, description)
+        # the loop itself takes each entry in turn: what differs with the order is the
+        # order of its effects (the rule decides where that matters)
+        self._u_report_listing(call, description, use="loop")
 
     def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[str]:
         """Names outside the loop that it grows in entry order: ``result += zip(a, b)``,
@@ -1114,7 +1116,7 @@ class OrderFacts:
             return
         self._u_report_listing(node, root[1])
 
-    def _u_report_listing(self, node: Optional[cst.CSTNode], description: Optional[str]) -> None:
+    def _u_report_listing(self, node: Optional[cst.CSTNode], description: Optional[str], **extra: Any) -> None:
         if node is None or description is None:
             return
-        self._u_finding("RPL402", node, function=description.strip("`"))
+        self._u_finding("RPL402", node, function=description.strip("`"), **extra)

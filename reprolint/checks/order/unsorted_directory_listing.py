@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from reprolint import fixes
-from reprolint.analysis.program import is_test_module
+from reprolint.analysis.program import Role, is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
 from reprolint.model import Applicability, Diagnostic
@@ -62,8 +62,12 @@ class UnsortedDirectoryListing(Rule):
     `glob`, a "list the monitor files" helper); the call is not followed into callers,
     so a caller that trains on a wrapper's result unsorted is a known blind spot. A
     slice or index of the listing in the `return` (`return glob(p)[:k]`) is reported.
-    Reported wherever it appears, library code included, at
-    the listing call; not in test modules (`tests/`, `test_*.py`, pytest/unittest
+    In a module that only evaluation, demo or test programs run (see program roles), a
+    loop that goes through every entry is not reported: each file gets the same result
+    in any order, only the order of the outputs changes (an inference script predicting
+    every image of a folder); an index, slice or split of the listing there picks files
+    by position and is reported. Otherwise reported wherever it appears, library code
+    included, at the listing call; not in test modules (`tests/`, `test_*.py`, pytest/unittest
     imports) unless `include-tests`.
 
     ## Why is this bad?
@@ -130,12 +134,22 @@ class UnsortedDirectoryListing(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         seen: set[tuple[str, object]] = set()
+        roles: dict[str, set[Role]] = {}
+        for program in ctx.programs:
+            for module in program.modules:
+                roles.setdefault(module, set()).add(program.role)
         for path, facts in ctx.facts.items():
             if is_test_module(path, facts) and not ctx.settings.include_tests:
                 continue  # a test's file order reaches no training result
+            # a module only evaluation, demo or test programs run: a loop over every entry
+            # gives each entry the same result in any order (an index, slice or split of
+            # the listing, which picks entries by position, stays reported)
+            evaluates_only = bool(roles.get(path)) and not roles[path] & {Role.TRAINING, Role.LIBRARY}
             for finding in facts.findings:
                 if finding.code == self.code and (path, finding.span) not in seen:
                     seen.add((path, finding.span))
+                    if evaluates_only and finding.data.get("use") == "loop":
+                        continue
                     yield self.report(path, finding.span, **finding.data)
 
 
