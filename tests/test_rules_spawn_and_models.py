@@ -175,3 +175,48 @@ def test_registry_listings_and_other_modules_draw_nothing(use: str) -> None:
         f"{use}\nprint(len(str(locals())))\n"
     )
     assert found(source, "RPL101") == []
+
+
+SPAWN_FLAGS = """\
+import torch
+import torch.multiprocessing as mp
+TOP
+
+def worker(rank):
+    WORKER
+    net = torch.nn.Conv2d(3, 8, 3).DEVICE
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    net(torch.zeros(1, 3, 8, 8).DEVICE).sum().backward()
+    opt.step()
+
+
+if __name__ == "__main__":
+    PARENT
+    START
+"""
+
+FLAGS = "torch.use_deterministic_algorithms(True); torch.backends.cudnn.deterministic = True"
+
+
+@pytest.mark.parametrize(("top", "worker", "parent", "device", "start", "codes"), [
+    ("", "pass", FLAGS, "cuda(rank)", "mp.spawn(worker, nprocs=2)", ["RPL301", "RPL302"]),
+    ("", "pass", "torch.use_deterministic_algorithms(True)", "cuda(rank)", "mp.spawn(worker, nprocs=2)", ["RPL301"]),
+    ("", FLAGS, FLAGS, "cuda(rank)", "mp.spawn(worker, nprocs=2)", []),  # the worker sets them too
+    (FLAGS, "pass", "pass", "cuda(rank)", "mp.spawn(worker, nprocs=2)", []),  # top level: rerun by each child
+    ("", "pass", "if torch.cuda.device_count() > 4: " + FLAGS, "cuda(rank)", "mp.spawn(worker, nprocs=2)", []),
+    ("", "pass", FLAGS, "cpu()", "mp.spawn(worker, nprocs=2)", []),  # no CUDA anywhere
+    ("", "pass", FLAGS, "cuda(rank)", "mp.Process(target=worker, args=(0,)).start()", []),  # fork copies the flags
+    ("", "pass", "mp.set_start_method('spawn'); " + FLAGS, "cuda(rank)",
+     "mp.Process(target=worker, args=(0,)).start()", ["RPL301", "RPL302"]),
+])
+def test_determinism_flags_set_only_in_the_parent_do_not_reach_spawned_workers(
+    top: str, worker: str, parent: str, device: str, start: str, codes: list[str],
+) -> None:
+    source = (SPAWN_FLAGS.replace("TOP", top).replace("WORKER", worker).replace("PARENT", parent)
+              .replace("DEVICE", device).replace("START", start))
+    diags = [d for d in check_source(source, "launch.py") if d.code in ("RPL301", "RPL302")]
+    assert sorted(d.code for d in diags) == codes
+    assert all(d.span.start_line == 15 for d in diags)
+    for d in diags:
+        assert "does not reach" in d.message and "(line 14)" in d.message
+        assert d.fix is None  # the setting belongs inside the worker

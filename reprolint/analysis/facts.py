@@ -1038,6 +1038,8 @@ def collect_facts(
         facts.findings.append(LocalFinding("RPL102", collector.span(call), data))
     for call, data in spawn.findings(collector.spawn_calls, facts):
         facts.findings.append(LocalFinding("RPL101", collector.span(call), data))
+    for call, code, data in spawn.flag_findings(collector.spawn_calls, facts):
+        facts.findings.append(LocalFinding(code, collector.span(call), data))
     for call, shared, data in spawn.shared_model_sites(collector.spawn_calls, module):
         data["share_span"] = collector.span(shared)  # resolved below
         facts.findings.append(LocalFinding("RPL405", collector.span(call), data))
@@ -1073,6 +1075,9 @@ def collect_facts(
         pending = finding.data.pop("seed_span", None) if finding.data.get("variant") == "spawn" else None
         if isinstance(pending, _Pending):  # the parent's seed, for the message
             finding.data["seed_line"] = spans[id(pending.node)].start_line
+        flag = finding.data.pop("flag_span", None)
+        if isinstance(flag, _Pending):  # the parent's determinism flag (RPL301/RPL302 at a spawn)
+            finding.data["flag_line"] = spans[id(flag.node)].start_line
         shared = finding.data.pop("share_span", None)
         if isinstance(shared, _Pending):  # RPL405's related location: the share_memory() call
             span = spans[id(shared.node)]

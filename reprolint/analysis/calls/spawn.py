@@ -66,6 +66,8 @@ class SpawnSite:
     passed: frozenset[str] = frozenset()  # names passed to the worker (``args=``/``kwargs=``)
     several: bool = False  # ``spawn(..., nprocs=n)`` with n not known to be 1
     pool: Optional[str] = None  # ``pool.starmap(fn, ...)``: the name the pool is bound to
+    flags: list[Any] = field(default_factory=list)  # determinism flag usages only the parent runs
+    child_flags: frozenset[str] = frozenset()  # flags set at the top level (rerun by each child)
 
 
 @dataclass
@@ -176,18 +178,21 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
     # runs again there, only the `if __name__ == "__main__":` block does not. Seeds
     # outside that block reach the worker; those inside it, or in the spawning
     # function, stay in the parent.
-    seeds, guarded = [], False
+    seeds, flags, child_flags, guarded = [], [], set(), False
     for event in c.scopes[0].events:
         if isinstance(event, Guard):
             guarded = event.begin
         elif guarded and isinstance(event, Seed):
             seeds.append(event)
+        elif _determinism_flag(event):
+            (flags.append(event) if guarded else child_flags.add(event.name))
     if c.scope is not c.scopes[0]:
         seeds += [e for e in c.scope.events if isinstance(e, Seed)]
+        flags += [e for e in c.scope.events if _determinism_flag(e)]
     target = c.call_target(worker_node)
     sites.append(SpawnSite(
         node, c.text(node.func), _worker(worker_node), seeds, scope=c.scope,
-        target=target, passed=passed, several=several,
+        target=target, passed=passed, several=several, flags=flags, child_flags=frozenset(child_flags),
     ))
     conds = c.current_conds()
     if target is not None and not conds:
@@ -227,6 +232,63 @@ def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, An
             "seed_call": seed.text, "seed_span": seed.span, "libraries": ", ".join(libraries),
             "library": draws[0].library if draws else "torch",
         }))
+    return out
+
+
+# The determinism switches a spawned child starts without, with the rule that reports
+# a program training without them and how the message names the parent's setting.
+_FLAGS = {
+    "torch.deterministic": ("RPL301", "torch.use_deterministic_algorithms(True)"),
+    "cudnn.deterministic": ("RPL302", "torch.backends.cudnn.deterministic = True"),
+}
+
+
+def _determinism_flag(event: Any) -> bool:
+    from reprolint.analysis.usage import Usage
+
+    # only a flag the parent sets whatever the options (`if args.seed is not None:
+    # cudnn.deterministic = True` is the program-level rules' business)
+    return (
+        isinstance(event, Usage) and event.kind == "flag" and event.name in _FLAGS
+        and event.value is True and not event.conds
+    )
+
+
+def flag_findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, str, dict[str, Any]]]:
+    """(spawn call, RPL301/RPL302, data) for each spawn whose worker trains on CUDA while
+    a determinism flag is on only in the parent: the child starts with it off."""
+    from reprolint.analysis.facts import Call
+    from reprolint.analysis.usage import Usage
+
+    def usages(kind: str) -> Any:
+        everywhere = [facts.events, *(f.events for f in facts.functions.values())]
+        return (e for events in everywhere for e in events if isinstance(e, Usage) and e.kind == kind)
+
+    out: list[tuple[cst.Call, str, dict[str, Any]]] = []
+    sites = state.sites + (state.processes if state.spawn_method else [])
+    for site in sites:
+        worker = facts.functions.get(site.worker) if site.worker is not None and site.flags else None
+        if worker is None:
+            continue
+        events = worker.events
+        if not any(isinstance(e, Usage) and e.kind == "train" and e.name == "torch" for e in events):
+            continue
+        if any(isinstance(e, Call) and "determinis" in e.text.lower() for e in events):
+            continue  # a helper sets the flags in the worker (resolved or not)
+        if next(usages("cuda"), None) is None:
+            continue  # RPL301/RPL302 are about CUDA
+        for name, (code, setting) in _FLAGS.items():
+            set_here = [f for f in site.flags if f.name == name]
+            if not set_here or name in site.child_flags:
+                continue
+            if any(isinstance(e, Usage) and e.kind == "flag" and e.name == name for e in events):
+                continue  # the worker sets it itself
+            if code == "RPL302" and next(usages("cudnn"), None) is None:
+                continue  # no convolution or RNN layer: cuDNN may never run
+            out.append((site.node, code, {
+                "variant": "spawn", "call": site.call, "worker": site.worker,
+                "setting": setting, "flag_span": set_here[-1].span,
+            }))
     return out
 
 

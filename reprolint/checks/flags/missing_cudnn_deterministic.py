@@ -27,6 +27,13 @@ class MissingCudnnDeterministic(Rule):
     (`benchmark = True`) is reported separately as RPL203. Programs whose loop is run
     by a Lightning or Hugging Face `Trainer` are left to RPL306.
 
+    Spawned workers: `cudnn.deterministic = True` set only in the parent (its `__main__` block or the
+    function that spawns) does not reach workers started by
+    `torch.multiprocessing.spawn(worker, ...)` (or a `Process` with the `spawn` start
+    method), which are fresh interpreters. When such a worker trains on CUDA and does
+    not set it itself, it is reported at the spawn, naming the parent's setting (no fix:
+    the setting belongs inside the worker).
+
     ## Why is this bad?
     By default cuDNN may choose convolution and RNN algorithms that accumulate with
     atomics, so forward and especially backward passes differ from run to run; Pham et
@@ -68,6 +75,13 @@ class MissingCudnnDeterministic(Rule):
 
     code = "RPL302"
     message = "this torch program runs cuDNN on CUDA ({what}) but never sets `torch.backends.cudnn.deterministic = True`"
+    messages = {
+        "spawn": (
+            "`{call}` runs `{worker}` in fresh processes, which the parent's `{setting}` "
+            "(line {flag_line}) does not reach: `{worker}` runs cuDNN without deterministic "
+            "algorithms there"
+        ),
+    }
     fix_title = "Set `torch.backends.cudnn.deterministic = True` and `benchmark = False` at the entry point"
     fix_applicability = Applicability.UNSAFE
     framework = "torch"
@@ -78,6 +92,16 @@ class MissingCudnnDeterministic(Rule):
         Valid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3)\n"),  # CPU only
     ]
     INVALID = [
+        # Flags set in the parent do not reach a spawned worker (a fresh interpreter).
+        Invalid(
+            "import torch\nimport torch.multiprocessing as mp\n\ndef worker(rank):\n"
+            "    net = torch.nn.Conv2d(3, 8, 3).cuda(rank)\n"
+            "    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+            "    net(torch.zeros(1, 3, 8, 8).cuda(rank)).sum().backward()\n    opt.step()\n\n"
+            "if __name__ == '__main__':\n    torch.use_deterministic_algorithms(True)\n"
+            "    torch.backends.cudnn.deterministic = True\n    mp.spawn(worker, nprocs=2)\n",
+            line=13, message="does not reach",
+        ),
         Invalid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3).cuda()\n", line=2,
             fixed=(
                 'import torch, torch.nn as nn\nimport reprolint.runtime\n\n'
@@ -112,6 +136,9 @@ class MissingCudnnDeterministic(Rule):
             entries = list(dict.fromkeys(e for p in programs for e in p.entry_points))
             roles = {p.entry: p.role.value for p in programs}
             yield self.report(path, usage.span, what=usage.name, roles=roles, entry_points=entries)
+        # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)
+        for path, facts in ctx.facts.items():
+            yield from (self.report(path, f.span, **f.data) for f in facts.findings if f.code == self.code)
 
 
 # ----------------------------------------------------------------------------- fix

@@ -45,6 +45,13 @@ class MissingDeterministicAlgorithms(Rule):
     Face's `Trainer` are left to RPL306 (`Trainer(deterministic=True)`,
     `full_determinism=True`).
 
+    Spawned workers: the flag set only in the parent (its `__main__` block or the
+    function that spawns) does not reach workers started by
+    `torch.multiprocessing.spawn(worker, ...)` (or a `Process` with the `spawn` start
+    method), which are fresh interpreters. When such a worker trains on CUDA and does
+    not set it itself, it is reported at the spawn, naming the parent's setting (no fix:
+    the setting belongs inside the worker).
+
     ## Why is this bad?
     Without the flag torch is free to use nondeterministic CUDA kernels (atomic adds in
     `index_add_`, scatter, embedding and pooling backward passes, cuBLAS split-K
@@ -91,6 +98,13 @@ class MissingDeterministicAlgorithms(Rule):
 
     code = "RPL301"
     message = "this torch training program selects CUDA ({what}) but never calls `torch.use_deterministic_algorithms(True)`"
+    messages = {
+        "spawn": (
+            "`{call}` runs `{worker}` in fresh processes, which the parent's `{setting}` "
+            "(line {flag_line}) does not reach: `{worker}` trains without deterministic "
+            "algorithms there"
+        ),
+    }
     fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
     fix_applicability = Applicability.UNSAFE
     framework = "torch"
@@ -104,6 +118,16 @@ class MissingDeterministicAlgorithms(Rule):
         Valid("import torch\nmodel = torch.nn.Linear(2, 1).cuda()\nprint(model(x))\n"),  # no training
     ]
     INVALID = [
+        # Flags set in the parent do not reach a spawned worker (a fresh interpreter).
+        Invalid(
+            "import torch\nimport torch.multiprocessing as mp\n\ndef worker(rank):\n"
+            "    net = torch.nn.Conv2d(3, 8, 3).cuda(rank)\n"
+            "    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+            "    net(torch.zeros(1, 3, 8, 8).cuda(rank)).sum().backward()\n    opt.step()\n\n"
+            "if __name__ == '__main__':\n    torch.use_deterministic_algorithms(True)\n"
+            "    torch.backends.cudnn.deterministic = True\n    mp.spawn(worker, nprocs=2)\n",
+            line=13, message="does not reach",
+        ),
         Invalid(
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
             "model = torch.nn.Linear(2, 1).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
@@ -139,6 +163,9 @@ class MissingDeterministicAlgorithms(Rule):
             entries = list(dict.fromkeys(e for p in programs for e in p.entry_points))
             roles = {p.entry: p.role.value for p in programs}
             yield self.report(path, usage.span, what=usage.name, roles=roles, entry_points=entries)
+        # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)
+        for path, facts in ctx.facts.items():
+            yield from (self.report(path, f.span, **f.data) for f in facts.findings if f.code == self.code)
 
 
 # ----------------------------------------------------------------------------- fix
