@@ -138,3 +138,21 @@ def test_the_keras_a_name_runs_follows_the_installed_versions(
         assert {prefix: rng_catalog_module.keras_major(prefix + "layers.Dropout") for prefix in expected} == expected
     finally:
         rng_catalog_module.keras_major.cache_clear()
+
+
+_SEQUENCE = (
+    "import keras\nimport numpy as np\nimport tensorflow as tf\n\ntf.random.set_seed(0)\n\n"
+    "class Batches(keras.utils.PyDataset):\n    def __len__(self):\n        return 4\n\n"
+    "    def __getitem__(self, i):\n        return np.ones((2, 1)), np.ones((2,))\n\n"
+    "model = keras.Sequential([keras.layers.Dense(1, kernel_initializer='zeros')])\n"
+)
+
+
+def test_fit_on_a_pydataset_shuffles_its_batches_with_pythons_random() -> None:
+    ((line, message),) = _rpl101(_SEQUENCE + "train = Batches()\nmodel.fit(train, epochs=2)\n")
+    assert line == 16
+    assert message.startswith("`model.fit(...)` shuffles with the `random` module's global RNG")
+
+
+def test_fit_on_a_pydataset_without_shuffle_is_not_a_draw() -> None:
+    assert _rpl101(_SEQUENCE + "model.fit(Batches(), epochs=2, shuffle=False)\n") == []

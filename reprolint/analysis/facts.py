@@ -949,12 +949,15 @@ class _Collector(UsageMixin):
         for cond in draw.when:
             if not _condition_holds(node, cond, self):
                 return
-        if draw.input is not None and not keras.INPUT_CHECKS[draw.input](self, node):
-            return  # e.g. `fit(dataset)`: the input brings its own order
+        library: Optional[str] = draw.library
+        if draw.input is not None:
+            library = keras.INPUT_CHECKS[draw.input](self, node)
+            if library is None:
+                return  # e.g. `fit(dataset)`: the input brings its own order
         self.emit(
             Draw(
                 api=draw.api if not draw.method else f".{draw.api}",
-                library=draw.library,
+                library=library,
                 kind="init" if draw.library == "torch" and id(node) in self.parameter_args else draw.kind,
                 deferred=draw.deferred,
                 span=self.span(node),

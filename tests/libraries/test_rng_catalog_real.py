@@ -434,3 +434,29 @@ def test_fit_shuffles_arrays_by_default_with_tensorflows_seed_in_keras_2_too() -
     assert _fit_order(tf_keras, 2, x=x, y=y, batch_size=8, shuffle=False) == _fit_order(
         tf_keras, 1, x=x, y=y, batch_size=8, shuffle=False
     )
+
+
+def test_fit_shuffles_a_pydataset_batch_order_with_pythons_random() -> None:
+    """The Sequence/PyDataset case of `fit_draws` ("random"): its batch order follows
+    `random.seed`, not TensorFlow's seed (Keras 3, and Keras 2 when tf-keras is there)."""
+    pytest.importorskip("tensorflow")
+    x, y = fit_arrays()
+    for keras in _keras_modules():
+        base = getattr(keras.utils, "PyDataset", None) or keras.utils.Sequence
+
+        class Batches(base):  # type: ignore[misc, valid-type]
+            def __len__(self) -> int:
+                return 8
+
+            def __getitem__(self, index: int) -> Any:
+                return x[index * 8:(index + 1) * 8], y[index * 8:(index + 1) * 8]
+
+        def order(python_seed: int, tf_seed: int) -> Any:
+            _seed_library("tensorflow", tf_seed)
+            _move_other_rngs("tensorflow")
+            random.seed(python_seed)
+            return _fingerprint(_keras_fit_shuffled(keras, x=Batches()))
+
+        first = order(1, 1)
+        assert order(1, 2) == first, f"{keras.__name__}: a PyDataset's order follows TensorFlow's seed"
+        assert order(2, 1) != first, f"{keras.__name__}: a PyDataset's order does not follow `random`"

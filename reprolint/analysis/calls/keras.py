@@ -11,13 +11,14 @@ Both were measured on the real libraries (Keras 3.15 and tf-keras 2.21, TensorFl
   TensorFlow's global seed; it ignores ``shuffle`` for a ``tf.data.Dataset``, a Python
   generator and a torch ``DataLoader``, which bring their own order (and raise when also
   given ``y=``); a ``keras.utils.PyDataset``/``Sequence`` has its batch order shuffled
-  with Python's ``random`` (not decided here: the class is rarely visible).
+  with Python's ``random`` (decided when the program builds it from a class of the same
+  module).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import libcst as cst
 
@@ -78,13 +79,18 @@ _DATASET_METHODS = frozenset({"batch", "prefetch", "padded_batch", "repeat", "ca
 # Methods a dataset keeps being a dataset through (also on other receivers: not decisive alone).
 _DATASET_PASSTHROUGH = frozenset({"map", "shuffle", "take", "skip", "filter", "with_options", "apply", "zip"})
 _ARRAY_KEYWORDS = ("y", "validation_split", "sample_weight")
+# Base classes whose instances fit() shuffles batch by batch with Python's random.
+_SEQUENCE_BASES = frozenset({
+    f"{root}.utils.{name}" for root in ("keras", "tensorflow.keras", "tf_keras") for name in ("Sequence", "PyDataset")
+})
 
 
 def _input_kind(c: Any, expr: cst.BaseExpression, seen: int = 0) -> str:
     """``"dataset"`` (brings its own order: a tf.data chain, ``*_dataset_from_directory``,
-    ``tfds.load``, a ``DataLoader``, a generator), or ``"unknown"``."""
+    ``tfds.load``, a ``DataLoader``, a generator), ``"sequence"`` (an instance of a class of
+    this module based on ``keras.utils.PyDataset``/``Sequence``), or ``"unknown"``."""
     if isinstance(expr, cst.Name):
-        return "dataset" if expr.value in getattr(c, "keras_datasets", ()) else "unknown"
+        return getattr(c, "keras_inputs", {}).get(expr.value, "unknown")
     if isinstance(expr, cst.GeneratorExp):
         return "dataset"
     if not isinstance(expr, cst.Call):
@@ -92,6 +98,8 @@ def _input_kind(c: Any, expr: cst.BaseExpression, seen: int = 0) -> str:
     qualname = c.qualify(expr.func) or ""
     if qualname.startswith(_DATASET_CALLS):
         return "dataset"
+    if isinstance(expr.func, cst.Name) and _SEQUENCE_BASES & set(c.facts.classes.get(expr.func.value, ())):
+        return "sequence"
     if isinstance(expr.func, cst.Attribute):
         if expr.func.attr.value in _DATASET_METHODS:
             return "dataset"
@@ -101,33 +109,40 @@ def _input_kind(c: Any, expr: cst.BaseExpression, seen: int = 0) -> str:
 
 
 def note_assignment(c: Any, names: list[str], value: cst.BaseExpression) -> None:
-    """Remember the names bound to an input that brings its own order (``train_ds =
+    """Remember the names bound to a fit input of a known kind (``train_ds =
     tf.data.Dataset...``); a later assignment of anything else forgets them."""
     if "tensorflow" not in c.uses and "keras" not in c.uses:
         return
-    datasets: set[str] = c.__dict__.setdefault("keras_datasets", set())
-    if _input_kind(c, value) == "dataset":
-        datasets.update(names)
-    else:
-        datasets.difference_update(names)
+    inputs: dict[str, str] = c.__dict__.setdefault("keras_inputs", {})
+    kind = _input_kind(c, value)
+    for name in names:
+        if kind == "unknown":
+            inputs.pop(name, None)
+        else:
+            inputs[name] = kind
 
 
-def fit_draws(c: Any, node: cst.Call) -> bool:
-    """Whether ``model.fit(...)`` shuffles with TensorFlow's seed: never for an input that
-    brings its own order; for arrays (visible by ``y=``/``validation_split=``, which only
-    arrays accept) unless ``shuffle=False``; otherwise only with ``shuffle=True`` written."""
+def fit_draws(c: Any, node: cst.Call) -> Optional[str]:
+    """The library whose global RNG ``model.fit(...)`` shuffles with, or None: nothing for
+    an input that brings its own order; Python's ``random`` for a PyDataset/Sequence built
+    here, TensorFlow's for arrays (visible by ``y=``/``validation_split=``, which only arrays
+    accept), unless ``shuffle=False``; otherwise only with ``shuffle=True`` written."""
     from reprolint.analysis.facts import _literal
 
     args = [a for a in node.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
     x = keywords.get("x", args[0].value if args else None)
-    if x is not None and _input_kind(c, x) == "dataset":
-        return False
+    kind = _input_kind(c, x) if x is not None else "unknown"
+    if kind == "dataset":
+        return None
     shuffle = keywords.get("shuffle", args[8].value if len(args) > 8 else None)
-    if shuffle is not None:
-        return _literal(shuffle) is not False
+    if shuffle is not None and _literal(shuffle) is False:
+        return None
+    if kind == "sequence":
+        return "random"
     has_y = len(args) > 1 or any(k in keywords for k in _ARRAY_KEYWORDS)
-    return has_y
+    return "tensorflow" if shuffle is not None or has_y else None
 
 
-INPUT_CHECKS: dict[str, Callable[[Any, cst.Call], bool]] = {"keras-fit": fit_draws}
+# What decides a draw whose entry names an `input`: the library it draws from, or None.
+INPUT_CHECKS: dict[str, Callable[[Any, cst.Call], Optional[str]]] = {"keras-fit": fit_draws}
