@@ -311,8 +311,12 @@ def to_cells(d: Diagnostic, cell_maps: Mapping[str, CellMap]) -> Diagnostic:
         path, line = data.get(path_key), data.get(line_key)
         if field in data and path in cell_maps and isinstance(line, int) and cell_key not in data:
             cell, line, _ = cell_maps[path].locate(line)
-            data.update({field: f"{path}:cell {cell}:{line}", line_key: line, cell_key: cell})
+            data.update({field: _place(path, data[line_key], cell_maps), line_key: line, cell_key: cell})
             moved = True
+    draws = data.get("example_draws")  # RPL105's "`random.randint` at path:line, ..."
+    if draws and any(path in cell_maps for _, path, _ in draws):
+        data["example"] = ", ".join(f"`{text}` at {_place(path, line, cell_maps)}" for text, path, line in draws)
+        moved = True
     message = d.message
     if moved:
         from reprolint.checks.base import get_rule
@@ -320,6 +324,14 @@ def to_cells(d: Diagnostic, cell_maps: Mapping[str, CellMap]) -> Diagnostic:
         rule = get_rule(d.code)
         message = rule.render(data) if rule is not None else message
     return replace(d, related=related, data=data, message=message)
+
+
+def _place(path: str, line: int, cell_maps: Mapping[str, CellMap]) -> str:
+    """``path:line``, or ``path:cell N:line`` in a notebook."""
+    if path not in cell_maps:
+        return f"{path}:{line}"
+    cell, line, _ = cell_maps[path].locate(line)
+    return f"{path}:cell {cell}:{line}"
 
 
 def _related_in_cells(r: Related, cell_maps: Mapping[str, CellMap]) -> Related:

@@ -100,6 +100,13 @@ def test_related_locations_and_the_late_seed_are_given_in_cells(cli, project) ->
     # the region is the notebook file's line that holds the seeding call
     lines = text.splitlines()
     assert "torch.manual_seed(0)" in lines[seed["physicalLocation"]["region"]["startLine"] - 1]
+    # RPL105 names its unseeded draws with their places
+    partial = notebook(code("import random\n", "import torch\n"), code("torch.manual_seed(0)\n", "k = random.randint(0, 3)\n"))
+    root = project({"nb.ipynb": partial})
+    items = json.loads(cli("check", "--output-format", "json", "nb.ipynb", cwd=root).out)
+    [rpl105] = [i for i in items if i["code"] == "RPL105"]
+    assert "`random.randint` at nb.ipynb:cell 2:2)" in rpl105["message"]
+    assert [(r["cell"], r["line"]) for r in rpl105["related"]] == [(2, 2)]
     # a script's related locations carry no cell
     root = project({"train.py": "import torch\nx = torch.randn(3)\ntorch.manual_seed(0)\n"})
     [item] = json.loads(cli("check", "--output-format", "json", "train.py", cwd=root).out)

@@ -291,6 +291,7 @@ class _Collector(UsageMixin):
         self.parameter_args: set[int] = set()
         # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
         self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
+        self.in_text = 0  # inside an f-string field: a value formatted into text
         self.star_modules: list[str] = []
         self.star_imports: list[str] = []
         self.module_consts: dict[str, Any] = {}
@@ -653,6 +654,16 @@ class _Collector(UsageMixin):
         func = node.func if isinstance(node, cst.Call) else node
         return self.qualify(func) in _NO_GRAD  # type: ignore[arg-type]
 
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> bool:
+        """An f-string field: what it computes becomes text (a unique name, a port in a
+        URL, a log line), so a draw there decides no data (see :meth:`_maybe_draw`)."""
+        self.in_text += 1
+        try:
+            self.walk(node.expression)
+        finally:
+            self.in_text -= 1
+        return False
+
     def visit_Expr(self, node: cst.Expr) -> None:
         if isinstance(node.value, (cst.Call, cst.Await)):
             self._note_top_level_work()
@@ -937,6 +948,8 @@ class _Collector(UsageMixin):
         self.facts.findings.append(LocalFinding("RPL102", self.span(node), {"call": text}))
 
     def _maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> None:
+        if self.in_text:
+            return  # `f"tcp://localhost:{random.randrange(49152, 65535)}"`: a name, not data
         if (draw.unless or draw.when) and any(a.star == "**" for a in node.args):
             # keyword arguments unknown (`**kwargs`): cannot tell whether `generator=`,
             # `seed=`, `shuffle=True`... is given. A draw without conditions still draws

@@ -103,6 +103,7 @@ class PartialSeed(Rule):
                 first.path, first.seed.span,
                 call=first.seed.text, seeded=library_list(seeded_libs), missing=library_list(set(missing)),
                 example=examples, entry=entry_list(entries), seeded_libraries=tuple(seeded_libs),
+                example_draws=tuple((o.draw.text, o.path, o.draw.span.start_line) for o in draws),
                 missing_libraries=tuple(sorted(missing)), roles=roles(ctx, entries), entry_points=entries,
                 related=[Related(o.path, o.draw.span, f"`{o.draw.text}` draws from {o.draw.library}'s unseeded global RNG") for o in draws],
             )
