@@ -55,7 +55,9 @@ class UnseededGlobalRng(Rule):
     application (`VGG16(...)`) loads its ImageNet weights unless `weights=None`. A draw
     through a wrapper that forwards `**kwargs` (`def linear(*a, **kw): return
     nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
-    (`generator=`, `seed=`) that the keyword arguments may hold.
+    (`generator=`, `seed=`) that the keyword arguments may hold. A draw inside an f-string
+    field (`f"tcp://localhost:{random.randrange(49152, 65535)}"`) makes text, not data,
+    and is not reported.
 
     Spawned workers: `torch.multiprocessing.spawn(main_worker, ...)` (and
     `multiprocessing.Process(target=...)` once the module set the `spawn`/`forkserver`
