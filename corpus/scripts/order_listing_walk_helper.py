@@ -1,6 +1,6 @@
 """Video inference helpers: a function that collects every video under a folder and
-returns the list as it built it (its callers decide the order), next to look-alikes
-that shuffle or cut the collected list before handing it on."""
+returns the list as it built it (its callers decide the order) or sorts it first, next
+to look-alikes that shuffle or cut the collected list before handing it on."""
 import os
 import random
 import sys
@@ -34,6 +34,14 @@ def first_clips(video_dir, k):
     return clips
 
 
+def sorted_clips(video_dir, k):
+    clips = []
+    for name in os.listdir(video_dir):
+        clips.append(os.path.join(video_dir, name))
+    return sorted(clips)[:k]
+
+
 if __name__ == "__main__":
     random.seed(0)
     print(sorted(get_video_paths(sys.argv[1])), sample_clips(sys.argv[1], 4), first_clips(sys.argv[1], 2))
+    print(sorted_clips(sys.argv[1], 3))

@@ -1,6 +1,7 @@
 """Inference over a folder of images with a trained classifier: every image is
-predicted in turn (the file order only orders the printed lines), next to a look-alike
-that scores the first hundred files of the folder, a subset chosen by file-system order."""
+predicted in turn (the file order only orders the printed lines), next to look-alikes
+that score the first hundred files of the folder or stop after ten: subsets chosen by
+file-system order."""
 import os
 import sys
 
@@ -25,3 +26,11 @@ with torch.no_grad():
         image = preprocess(Image.open(os.path.join(sys.argv[3], name)).convert("RGB"))
         correct += int(model(image.unsqueeze(0)).argmax(1).item() == label)
     print("accuracy on a sample:", correct / len(sample))
+
+    shown = 0
+    for name in os.listdir(sys.argv[4]):  # expect: RPL402
+        image = preprocess(Image.open(os.path.join(sys.argv[4], name)).convert("RGB"))
+        print(name, model(image.unsqueeze(0)).argmax(1).item())
+        shown += 1
+        if shown == 10:
+            break

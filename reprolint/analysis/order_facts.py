@@ -476,9 +476,11 @@ class OrderFacts:
             for name in [c.func.value.value for c in appended] + grown:  # type: ignore[union-attr]
                 state.appended[name] = [call, description, False]
             return
-        # the loop itself takes each entry in turn: what differs with the order is the
-        # order of its effects (the rule decides where that matters)
-        self._u_report_listing(call, description, use="loop")
+        # the loop itself takes every entry in turn: what differs with the order is the
+        # order of its effects (the rule decides where that matters); one that can stop
+        # early (`break`, `return`) takes the entries that come first
+        stops = _contains(body, (cst.Break, cst.Return))
+        self._u_report_listing(call, description, **({} if stops else {"use": "loop"}))
 
     def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[str]:
         """Names outside the loop that it grows in entry order: ``result += zip(a, b)``,
@@ -1100,6 +1102,11 @@ class OrderFacts:
             # `natural_sort(tf.io.gfile.glob(p))`, `utils.sort_files(os.listdir(d))`: a
             # helper named like a sort puts the listing in its own order
             self._u_unordered.add(id(node.args[0].value))
+            first = node.args[0].value
+            if isinstance(first, cst.Name):
+                for state in self._u_states():
+                    if first.value in state.appended:  # `sorted(paths)` of a list a loop filled
+                        state.appended[first.value][2] = True
         if id(node) in self._u_unordered:
             for arg in node.args:
                 self._u_unordered.add(id(arg.value))

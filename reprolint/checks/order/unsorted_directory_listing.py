@@ -18,8 +18,8 @@ class UnsortedDirectoryListing(Rule):
     The order is *used* when the listing is stored in a variable or attribute that is
     then indexed, sliced, enumerated, zipped, shuffled, split into train/validation
     or passed on; when a loop over it appends, extends, inserts, yields or
-    writes (into a list that is not sorted afterwards), or grows a name from outside the
-    loop with a sequence or text (`result += zip(a, b)`, `text += f.read()`, `names =
+    writes (into a list that is not sorted afterwards: `paths.sort()`, `sorted(paths)`),
+    or grows a name from outside the loop with a sequence or text (`result += zip(a, b)`, `text += f.read()`, `names =
     names + [f]`; not a number: `total += size` is a sum); or when it is consumed inline
     (`enumerate(os.listdir(d))`, `glob(...)[-1]`). The listing is followed through
     copies that keep its order (`files = [f for f in files if ...]`, `list(files)`,
@@ -65,8 +65,8 @@ class UnsortedDirectoryListing(Rule):
     In a module that only evaluation, demo or test programs run (see program roles), a
     loop that goes through every entry is not reported: each file gets the same result
     in any order, only the order of the outputs changes (an inference script predicting
-    every image of a folder); an index, slice or split of the listing there picks files
-    by position and is reported. Otherwise reported wherever it appears, library code
+    every image of a folder); an index, slice or split of the listing there, or a loop
+    that can stop early (`break`, `return`), picks files by position and is reported. Otherwise reported wherever it appears, library code
     included, at the listing call; not in test modules (`tests/`, `test_*.py`, pytest/unittest
     imports) unless `include-tests`.
 
