@@ -245,6 +245,18 @@ def test_one_training_step_in_a_library_modules_main_block_is_a_smoke_demo() -> 
     assert found({"pkg/__init__.py": "", "pkg/net.py": looped}) == [("pkg/net.py", 7, "RPL101")]
     # and a script of its own (no package, nobody imports it) that steps once still is
     assert found({"net.py": once}) == [("net.py", 7, "RPL101")]
+    # a Lightning module's __main__ block runs its loop in the Trainer: training
+    lightning = (
+        "import torch\nimport torch.nn as nn\nimport lightning as L\n\n"
+        "class Lit(L.LightningModule):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 2)\n\n    def configure_optimizers(self):\n"
+        "        return torch.optim.Adam(self.parameters())\n\n"
+        "if __name__ == '__main__':\n    L.Trainer(max_epochs=3).fit(Lit())\n"
+    )
+    result = check_sources({"pkg/__init__.py": "", "pkg/lit.py": lightning})
+    assert [(d.path, d.span.start_line, d.data["roles"]) for d in result if d.code == "RPL101"] == [
+        ("pkg/lit.py", 8, {"pkg/lit.py": "training"})
+    ]
 
 
 def test_gradients_of_inputs_only_do_not_make_a_training_program() -> None:

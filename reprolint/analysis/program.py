@@ -511,11 +511,18 @@ class Program:
 
     def _smoke_step(self) -> bool:
         """A library module's ``__main__`` demo that runs one training step to check
-        shapes: every step is torch's, written in the entry module's own top-level code,
-        and either no optimizer is built (``model(x).sum().backward()``) or no backward
-        pass is inside a loop (one ``opt.step()`` on random input)."""
+        shapes: no framework trainer runs the loop, every step is torch's, written in
+        the entry module's own top-level code, and either no optimizer is built
+        (``model(x).sum().backward()``) or no backward pass is inside a loop (one
+        ``opt.step()`` on random input)."""
+        if self.framework_trainer:
+            return False
         steps = list(self._training_steps())
-        if not steps or any(s.path != self.entry or s.via is not None or s.event.name != "torch" for s in steps):  # type: ignore[union-attr]
+        if not steps or any(
+            s.path != self.entry or s.via is not None or s.context.phase is not Phase.CALL
+            or s.event.name != "torch"  # type: ignore[union-attr]
+            for s in steps
+        ):
             return False
         updates = any(s.event.value == "optimizer" for s in steps)  # type: ignore[union-attr]
         looped = any(s.event.flag for s in steps)  # type: ignore[union-attr]
