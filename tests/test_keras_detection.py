@@ -156,3 +156,18 @@ def test_fit_on_a_pydataset_shuffles_its_batches_with_pythons_random() -> None:
 
 def test_fit_on_a_pydataset_without_shuffle_is_not_a_draw() -> None:
     assert _rpl101(_SEQUENCE + "model.fit(Batches(), epochs=2, shuffle=False)\n") == []
+
+
+def test_keras2_fit_generator_on_a_flow_iterator_shuffles_with_pythons_random() -> None:
+    source = (
+        "import numpy as np\nimport tensorflow as tf\nfrom tensorflow.keras.preprocessing.image import ImageDataGenerator\n\n"
+        "np.random.seed(0)\ntf.random.set_seed(0)\n"
+        "train = ImageDataGenerator().flow_from_directory('data', seed=0)\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer='zeros')])\n"
+        "model.fit_generator(train, epochs=2)\n"
+        "model.fit_generator(train, epochs=2, shuffle=False)\n"
+        "model.fit_generator((b for b in [train[0]]), epochs=2)\n"
+    )
+    ((line, message),) = _rpl101(source)
+    assert line == 9
+    assert message.startswith("`model.fit_generator(...)` shuffles with the `random` module's global RNG")

@@ -410,7 +410,7 @@ class UsageMixin(OrderFacts):
             jax_module = bool({"jax", "flax", "optax"} & self.uses)
             if qn in _TF_TRAIN_CALLS or (method in ("apply_gradients", "minimize") and not jax_module):
                 self._u_emit("train", "tf", node)
-            if method == "fit" and ("sklearn" not in self.uses or kwargs.keys() & {
+            if method in ("fit", "fit_generator") and ("sklearn" not in self.uses or kwargs.keys() & {
                 "epochs", "batch_size", "validation_data", "callbacks", "steps_per_epoch", "validation_split",
             }):
                 self._u_emit("train", "tf", node)

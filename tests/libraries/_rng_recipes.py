@@ -681,3 +681,25 @@ def _keras_application(applications: Any) -> Any:
 
 RECIPES["keras.applications.*"] = _keras_application
 RECIPES["tensorflow.keras.applications.*"] = _keras_application
+
+
+def _keras2_fit_generator_on_a_flow() -> Any:
+    """tf-keras fit_generator on an ImageDataGenerator.flow iterator (shuffle=False: its
+    own order is fixed), with fit_generator's default shuffle of the batch order."""
+    import numpy as np
+    import pytest
+
+    tf_keras = pytest.importorskip("tf_keras")
+    x = np.linspace(0.0, 1.0, 64 * 16, dtype="float32").reshape(64, 4, 4, 1)
+    y = np.arange(64, dtype="float32") / 64
+    flow = tf_keras.preprocessing.image.ImageDataGenerator().flow(x, y, batch_size=8, shuffle=False)
+    model = tf_keras.Sequential([
+        tf_keras.Input((4, 4, 1)), tf_keras.layers.Flatten(),
+        tf_keras.layers.Dense(1, kernel_initializer=tf_keras.initializers.Constant(0.1)),
+    ])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit_generator(flow, epochs=1, verbose=0)
+    return np.concatenate([w.ravel() for w in model.get_weights()])
+
+
+RECIPES["tensorflow:fit_generator"] = lambda _: _keras2_fit_generator_on_a_flow()

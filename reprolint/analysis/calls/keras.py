@@ -22,7 +22,9 @@ from typing import Any, Callable, Optional
 
 import libcst as cst
 
-__all__ = ["INPUT_CHECKS", "RANDOM_INITIALIZERS", "fit_draws", "initializer_value", "note_assignment"]
+__all__ = [
+    "INPUT_CHECKS", "RANDOM_INITIALIZERS", "fit_draws", "fit_generator_draws", "initializer_value", "note_assignment",
+]
 
 # What ``keras.initializers.get(name)`` makes a random initialiser of (Keras 2 and 3 agree).
 RANDOM_INITIALIZERS = frozenset({
@@ -79,6 +81,8 @@ _DATASET_METHODS = frozenset({"batch", "prefetch", "padded_batch", "repeat", "ca
 # Methods a dataset keeps being a dataset through (also on other receivers: not decisive alone).
 _DATASET_PASSTHROUGH = frozenset({"map", "shuffle", "take", "skip", "filter", "with_options", "apply", "zip"})
 _ARRAY_KEYWORDS = ("y", "validation_split", "sample_weight")
+# Keras 2's ImageDataGenerator iterators are Sequences (Keras 3 dropped the class).
+_SEQUENCE_METHODS = frozenset({"flow", "flow_from_directory", "flow_from_dataframe"})
 # Base classes whose instances fit() shuffles batch by batch with Python's random.
 _SEQUENCE_BASES = frozenset({
     f"{root}.utils.{name}" for root in ("keras", "tensorflow.keras", "tf_keras") for name in ("Sequence", "PyDataset")
@@ -103,6 +107,8 @@ def _input_kind(c: Any, expr: cst.BaseExpression, seen: int = 0) -> str:
     if isinstance(expr.func, cst.Attribute):
         if expr.func.attr.value in _DATASET_METHODS:
             return "dataset"
+        if expr.func.attr.value in _SEQUENCE_METHODS:
+            return "sequence"
         if expr.func.attr.value in _DATASET_PASSTHROUGH and seen < 8:
             return _input_kind(c, expr.func.value, seen + 1)
     return "unknown"
@@ -144,5 +150,22 @@ def fit_draws(c: Any, node: cst.Call) -> Optional[str]:
     return "tensorflow" if shuffle is not None or has_y else None
 
 
+def fit_generator_draws(c: Any, node: cst.Call) -> Optional[str]:
+    """Keras 2's ``fit_generator(generator, ..., shuffle=True)``: a Sequence's batch order
+    (an ImageDataGenerator ``flow*`` iterator, a PyDataset/Sequence class of this module)
+    is shuffled with Python's ``random``; a plain generator is not shuffled."""
+    from reprolint.analysis.facts import _literal
+
+    args = [a for a in node.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    generator = keywords.get("generator", keywords.get("x", args[0].value if args else None))
+    shuffle = keywords.get("shuffle")
+    if generator is None or (shuffle is not None and _literal(shuffle) is False):
+        return None
+    return "random" if _input_kind(c, generator) == "sequence" else None
+
+
 # What decides a draw whose entry names an `input`: the library it draws from, or None.
-INPUT_CHECKS: dict[str, Callable[[Any, cst.Call], Optional[str]]] = {"keras-fit": fit_draws}
+INPUT_CHECKS: dict[str, Callable[[Any, cst.Call], Optional[str]]] = {
+    "keras-fit": fit_draws, "keras-fit-generator": fit_generator_draws,
+}
