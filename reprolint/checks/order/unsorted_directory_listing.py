@@ -17,58 +17,66 @@ class UnsortedDirectoryListing(Rule):
 
     The order is *used* when the listing is stored in a variable or attribute that is
     then indexed, sliced, enumerated, zipped, shuffled, split into train/validation
-    or passed on; when a loop over it appends, extends, inserts, yields or
-    writes (into a list that is not sorted afterwards: `paths.sort()`, `sorted(paths)`),
-    or grows a name from outside the loop with a sequence or text (`result += zip(a, b)`, `text += f.read()`, `names =
-    names + [f]`; not a number: `total += size` is a sum); or when it is consumed inline
-    (`enumerate(os.listdir(d))`, `glob(...)[-1]`). The listing is followed through
-    copies that keep its order (`files = [f for f in files if ...]`, `list(files)`,
-    `filter(...)`). Not reported: a listing wrapped in `sorted(...)`, sorted later in the
-    function (`files.sort()`, `files = sorted(files)`, a helper named like a sort such
-    as `natural_sort(files)`, also inline and through a module:
-    `checkpoints.natural_sort(glob(p))`), counted (`len(...)`), put in a set, summed,
-    maximised or tested (`name in os.listdir(d)`), filtered down to one name (`[f for f in
-    os.listdir(d) if f == NAME]`), a loop that only processes each entry or keeps a
-    maximum (`latest = max(latest, int(t))`) — calls on objects of one iteration
-    (`lines = f.readlines()`, `lines.insert(0, h)`, `f.writelines(lines)` of the entry's
-    own file, names nothing outside the loop reads), `open()` of a path built from the
-    entry (not in append mode), a library function given only the entry's values
-    (`Image.open(f)`; not `random`, NumPy's RNG, torch, TF, JAX, Keras) and a function of
-    the same module that changes nothing but what it is given of the entry
-    (`resize(img, size)` returning `img.resize(size)`) count as processing that entry; so
-    does a process or rank check in a condition (`if ... and
-    PartialState().is_main_process:`, `dist.get_rank() == 0`: a call without arguments
-    read as an attribute or compared with a literal; `random.random() < 0.1` is a draw
-    and is reported), and `for i, f in enumerate(files)` whose count `i` only reaches `print` progress
-    messages that do not show the entry (`print(i, f)` pairs positions with files and is
-    reported) —, a comprehension that
-    makes one file operation per entry (`[CommitOperationAdd(...) for p in d.glob("*")]`
-    for a Hub commit, `shutil.copy`, `os.remove`), a listing that is a statement of its
-    own (a notebook cell ending in `os.listdir(d)` only displays it), and element 0 of a glob
-    (`glob.glob(pattern)[0]`, `files[0]` of a stored glob): taking element 0 of a
-    pattern's matches is the idiom for "the one match", and when one file matches the
-    order does not matter (several matches are a bug of another kind); likewise element
-    0 of a stored listing inside `if len(files) == 1:` (its `else` excluded). Element 0 of a
-    whole folder (`os.listdir(d)[0]`, `glob.glob("data/*")[0]`) and `[-1]` for "the
-    latest" are reported. An `os.walk` loop is accepted when it sorts both the
-    directory and the file list (`dirs.sort()`, `sorted(files)`). Also
-    `tf.io.gfile.listdir/glob`. A helper that returns the listing as is (`return
-    os.listdir(path)`, a comprehension over it, the name holding it, or a list that a
-    loop over it fills with `append` or `+=` and that nothing else there reads, as in
-    `for root, _, files in os.walk(d): ... paths.append(os.path.join(root, f))` then
-    `return paths`) is not reported
-    there: the order is decided where its callers use the result, and on real code the
-    callers of such wrappers sort or search it (a file-system abstraction's `listdir`/
-    `glob`, a "list the monitor files" helper); the call is not followed into callers,
-    so a caller that trains on a wrapper's result unsorted is a known blind spot. A
-    slice or index of the listing in the `return` (`return glob(p)[:k]`) is reported.
-    In a module that only evaluation, demo or test programs run (see program roles), a
-    loop that goes through every entry is not reported: each file gets the same result
-    in any order, only the order of the outputs changes (an inference script predicting
-    every image of a folder); an index, slice or split of the listing there, or a loop
-    that can stop early (`break`, `return`), picks files by position and is reported. Otherwise reported wherever it appears, library code
-    included, at the listing call; not in test modules (`tests/`, `test_*.py`, pytest/unittest
-    imports) unless `include-tests`.
+    or passed on; when it is consumed inline (`enumerate(os.listdir(d))`,
+    `glob(...)[-1]`); or when a loop over it yields, writes, appends, extends or
+    inserts into a list that is not sorted afterwards (`paths.sort()`,
+    `sorted(paths)`), or grows a name from outside the loop with a sequence or text
+    (`result += zip(a, b)`, `text += f.read()`, `names = names + [f]`; not a number:
+    `total += size` is a sum). The listing is followed through copies that keep its
+    order (`files = [f for f in files if ...]`, `list(files)`, `filter(...)`).
+
+    Not reported:
+    - a listing wrapped in `sorted(...)` or sorted later in the function
+      (`files.sort()`, `files = sorted(files)`, a helper named like a sort such as
+      `natural_sort(files)`, also inline and through a module:
+      `checkpoints.natural_sort(glob(p))`);
+    - order-free uses: counted (`len(...)`), put in a set, summed, maximised, tested
+      (`name in os.listdir(d)`), filtered down to one name (`[f for f in os.listdir(d)
+      if f == NAME]`), a listing that is a statement of its own (a notebook cell ending
+      in `os.listdir(d)` only displays it);
+    - a loop that handles each entry on its own or keeps a maximum (`latest =
+      max(latest, int(t))`). Handling an entry: calls on objects of one iteration
+      (`lines = f.readlines()`, `lines.insert(0, h)`, `f.writelines(lines)`; names
+      nothing outside the loop reads), `open()` of a path built from the entry (not in
+      append mode), a library function given only the entry's values (`Image.open(f)`;
+      not `random`, NumPy's RNG, torch, TF, JAX, Keras), a function of the same module
+      that changes nothing but what it is given of the entry (`resize(img, size)`
+      returning `img.resize(size)`), a process or rank check in a condition
+      (`PartialState().is_main_process`, `dist.get_rank() == 0`: a call without
+      arguments read as an attribute or compared with a literal; `random.random() <
+      0.1` is a draw and is reported); `for i, f in enumerate(files)` whose count `i`
+      only reaches `print` progress messages that do not show the entry counts as `for
+      f in files` (`print(i, f)` pairs positions with files and is reported);
+    - a comprehension that makes one file operation per entry
+      (`[CommitOperationAdd(...) for p in d.glob("*")]` for a Hub commit, `shutil.copy`,
+      `os.remove`);
+    - element 0 of a glob (`glob.glob(pattern)[0]`, `files[0]` of a stored glob): taking
+      element 0 of a pattern's matches is the idiom for "the one match", and when one
+      file matches the order does not matter (several matches are a bug of another
+      kind); likewise element 0 of a stored listing inside `if len(files) == 1:` (its
+      `else` excluded). Element 0 of a whole folder (`os.listdir(d)[0]`,
+      `glob.glob("data/*")[0]`) and `[-1]` for "the latest" are reported;
+    - an `os.walk` loop that sorts both the directory and the file list (`dirs.sort()`,
+      `sorted(files)`);
+    - a helper that returns the listing as is (`return os.listdir(path)`, a
+      comprehension over it, the name holding it, or a list that a loop over it fills
+      with `append` or `+=` and that nothing else there reads, as in `for root, _, files
+      in os.walk(d): ... paths.append(os.path.join(root, f))` then `return paths`): the
+      order is decided where its callers use the result, and on real code the callers
+      of such wrappers sort or search it (a file-system abstraction's `listdir`/`glob`,
+      a "list the monitor files" helper); the call is not followed into callers, so a
+      caller that trains on a wrapper's result unsorted is a known blind spot. A slice
+      or index of the listing in the `return` (`return glob(p)[:k]`) is reported;
+    - in a module that only evaluation, demo or test programs run (see program roles),
+      a loop that goes through every entry: each file gets the same result in any
+      order, only the order of the outputs changes (an inference script predicting
+      every image of a folder). An index, slice or split of the listing there, or a
+      loop that can stop early (`break`, `return`), picks files by position and is
+      reported.
+
+    Also `tf.io.gfile.listdir/glob`. Reported wherever it appears, library code
+    included, at the listing call; not in test modules (`tests/`, `test_*.py`,
+    pytest/unittest imports) unless `include-tests`.
 
     ## Why is this bad?
     Directory order is whatever the file system returns: it differs between machines,
