@@ -579,7 +579,7 @@ class OrderFacts:
             modes = [a.value for a in call.args[1:2] if a.keyword is None] + [
                 a.value for a in call.args if a.keyword is not None and a.keyword.value == "mode"
             ]
-            appends = any(not isinstance(m, cst.SimpleString) or "a" in m.evaluated_value for m in modes)  # type: ignore[operator]
+            appends = any(not isinstance(m, cst.SimpleString) or "a" in str(m.evaluated_value) for m in modes)
             return not appends and any(_mentions(path, n) for n in local)
         # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
         arg_names = {
