@@ -45,7 +45,7 @@ NOTEBOOK = """{
    "id": "untouched",
    "metadata": {},
    "outputs": [],
-   "source": ["print(x)"]
+   "source": ["np.save('x.npy', x)"]
   }
  ],
  "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},

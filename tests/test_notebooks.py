@@ -101,7 +101,7 @@ def test_related_locations_and_the_late_seed_are_given_in_cells(cli, project) ->
     lines = text.splitlines()
     assert "torch.manual_seed(0)" in lines[seed["physicalLocation"]["region"]["startLine"] - 1]
     # RPL105 names its unseeded draws with their places
-    partial = notebook(code("import random\n", "import torch\n"), code("torch.manual_seed(0)\n", "k = random.randint(0, 3)\n"))
+    partial = notebook(code("import random\n", "import torch\n"), code("torch.manual_seed(0)\n", "k = random.randint(0, 3)\n", "torch.save(k, 'k.pt')\n"))
     root = project({"nb.ipynb": partial})
     items = json.loads(cli("check", "--output-format", "json", "nb.ipynb", cwd=root).out)
     [rpl105] = [i for i in items if i["code"] == "RPL105"]
@@ -112,6 +112,31 @@ def test_related_locations_and_the_late_seed_are_given_in_cells(cli, project) ->
     [item] = json.loads(cli("check", "--output-format", "json", "train.py", cwd=root).out)
     assert item["related"][0].keys() == {"path", "line", "column", "message"}
     assert "(train.py:3; entry point: train.py)" in item["message"]
+
+
+def test_top_level_draws_that_feed_nothing_are_not_reported(cli, project) -> None:
+    # fchollet-style illustrations: random arrays shown, a toy NumPy RNN, a random baseline
+    shows = notebook(
+        code("import numpy as np\n", "x = np.random.random((20, 100))\n", "z = np.maximum(x + x, 0.0)\n"),
+        code("state = np.zeros(4)\n", "for x_t in np.random.random((5, 4)):\n", "    state = np.tanh(x_t + state)\n"),
+        code("labels = [0, 1, 1]\n", "copy_ = list(labels)\n", "np.random.shuffle(copy_)\n", "print(np.mean(np.array(copy_) == labels))\n"),
+        code("model.fit(train_x, train_y)\n"),
+    )
+    assert check_nb(cli, project, shows).out == ""
+    # the same draws reaching a fit (through a shuffle and indexing), a file, or a helper
+    feeds = notebook(
+        code("import numpy as np\n", "idx = np.arange(10)\n", "np.random.shuffle(idx)\n"),
+        code("x_train = data[idx][:8]\n", "model.fit(x_train, y)\n"),
+    )
+    [line] = check_nb(cli, project, feeds).out.splitlines()
+    assert line.startswith("nb.ipynb:cell 1:3:1: RPL101 `np.random.shuffle`")
+    saves = notebook(code("import numpy as np\n", "noise = np.random.normal(size=(4, 2))\n", "np.save('noise.npy', noise)\n"))
+    assert "RPL101" in check_nb(cli, project, saves).out
+    reads = notebook(
+        code("import numpy as np\n", "mask = np.random.rand(8) > 0.5\n"),
+        code("def batches():\n", "    return data[mask]\n"),
+    )
+    assert "RPL101" in check_nb(cli, project, reads).out
 
 
 def test_cells_run_in_order_as_one_program(cli, project) -> None:
@@ -137,6 +162,7 @@ def test_magics_and_shell_escapes_are_skipped_without_moving_lines(cli, project)
         code("%%bash\n", "echo $((1 + )) 'not python'\n"),
         code("%%time\n", "y = random.random()\n"),
         code("%time z = np.random.rand(4)\n", 't = %timeit -o tf.random.normal([1])\n'),
+        code("torch.save((x, y, z), 'xyz.pt')\n"),  # what the draws feed (they matter)
     )
     lines = check_nb(cli, project, text).out.splitlines()
     assert [line.split(" RPL")[0] + " RPL" + line.split(" RPL")[1][:3] for line in lines] == [

@@ -292,6 +292,9 @@ class _Collector(UsageMixin):
         # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
         self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
         self.in_text = 0  # inside an f-string field: a value formatted into text
+        # NumPy / `random` draw calls in the module's top-level code (notebooks: see
+        # reprolint.analysis.feeds)
+        self.top_draws: set[int] = set()
         self.star_modules: list[str] = []
         self.star_imports: list[str] = []
         self.module_consts: dict[str, Any] = {}
@@ -967,6 +970,8 @@ class _Collector(UsageMixin):
             library = keras.INPUT_CHECKS[draw.input](self, node)
             if library is None:
                 return  # e.g. `fit(dataset)`: the input brings its own order
+        if len(self.scopes) == 1 and library in ("numpy", "random"):
+            self.top_draws.add(id(node))
         self.emit(
             Draw(
                 api=draw.api if not draw.method else f".{draw.api}",
@@ -978,6 +983,28 @@ class _Collector(UsageMixin):
                 conds=self.current_conds(),
             )
         )
+
+
+def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:
+    """A notebook's top-level NumPy/`random` draws that feed no training, no file and
+    nothing the flow cannot follow are no draws (reprolint.analysis.feeds)."""
+    from reprolint.analysis.feeds import draws_feeding_nothing
+
+    functions = collector.facts.functions
+
+    def trains(name: str) -> bool:
+        return any(
+            isinstance(e, Usage) and e.kind == "train"
+            for qualname, fn in functions.items() if qualname == name or qualname.startswith(name + ".")
+            for e in fn.events
+        )
+
+    idle = draws_feeding_nothing(module, collector.top_draws, collector.qualify, trains)
+    if idle:
+        collector.facts.events = [
+            e for e in collector.facts.events
+            if not (isinstance(e, Draw) and isinstance(e.span, _Pending) and id(e.span.node) in idle)
+        ]
 
 
 def _dunder_member(qualname: str) -> bool:
@@ -1046,6 +1073,8 @@ def collect_facts(
     collector = _Collector(module, path, catalog or rng_catalog(), source)
     collector.walk(module)
     collector.usage_finish()
+    if collector.top_draws and path.endswith(".ipynb"):
+        _drop_idle_draws(module, collector)
     facts = collector.facts
     seeds = any(isinstance(e, Seed) for e in facts.events) or any(
         isinstance(e, Seed) for fn in facts.functions.values() for e in fn.events
