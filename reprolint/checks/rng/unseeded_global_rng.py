@@ -57,7 +57,10 @@ class UnseededGlobalRng(Rule):
     nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
     (`generator=`, `seed=`) that the keyword arguments may hold. A draw inside an f-string
     field (`f"tcp://localhost:{random.randrange(49152, 65535)}"`) makes text, not data,
-    and is not reported.
+    and is not reported. In a notebook, a NumPy or `random` draw in the top-level code
+    whose value reaches no training call (`fit`, `train_on_batch`, `backward`...), no
+    saved file, no function of the notebook that trains and no helper the analysis cannot
+    follow (arrays illustrating an operation, a random baseline) is not reported either.
 
     Spawned workers: `torch.multiprocessing.spawn(main_worker, ...)` (and
     `multiprocessing.Process(target=...)` once the module set the `spawn`/`forkserver`
