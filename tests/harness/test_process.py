@@ -57,6 +57,15 @@ def wait_for(path: Path, count: int) -> None:
         time.sleep(0.05)
 
 
+def _default_signal_handling() -> None:
+    """In the child: the default action for SIGINT and SIGHUP. A suite started in the
+    background (`cmd &` ignores SIGINT) or under `nohup` (ignores SIGHUP) passes those
+    dispositions on, and Python keeps an ignored SIGINT ignored: the signal sent below
+    would never arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
@@ -102,6 +111,7 @@ def test_a_signal_to_reprolint_leaves_no_process_behind(workdir: Path, sig: int,
     proc = subprocess.Popen(
         [PY, "-m", "reprolint.cli", command, *extra, "--", PY, str(program)],
         cwd=workdir, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_default_signal_handling,
     )
     wait_for(workdir / "pids.txt", 2)
     proc.send_signal(sig)
