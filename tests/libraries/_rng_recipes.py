@@ -118,6 +118,13 @@ def _save_tiny_checkpoint(transformers: Any, kind: str) -> str:
             num_attention_heads=2, intermediate_size=8,
         )
         transformers.ViTModel(config).save_pretrained(path)
+    elif kind == "wav2vec2":
+        config = transformers.Wav2Vec2Config(
+            vocab_size=32, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
+            intermediate_size=8, conv_dim=(8,), conv_stride=(5,), conv_kernel=(10,),
+            num_conv_pos_embeddings=2, num_conv_pos_embedding_groups=2, classifier_proj_size=4,
+        )
+        transformers.Wav2Vec2Model(config).save_pretrained(path)
     else:
         config = transformers.BertConfig(
             vocab_size=32, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
@@ -309,6 +316,7 @@ _MODEL_ZOO: Dict[str, Recipe] = {
     "transformers.AutoModelForQuestionAnswering.from_pretrained": _from_pretrained("bert"),
     "transformers.AutoModelForMultipleChoice.from_pretrained": _from_pretrained("bert"),
     "transformers.AutoModelForImageClassification.from_pretrained": _from_pretrained("vit"),
+    "transformers.AutoModelForAudioClassification.from_pretrained": _from_pretrained("wav2vec2"),
 }
 
 _TENSORFLOW: Dict[str, Recipe] = {
@@ -703,3 +711,62 @@ def _keras2_fit_generator_on_a_flow() -> Any:
 
 
 RECIPES["tensorflow:fit_generator"] = lambda _: _keras2_fit_generator_on_a_flow()
+
+
+# --------------------------------------------------------------------------- hub, adapters, datasets
+
+
+@lru_cache(maxsize=None)
+def _local_hub() -> str:
+    """A hub repository on disk (`source="local"`: no network): one entrypoint that builds
+    a small model, as a published hubconf.py does."""
+    path = tempfile.mkdtemp(prefix="reprolint-hub-")
+    atexit.register(shutil.rmtree, path, True)
+    with open(f"{path}/hubconf.py", "w") as hubconf:
+        hubconf.write(
+            "dependencies = ['torch']\n\n\n"
+            "def tiny(width=4):\n"
+            "    import torch\n\n"
+            "    return torch.nn.Sequential(torch.nn.Linear(width, width), torch.nn.Linear(width, 2))\n"
+        )
+    return path
+
+
+RECIPES["torch.hub.load"] = lambda load: _params(load(_local_hub(), "tiny", source="local"))
+
+
+def _lora(get_peft_model: Any) -> Any:
+    """LoRA adapters put on a small model whose own weights are fixed (built under a forked
+    RNG): only the adapter weights get_peft_model draws can differ."""
+    import peft
+
+    torch = _torch()
+
+    class Base(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.proj = torch.nn.Linear(4, 4)
+
+        def forward(self, x: Any) -> Any:
+            return self.proj(x)
+
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        base = Base()
+    model = get_peft_model(base, peft.LoraConfig(r=2, target_modules=["proj"]))
+    return torch.cat([p.detach().flatten() for name, p in model.named_parameters() if "lora_" in name])
+
+
+RECIPES["peft.get_peft_model"] = _lora
+RECIPES["peft.mapping_func.get_peft_model"] = _lora
+
+
+def _datasets_shuffle(datasets: Any) -> Any:
+    """Dataset.shuffle() and DatasetDict.shuffle() without seed= (in memory, no cache file)."""
+    rows = {"x": list(range(50))}
+    one = datasets.Dataset.from_dict(rows).shuffle()["x"]
+    split = datasets.DatasetDict({"train": datasets.Dataset.from_dict(rows)}).shuffle()["train"]["x"]
+    return [list(one), list(split)]
+
+
+RECIPES["datasets:shuffle"] = _datasets_shuffle

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import os
 import random
+import subprocess
 import sys
+import tempfile
 from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import pytest
@@ -202,6 +205,37 @@ _SEED_CALLS: Dict[str, Callable[[Any, int], None]] = {
 }
 
 
+# Seeders that patch the process they run in, once: each run is a fresh interpreter that
+# calls the seeder, then imports the library and draws from it.
+_IN_A_CHILD = {"reprolint.runtime.install"}
+
+_CHILD = '''
+import importlib, sys
+api, library, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+module, name = api.rsplit(".", 1)
+getattr(importlib.import_module(module), name)(seed)
+lib = importlib.import_module(library)
+if library == "random":
+    values = [lib.random() for _ in range(3)]
+elif library == "tensorflow":
+    values = lib.random.uniform([3]).numpy().tolist()
+else:
+    values = lib.rand(3).tolist() if library == "torch" else lib.random.rand(3).tolist()
+print(repr(values))
+'''
+
+
+def _probe_in_a_child(api: str, library: str, seed: int) -> str:
+    with tempfile.TemporaryDirectory() as record:
+        env = dict(os.environ, REPROLINT_RECORD=os.path.join(record, "record.json"))
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, api, library, str(seed)],
+            capture_output=True, text=True, env=env, timeout=300,
+        )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
 @pytest.mark.parametrize("entry,api,key", _verified("seeders"))
 def test_seeder_seeds_each_library_it_names(entry: dict, api: str, key: str) -> None:
     seeder = _resolve(api)
@@ -212,6 +246,8 @@ def test_seeder_seeds_each_library_it_names(entry: dict, api: str, key: str) -> 
         pytest.importorskip(library)
 
         def run(seed: int) -> Any:
+            if api in _IN_A_CHILD:
+                return _probe_in_a_child(api, library, seed)
             _seed_library(library, 12345)  # a state the seeder must overwrite
             call(seeder, seed)
             return _fingerprint(_probe(library))
@@ -250,6 +286,11 @@ def test_generator_constructor_is_seeded_by_its_argument(entry: dict, api: str, 
         assert _fingerprint(torch.rand(3)) != first, f"`{api}` did not reseed from entropy"
         torch.manual_seed(used)
         assert _fingerprint(torch.rand(3)) == first, f"`{api}` did not return the seed it used"
+        return
+    if entry.get("seed_arg") is None and entry.get("keyword") is None:
+        # Takes no seed (SystemRandom): even given one, each instance reads OS entropy.
+        streams = {_fingerprint(_stream(make(7))), _fingerprint(_stream(make(7))), _fingerprint(_stream(make()))}
+        assert len(streams) == 3, f"`{api}` repeated a stream: something seeds it"
         return
     seeded = [_fingerprint(_stream(make(7))) for _ in range(2)]
     assert seeded[0] == seeded[1], f"`{api}(7)` twice gave two streams"
@@ -460,3 +501,28 @@ def test_fit_shuffles_a_pydataset_batch_order_with_pythons_random() -> None:
         first = order(1, 1)
         assert order(1, 2) == first, f"{keras.__name__}: a PyDataset's order follows TensorFlow's seed"
         assert order(2, 1) != first, f"{keras.__name__}: a PyDataset's order does not follow `random`"
+
+
+# --------------------------------------------------------------------------- what the scikit-learn entries rest on
+
+
+def test_each_sklearn_estimator_the_catalog_names_defaults_to_the_global_rng() -> None:
+    """An estimator listed as drawing from NumPy's global RNG unless given `random_state=`
+    must default to `random_state=None` (Perceptron, which defaults to 0, does not draw)."""
+    pytest.importorskip("sklearn")
+    import inspect
+
+    fixed = {}
+    for entry in CATALOG["draws"]:
+        if [c.get("keyword") for c in entry.get("unless", [])] != ["random_state"]:
+            continue
+        for api in entry["api"]:
+            if not api.startswith("sklearn.") or api in entry.get("unverified", ()):
+                continue
+            made = _resolve(api)
+            if not isinstance(made, type):
+                continue
+            default = inspect.signature(made).parameters["random_state"].default
+            if default is not None:
+                fixed[api] = default
+    assert not fixed, f"random_state defaults to a fixed value (no global draw): {fixed}"
