@@ -211,12 +211,6 @@ def program_usages(ctx: "CheckContext") -> list[Program]:
     return ctx.all_programs
 
 
-def report_location(usage: ProgramUsage, preferred: Optional[tuple[str, Usage]]) -> Optional[tuple[str, Usage]]:
-    """Where a program-level finding goes: ``preferred`` (the line that selects the GPU),
-    else the entry point's first statement."""
-    return preferred or usage.entry_event
-
-
 # ----------------------------------------------------------------------------- TensorFlow
 
 @dataclass(frozen=True)

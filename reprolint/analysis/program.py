@@ -529,16 +529,6 @@ class Program:
         return not (updates and looped)
 
     @property
-    def trains_anything(self) -> bool:
-        """A training step of any framework runs (backward, optimizer step, fit, a
-        Trainer), not counting plain functions of imported modules that no call reaches
-        (a notebook importing a chapter's `train_model` trains nothing)."""
-        return self.framework_trainer or any(
-            step.event.kind == "train" and not step.context.uncalled  # type: ignore[union-attr]
-            for step in self.usage_steps
-        )
-
-    @property
     def loads_checkpoint(self) -> bool:
         """The program loads trained weights (``load_state_dict``, ``torch.load``,
         ``from_pretrained``): in a program that trains nothing, they replace the

@@ -138,9 +138,6 @@ class RngCatalog:
         self.libraries: dict[str, str] = {
             name: lib["display"] for name, lib in data.get("libraries", {}).items()
         }
-        self.library_modules = frozenset(
-            lib.get("module", name) for name, lib in data.get("libraries", {}).items()
-        )
         self.seeders: dict[str, SeederApi] = {}
         self.draws: dict[str, DrawApi] = {}
         self.draw_prefixes: list[tuple[str, DrawApi]] = []
