@@ -52,7 +52,8 @@ def _verified(section: str) -> List[Any]:
             continue
         library = entry.get("library") or ",".join(entry.get("seeds", ()))
         keras = f"keras{entry['keras']}:" if "keras" in entry else ""
-        cases.append(pytest.param(entry, api, key, id=f"{library}:{keras}{api}"))
+        name = key if section == "method_draws" else api  # `datasets:shuffle`, not `shuffle`
+        cases.append(pytest.param(entry, api, key, id=f"{library}:{keras}{name}"))
     return cases
 
 
