@@ -12,7 +12,7 @@ knows about a new API is one decorated function in its module::
 Families: :mod:`.flags` (determinism switches), :mod:`.frameworks` (Lightning, Hugging
 Face, Accelerate trainers), :mod:`.env` (environment variables, re-exec),
 :mod:`.devices` (TF/JAX device selection), :mod:`.order` (samplers, loaders, seeds
-taken from the rank).
+taken from the rank), :mod:`.tf_pipelines` (TF input pipelines ordered by thread timing).
 """
 
 from __future__ import annotations
@@ -64,6 +64,6 @@ _LOADED = False
 def _load() -> None:
     # Importing the family modules registers their handlers.
     global _LOADED
-    from reprolint.analysis.calls import devices, env, flags, frameworks, order  # noqa: F401
+    from reprolint.analysis.calls import devices, env, flags, frameworks, order, tf_pipelines  # noqa: F401
 
     _LOADED = True

