@@ -770,3 +770,71 @@ def _datasets_shuffle(datasets: Any) -> Any:
 
 
 RECIPES["datasets:shuffle"] = _datasets_shuffle
+
+
+# --------------------------------------------------------------------------- Keras 2 ImageDataGenerator
+
+
+def _image_generator_batches(flow: Callable[[Any, bool], Any]) -> list:
+    """Two batches of a plain generator's shuffled iterator (its sample order) and one of an
+    augmenting generator's unshuffled iterator (its transformed pixels): tf-keras's
+    ImageDataGenerator (Keras 3 keeps it only as keras._legacy)."""
+    import pytest
+
+    tf_keras = pytest.importorskip("tf_keras")
+    make = tf_keras.preprocessing.image.ImageDataGenerator
+    plain = flow(make(), True)
+    augmenting = flow(make(rotation_range=40, width_shift_range=0.2, zoom_range=0.2, horizontal_flip=True), False)
+    return [plain[0][1].tolist(), plain[1][1].tolist(), augmenting[0][0].round(4).tolist()]
+
+
+def _images_array() -> tuple:
+    import numpy as np
+
+    x = np.linspace(0.0, 1.0, 24 * 8 * 8, dtype="float32").reshape(24, 8, 8, 1)
+    return x, np.arange(24, dtype="float32")
+
+
+@lru_cache(maxsize=1)
+def _image_folder() -> str:
+    """24 small PNG images, 12 per class folder (flow_from_directory's layout)."""
+    import numpy as np
+    from PIL import Image
+
+    path = tempfile.mkdtemp(prefix="reprolint-images-")
+    atexit.register(shutil.rmtree, path, True)
+    for i in range(24):
+        folder = f"{path}/class{i % 2}"
+        import os
+
+        os.makedirs(folder, exist_ok=True)
+        pixels = (np.arange(64).reshape(8, 8) * 3 + i * 7) % 256
+        Image.fromarray(pixels.astype("uint8")).save(f"{folder}/img{i:02d}.png")
+    return path
+
+
+def _from_directory(generator: Any, shuffle: bool) -> Any:
+    return generator.flow_from_directory(
+        _image_folder(), target_size=(8, 8), color_mode="grayscale", class_mode="sparse", batch_size=6, shuffle=shuffle,
+    )
+
+
+def _from_dataframe(generator: Any, shuffle: bool) -> Any:
+    import pandas as pd
+
+    files = [f"class{i % 2}/img{i:02d}.png" for i in range(24)]
+    frame = pd.DataFrame({"filename": files, "class": [str(i % 2) for i in range(24)]})
+    return generator.flow_from_dataframe(
+        frame, _image_folder(), target_size=(8, 8), color_mode="grayscale", class_mode="sparse", batch_size=6,
+        shuffle=shuffle,
+    )
+
+
+_FLOWS: Dict[str, Callable[[Any, bool], Any]] = {
+    "flow": lambda generator, shuffle: generator.flow(*_images_array(), batch_size=6, shuffle=shuffle),
+    "flow_from_directory": _from_directory,
+    "flow_from_dataframe": _from_dataframe,
+}
+for _requires in ("keras", "tensorflow"):
+    for _method, _flow in _FLOWS.items():
+        RECIPES[f"{_requires}:{_method}"] = (lambda flow: lambda _module: _image_generator_batches(flow))(_flow)

@@ -23,7 +23,8 @@ from typing import Any, Callable, Optional
 import libcst as cst
 
 __all__ = [
-    "INPUT_CHECKS", "RANDOM_INITIALIZERS", "fit_draws", "fit_generator_draws", "initializer_value", "note_assignment",
+    "INPUT_CHECKS", "RANDOM_INITIALIZERS", "fit_draws", "fit_generator_draws", "flow_draws", "flow_draws_tf",
+    "initializer_value", "note_assignment",
 ]
 
 # What ``keras.initializers.get(name)`` makes a random initialiser of (Keras 2 and 3 agree).
@@ -119,6 +120,16 @@ def note_assignment(c: Any, names: list[str], value: cst.BaseExpression) -> None
     tf.data.Dataset...``); a later assignment of anything else forgets them."""
     if "tensorflow" not in c.uses and "keras" not in c.uses:
         return
+    from reprolint.analysis.calls import tf_pipelines
+
+    tf_pipelines.note_assignment(c, names, value)
+    generators: dict[str, bool] = c.__dict__.setdefault("image_generators", {})
+    augments = _image_generator(c, value)
+    for name in names:
+        if augments is None:
+            generators.pop(name, None)
+        else:
+            generators[name] = augments
     inputs: dict[str, str] = c.__dict__.setdefault("keras_inputs", {})
     kind = _input_kind(c, value)
     for name in names:
@@ -165,7 +176,83 @@ def fit_generator_draws(c: Any, node: cst.Call) -> Optional[str]:
     return "random" if _input_kind(c, generator) == "sequence" else None
 
 
+# ------------------------------------------------------------------------- ImageDataGenerator
+
+# Keras 2's ImageDataGenerator (tf-keras 2.21 still ships it; Keras 3 keeps it only as
+# keras._legacy). Its constructor's parameters, in order, and those that draw a random
+# transformation for every image when not 0/False/None (measured on tf-keras 2.21).
+_IMAGE_GENERATOR_PARAMS = (
+    "featurewise_center", "samplewise_center", "featurewise_std_normalization", "samplewise_std_normalization",
+    "zca_whitening", "zca_epsilon", "rotation_range", "width_shift_range", "height_shift_range",
+    "brightness_range", "shear_range", "zoom_range", "channel_shift_range", "fill_mode", "cval",
+    "horizontal_flip", "vertical_flip",
+)
+_AUGMENTATIONS = frozenset({
+    "rotation_range", "width_shift_range", "height_shift_range", "brightness_range", "shear_range",
+    "zoom_range", "channel_shift_range", "horizontal_flip", "vertical_flip",
+})
+_IMAGE_GENERATORS = frozenset(
+    f"{root}.preprocessing.image.ImageDataGenerator"
+    for root in ("keras", "tensorflow.keras", "tf_keras", "keras_preprocessing", "tensorflow.compat.v1.keras")
+) | {"keras_preprocessing.image.ImageDataGenerator", "keras.preprocessing.image.image_data_generator.ImageDataGenerator"}
+# (shuffle, seed) positions of each flow method (after self).
+_FLOW_POSITIONS = {"flow": (3, 5), "flow_from_directory": (6, 7), "flow_from_dataframe": (10, 11)}
+
+
+def _image_generator(c: Any, expr: cst.BaseExpression) -> Optional[bool]:
+    """For ``ImageDataGenerator(...)`` (or a name bound to one): whether it draws random
+    augmentations (a ``**`` splat counts as drawing); None for anything else."""
+    from reprolint.analysis.facts import _literal
+
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        name = expr.value if isinstance(expr, cst.Name) else expr.attr.value
+        return getattr(c, "image_generators", {}).get(name)
+    if not isinstance(expr, cst.Call) or (c.qualify(expr.func) or "") not in _IMAGE_GENERATORS:
+        return None
+    for index, arg in enumerate(expr.args):
+        if arg.star:
+            return True
+        name = arg.keyword.value if arg.keyword is not None else (
+            _IMAGE_GENERATOR_PARAMS[index] if index < len(_IMAGE_GENERATOR_PARAMS) else ""
+        )
+        if name in _AUGMENTATIONS and _literal(arg.value) not in (0, 0.0, False, None):
+            return True
+    return False
+
+
+def flow_draws(c: Any, node: cst.Call) -> Optional[str]:
+    """``ImageDataGenerator(...).flow*(...)``: NumPy's global RNG, which permutes the samples
+    each epoch (``shuffle=True``, the default) and draws the random augmentations, unless
+    ``seed=`` is given (measured on tf-keras 2.21: ``np.random.seed`` fixes the batches, an
+    unseeded run changes them, ``seed=`` fixes them alone). None for another receiver, or
+    ``shuffle=False`` on a generator without augmentations."""
+    from reprolint.analysis.facts import _literal
+
+    if not isinstance(node.func, cst.Attribute) or node.func.attr.value not in _FLOW_POSITIONS:
+        return None
+    augments = _image_generator(c, node.func.value)
+    if augments is None:
+        return None
+    shuffle_at, seed_at = _FLOW_POSITIONS[node.func.attr.value]
+    args = [a.value for a in node.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    seed = keywords.get("seed", args[seed_at] if len(args) > seed_at else None)
+    if seed is not None and _literal(seed) is not None:
+        return None
+    shuffle = keywords.get("shuffle", args[shuffle_at] if len(args) > shuffle_at else None)
+    if not augments and shuffle is not None and _literal(shuffle) is False:
+        return None
+    return "numpy"
+
+
+def flow_draws_tf(c: Any, node: cst.Call) -> Optional[str]:
+    """The same for a program that imports TensorFlow; left to :func:`flow_draws` when it
+    also imports ``keras`` (one draw per call)."""
+    return None if "keras" in c.uses else flow_draws(c, node)
+
+
 # What decides a draw whose entry names an `input`: the library it draws from, or None.
 INPUT_CHECKS: dict[str, Callable[[Any, cst.Call], Optional[str]]] = {
     "keras-fit": fit_draws, "keras-fit-generator": fit_generator_draws,
+    "keras-image-flow": flow_draws, "keras-image-flow-tf": flow_draws_tf,
 }

@@ -1,0 +1,120 @@
+"""What RPL204 and RPL101 say about TensorFlow input pipelines, checked on the real library.
+
+* TF1 queue batching (``tf.train.batch``, ``batch_join``) with several enqueue threads
+  hands elements over in an order that changes from run to run; with one thread the
+  order is the same every run (``rules/tf.toml``, setting ``tf1-queue-batch-threads``).
+* Keras 2's ``ImageDataGenerator.flow`` given ``seed=`` gives the same batches whatever
+  NumPy's global seed (the catalog's ``unless = seed``); its draws without ``seed=`` are
+  checked by ``test_rng_catalog_real``.
+
+Each TensorFlow program runs in a fresh interpreter (TF1 graph mode, and torch/TF import
+order). Skips when TensorFlow (or tf-keras) is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+QUEUE_ORDERS = """
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+
+tf1 = tf.compat.v1
+tf1.disable_eager_execution()
+
+
+def order(threads, join):
+    with tf.Graph().as_default():
+        tf1.set_random_seed(0)
+        (value,) = tf1.train.slice_input_producer([tf.range(400)], num_epochs=1, shuffle=False)
+        value = tf.strings.to_number(tf.strings.as_string(value), tf.int32)  # some work per element
+        options = dict(batch_size=10, capacity=40, allow_smaller_final_batch=True)
+        if join:
+            batch = tf1.train.batch_join([[value] for _ in range(threads)], **options)
+        else:
+            batch = tf1.train.batch([value], num_threads=threads, **options)
+        out = []
+        with tf1.Session() as session:
+            session.run([tf1.global_variables_initializer(), tf1.local_variables_initializer()])
+            coordinator = tf1.train.Coordinator()
+            runners = tf1.train.start_queue_runners(session, coordinator)
+            try:
+                while True:
+                    out.extend(session.run(batch).tolist())
+            except tf.errors.OutOfRangeError:
+                pass
+            coordinator.request_stop()
+            coordinator.join(runners)
+        return out
+
+
+threads, join, runs = int(sys.argv[1]), sys.argv[2] == "join", int(sys.argv[3])
+orders = [order(threads, join) for _ in range(runs)]
+print(json.dumps({"distinct": len({tuple(o) for o in orders}), "complete": all(sorted(o) == list(range(400)) for o in orders)}))
+"""
+
+
+def _orders(threads: int, mode: str, runs: int) -> dict:
+    pytest.importorskip("tensorflow")
+    done = subprocess.run(
+        [sys.executable, "-c", QUEUE_ORDERS, str(threads), mode, str(runs)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("mode", ["batch", "join"])
+def test_one_enqueue_thread_gives_one_order(mode: str) -> None:
+    result = _orders(1, mode, 3)
+    assert result == {"distinct": 1, "complete": True}
+
+
+@pytest.mark.parametrize("mode", ["batch", "join"])
+def test_several_enqueue_threads_change_the_order(mode: str) -> None:
+    # Measured: 8 threads gave 6 different orders in 6 runs (each run holds every element).
+    result = _orders(8, mode, 6)
+    assert result["complete"]
+    assert result["distinct"] > 1, "8 enqueue threads gave the same order in 6 runs"
+
+
+FLOW_WITH_SEED = """
+import json, os
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import numpy as np
+from tf_keras.preprocessing.image import ImageDataGenerator
+
+x = np.linspace(0.0, 1.0, 24 * 8 * 8, dtype="float32").reshape(24, 8, 8, 1)
+y = np.arange(24, dtype="float32")
+
+
+def batches(numpy_seed, **flow):
+    np.random.seed(numpy_seed)
+    generator = ImageDataGenerator(rotation_range=40, horizontal_flip=True)
+    iterator = generator.flow(x, y, batch_size=6, **flow)
+    return [iterator[0][1].tolist(), iterator[1][0].round(4).tolist()]
+
+
+print(json.dumps({
+    "seeded_arg_same": batches(1, seed=5) == batches(2, seed=5),
+    "numpy_seed_same": batches(3) == batches(3),
+    "numpy_seed_differs": batches(3) != batches(4),
+}))
+"""
+
+
+def test_image_generator_flow_with_seed_ignores_numpys_seed() -> None:
+    pytest.importorskip("tf_keras")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(FLOW_WITH_SEED)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"seeded_arg_same": True, "numpy_seed_same": True, "numpy_seed_differs": True}
