@@ -2,10 +2,12 @@
 
 RPL204: TF1 queue batching with several enqueue threads (``tf.train.batch``/
 ``shuffle_batch`` with ``num_threads`` above 1, ``batch_join``/``shuffle_batch_join`` over
-several tensor tuples) and ``parallel_interleave(sloppy=True)`` hand elements over in
+several tensor tuples, the estimator input functions' ``num_threads``) and
+``parallel_interleave(sloppy=True)`` hand elements over in
 thread-completion order; one thread, the default, does not. RPL101: a Keras 2
 ``ImageDataGenerator`` iterator without ``seed=`` shuffles and augments with NumPy's global
-RNG. (Both measured on the real libraries: tests/libraries/test_tf_pipelines_real.py.)"""
+RNG. (Measured on the real libraries, tests/libraries/test_tf_pipelines_real.py, except the
+estimator functions, which TF 2.16 removed: their docstring says so.)"""
 
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ def _found(source: str, code: str, threads: int = 4) -> list[tuple[int, str]]:
     ("tf.train.batch_join([[x], [x], [x]], 32)", "3"),
     ("tf.train.shuffle_batch_join([[x] for _ in range(5)], 32, 100, 10, seed=3)", "5"),
     ("tf.train.batch_join([[x] for _ in range(args.threads)], 32)", "4"),
+    ("tf.estimator.inputs.numpy_input_fn({'x': x}, None, 32, 1, False, 1000, 4)", "4"),
+    ("tf.compat.v1.estimator.inputs.pandas_input_fn(frame, shuffle=False, num_threads=2)", "2"),
 ])
 def test_several_enqueue_threads_are_reported(call: str, threads: str) -> None:
     found = _found(f"batch = {call}\n", "RPL204")
@@ -60,6 +64,8 @@ def test_a_reader_list_bound_to_a_name_counts_its_threads() -> None:
     "tf.train.batch([x], 32, num_threads=args.threads)",  # its default is 1 here
     "tf.train.batch_join([[x]], 32)",
     "tf.train.batch([x], 32, num_threads=n_threads)",  # unknown: not reported
+    "tf.estimator.inputs.numpy_input_fn({'x': x}, shuffle=False)",
+    "tf.estimator.inputs.pandas_input_fn(frame, shuffle=False, num_threads=1)",
 ])
 def test_one_or_an_unknown_number_of_threads_is_not_reported(call: str) -> None:
     assert _found(f"n_threads = int(input())\nbatch = {call}\n", "RPL204", threads=1) == []

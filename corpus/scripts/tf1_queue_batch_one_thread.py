@@ -1,7 +1,8 @@
 """TF1 trainer fed by queue runners with one enqueue thread everywhere: the default
-num_threads, a flag whose default is 1, a literal 1, a join over one reader, and a
-parallel interleave that keeps its order (sloppy=False). The batches come out in the same
-order on every run (the shuffles are seeded)."""
+num_threads, a flag whose default is 1, a literal 1, a join over one reader, an estimator
+input function with its default num_threads, and a parallel interleave that keeps its
+order (sloppy=False). The batches come out in the same order on every run (the shuffles
+are seeded)."""
 import argparse  # expect: RPL304
 
 import tensorflow as tf
@@ -46,6 +47,11 @@ def record_dataset(pattern):
     return files.apply(tf.data.experimental.parallel_interleave(tf.data.TFRecordDataset, cycle_length=4, sloppy=False))
 
 
+def predict_inputs(images, labels):
+    features = tf.estimator.inputs.numpy_input_fn({"x": images}, labels, batch_size=64, shuffle=False)
+    return features
+
+
 def model(images):
     flat = tf.reshape(images, [-1, 32 * 32 * 3])
     weights = tf.get_variable("w", [32 * 32 * 3, 10], initializer=tf.zeros_initializer())
@@ -58,7 +64,8 @@ def main():
     logits = model(images)
     loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))  # expect: RPL204
     train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
-    eval_inputs(256)
+    first, _, _ = eval_inputs(256)
+    predict_inputs(*first)
     record_dataset("data/*.tfrecords")
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())

@@ -1,6 +1,6 @@
 """TF1 CIFAR-style trainer fed by queue runners. The training batches are assembled by
 several enqueue threads at once (num_threads from a flag whose default is 8, and a
-batch_join over one reader per thread), so the order of the examples in the batches
+batch_join over one reader per thread, an estimator input function with 4 threads), so the order of the examples in the batches
 depends on thread timing, even with every seed set."""
 import argparse  # expect: RPL304
 
@@ -39,6 +39,11 @@ def eval_inputs(batch_size):
     return tf.train.batch_join(readers, batch_size=batch_size)  # expect: RPL204
 
 
+def predict_inputs(images, labels):
+    features = tf.estimator.inputs.numpy_input_fn({"x": images}, labels, batch_size=64, shuffle=False, num_threads=4)  # expect: RPL204
+    return features
+
+
 def model(images):
     flat = tf.reshape(images, [-1, 32 * 32 * 3])
     weights = tf.get_variable("w", [32 * 32 * 3, 10], initializer=tf.zeros_initializer())
@@ -52,6 +57,7 @@ def main():
     loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))  # expect: RPL204
     train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
     eval_images, eval_labels = eval_inputs(256)
+    predict_inputs(eval_images, eval_labels)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         coord = tf.train.Coordinator()

@@ -5,6 +5,8 @@ TF1 queue pipelines hand batches over in the order their enqueue threads finish:
 ``batch_join``/``shuffle_batch_join`` one thread per tensor tuple of ``tensors_list``.
 Measured with TensorFlow 2.21 (``tf.compat.v1``): 8 threads gave 4 different orders in
 6 runs, 1 thread always the same (``tests/libraries/test_tf_pipelines_real.py``).
+The estimator input functions (``tf.estimator.inputs.numpy_input_fn``/``pandas_input_fn``)
+feed a queue the same way, with ``num_threads`` (default 1) enqueue threads.
 ``tf.data.experimental.parallel_interleave(..., sloppy=True)`` likewise hands elements
 over as they are ready.
 
@@ -25,7 +27,10 @@ from reprolint.analysis.calls import CallSite, on_call
 
 _PREFIXES = ("tensorflow.", "tensorflow.compat.v1.")
 # 0-based position of ``num_threads`` in each function's signature.
-_THREADED = {"train.batch": 2, "train.shuffle_batch": 4}
+_THREADED = {
+    "train.batch": 2, "train.shuffle_batch": 4,
+    "estimator.inputs.numpy_input_fn": 6, "estimator.inputs.pandas_input_fn": 6,
+}
 _JOINED = ("train.batch_join", "train.shuffle_batch_join")
 
 

@@ -43,7 +43,9 @@ class TfNondeterministicOp(Rule):
       `tf.train.batch`/`shuffle_batch` with `num_threads` above 1 (a literal, a function
       default or an option's default; absent means 1), `batch_join`/`shuffle_batch_join`
       given more than one tensor tuple (one thread each: a list literal, or a
-      comprehension over `range(n)`); and `tf.data.experimental.parallel_interleave(...,
+      comprehension over `range(n)`), `tf.estimator.inputs.numpy_input_fn`/
+      `pandas_input_fn` with `num_threads` above 1 (before TF 2.16, which removed them);
+      and `tf.data.experimental.parallel_interleave(...,
       sloppy=True)`. Op determinism does not change them. `tf.data`'s
       `map(num_parallel_calls=...)` keeps its order by default and is not reported;
     - ops that raise under op determinism or stay nondeterministic (e.g.
