@@ -12,7 +12,9 @@ Both were measured on the real libraries (Keras 3.15 and tf-keras 2.21, TensorFl
   generator and a torch ``DataLoader``, which bring their own order (and raise when also
   given ``y=``); a ``keras.utils.PyDataset``/``Sequence`` has its batch order shuffled
   with Python's ``random`` (decided when the program builds it from a class of the same
-  module).
+  module);
+* Keras 2's ``ImageDataGenerator(...).flow*(...)`` without ``seed=`` shuffles its samples
+  (``shuffle=True`` by default) and draws its random augmentations from NumPy's global RNG.
 """
 
 from __future__ import annotations
