@@ -798,15 +798,17 @@ def _images_array() -> tuple:
 @lru_cache(maxsize=1)
 def _image_folder() -> str:
     """24 small PNG images, 12 per class folder (flow_from_directory's layout)."""
+    import os
+
     import numpy as np
-    from PIL import Image
+    import pytest
+
+    Image = pytest.importorskip("PIL.Image")
 
     path = tempfile.mkdtemp(prefix="reprolint-images-")
     atexit.register(shutil.rmtree, path, True)
     for i in range(24):
         folder = f"{path}/class{i % 2}"
-        import os
-
         os.makedirs(folder, exist_ok=True)
         pixels = (np.arange(64).reshape(8, 8) * 3 + i * 7) % 256
         Image.fromarray(pixels.astype("uint8")).save(f"{folder}/img{i:02d}.png")
@@ -820,7 +822,9 @@ def _from_directory(generator: Any, shuffle: bool) -> Any:
 
 
 def _from_dataframe(generator: Any, shuffle: bool) -> Any:
-    import pandas as pd
+    import pytest
+
+    pd = pytest.importorskip("pandas")
 
     files = [f"class{i % 2}/img{i:02d}.png" for i in range(24)]
     frame = pd.DataFrame({"filename": files, "class": [str(i % 2) for i in range(24)]})
