@@ -159,3 +159,19 @@ def test_a_program_the_fix_cannot_reach_is_named_in_the_fix_title(cli, minigpt: 
         "Turn on torch's deterministic mode at the entry point (in each program that runs it: "
         "demo.ipynb, projects/adder/adder.py); still needs a change by hand in projects/chargpt/chargpt.py"
     )
+
+
+def test_inline_partial_seed_adds_random_next_to_a_numpy_seed(cli, project) -> None:
+    # `np.random.seed(0)` contains the text `random.seed(0)`: the inline fix for RPL105
+    # must still add the `random` seed (it once took the substring for the statement).
+    script = (
+        "import random\n\nimport numpy as np\nimport torch\n\n"
+        "torch.manual_seed(0)\nnp.random.seed(0)\n"
+        "x = torch.randn(3)[random.randint(0, 2)]\ntorch.save(x, 'x.pt')\n"
+    )
+    root = project({"train.py": script})
+    assert "train.py:6:1: RPL105" in cli("check", "--no-cache", ".", cwd=root).out
+    result = cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", ".", cwd=root)
+    assert result.status == 0, result
+    assert "torch.manual_seed(0)\nrandom.seed(0)\nnp.random.seed(0)\n" in (root / "train.py").read_text()
+    assert cli("check", "--no-cache", ".", cwd=root).out == "All checks passed!\n"

@@ -352,7 +352,8 @@ def test_a_crlf_notebook_cell_keeps_crlf(cli, project) -> None:
     notebook = {
         "cells": [{
             "cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-            "source": ["import numpy as np\r\n", "x = np.random.rand(3)\r\n", "print(x)"],
+            # the draw feeds a saved file: a notebook draw that feeds nothing is no finding
+            "source": ["import numpy as np\r\n", "x = np.random.rand(3)\r\n", "np.save('x.npy', x)"],
         }],
         "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
         "nbformat": 4, "nbformat_minor": 5,

@@ -292,9 +292,6 @@ def flag_findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, str, di
     return out
 
 
-_LOOPS = (cst.For, cst.While, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
-
-
 def _in_loop(module: cst.Module, calls: list[cst.Call], pools: dict[int, bool]) -> tuple[set[int], dict[str, bool]]:
     """The ids of those calls written inside a loop or a comprehension of their function,
     and the names ``Pool(...)`` calls are bound to (``with Pool(4) as pool``, ``pool =
@@ -302,6 +299,8 @@ def _in_loop(module: cst.Module, calls: list[cst.Call], pools: dict[int, bool]) 
     wanted = {id(c) for c in calls}
     found: set[int] = set()
     bound: dict[str, bool] = {}
+    # Built here, not at import: libcst's node types load on the first parse (reprolint._lazy).
+    loops = (cst.For, cst.While, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
 
     def walk(node: cst.CSTNode, looping: bool) -> None:
         if id(node) in wanted and looping:
@@ -314,7 +313,7 @@ def _in_loop(module: cst.Module, calls: list[cst.Call], pools: dict[int, bool]) 
                 bound[node.targets[0].target.value] = pools[id(node.value)]
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             looping = False
-        elif isinstance(node, _LOOPS):
+        elif isinstance(node, loops):
             looping = True
         for child in _children(node):
             walk(child, looping)
