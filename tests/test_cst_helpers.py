@@ -54,6 +54,7 @@ def test_children_match_libcst_on_snippets(name: str) -> None:
     _same_children(SNIPPETS[name])
 
 
+@pytest.mark.slow
 def test_children_match_libcst_on_the_corpus() -> None:
     files = sorted(CORPUS.rglob("*.py"))
     assert len(files) > 50
