@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Callable
@@ -60,3 +61,17 @@ def script(tmp_path: Path) -> Callable[[str, str], str]:
 
     return write
 
+
+
+def _default_signal_handling() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+@pytest.fixture
+def default_signals() -> Callable[[], None]:
+    """A ``preexec_fn`` giving a child the default action for SIGINT and SIGHUP. A suite
+    started in the background (``cmd &`` ignores SIGINT) or under ``nohup`` (ignores
+    SIGHUP) passes those dispositions on, and Python keeps an ignored SIGINT ignored: a
+    signal a test sends to reprolint would never arrive."""
+    return _default_signal_handling

@@ -57,15 +57,6 @@ def wait_for(path: Path, count: int) -> None:
         time.sleep(0.05)
 
 
-def _default_signal_handling() -> None:
-    """In the child: the default action for SIGINT and SIGHUP. A suite started in the
-    background (`cmd &` ignores SIGINT) or under `nohup` (ignores SIGHUP) passes those
-    dispositions on, and Python keeps an ignored SIGINT ignored: the signal sent below
-    would never arrive."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-
-
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
@@ -104,14 +95,16 @@ def test_a_timeout_stops_the_whole_group(workdir: Path, capsys) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 @pytest.mark.parametrize("command", ["verify", "profile", "variance"])
-def test_a_signal_to_reprolint_leaves_no_process_behind(workdir: Path, sig: int, command: str) -> None:
+def test_a_signal_to_reprolint_leaves_no_process_behind(
+    workdir: Path, sig: int, command: str, default_signals
+) -> None:
     program = workdir / "train.py"
     program.write_text(LEAVES_A_CHILD.format(sleep=120, new_session=True))
     extra = ["--runs", "2"] if command == "variance" else []
     proc = subprocess.Popen(
         [PY, "-m", "reprolint.cli", command, *extra, "--", PY, str(program)],
         cwd=workdir, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=_default_signal_handling,
+        preexec_fn=default_signals,
     )
     wait_for(workdir / "pids.txt", 2)
     proc.send_signal(sig)

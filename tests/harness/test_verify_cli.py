@@ -25,15 +25,6 @@ def command(*args: str) -> list:
 PRINT_RANDOM = "import random\nprint(random.random())\n"
 
 
-def _default_signal_handling() -> None:
-    """In the child: the default action for SIGINT and SIGHUP. A suite started in the
-    background (`cmd &` ignores SIGINT) or under `nohup` (ignores SIGHUP) passes those
-    dispositions on, and Python keeps an ignored SIGINT ignored: the signal sent below
-    would never arrive."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-
-
 def test_usage_errors_exit_2(verify) -> None:
     missing = verify()
     assert missing.status == 2
@@ -146,7 +137,7 @@ def test_existing_sitecustomize_still_runs(verify, script, tmp_path: Path, monke
     assert stdout.strip() == str(site / "sitecustomize.py")
 
 
-def test_ctrl_c_stops_the_runs_and_keeps_the_records(tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_runs_and_keeps_the_records(tmp_path: Path, default_signals) -> None:
     pid_file = tmp_path / "child.pid"
     program = tmp_path / "slow.py"
     program.write_text(
@@ -158,7 +149,7 @@ def test_ctrl_c_stops_the_runs_and_keeps_the_records(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "reprolint.cli", "verify", "--", PY, str(program)],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=_default_signal_handling,
+        preexec_fn=default_signals,
     )
     deadline = time.monotonic() + 60
     while not pid_file.exists() or not pid_file.read_text():
