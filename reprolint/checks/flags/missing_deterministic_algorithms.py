@@ -4,6 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.flags._common import report_per_cuda_site
 from reprolint.fixes.determinism import determinism_available, plan_determinism
 from reprolint.model import Applicability
 
@@ -148,21 +149,11 @@ class MissingDeterministicAlgorithms(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        # One finding per CUDA site, naming every program that reaches it (a shared
-        # `dist_util.dev()` is one problem of each training script).
-        sites: dict[tuple[str, object], list] = {}  # site -> [path, usage, programs]
-        for program in program_usages(ctx):
-            if not program.is_training or not program.trains_with("torch") or program.framework_trainer:
-                continue
-            cuda = program.cuda
-            if cuda is None or program.deterministic() is not None:
-                continue
-            path, usage = cuda
-            sites.setdefault((path, usage.span), [path, usage, []])[2].append(program)
-        for path, usage, programs in sites.values():
-            entries = list(dict.fromkeys(e for p in programs for e in p.entry_points))
-            roles = {p.entry: p.role.value for p in programs}
-            yield self.report(path, usage.span, what=usage.name, roles=roles, entry_points=entries)
+        yield from report_per_cuda_site(self, (
+            program for program in program_usages(ctx)
+            if program.is_training and program.trains_with("torch") and not program.framework_trainer
+            and program.uses_cuda and program.deterministic() is None
+        ))
         # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)
         for path, facts in ctx.facts.items():
             yield from (self.report(path, f.span, **f.data) for f in facts.findings if f.code == self.code)
