@@ -1,14 +1,21 @@
-"""Shared wording for the randomness rules."""
+"""Shared wording and fix wiring for the randomness rules."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from reprolint.analysis.facts import Draw
 from reprolint.catalog.rng import rng_catalog
+from reprolint.fixes.planning import FixAction
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from reprolint.checks.base import CheckContext
+    from reprolint.fixes.planning import FixPlanner
+    from reprolint.model import Diagnostic
+
+T = TypeVar("T")
 
 _VERBS = {
     "draw": "draws from",
@@ -61,3 +68,25 @@ def roles(ctx: "CheckContext", entries: "list[str] | tuple[str, ...]") -> dict[s
     if by_entry is None:
         by_entry = ctx.memo["rng.roles"] = {p.entry: p.role.value for p in ctx.programs}
     return {e: by_entry[e] for e in entries if e in by_entry}
+
+
+def located_action(
+    planner: FixPlanner,
+    d: Diagnostic,
+    key: tuple[Any, ...],
+    title: str,
+    locate: Callable[[cst.Module], Optional[T]],
+    change: Callable[[cst.Module, T], cst.Module],
+) -> Optional[FixAction]:
+    """A fix in the finding's own file: ``locate`` finds what to change in a module (None:
+    not there, so no fix), ``change`` rewrites the module there. The action finds it
+    again in the module it is given, and leaves a module where it is gone as it is."""
+    module = planner.module(d.path)
+    if module is None or locate(module) is None:
+        return None
+
+    def apply(m: cst.Module) -> cst.Module:
+        found = locate(m)
+        return m if found is None else change(m, found)
+
+    return FixAction(d.path, key, planner.applicability(d.code), title, apply)

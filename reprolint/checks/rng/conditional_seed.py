@@ -7,6 +7,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.program import Blame
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.rng._common import located_action
 from reprolint.fixes.planning import FixAction, FixPlanner, literal_seed, node_code
 from reprolint.fixes.seeding import seed_argument
 from reprolint.model import Applicability, Diagnostic, Related
@@ -141,8 +142,7 @@ def _plan_conditional(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]
         for outcome in program.seeds:
             if outcome.blame is not None and outcome.blame[0] == d.path and outcome.blame[1] == d.span:
                 blame = outcome.blame
-    module = planner.module(d.path)
-    if blame is None or module is None:
+    if blame is None:
         return None
     condition = blame[3]
     literal = literal_seed(planner.seed)
@@ -176,18 +176,10 @@ def _plan_conditional(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]
                 return parent, copy
         return None
 
-    if locate(module) is None:
-        return None
-
-    def apply(m: cst.Module) -> cst.Module:
-        found = locate(m)
-        if found is None:
-            return m
+    def add_else(m: cst.Module, found: tuple[cst.If, cst.CSTNode]) -> cst.Module:
         if_node, copy = found
         new_if = fixes.add_else_branch(if_node, [copy])  # type: ignore[list-item]
         return fixes.replace_nodes(m, {id(if_node): lambda _: new_if})
 
-    return FixAction(
-        d.path, ("else", d.span), planner.applicability(d.code),
-        f"Seed with the configured seed ({planner.seed}) when `{condition}` is false", apply,
-    )
+    title = f"Seed with the configured seed ({planner.seed}) when `{condition}` is false"
+    return located_action(planner, d, ("else", d.span), title, locate, add_else)

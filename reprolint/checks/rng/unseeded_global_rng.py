@@ -8,7 +8,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.program import DrawOutcome
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import draw_fields, entry_list, roles
+from reprolint.checks.rng._common import draw_fields, entry_list, located_action, roles
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, together
 from reprolint.fixes.seeding import entry_action, partial_action, reported_programs
 from reprolint.model import Applicability, Diagnostic, Related, Severity, Span
@@ -270,10 +270,6 @@ def _plan_unseeded_global(planner: FixPlanner, d: Diagnostic) -> Optional[FixAct
 
 
 def _plan_move(planner: FixPlanner, d: Diagnostic, seed_span: Span) -> Optional[FixAction]:
-    module = planner.module(d.path)
-    if module is None:
-        return None
-
     def locate(m: cst.Module) -> Optional[tuple[cst.CSTNode, cst.CSTNode, cst.CSTNode]]:
         draw, seed = fixes.find_call(m, d.span), fixes.find_call(m, seed_span)
         if draw is None or seed is None:
@@ -289,22 +285,15 @@ def _plan_move(planner: FixPlanner, d: Diagnostic, seed_span: Span) -> Optional[
             return None
         return suite, statement, anchor
 
-    if locate(module) is None:
-        return None
-
-    def apply(m: cst.Module) -> cst.Module:
-        found = locate(m)
-        if found is None:
-            return m
+    def move(m: cst.Module, found: tuple[cst.CSTNode, cst.CSTNode, cst.CSTNode]) -> cst.Module:
         suite, statement, anchor = found
         if suite is m:
             return fixes.move_before(m, statement, anchor)  # type: ignore[return-value]
         moved = fixes.move_before(suite, statement, anchor)  # on the original nodes
         return fixes.replace_nodes(m, {id(suite): lambda _: moved})
 
-    return FixAction(
-        d.path, ("move", seed_span), planner.applicability(d.code),
-        "Move the seeding call above the first draw", apply,
+    return located_action(
+        planner, d, ("move", seed_span), "Move the seeding call above the first draw", locate, move,
     )
 
 
