@@ -113,7 +113,9 @@ def test_dev_null_is_not_a_file_to_check(tmp_path: Path) -> None:
 
 # -- 10: permissions ---------------------------------------------------------------------
 
-def test_a_folder_without_search_permission_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
+def _check_beside_a_locked_folder(tmp_path: Path, *paths: str) -> subprocess.CompletedProcess:
+    """`reprolint check --no-cache PATHS`, run as an unprivileged user, in a project of
+    `train.py` and `locked/hidden.py` whose folder has no permissions at all."""
     wrap = _as_a_user()
     (tmp_path / "train.py").write_text(UNSEEDED)
     locked = tmp_path / "locked"
@@ -121,9 +123,13 @@ def test_a_folder_without_search_permission_is_reported_and_the_run_goes_on(tmp_
     (locked / "hidden.py").write_text(UNSEEDED)
     locked.chmod(0)
     try:
-        done = reprolint("check", "--no-cache", ".", cwd=tmp_path, wrap=wrap)
+        return reprolint("check", "--no-cache", *paths, cwd=tmp_path, wrap=wrap)
     finally:
         locked.chmod(stat.S_IRWXU)
+
+
+def test_a_folder_without_search_permission_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
+    done = _check_beside_a_locked_folder(tmp_path, ".")
     assert done.returncode == 1, done
     assert b"Traceback" not in done.stderr
     assert b"locked: cannot list this folder (Permission denied); skipped" in done.stderr
@@ -343,16 +349,7 @@ def test_nothing_is_read_from_a_device_named_py(tmp_path: Path) -> None:
 
 def test_a_file_named_inside_a_folder_without_search_permission_is_reported(tmp_path: Path) -> None:
     # Root ignores permission bits; setpriv drops that power (skips only without it).
-    wrap = _as_a_user()
-    (tmp_path / "train.py").write_text(UNSEEDED)
-    locked = tmp_path / "locked"
-    locked.mkdir()
-    (locked / "hidden.py").write_text(UNSEEDED)
-    locked.chmod(0)
-    try:
-        done = reprolint("check", "--no-cache", "locked/hidden.py", "train.py", cwd=tmp_path, wrap=wrap)
-    finally:
-        locked.chmod(stat.S_IRWXU)
+    done = _check_beside_a_locked_folder(tmp_path, "locked/hidden.py", "train.py")
     assert done.returncode == 1, done
     assert b"Traceback" not in done.stderr and b"internal error" not in done.stderr
     assert b"locked/hidden.py" in done.stdout + done.stderr
