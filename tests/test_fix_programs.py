@@ -175,3 +175,20 @@ def test_inline_partial_seed_adds_random_next_to_a_numpy_seed(cli, project) -> N
     assert result.status == 0, result
     assert "torch.manual_seed(0)\nrandom.seed(0)\nnp.random.seed(0)\n" in (root / "train.py").read_text()
     assert cli("check", "--no-cache", ".", cwd=root).out == "All checks passed!\n"
+
+
+def test_an_else_holding_np_random_seed_still_gets_random_seed(cli, project) -> None:
+    # The RPL104 fix of `np.random.seed` makes the `else:` first; the one of
+    # `random.seed` must then join it (its text is inside `np.random.seed(0)`).
+    script = (
+        "import argparse\nimport random\n\nimport numpy as np\n\n"
+        "p = argparse.ArgumentParser()\np.add_argument('--seed', type=int, default=None)\n"
+        "args = p.parse_args()\nif args.seed is not None:\n"
+        "    np.random.seed(args.seed)\n    random.seed(args.seed)\n"
+        "x = random.random()\ny = np.random.rand()\nnp.save('xy.npy', [x, y])\n"
+    )
+    root = project({"train.py": script})
+    result = cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", ".", cwd=root)
+    assert result.status == 0, result
+    assert "else:\n    np.random.seed(0)\n    random.seed(0)\n" in (root / "train.py").read_text()
+    assert cli("check", "--no-cache", ".", cwd=root).out == "All checks passed!\n"

@@ -37,6 +37,7 @@ __all__ = [
     "binding",
     "data_field",
     "literal_seed",
+    "has_statement",
     "node_code",
     "sorted_call",
     "together",
@@ -76,6 +77,13 @@ def together(actions: Sequence[Optional["FixAction"]]) -> Optional["FixAction"]:
 
 def node_code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def has_statement(block: cst.CSTNode, statement: str) -> bool:
+    """Whether a line of ``block`` is the one-line ``statement`` (a trailing comment
+    allowed). By line, not by text: ``random.seed(0)`` is not in a block that holds
+    ``np.random.seed(0)``."""
+    return any(line.strip().startswith(statement) for line in node_code(block).splitlines())
 
 
 def data_field(d: Diagnostic, name: str) -> Any:

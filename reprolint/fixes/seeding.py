@@ -14,7 +14,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.catalog.rng import rng_catalog
-from reprolint.fixes.planning import LIBRARY_ORDER, FixAction, FixPlanner, literal_seed, node_code
+from reprolint.fixes.planning import LIBRARY_ORDER, FixAction, FixPlanner, has_statement, literal_seed, node_code
 from reprolint.model import Diagnostic
 
 if TYPE_CHECKING:
@@ -202,13 +202,10 @@ def partial_action(planner: FixPlanner, program: "Program", code: str) -> Option
             value = node_code(arg.value) if arg is not None else None
         value = value or str(planner.seed)
         names, imports = library_names(m, missing)
-        # Statements already there, line by line (a trailing comment allowed):
-        # `random.seed(0)` is not in the suite because `np.random.seed(0)` is.
-        present = {line.strip() for line in node_code(suite).splitlines()}
         lines = [
             SEEDERS[lib][1].format(m=names[lib], seed=value) for lib in missing if lib in names
         ]
-        lines = [line for line in lines if not any(p.startswith(line) for p in present)]
+        lines = [line for line in lines if not has_statement(suite, line)]
         if not lines:
             return m
         added = [fixes.insert.with_blank_lines(s, 0) for s in fixes.parse_statements("\n".join(lines) + "\n", m)]

@@ -8,7 +8,7 @@ from reprolint import fixes
 from reprolint.analysis.program import Blame
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import located_action
-from reprolint.fixes.planning import FixAction, FixPlanner, literal_seed, node_code
+from reprolint.fixes.planning import FixAction, FixPlanner, has_statement, literal_seed, node_code
 from reprolint.fixes.seeding import seed_argument
 from reprolint.model import Applicability, Diagnostic, Related
 
@@ -171,7 +171,7 @@ def _plan_conditional(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]
                 orelse = parent.orelse
                 if not isinstance(orelse, cst.Else) or not isinstance(orelse.body, cst.IndentedBlock):
                     return None
-                if node_code(copy).strip() in node_code(orelse):
+                if has_statement(orelse, node_code(copy).strip()):
                     return None
                 return parent, copy
         return None
