@@ -26,6 +26,8 @@ from typing import Callable, Iterable, Iterator, Optional
 
 import libcst as cst
 
+from reprolint.analysis.cst_helpers import children as _children
+
 __all__ = ["draws_feeding_nothing"]
 
 # Calls whose arguments or receiver decide a trained model or a kept file.
@@ -61,7 +63,7 @@ def _names(node: cst.CSTNode) -> Iterator[str]:
         elif isinstance(item, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
         else:
-            stack.extend(item.children)
+            stack.extend(_children(item))
 
 
 def _calls(node: cst.CSTNode) -> Iterator[cst.Call]:
@@ -71,7 +73,7 @@ def _calls(node: cst.CSTNode) -> Iterator[cst.Call]:
         if isinstance(item, cst.Call):
             yield item
         if not isinstance(item, (cst.FunctionDef, cst.ClassDef)):
-            stack.extend(item.children)
+            stack.extend(_children(item))
 
 
 def _targets(node: cst.BaseExpression) -> list[str]:
@@ -234,5 +236,5 @@ def _globals_read(definition: cst.CSTNode) -> set[str]:
         elif isinstance(item, cst.Attribute):
             stack.append(item.value)
             continue
-        stack.extend(item.children)
+        stack.extend(_children(item))
     return read - bound
