@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import libcst as cst
 
-__all__ = ["child_fields", "children", "find_argument"]
+from reprolint.analysis.values import UNKNOWN
+
+__all__ = ["child_fields", "children", "find_argument", "literal"]
 
 # Fields that hold only whitespace, brackets and punctuation: never walked.
 _SKIPPED_FIELDS = frozenset({
@@ -83,3 +85,32 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
         elif isinstance(value, (list, tuple)):
             out.extend(item for item in value if isinstance(item, cst.CSTNode))
     return out
+
+
+def literal(node: Optional[cst.BaseExpression]) -> Any:
+    """The value of a literal expression, or UNKNOWN."""
+    if node is None:
+        return UNKNOWN
+    if isinstance(node, cst.Name):
+        return {"None": None, "True": True, "False": False}.get(node.value, UNKNOWN)
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return UNKNOWN
+    if isinstance(node, cst.Float):
+        try:
+            return float(node.value.replace("_", ""))
+        except ValueError:
+            return UNKNOWN
+    if isinstance(node, cst.SimpleString):
+        try:
+            value = node.evaluated_value
+        except Exception:  # noqa: BLE001 - odd prefixes: just unknown
+            return UNKNOWN
+        return value if isinstance(value, str) else UNKNOWN
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = literal(node.expression)
+        return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else UNKNOWN
+    return UNKNOWN
+

@@ -24,7 +24,7 @@ import dataclasses
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import child_fields, find_argument
+from reprolint.analysis.cst_helpers import child_fields, find_argument, literal
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.calls import environments, keras, spawn
@@ -181,32 +181,7 @@ class ModuleFacts:
     class_rngs: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _literal(node: Optional[cst.BaseExpression]) -> Any:
-    """The value of a literal expression, or UNKNOWN."""
-    if node is None:
-        return UNKNOWN
-    if isinstance(node, cst.Name):
-        return {"None": None, "True": True, "False": False}.get(node.value, UNKNOWN)
-    if isinstance(node, cst.Integer):
-        try:
-            return int(node.value.replace("_", ""), 0)
-        except ValueError:
-            return UNKNOWN
-    if isinstance(node, cst.Float):
-        try:
-            return float(node.value.replace("_", ""))
-        except ValueError:
-            return UNKNOWN
-    if isinstance(node, cst.SimpleString):
-        try:
-            value = node.evaluated_value
-        except Exception:  # noqa: BLE001 - odd prefixes: just unknown
-            return UNKNOWN
-        return value if isinstance(value, str) else UNKNOWN
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _literal(node.expression)
-        return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else UNKNOWN
-    return UNKNOWN
+_literal = literal  # the name the collector's code uses
 
 
 _arg = find_argument

@@ -27,7 +27,8 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from reprolint.analysis.facts import UNKNOWN, _literal
+from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.values import UNKNOWN
 
 __all__ = [
     "INTEGER", "NO_GRAD", "PARAMETER", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",

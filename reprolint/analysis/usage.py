@@ -52,6 +52,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis import calls
+from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the order family
     OrderFacts,
@@ -314,7 +315,7 @@ class UsageMixin(OrderFacts):
     # ------------------------------------------------------------------ calls
     def usage_call(self, node: cst.Call, qn: Optional[str]) -> None:
         """Hook from ``visit_Call``: runs for every call, before the RNG analysis."""
-        from reprolint.analysis.facts import _arg, _dunder_member, _literal
+        from reprolint.analysis.facts import _arg, _dunder_member
 
         func = node.func
         method = func.attr.value if isinstance(func, cst.Attribute) else None
@@ -460,7 +461,6 @@ class UsageMixin(OrderFacts):
 
     def _u_flag(self, name: str, node: cst.CSTNode, value_node: Optional[cst.BaseExpression],
                 warn_only: bool = False) -> None:
-        from reprolint.analysis.facts import _literal
 
         value: Any = UNKNOWN
         ref = None
@@ -485,7 +485,6 @@ class UsageMixin(OrderFacts):
 
     def _u_env(self, node: cst.CSTNode, key: Optional[cst.BaseExpression], value: cst.BaseExpression,
                name: Optional[str] = None) -> None:
-        from reprolint.analysis.facts import _literal
 
         if name is None:
             name = _literal(key) if key is not None else UNKNOWN
@@ -498,7 +497,6 @@ class UsageMixin(OrderFacts):
         self._u_emit("env", name, node, value=text)
 
     def _u_loader(self, node: cst.Call, kwargs: dict[str, cst.BaseExpression]) -> None:
-        from reprolint.analysis.facts import _literal
 
         dataset = node.args[0].value if node.args and node.args[0].keyword is None else kwargs.get("dataset")
         target = ""
@@ -552,7 +550,6 @@ class UsageMixin(OrderFacts):
         with a literal default (``def up(x, mode="bilinear"): F.interpolate(x, mode=mode)``)
         or a module constant gives that value: what runs when callers leave it alone; an
         option (``args.mode``) gives an :class:`OptionRef` the rules resolve per program."""
-        from reprolint.analysis.facts import _literal
 
         value = _literal(node)
         if value == UNKNOWN and isinstance(node, cst.Name):
@@ -764,7 +761,6 @@ class UsageMixin(OrderFacts):
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`Usage.facts`."""
-        from reprolint.analysis.facts import _literal
         from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
 
         self._u_at = id(node)
@@ -814,7 +810,6 @@ class UsageMixin(OrderFacts):
     # ------------------------------------------------------------------ assignments
     def usage_assign(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
         """Hook from ``visit_Assign``/``visit_AnnAssign`` (before the value is walked)."""
-        from reprolint.analysis.facts import _literal
 
         for target in targets:
             for name_node in _target_names(target):
@@ -1035,7 +1030,6 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     dim 1 or -1: a replay buffer (Stable-Baselines3's, which cleanrl uses too) stores a
     discrete action as a column of width 1, and a gather over Q-values by action takes one
     value per row."""
-    from reprolint.analysis.facts import _literal
 
     node = index
     while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CASTS:
@@ -1070,7 +1064,6 @@ def lits_get(pairs: tuple[tuple[str, Any], ...], key: str, default: Any = None) 
 
 
 def _literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:
-    from reprolint.analysis.facts import _literal
 
     out = []
     for arg in node.args:

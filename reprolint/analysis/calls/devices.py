@@ -7,12 +7,7 @@ from typing import Any
 import libcst as cst
 
 from reprolint.analysis.calls import CallSite, on_call
-
-
-def _literal(node: Any) -> Any:
-    from reprolint.analysis.facts import _literal as literal
-
-    return literal(node)
+from reprolint.analysis.cst_helpers import literal as _literal
 
 
 def _tf(c: Any) -> bool:

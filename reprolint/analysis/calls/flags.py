@@ -7,13 +7,8 @@ from typing import Any
 
 from reprolint.analysis.calls import CallSite, on_call
 from reprolint.analysis.cst_helpers import find_argument
+from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.values import UNKNOWN
-
-
-def _literal(node: Any) -> Any:
-    from reprolint.analysis.facts import _literal as literal
-
-    return literal(node)
 
 
 @on_call("accelerate.utils.set_seed", "accelerate.utils.random.set_seed")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from reprolint.analysis.calls import CallSite, on_call
+from reprolint.analysis.cst_helpers import literal as _literal
 
 LIGHTNING_TRAINERS = frozenset({
     "lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer",
@@ -19,12 +20,6 @@ HF_TRAINERS = frozenset({
     "transformers.Trainer", "transformers.Seq2SeqTrainer", "transformers.trainer.Trainer",
     "trl.SFTTrainer",
 })
-
-
-def _literal(node: Any) -> Any:
-    from reprolint.analysis.facts import _literal as literal
-
-    return literal(node)
 
 
 LIGHTNING_FROM_ARGS = frozenset(f"{t}.from_argparse_args" for t in LIGHTNING_TRAINERS)

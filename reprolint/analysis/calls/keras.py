@@ -24,6 +24,8 @@ from typing import Any, Callable, Optional
 
 import libcst as cst
 
+from reprolint.analysis.cst_helpers import literal as _literal
+
 __all__ = [
     "INPUT_CHECKS", "RANDOM_INITIALIZERS", "fit_draws", "fit_generator_draws", "flow_draws", "flow_draws_tf",
     "initializer_value", "note_assignment",
@@ -49,7 +51,6 @@ def initializer_value(c: Any, expr: cst.BaseExpression) -> Any:
     name, ``"seeded"`` with ``seed=``, ``"drawn-at-argument"`` when the catalog reports the
     initialiser's own construction (the layer then draws nothing more); anything else
     unknown."""
-    from reprolint.analysis.facts import _literal
     from reprolint.analysis.values import UNKNOWN
 
     literal = _literal(expr)
@@ -146,8 +147,6 @@ def fit_draws(c: Any, node: cst.Call) -> Optional[str]:
     an input that brings its own order; Python's ``random`` for a PyDataset/Sequence built
     here, TensorFlow's for arrays (visible by ``y=``/``validation_split=``, which only arrays
     accept), unless ``shuffle=False``; otherwise only with ``shuffle=True`` written."""
-    from reprolint.analysis.facts import _literal
-
     args = [a for a in node.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
     x = keywords.get("x", args[0].value if args else None)
@@ -167,8 +166,6 @@ def fit_generator_draws(c: Any, node: cst.Call) -> Optional[str]:
     """Keras 2's ``fit_generator(generator, ..., shuffle=True)``: a Sequence's batch order
     (an ImageDataGenerator ``flow*`` iterator, a PyDataset/Sequence class of this module)
     is shuffled with Python's ``random``; a plain generator is not shuffled."""
-    from reprolint.analysis.facts import _literal
-
     args = [a for a in node.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
     generator = keywords.get("generator", keywords.get("x", args[0].value if args else None))
@@ -204,8 +201,6 @@ _FLOW_POSITIONS = {"flow": (3, 5), "flow_from_directory": (6, 7), "flow_from_dat
 def _image_generator(c: Any, expr: cst.BaseExpression) -> Optional[bool]:
     """For ``ImageDataGenerator(...)`` (or a name bound to one): whether it draws random
     augmentations (a ``**`` splat counts as drawing); None for anything else."""
-    from reprolint.analysis.facts import _literal
-
     if isinstance(expr, (cst.Name, cst.Attribute)):
         name = expr.value if isinstance(expr, cst.Name) else expr.attr.value
         return getattr(c, "image_generators", {}).get(name)
@@ -228,8 +223,6 @@ def flow_draws(c: Any, node: cst.Call) -> Optional[str]:
     ``seed=`` is given (measured on tf-keras 2.21: ``np.random.seed`` fixes the batches, an
     unseeded run changes them, ``seed=`` fixes them alone). None for another receiver, or
     ``shuffle=False`` on a generator without augmentations."""
-    from reprolint.analysis.facts import _literal
-
     if not isinstance(node.func, cst.Attribute) or node.func.attr.value not in _FLOW_POSITIONS:
         return None
     augments = _image_generator(c, node.func.value)

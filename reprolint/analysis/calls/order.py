@@ -6,16 +6,11 @@ import re
 from typing import Any
 
 from reprolint.analysis.calls import CallSite, on_call
+from reprolint.analysis.cst_helpers import literal as _literal
 
 RANK_WORDS = re.compile(
     r"\b(rank|local_rank|global_rank|get_rank|process_index|local_process_index|RANK|LOCAL_RANK)\b"
 )
-
-
-def _literal(node: Any) -> Any:
-    from reprolint.analysis.facts import _literal as literal
-
-    return literal(node)
 
 
 @on_call(

@@ -42,6 +42,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import children as _children
+from reprolint.analysis.cst_helpers import literal as _literal
 
 SPAWNS = frozenset({
     "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
@@ -130,7 +131,7 @@ def _passed_names(*values: Optional[cst.BaseExpression]) -> frozenset[str]:
 
 def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> None:
     """Record a spawn or a ``share_memory()`` (called from the fact collector's ``visit_Call``)."""
-    from reprolint.analysis.facts import Call, Guard, Seed, _literal
+    from reprolint.analysis.facts import Call, Guard, Seed
 
     func = node.func
     if (
