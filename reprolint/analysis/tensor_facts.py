@@ -27,7 +27,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.cst_helpers import find_argument, literal as _literal
 from reprolint.analysis.values import UNKNOWN
 
 __all__ = [
@@ -105,10 +105,8 @@ def _positional(node: cst.Call) -> list[cst.BaseExpression]:
 
 
 def _keyword(node: cst.Call, name: str) -> Optional[cst.BaseExpression]:
-    for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-    return None
+    arg = find_argument(node, name, None)
+    return arg.value if arg is not None else None
 
 
 def _sizes(node: cst.Call) -> int:

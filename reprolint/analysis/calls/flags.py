@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reprolint.analysis.calls import CallSite, on_call
-from reprolint.analysis.cst_helpers import find_argument
-from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.cst_helpers import find_argument, literal as _literal
 from reprolint.analysis.values import UNKNOWN
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import libcst as cst
 
 from reprolint.analysis.calls import CallSite, on_call
+from reprolint.analysis.cst_helpers import find_argument
 
 _PREFIXES = ("tensorflow.", "tensorflow.compat.v1.")
 # 0-based position of ``num_threads`` in each function's signature.
@@ -35,10 +36,8 @@ _JOINED = ("train.batch_join", "train.shuffle_batch_join")
 
 
 def _argument(site: CallSite, keyword: str, position: int) -> Any:
-    if keyword in site.kwargs:
-        return site.kwargs[keyword]
-    positional = [a.value for a in site.node.args if a.keyword is None and not a.star]
-    return positional[position] if position < len(positional) else None
+    arg = find_argument(site.node, keyword, position)
+    return arg.value if arg is not None else None
 
 
 def _value(c: Any, node: Any) -> Any:
