@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 # (reprolint/_lazy.py), so a run served from the cache never pays its 0.25 s import.
 import libcst as cst
 
+from reprolint._gc import cycle_collection_paused
 from reprolint.analysis.execution import ExecutionModel
 from reprolint.analysis.facts import ModuleFacts, collect_facts
 from reprolint.analysis.program import ProgramIndex, analyse_programs
@@ -405,10 +406,11 @@ def check_paths(
     from reprolint.pipeline import analyse_all
 
     analysed_keys: dict[str, str] = {}
-    analyses = analyse_all(
-        files, settings, progress=progress, jobs=jobs, cache=cache, keys=analysed_keys,
-    )
-    diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
+    with cycle_collection_paused():
+        analyses = analyse_all(
+            files, settings, progress=progress, jobs=jobs, cache=cache, keys=analysed_keys,
+        )
+        diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
     notes = _import_notes(analyses, _roots(paths))
     if run is not None:
         # Under the keys of the bytes analysed, not of the lookup's earlier read.

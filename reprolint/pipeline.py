@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Optional, Sequence
 
+from reprolint._gc import cycle_collection_paused
 from reprolint.api import FileAnalysis, SourceError, analyse_bytes, decode_source
 from reprolint.cache import MAX_POSITION, CorruptEntry, FactsCache, encode
 from reprolint.config import Settings
@@ -89,7 +90,8 @@ def _task(job: tuple[str, Optional[FactsCache]]) -> tuple[FileAnalysis, str]:
         data = read_regular(path)
     except OSError as exc:
         return FileAnalysis(path, error=SourceError(f"cannot read: {exc.strerror or exc}")), ""
-    analysis = analyse_bytes(path, data)
+    with cycle_collection_paused():  # already paused in-process; a spawned worker is not
+        analysis = analyse_bytes(path, data)
     key = ""
     if cache is not None:
         key = cache.key(path, data)

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
+from reprolint._gc import cycle_collection_paused
 from reprolint.fixes.edits import FixError, apply_edits, check_parses, overlaps
 from reprolint.fixes.files import FileChange, SourceFile, read_source
 from reprolint.fixes.notebook_edits import notebook_with_program, read_notebook_source
@@ -103,6 +104,7 @@ def _identity(d: Diagnostic, texts: Mapping[str, str]) -> tuple[str, str, str]:
     return d.path, d.code, line
 
 
+@cycle_collection_paused()  # parsing each round: see reprolint._gc
 def fix_texts(
     texts: Mapping[str, str],
     settings: "Settings",
