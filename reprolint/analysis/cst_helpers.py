@@ -11,7 +11,7 @@ import libcst as cst
 
 from reprolint.analysis.values import UNKNOWN
 
-__all__ = ["child_fields", "children", "find_argument", "literal"]
+__all__ = ["child_fields", "children", "find_argument", "is_node", "literal"]
 
 # Fields that hold only whitespace, brackets and punctuation: never walked.
 _SKIPPED_FIELDS = frozenset({
@@ -25,6 +25,21 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # its source could not be read, use libcst's own ``children``).
 _VISIT_ORDER: dict[type, Optional[tuple[str, ...]]] = {}
 _VISITED_FIELD = re.compile(r'visit_\w+\(\s*self,\s*"(\w+)"')
+
+
+_IS_NODE: dict[type, bool] = {}
+
+
+def is_node(value: object) -> bool:
+    """``isinstance(value, cst.CSTNode)``, memoised by type. CSTNode is an abstract base
+    class, whose isinstance test is several times slower than a dict lookup, and the
+    analysis walks ask it of every field of every node (most are strings, sentinels and
+    whitespace, the slow negative case)."""
+    kind = type(value)
+    found = _IS_NODE.get(kind)
+    if found is None:
+        found = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return found
 
 
 def child_fields(kind: type) -> tuple[str, ...]:
@@ -80,10 +95,10 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     out: list[cst.CSTNode] = []
     for name in order:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        if type(value) is tuple or type(value) is list:
+            out.extend(item for item in value if is_node(item))
+        elif is_node(value):
             out.append(value)
-        elif isinstance(value, (list, tuple)):
-            out.extend(item for item in value if isinstance(item, cst.CSTNode))
     return out
 
 

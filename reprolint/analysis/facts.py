@@ -24,7 +24,7 @@ import dataclasses
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import child_fields, find_argument, literal
+from reprolint.analysis.cst_helpers import child_fields, find_argument, is_node, literal
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.calls import environments, keras, spawn
@@ -298,12 +298,12 @@ class _Collector(UsageMixin):
             return
         for name in _child_fields(kind):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                self.walk(value)
-            elif isinstance(value, (list, tuple)):
+            if type(value) is tuple or type(value) is list:
                 for item in value:
-                    if isinstance(item, cst.CSTNode):
+                    if is_node(item):
                         self.walk(item)
+            elif is_node(value):
+                self.walk(value)
 
     def span(self, node: cst.CSTNode) -> Span:
         """A placeholder resolved to the node's real span once the walk is done."""
@@ -399,9 +399,9 @@ class _Collector(UsageMixin):
             return None
         for name in _child_fields(type(node)):
             value = getattr(node, name)
-            children = value if isinstance(value, (list, tuple)) else (value,)
+            children = value if type(value) is tuple or type(value) is list else (value,)
             for child in children:
-                if isinstance(child, cst.CSTNode):
+                if is_node(child):
                     found = self.entropy_of(child, depth + 1)
                     if found:
                         return found

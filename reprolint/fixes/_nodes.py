@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Mapping, Optional, Sequence, TypeAlias, U
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import child_fields
+from reprolint.analysis.cst_helpers import child_fields, is_node
 from reprolint.analysis.positions import node_spans
 from reprolint.model import Span
 
@@ -77,10 +77,10 @@ def walk(
         children: list[cst.CSTNode] = []
         for name in _child_fields(type(current)):
             value = getattr(current, name)
-            if isinstance(value, cst.CSTNode):
+            if type(value) is tuple or type(value) is list:
+                children.extend(v for v in value if is_node(v))
+            elif is_node(value):
                 children.append(value)
-            elif isinstance(value, (list, tuple)):
-                children.extend(v for v in value if isinstance(v, cst.CSTNode))
         stack.extend((child, below) for child in reversed(children))
 
 
