@@ -61,6 +61,11 @@ __all__ = [
 
 MAX_DEPTH = 60
 
+# What the walker does with an event (ExecutionModel.ops): add it as a step, add it
+# unless seeds are skipped, add it at the end, run a project call / import, enter or
+# leave a no-grad region.
+_STEP, _SEED, _DEFERRED, _CALL, _IMPORT, _REGION = range(6)
+
 # Methods a DataLoader calls in its worker processes (on a Dataset subclass).
 _WORKER_METHODS = frozenset({"__getitem__", "__getitems__", "__iter__", "__next__"})
 
@@ -139,8 +144,8 @@ class Execution:
 class _Module:
     """A module's events prepared once: top level with and without the main block."""
 
-    as_main: tuple[Event, ...]
-    as_import: tuple[Event, ...]
+    as_main: tuple[tuple[int, Any, Any], ...]  # ExecutionModel.ops of the events
+    as_import: tuple[tuple[int, Any, Any], ...]
     functions: tuple[str, ...]  # canonical qualnames, in file order
 
 
@@ -152,6 +157,8 @@ class ExecutionModel:
         self._modules: dict[str, _Module] = {}
         self._seeds: dict[tuple[str, str], frozenset[str]] = {}
         self._workers: dict[tuple[str, str], bool] = {}
+        self._function_ops: dict[tuple[str, str], tuple[tuple[int, Any, Any], ...]] = {}
+        self._constructors: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
 
     def module(self, path: str) -> _Module:
         found = self._modules.get(path)
@@ -168,8 +175,48 @@ class ExecutionModel:
                 if not in_guard:
                     as_import.append(event)
             functions = tuple(q for q, fn in facts.functions.items() if fn.qualname == q)
-            found = self._modules[path] = _Module(tuple(as_main), tuple(as_import), functions)
+            found = self._modules[path] = _Module(self.ops(path, as_main), self.ops(path, as_import), functions)
         return found
+
+    def function_ops(self, path: str, qualname: str) -> tuple[tuple[int, Any, Any], ...]:
+        """A project function's events as :meth:`ops` gives them."""
+        key = (path, qualname)
+        found = self._function_ops.get(key)
+        if found is None:
+            found = self._function_ops[key] = self.ops(path, self.index.facts[path].functions[qualname].events)
+        return found
+
+    def ops(self, path: str, events: Any) -> tuple[tuple[int, Any, Any], ...]:
+        """Events of ``path`` with what every program would look up for them resolved once:
+        ``(kind, event, extra)``, where a project call carries its (file, qualname) and an
+        import the project files it runs; calls and imports outside the project, which
+        no program runs, are left out (most of a large tree's events)."""
+        ops: list[tuple[int, Any, Any]] = []
+        for event in events:
+            if isinstance(event, Usage):
+                ops.append((_STEP, event, None))
+            elif isinstance(event, Seed):
+                ops.append((_SEED, event, None))
+            elif isinstance(event, Draw):
+                ops.append((_DEFERRED if event.deferred else _STEP, event, None))
+            elif isinstance(event, Call):
+                resolved = self.index.resolve_call(path, event.target)
+                if resolved is not None:
+                    ops.append((_CALL, event, resolved))
+            elif isinstance(event, Import):
+                chain = tuple(self.index.package_chain(path, event.module))
+                if chain:
+                    ops.append((_IMPORT, event, chain))
+            elif isinstance(event, Region):
+                ops.append((_REGION, event, None))
+        return tuple(ops)
+
+    def constructor(self, path: str, cls: str) -> Optional[tuple[str, str]]:
+        """The project function a call of class ``cls`` (defined in ``path``) runs."""
+        key = (path, cls)
+        if key not in self._constructors:
+            self._constructors[key] = self.index.resolve_call(path, ":" + cls)
+        return self._constructors[key]
 
     def function_seeds(self, path: str, qualname: str) -> frozenset[str]:
         """Libraries a project function seeds, transitively through project calls."""
@@ -234,6 +281,8 @@ class _Walker:
         # "may a subclass be built" is a lookup, not a scan of every class per method.
         self.subclasses: dict[str, list[tuple[str, str]]] = {}
         self.indexed_modules = 0
+        self.built: set[tuple[str, str]] = set()  # classes _class_maybe_built said yes to
+        self.unbuilt_at: dict[tuple[str, str], tuple[int, int]] = {}  # its "no"s, when
         self.foreign: set[str] = set()  # modules first imported by another program's script
 
     def run(self) -> Execution:
@@ -295,12 +344,27 @@ class _Walker:
     def _maybe_built(self, path: str, cls: str) -> bool:
         """Whether this program may build ``cls``: its project constructor ran at a
         call, or the constructor is not the project's (then nobody can tell)."""
-        constructor = self.index.resolve_call(path, ":" + cls)
+        constructor = self.model.constructor(path, cls)
         return constructor is None or constructor in self.called
 
     def _class_maybe_built(self, path: str, cls: str) -> bool:
         """Whether this program may build ``cls``, or a project class deriving from it
         (by the base's name: ``class Student(Teacher)`` builds a ``Teacher`` too)."""
+        key = (path, cls)
+        if key in self.built:
+            return True
+        # The answer changes only when a constructor runs or a module is added (the
+        # program only grows): a "no" with neither since is still a "no".
+        version = (len(self.called), len(self.out.modules))
+        if self.unbuilt_at.get(key) == version:
+            return False
+        if self._any_built(path, cls):
+            self.built.add(key)
+            return True
+        self.unbuilt_at[key] = version
+        return False
+
+    def _any_built(self, path: str, cls: str) -> bool:
         if self._maybe_built(path, cls):
             return True
         modules = self.out.modules
@@ -341,54 +405,46 @@ class _Walker:
         if not context.in_worker and self.model.runs_in_workers(path, qualname):
             context = StepContext(context.phase, True, context.no_grad, context.uncalled)
         self.depth += 1
-        self.run_events(path, fn.events, conds, via, context)
+        self.run_events(path, self.model.function_ops(path, qualname), conds, via, context)
         self.depth -= 1
 
     def run_events(
-        self, path: str, events: Any, outer: tuple[GuardedCond, ...],
+        self, path: str, ops: tuple[tuple[int, Any, Any], ...], outer: tuple[GuardedCond, ...],
         via: Optional[At], context: StepContext,
     ) -> None:
-        # The hot loop of the check on large trees: dispatch on the exact type, the
-        # most frequent kinds (usages, draws, seeds) first.
+        # The hot loop of the check on large trees: the events come resolved
+        # (ExecutionModel.ops), the most frequent kind first.
         steps = self.out.steps
         regions: list[StepContext] = []
-        for event in events:
-            kind = type(event)
-            if kind is Usage:
+        for kind, event, extra in ops:
+            if kind == _STEP:
                 steps.append(Step(event, path, outer, via, context))
-            elif kind is Seed:
-                if not self.skip_seeds:
-                    steps.append(Step(event, path, outer, via, context))
-            elif kind is Draw:
-                if event.deferred:
-                    deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad, context.uncalled)
-                    self.deferred.append(Step(event, path, outer, via, deferred))
-                else:
-                    steps.append(Step(event, path, outer, via, context))
-            elif kind is Call:
-                resolved = self.index.resolve_call(path, event.target)
-                if resolved is None:
-                    continue
-                file, qualname = resolved
+            elif kind == _CALL:
+                file, qualname = extra
                 if file not in self.ran_modules:
                     # Calling into a module means it was imported (maybe by a path we missed).
                     self.run_module(file, importer=path)
                 step = Step(event, path, outer, via, context)
                 steps.append(step)
-                self.called.add((file, qualname))
+                self.called.add(extra)
                 cls, dot, _ = qualname.partition(".")
                 if dot:
                     self.called_classes.add((file, cls))
                 self.run_function(file, qualname, step.conds, via or At(path, event), context)
-            elif kind is Import:
-                for module in self.index.package_chain(path, event.module):
+            elif kind == _SEED:
+                if not self.skip_seeds:
+                    steps.append(Step(event, path, outer, via, context))
+            elif kind == _DEFERRED:
+                deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad, context.uncalled)
+                self.deferred.append(Step(event, path, outer, via, deferred))
+            elif kind == _IMPORT:
+                for module in extra:
                     self.run_module(module, importer=path)
-            elif kind is Region:
-                if event.begin:
-                    regions.append(context)
-                    context = StepContext(context.phase, context.in_worker, True, context.uncalled)
-                elif regions:
-                    context = regions.pop()
+            elif event.begin:  # _REGION
+                regions.append(context)
+                context = StepContext(context.phase, context.in_worker, True, context.uncalled)
+            elif regions:
+                context = regions.pop()
 
 
 # ----------------------------------------------------------------------------- conditions
