@@ -60,6 +60,7 @@ def run_ordered(
     *,
     on_crash: Optional[Callable[[T, Crash], R]] = None,
     timeout: Optional[float] = None,
+    warm_up: Optional[Callable[[], None]] = None,
 ) -> list[R]:
     """``[func(x) for x in items]``, on up to ``jobs`` processes (None: every core).
 
@@ -72,6 +73,10 @@ def run_ordered(
     (without ``on_crash``, the Crash is raised), the worker is replaced, and the other
     items go on. Small runs stay in this process, unprotected: there the cheap pre-checks
     of the items (see :func:`reprolint.api.analyse_source`) are the guard.
+
+    ``warm_up()``, when given, runs in this process just before workers start (never
+    for an in-process run): what it imports or loads, forked workers share instead of
+    each loading it again.
     """
     jobs = default_jobs() if jobs is None or jobs <= 0 else jobs
     jobs = min(jobs, len(items))
@@ -93,6 +98,8 @@ def run_ordered(
             raise why
         arrived(index, on_crash(items[index], why))
 
+    if warm_up is not None:
+        warm_up()
     # One item per task, largest first: a file costs milliseconds to send and tens to
     # hundreds to analyse, and handing out the big files first leaves no worker with a
     # long tail at the end (chunks of several files sorted by size did: the first chunk

@@ -36,6 +36,35 @@ def test_small_runs_stay_in_process(monkeypatch) -> None:
     assert run_ordered(_square, list(range(100)), 1) == [x * x for x in range(100)]
 
 
+_WARMED: list[str] = []
+
+
+def _warmed_already(x: int) -> int:
+    # In a forked worker: the parent's warm-up ran before the fork, so its effect is here.
+    return x * 10 + len(_WARMED)
+
+
+def test_warm_up_runs_once_in_the_parent_before_the_workers_start() -> None:
+    _WARMED.clear()
+    calls: list[str] = []
+
+    def warm_up() -> None:
+        calls.append("warm")
+        _WARMED.append("loaded")
+
+    items = list(range(IN_PROCESS_BELOW + 4))
+    assert run_ordered(_warmed_already, items, 2, warm_up=warm_up) == [x * 10 + 1 for x in items]
+    assert calls == ["warm"]
+    _WARMED.clear()
+
+
+def test_in_process_runs_skip_the_warm_up() -> None:
+    calls: list[str] = []
+    assert run_ordered(_square, [1, 2, 3], 8, warm_up=lambda: calls.append("warm")) == [1, 4, 9]
+    assert run_ordered(_square, list(range(40)), 1, warm_up=lambda: calls.append("warm")) == [x * x for x in range(40)]
+    assert calls == []
+
+
 def test_jobs_do_not_change_the_findings() -> None:
     one = check_paths([str(CORPUS)], jobs=1)
     assert one.files_checked > IN_PROCESS_BELOW
