@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
-from reprolint.analysis.usage import Usage
+from reprolint.analysis.usage_events import USAGE_TYPES
 
 if TYPE_CHECKING:
     from reprolint.analysis.program import ProgramIndex
@@ -354,7 +354,7 @@ class _Walker:
         regions: list[StepContext] = []
         for event in events:
             kind = type(event)
-            if kind is Usage:
+            if kind in USAGE_TYPES:
                 steps.append(Step(event, path, outer, via, context))
             elif kind is Seed:
                 if not self.skip_seeds:
