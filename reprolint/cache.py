@@ -68,7 +68,8 @@ __all__ = [
 ]
 
 # Bumped when the layout of an entry changes (the key covers everything else).
-CACHE_FORMAT = 2
+# 3: usage events are typed classes (reprolint.analysis.usage_events), not one Usage.
+CACHE_FORMAT = 3
 
 
 class CorruptEntry(ValueError):

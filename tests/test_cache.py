@@ -155,6 +155,40 @@ def test_decoding_never_builds_what_is_not_allowed() -> None:
             loads(hostile)
 
 
+def test_every_usage_event_class_is_cached_and_nothing_else_of_its_module() -> None:
+    from reprolint.analysis import usage_events
+    from reprolint.analysis.usage_events import USAGE_TYPES, LoaderBuilt, OpCall
+    from reprolint.analysis.values import OptionRef
+
+    public = {cls for cls in USAGE_TYPES if not cls.__name__.startswith("_")}
+    assert len(public) > 20
+    for cls in public:
+        assert fact_types()[cls.__name__] is cls
+        value = _instance(cls)
+        back = loads(json.dumps(encode([value])))
+        assert back == [value] and type(back[0]) is cls
+    # Real values, as the collector records them, come back equal and typed.
+    span = Span(3, 4, 3, 30)
+    events = [
+        LoaderBuilt("torch.utils.data.DataLoader", span, "DataLoader", (), dataset=":Noisy",
+                    num_workers=4, workers_ref=OptionRef("workers"), worker_init_fn=True),
+        OpCall("torch.Tensor.index_add_", span, "x.index_add_", (), kwargs=(("alpha", 2),),
+               args=(0, "<unknown>"), splat=True, facts=("index-unique",)),
+    ]
+    assert loads(json.dumps(encode(events))) == events
+    # The private keyword base is never rebuilt, and a field of the wrong type is corrupt.
+    assert "_KeywordCall" not in fact_types() and hasattr(usage_events, "_KeywordCall")
+    planted = encode(events[0])
+    for hostile in (
+        {**planted, "!c": "_KeywordCall"},
+        {**planted, "!c": "UsageMixin"},
+        {**planted, "worker_init_fn": "yes"},
+        {**planted, "span": "3:4"},
+    ):
+        with pytest.raises(CorruptEntry):
+            loads(json.dumps(hostile))
+
+
 def _copy_corpus(tmp_path: Path) -> Path:
     target = tmp_path / "proj"
     shutil.copytree(CORPUS / "projects", target)

@@ -20,7 +20,7 @@ from reprolint.catalog import ops as catalog_ops
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.analysis.values import OptionRef
 from reprolint.analysis.program import Program
-from reprolint.analysis.usage import Usage
+from reprolint.analysis.usage_events import EnvSet, FlagSet, OpCall
 
 if TYPE_CHECKING:
     from reprolint.checks.base import CheckContext
@@ -144,7 +144,7 @@ def _catalog_value(value: Any) -> Any:
 
 
 def match_op(
-    usage: Usage, version: str, *, cuda: bool, training: bool, framework: str = "torch",
+    usage: OpCall, version: str, *, cuda: bool, training: bool, framework: str = "torch",
     tf_unseeded_det: bool = False,
 ) -> list[OpMatch]:
     """Catalog entries a recorded op call matches in a program with these properties."""
@@ -168,7 +168,7 @@ def match_op(
             continue
         if entry.backward_only and not training:
             continue
-        if not _conditions_hold(entry, name, args, kwargs, usage.flag):
+        if not _conditions_hold(entry, name, args, kwargs, usage.splat):
             continue
         if "src-is-tensor" in entry.runtime and not _src_may_be_tensor(args, kwargs):
             continue
@@ -223,10 +223,10 @@ class TfDeterminism:
 def tf_determinism(program: ProgramUsage, version: str) -> TfDeterminism:
     flags = {f.name: f for f in catalog_ops.load_tf_flags()}
     call = flags.get("tensorflow.config.experimental.enable_op_determinism")
-    if program.has("flag", "tf.op-determinism") and (call is None or call.honoured_by(version)):
+    if program.has(FlagSet, "tf.op-determinism") and (call is None or call.honoured_by(version)):
         return TfDeterminism(True, "`tf.config.experimental.enable_op_determinism()`", False)
     cudnn_only = False
-    for _, _, usage in program.of("env"):
+    for _, _, usage in program.of(EnvSet):
         flag = flags.get(usage.name)
         if flag is None or flag.form != "env":
             continue

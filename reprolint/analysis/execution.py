@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
-from reprolint.analysis.usage import Usage
+from reprolint.analysis.usage_events import Usage
 
 if TYPE_CHECKING:
     from reprolint.analysis.program import ProgramIndex

@@ -27,6 +27,7 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import child_fields, find_argument, is_node, literal
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
+from reprolint.analysis.usage_events import CudaWork, TrainStep
 from reprolint.analysis.calls import environments, keras, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
@@ -143,7 +144,7 @@ class Region:
     begin: bool
 
 
-Event = Union[Seed, Draw, Call, Import, Guard, Region, Usage]  # Usage: RPL2xx-RPL4xx facts (usage.py)
+Event = Union[Seed, Draw, Call, Import, Guard, Region, Usage]  # Usage: RPL2xx-RPL4xx facts (usage_events.py)
 
 
 @dataclass(frozen=True)
@@ -844,7 +845,7 @@ class _Collector(UsageMixin):
         if ("device" in dest or "gpu" in dest or "cuda" in dest) and (
             default == "cuda" or default.startswith("cuda:")
         ):
-            self._u_emit("cuda", f"`--{dest.replace('_', '-')}` default {default!r}", node)
+            self._u_emit(CudaWork, f"`--{dest.replace('_', '-')}` default {default!r}", node)
 
     def _device_map(self, node: cst.Call) -> None:
         """``from_pretrained(..., device_map="auto")``: accelerate places the weights on the
@@ -858,7 +859,7 @@ class _Collector(UsageMixin):
                     isinstance(e, cst.DictElement) and _literal(e.value) == "cpu" for e in arg.value.elements
                 )):
                     return
-                self._u_emit("cuda", f"`device_map={self.text(arg.value)[:40]}`", node)
+                self._u_emit(CudaWork, f"`device_map={self.text(arg.value)[:40]}`", node)
                 return
 
     def _is_generator(self, receiver: cst.BaseExpression) -> bool:
@@ -969,7 +970,7 @@ def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:
 
     def trains(name: str) -> bool:
         return any(
-            isinstance(e, Usage) and e.kind == "train"
+            isinstance(e, TrainStep)
             for qualname, fn in functions.items() if qualname == name or qualname.startswith(name + ".")
             for e in fn.events
         )

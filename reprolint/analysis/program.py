@@ -19,11 +19,26 @@ import enum
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any, Iterable, Iterator, NamedTuple, Optional
+from typing import Any, Iterable, Iterator, NamedTuple, Optional, Union
 
 from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
-from reprolint.analysis.usage import OptionRef, Usage
+from reprolint.analysis.usage_events import (
+    CheckpointLoad,
+    CudaWork,
+    EnvSet,
+    FlagSet,
+    GpuHidden,
+    HfTrainer,
+    HfTrainingArgs,
+    LightningTrainer,
+    LoaderBuilt,
+    ModuleStart,
+    TimedCode,
+    TrainStep,
+    Usage,
+)
+from reprolint.analysis.values import OptionRef
 
 __all__ = [
     "Blame",
@@ -403,8 +418,8 @@ class Program:
     def _loader_workers(self) -> bool:
         """Whether a DataLoader of the program runs worker processes with the default
         options (``num_workers`` above 0, or not known)."""
-        for _, _, usage in self.of("loader", default_only=False):
-            value = self.lookup(usage.ref.name) if usage.ref is not None else usage.value
+        for _, _, usage in self.of(LoaderBuilt, default_only=False):
+            value = self.lookup(usage.workers_ref.name) if usage.workers_ref is not None else usage.num_workers
             if value == UNKNOWN or value is None or (isinstance(value, int) and value > 0):
                 return True
         return False
@@ -506,7 +521,7 @@ class Program:
         (``torch.autograd.grad`` in classifier guidance or an attack updates no weight)."""
         for step in self.usage_steps:
             usage = step.event
-            if usage.kind == "train" and not step.context.uncalled and usage.value != "input-grad":  # type: ignore[union-attr]
+            if type(usage) is TrainStep and not step.context.uncalled and not usage.input_gradients:
                 yield step
 
     def _smoke_step(self) -> bool:
@@ -524,8 +539,8 @@ class Program:
             for s in steps
         ):
             return False
-        updates = any(s.event.value == "optimizer" for s in steps)  # type: ignore[union-attr]
-        looped = any(s.event.flag for s in steps)  # type: ignore[union-attr]
+        updates = any(s.event.builds_optimizer for s in steps)  # type: ignore[union-attr]
+        looped = any(s.event.in_loop for s in steps)  # type: ignore[union-attr]
         return not (updates and looped)
 
     @property
@@ -533,7 +548,7 @@ class Program:
         """The program loads trained weights (``load_state_dict``, ``torch.load``,
         ``from_pretrained``): in a program that trains nothing, they replace the
         randomly initialised ones."""
-        return self.has("load", default_only=False)
+        return self.has(CheckpointLoad, default_only=False)
 
     def overwrites_init(self, outcome: "DrawOutcome") -> bool:
         """A weight-initialisation draw whose weights a checkpoint load replaces (or a
@@ -549,7 +564,7 @@ class Program:
             self.role is Role.TRAINING
             and outcome.draw.library == "torch"
             and not self.framework_trainer
-            and not self.has("train", "torch", default_only=False)
+            and not self.has(TrainStep, "torch", default_only=False)
         )
 
     @property
@@ -570,26 +585,27 @@ class Program:
     def lookup(self, name: str) -> Any:
         return self.arg_defaults.get(name, UNKNOWN)
 
-    def of(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Iterator[UsageAt]:
-        """(position, path, event) of the usages of one kind, in execution order."""
+    def of(self, kind: type[Usage], name: Optional[str] = None, default_only: bool = True) -> Iterator[UsageAt]:
+        """(position, path, event) of the usages of one class (``name``: with that
+        name), in execution order."""
         for position, (path, usage, default) in enumerate(self.events):
-            if usage.kind != kind or (name is not None and usage.name != name):
+            if type(usage) is not kind or (name is not None and usage.name != name):
                 continue
             if default_only and not default:
                 continue
             yield UsageAt(position, path, usage)
 
-    def first(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> Optional[UsageAt]:
+    def first(self, kind: type[Usage], name: Optional[str] = None, default_only: bool = True) -> Optional[UsageAt]:
         return next(self.of(kind, name, default_only), None)
 
-    def has(self, kind: str, name: Optional[str] = None, default_only: bool = True) -> bool:
+    def has(self, kind: type[Usage], name: Optional[str] = None, default_only: bool = True) -> bool:
         return self.first(kind, name, default_only) is not None
 
     def uses(self, library: str, facts: Optional[dict[str, ModuleFacts]] = None) -> bool:
         facts = facts if facts is not None else self._facts
         return any(library in facts[path].uses for path in self.modules)
 
-    def value(self, usage: Usage) -> Optional[bool]:
+    def value(self, usage: FlagSet) -> Optional[bool]:
         """A flag's value with the default options: True, False or None (unknown)."""
         if usage.ref is not None:
             value = self.lookup(usage.ref.name)
@@ -600,7 +616,7 @@ class Program:
             return None
         return usage.value is True or usage.value in ("warn", "error")
 
-    def kw_value(self, usage: Usage, key: str) -> Any:
+    def kw_value(self, usage: Union[LightningTrainer, HfTrainingArgs], key: str) -> Any:
         """A keyword's literal (an option, :class:`OptionRef`, resolved with its default)."""
         value = usage.kw(key)
         if isinstance(value, OptionRef):
@@ -614,7 +630,7 @@ class Program:
         The one notion of "uses CUDA by default" for every rule (RPL2xx and RPL3xx)."""
         if self.hides_gpu("torch"):
             return None
-        return self.first("cuda")
+        return self.first(CudaWork)
 
     @property
     def cuda(self) -> Optional[At]:
@@ -627,10 +643,10 @@ class Program:
         return self.cuda is not None
 
     def hides_gpu(self, framework: str) -> bool:
-        for _, _, usage in self.of("cpu-only"):
+        for _, _, usage in self.of(GpuHidden):
             if usage.name in (framework, "any"):
                 return True
-        for _, _, usage in self.of("env"):
+        for _, _, usage in self.of(EnvSet):
             if usage.name == "CUDA_VISIBLE_DEVICES" and usage.value in ("", "-1"):
                 return True
             if framework == "jax" and usage.name in ("JAX_PLATFORMS", "JAX_PLATFORM_NAME") and usage.value == "cpu":
@@ -641,7 +657,7 @@ class Program:
     def entry_event(self) -> Optional[At]:
         """The entry module's first statement (where program-level findings go)."""
         for path, usage, _ in self.events:
-            if usage.kind == "entry" and path == self.entry:
+            if type(usage) is ModuleStart and path == self.entry:
                 return At(path, usage)
         return None
 
@@ -649,18 +665,18 @@ class Program:
     def trains(self) -> bool:
         """A torch training step runs with the default options (not in a benchmark that
         only times forward and backward passes)."""
-        return self.has("train", "torch") and not self.benchmarks
+        return self.has(TrainStep, "torch") and not self.benchmarks
 
     @property
     def benchmarks(self) -> bool:
         """A benchmark: it times code (``torch.cuda.Event(enable_timing=True)``,
         ``timeit``, ``torch.utils.benchmark``) and updates no parameter (backward passes
         only: no optimizer, ``zero_grad``, ``fit`` or Trainer, no TF/JAX training step)."""
-        if not self.has("timing", default_only=False) or self.framework_trainer:
+        if not self.has(TimedCode, default_only=False) or self.framework_trainer:
             return False
         for step in self._training_steps():
             usage = step.event
-            if usage.name != "torch" or usage.value == "optimizer" or usage.text.endswith("zero_grad"):  # type: ignore[union-attr]
+            if usage.name != "torch" or usage.builds_optimizer or usage.text.endswith("zero_grad"):  # type: ignore[attr-defined]
                 return False
         return True
 
@@ -669,7 +685,7 @@ class Program:
         plain functions of imported modules that no call reaches."""
         for step in self.usage_steps:
             usage = step.event
-            if usage.kind == "train" and usage.name == framework and not step.context.uncalled:  # type: ignore[union-attr]
+            if type(usage) is TrainStep and usage.name == framework and not step.context.uncalled:
                 if self.on_default_path(step):
                     return True
         return False
@@ -677,28 +693,28 @@ class Program:
     @property
     def framework_trainer(self) -> bool:
         """Lightning's or Hugging Face's Trainer runs the loop (RPL306 owns its flags)."""
-        return self.has("lightning") or self.has("hf-trainer")
+        return self.has(LightningTrainer) or self.has(HfTrainer)
 
     def deterministic(self) -> Optional[Switch]:
         """What turns torch's deterministic mode on, if anything."""
-        for _, path, usage in self.of("flag", "torch.deterministic"):
+        for _, path, usage in self.of(FlagSet, "torch.deterministic"):
             value = self.value(usage)
             if value is None or value:
-                return Switch(path, usage, usage.flag)
-        for _, path, usage in self.of("flag", "hf.full-determinism"):
+                return Switch(path, usage, usage.warn_only)
+        for _, path, usage in self.of(FlagSet, "hf.full-determinism"):
             return Switch(path, usage, False)
-        for _, path, usage in self.of("lightning"):
+        for _, path, usage in self.of(LightningTrainer):
             value = self.kw_value(usage, "deterministic")
             if value is True or value == "warn" or value == UNKNOWN:
                 return Switch(path, usage, value == "warn")
-        for _, path, usage in self.of("hf-args"):
+        for _, path, usage in self.of(HfTrainingArgs):
             value = self.kw_value(usage, "full_determinism")
             if value is True or value == UNKNOWN:
                 return Switch(path, usage, False)
         return None
 
     def cudnn_deterministic(self) -> bool:
-        for _, _, usage in self.of("flag", "cudnn.deterministic"):
+        for _, _, usage in self.of(FlagSet, "cudnn.deterministic"):
             value = self.value(usage)
             if value is None or value:
                 return True

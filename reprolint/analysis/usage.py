@@ -8,45 +8,12 @@ attributes of classes (RPL403). What each family knows about calls by qualified 
 lives in :mod:`reprolint.analysis.calls`; the order of sets and listings (RPL401/RPL402
 local facts) in :mod:`reprolint.analysis.order_facts`.
 
-Kinds of :class:`Usage` (``name`` / ``value`` / ``flag`` meaning):
-
-=============  =====================================================================
-``entry``      the module's first statement (where program-level findings go)
-``cuda``       a line that puts torch work on a CUDA device (``name``: what)
-``gpu``        a TF/JAX line that selects a GPU (``name``: framework)
-``cpu-only``   the program hides the GPU (``name``: ``tf``, ``jax`` or ``any``)
-``cudnn``      evidence that cuDNN runs (conv/RNN/BatchNorm layers, vision models)
-``flag``       a determinism flag: ``name`` in :data:`FLAG_NAMES`; ``value`` literal,
-               ``ref`` an ``args.<ref>`` option; ``flag``: ``warn_only=True``;
-               ``kwargs``: ``default-of`` the parameter or constant whose default it is
-``env``        ``os.environ[name] = value`` and friends (``value`` None: unknown)
-``op``         a call of a catalogued op (``name`` qualified; ``args``/``kwargs``
-               literal values, :data:`UNKNOWN` otherwise; ``flag``: a ``*``/``**`` splat)
-``tf-setting`` a TF construct from ``tf.toml``'s settings (``value`` for assignments)
-``train``      a training step (``name``: ``torch``, ``tf``, ``jax``)
-``load``       a torch checkpoint load (``load_state_dict``, ``torch.load``, ``from_pretrained``)
-``lightning``  ``Trainer(...)`` of Lightning (``kwargs``: deterministic, benchmark, ...)
-``hf-args``    ``TrainingArguments(...)`` (``kwargs``: full_determinism, use_cpu, ...)
-``hf-trainer`` ``transformers.Trainer(...)``
-``keras-fit``  ``model.fit(...)`` in a Keras module
-``rank-seed``  a torch/global seeding call whose seed depends on the process rank
-``ddp``        a wrapper that broadcasts rank 0's weights (DDP, FSDP(sync_module_states))
-``sampler``    ``DistributedSampler(...)`` (``value``: shuffle literal; ``flag``:
-               seeded from the rank)
-``set-epoch``  ``sampler.set_epoch(...)`` (``flag``: inside a loop with a non-literal arg;
-               ``value``: a non-literal arg inside a function body)
-``loader``     ``DataLoader(...)`` (``name``: the dataset's project call target or "";
-               ``value``: num_workers literal; ``ref``: its ``args.<ref>``;
-               ``flag``: ``worker_init_fn`` given)
-``hashseed``   the program enforces ``PYTHONHASHSEED`` (re-exec or a check)
-``set-order``  an RPL401 site (order taken from a set of strings), where its code runs
-=============  =====================================================================
+The events themselves, one class per kind of fact with named fields (:class:`FlagSet`,
+:class:`OpCall`, :class:`LoaderBuilt`...), are in :mod:`reprolint.analysis.usage_events`.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import libcst as cst
@@ -65,8 +32,25 @@ from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the ord
     _self_attr,
     _sorting,
 )
+from reprolint.analysis.usage_events import (
+    CheckpointLoad,
+    CudaWork,
+    CudnnLayer,
+    DistributedWrapper,
+    EnvSet,
+    FlagSet,
+    KerasFit,
+    LoaderBuilt,
+    ModuleStart,
+    OpCall,
+    SetEpochCall,
+    SetOrderTaken,
+    TfSetting,
+    TimedCode,
+    TrainStep,
+    Usage,
+)
 from reprolint.analysis.values import UNKNOWN, OptionRef
-from reprolint.model import Span
 
 __all__ = ["FLAG_NAMES", "UNKNOWN", "OptionRef", "Usage", "UsageMixin"]
 
@@ -77,40 +61,6 @@ FLAG_NAMES = (
     "tf.op-determinism",
     "hf.full-determinism",  # transformers.enable_full_determinism
 )
-
-
-@dataclass(frozen=True)
-class Usage:
-    """One fact for the RPL2xx-RPL4xx rules, in execution order among the other events."""
-
-    kind: str
-    name: str
-    span: Span
-    text: str
-    conds: tuple[Any, ...] = ()
-    value: Any = None
-    ref: Optional[OptionRef] = None  # ``value`` comes from this option
-    flag: bool = False
-    args: tuple[Any, ...] = ()
-    kwargs: tuple[tuple[str, Any], ...] = ()
-    # What the collector saw about an ``op`` call that the catalog's runtime conditions
-    # depend on: "index-width-1" (a gather whose index has width 1 along ``dim``: its
-    # backward scatter-add writes each input element at most once), "no-grad-input"
-    # (no gradient flows through it: its input is a registered buffer, or it is a TF
-    # call in top-level code outside the GradientTape blocks of an eager program),
-    # "index-unique" (an ``index_add_``/``index_select`` whose 1-D index visibly repeats
-    # no value: ``mask.nonzero().squeeze(-1)``, ``torch.unique``, ``arange``, ``randperm``;
-    # no two atomic adds land on one element, so the sum is the same on every run).
-    facts: tuple[str, ...] = ()
-
-    def kw(self, name: str, default: Any = None) -> Any:
-        for key, value in self.kwargs:
-            if key == name:
-                return value
-        return default
-
-    def has_kw(self, name: str) -> bool:
-        return any(key == name for key, _ in self.kwargs)
 
 
 # ----------------------------------------------------------------------------- vocab
@@ -279,8 +229,9 @@ class UsageMixin(OrderFacts):
             states.append(self._u_state(self.scopes[0]))
         return states
 
-    def _u_emit(self, kind: str, name: str, node: cst.CSTNode, **extra: Any) -> None:
-        self.emit(Usage(kind, name, self.span(node), self._u_text(node), self.current_conds(), **extra))  # type: ignore[attr-defined]
+    def _u_emit(self, kind: type[Usage], name: str, node: cst.CSTNode, **fields: Any) -> None:
+        """Record a ``kind`` event at ``node`` (``fields``: the ones of its class)."""
+        self.emit(kind(name, self.span(node), self._u_text(node), self.current_conds(), **fields))  # type: ignore[attr-defined]
 
     def _u_text(self, node: cst.CSTNode) -> str:
         if isinstance(node, cst.Call):
@@ -298,7 +249,7 @@ class UsageMixin(OrderFacts):
         self.facts.findings.append(LocalFinding(code, self.span(node), data))  # type: ignore[attr-defined]
         if code == "RPL401":
             # where it runs, in execution order: RPL307 asks whether a program reaches it
-            self._u_emit("set-order", "", node)
+            self._u_emit(SetOrderTaken, "", node)
 
     # ------------------------------------------------------------------ module
     def visit_Module(self, node: cst.Module) -> None:
@@ -309,7 +260,7 @@ class UsageMixin(OrderFacts):
         for stmt in body:
             if _is_docstring(stmt) or _is_future_import(stmt):
                 continue
-            self._u_emit("entry", "", stmt)
+            self._u_emit(ModuleStart, "", stmt)
             break
 
     # ------------------------------------------------------------------ calls
@@ -350,51 +301,53 @@ class UsageMixin(OrderFacts):
 
         # --- timing: what a benchmark measures (the program role, analysis/program.py)
         if qn in _TIMING_CALLS or (qn == "torch.cuda.Event" and _literal(kwargs.get("enable_timing")) is True):
-            self._u_emit("timing", qn, node)
+            self._u_emit(TimedCode, qn, node)
 
         # --- CUDA, cuDNN, training
         if torch_module:
             if method == "cuda":
-                self._u_emit("cuda", "`.cuda()`", node)
+                self._u_emit(CudaWork, "`.cuda()`", node)
             elif method == "to" and any(_cuda_literal(a.value) for a in node.args):
-                self._u_emit("cuda", "`.to(\"cuda\")`", node)
+                self._u_emit(CudaWork, "`.to(\"cuda\")`", node)
             elif qn == "torch.device" and node.args and _cuda_literal(node.args[0].value):
-                self._u_emit("cuda", "`torch.device(\"cuda\")`", node)
+                self._u_emit(CudaWork, "`torch.device(\"cuda\")`", node)
             elif qn in _CUDA_CALLS:
-                self._u_emit("cuda", f"`{self.text(func)}`", node)  # type: ignore[attr-defined]
+                self._u_emit(CudaWork, f"`{self.text(func)}`", node)  # type: ignore[attr-defined]
             elif any(_cuda_literal(kwargs.get(k)) for k in ("device", "device_type")):
-                self._u_emit("cuda", "`device=\"cuda\"`", node)
+                self._u_emit(CudaWork, "`device=\"cuda\"`", node)
             elif qn in _INIT_PG:
                 backend = _arg(node, "backend", 0)
                 if backend is not None and _literal(backend.value) == "nccl":
-                    self._u_emit("cuda", "the NCCL backend", node)
+                    self._u_emit(CudaWork, "the NCCL backend", node)
             elif qn in _DDP and "device_ids" in kwargs and _literal(kwargs["device_ids"]) is not None:
-                self._u_emit("cuda", "`DistributedDataParallel(device_ids=...)`", node)
+                self._u_emit(CudaWork, "`DistributedDataParallel(device_ids=...)`", node)
             # a model picked by name (`models.__dict__[args.arch]()`) builds convolutions
             # too; the registry's dunders (`models.__dict__.keys()`) build nothing
             built = qn if qn is not None else self.dynamic_member(func)  # type: ignore[attr-defined]
             if qn in _CUDNN_LAYERS or (
                 built is not None and built.startswith(_CUDNN_PREFIXES) and not _dunder_member(built)
             ):
-                self._u_emit("cudnn", built, node)
+                self._u_emit(CudnnLayer, built, node)
             # `opt.zero_grad()` belongs to a training step even when the backward pass sits
             # in a class built by name (`construct_class_by_name("training.loss.Loss")`).
             if method in ("backward", "zero_grad") or qn in _TRAIN_CALLS or (qn or "").startswith("torch.optim."):
-                # value: what the program role needs (an optimizer built: parameters are
-                # updated; `autograd.grad`: gradients of inputs, as classifier guidance
-                # takes them, update nothing); flag: written inside a loop
-                kind = "input-grad" if qn in _INPUT_GRADS else "optimizer" if (qn or "").startswith("torch.optim.") else None
-                self._u_emit("train", "torch", node, value=kind, flag=id(node) in self._u_in_loop)
+                # what the program role needs: an optimizer built (parameters are
+                # updated), `autograd.grad` (gradients of inputs, as classifier guidance
+                # takes them, update nothing), written inside a loop
+                self._u_emit(
+                    TrainStep, "torch", node, builds_optimizer=(qn or "").startswith("torch.optim."),
+                    input_gradients=qn in _INPUT_GRADS, in_loop=id(node) in self._u_in_loop,
+                )
             if method in ("load_state_dict", "from_pretrained") or qn in _CHECKPOINT_LOADS:
-                self._u_emit("load", "torch", node)
+                self._u_emit(CheckpointLoad, "torch", node)
         if qn in _PICKLE_LOADS or _unpickles(node):
             # pickled networks (StyleGAN's `legacy.load_network_pkl`): the unpickled
             # modules carry their trained weights
-            self._u_emit("load", "torch", node)
+            self._u_emit(CheckpointLoad, "torch", node)
         if qn in _DDP or (qn in _FSDP and _literal(kwargs.get("sync_module_states")) is True):
-            self._u_emit("ddp", qn, node)
+            self._u_emit(DistributedWrapper, qn, node)
         if method == "prepare" and "accelerate" in self.uses:
-            self._u_emit("ddp", "accelerate", node)
+            self._u_emit(DistributedWrapper, "accelerate", node)
 
         # --- what each family knows by qualified name (flags, frameworks, environment,
         # devices, order): reprolint.analysis.calls
@@ -410,30 +363,28 @@ class UsageMixin(OrderFacts):
             # ``state.apply_gradients(...)`` in a JAX module is Flax's TrainState
             jax_module = bool({"jax", "flax", "optax"} & self.uses)
             if qn in _TF_TRAIN_CALLS or (method in ("apply_gradients", "minimize") and not jax_module):
-                self._u_emit("train", "tf", node)
+                self._u_emit(TrainStep, "tf", node)
             if method in ("fit", "fit_generator") and ("sklearn" not in self.uses or kwargs.keys() & {
                 "epochs", "batch_size", "validation_data", "callbacks", "steps_per_epoch", "validation_split",
             }):
-                self._u_emit("train", "tf", node)
-                self._u_emit("keras-fit", "fit", node)
+                self._u_emit(TrainStep, "tf", node)
+                self._u_emit(KerasFit, "fit", node)
             if method in _TF_SETTING_CALLS and "deterministic" in kwargs:
-                self._u_emit("tf-setting", f"tensorflow.data.Dataset.{method}", node,
+                self._u_emit(TfSetting, f"tensorflow.data.Dataset.{method}", node,
                              kwargs=(("deterministic", _literal(kwargs["deterministic"])),))
         if qn is not None and (qn.startswith(("tensorflow.", "keras."))):
             from reprolint.analysis.determinism import tf_setting_names
 
             if qn in tf_setting_names():
-                self._u_emit("tf-setting", qn, node)
+                self._u_emit(TfSetting, qn, node)
         if "jax" in self.uses and qn is not None and qn.startswith(_JAX_TRAIN_PREFIXES):
-            self._u_emit("train", "jax", node)
+            self._u_emit(TrainStep, "jax", node)
         if method == "set_epoch":
             arg = node.args[0].value if node.args else None
             varying = arg is not None and _literal(arg) == UNKNOWN
-            # ``flag``: in a loop with a varying argument; ``value``: a varying argument in a
-            # function body (a helper the epoch loop calls: ``train_one_epoch(..., epoch)``)
             in_function = any(scope.kind == "function" for scope in self.scopes)
-            self._u_emit("set-epoch", "set_epoch", node, flag=id(node) in self._u_in_loop and varying,
-                         value=varying and in_function)
+            self._u_emit(SetEpochCall, "set_epoch", node, varying_in_loop=id(node) in self._u_in_loop and varying,
+                         varying_in_function=varying and in_function)
 
         # --- ops from the catalogs
         if qn is None and torch_module and self._u_loss_modules:
@@ -464,7 +415,7 @@ class UsageMixin(OrderFacts):
 
         value: Any = UNKNOWN
         ref = None
-        source: tuple[tuple[str, Any], ...] = ()
+        default_of = None
         if value_node is not None:
             value = _literal(value_node)
             if value == UNKNOWN and isinstance(value_node, cst.Name):
@@ -474,14 +425,14 @@ class UsageMixin(OrderFacts):
                 tree = self.value_tree(value_node)  # type: ignore[attr-defined]
                 if tree[0] == "const":
                     value = tree[1]
-                    source = (("default-of", value_node.value),)  # for the message
+                    default_of = value_node.value  # for the message
             if value == UNKNOWN and isinstance(value_node, cst.Attribute):
                 ref = OptionRef(value_node.attr.value)
             elif value == UNKNOWN and isinstance(value_node, cst.UnaryOperation) and isinstance(
                 value_node.operator, cst.Not
             ) and isinstance(value_node.expression, cst.Attribute):
                 ref = OptionRef(value_node.expression.attr.value, negated=True)
-        self._u_emit("flag", name, node, value=value, ref=ref, flag=warn_only, kwargs=source)
+        self._u_emit(FlagSet, name, node, value=value, ref=ref, warn_only=warn_only, default_of=default_of)
 
     def _u_env(self, node: cst.CSTNode, key: Optional[cst.BaseExpression], value: cst.BaseExpression,
                name: Optional[str] = None) -> None:
@@ -494,9 +445,9 @@ class UsageMixin(OrderFacts):
         text = literal if isinstance(literal, str) and literal != UNKNOWN else None
         if text is None and name == "XLA_FLAGS":
             text = _strings_in(value)
-        self._u_emit("env", name, node, value=text)
+        self._u_emit(EnvSet, name, node, value=text)
 
-    def _u_loader(self, node: cst.Call, kwargs: dict[str, cst.BaseExpression]) -> None:
+    def _u_loader(self, node: cst.Call, qualname: str, kwargs: dict[str, cst.BaseExpression]) -> None:
 
         dataset = node.args[0].value if node.args and node.args[0].keyword is None else kwargs.get("dataset")
         target = ""
@@ -517,8 +468,8 @@ class UsageMixin(OrderFacts):
                         value = scope.params[workers.value]
                         break
         given = kwargs.get("worker_init_fn")
-        self._u_emit("loader", target, node, value=value, ref=ref,
-                     flag=given is not None and _literal(given) is not None)
+        self._u_emit(LoaderBuilt, qualname, node, dataset=target, num_workers=value, workers_ref=ref,
+                     worker_init_fn=given is not None and _literal(given) is not None)
 
     def _u_bound_call(self, name: str) -> str:
         """The project call last assigned to ``name`` here or at module level ("" if none)."""
@@ -534,7 +485,7 @@ class UsageMixin(OrderFacts):
         if name not in op_names():
             return
         args, kwargs = self._u_op_arguments(node)
-        self._u_emit("op", name, node, args=args, kwargs=kwargs, flag=any(a.star for a in node.args),
+        self._u_emit(OpCall, name, node, args=args, kwargs=kwargs, splat=any(a.star for a in node.args),
                      facts=self._u_op_facts(node, name))
 
     def _u_op_arguments(self, node: cst.Call) -> tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]:
@@ -722,7 +673,7 @@ class UsageMixin(OrderFacts):
             for i in indices
         ):
             return
-        self._u_emit("op", "Tensor.__getitem__", node, facts=("index-is-tensor-list", "parameter-input"))
+        self._u_emit(OpCall, "Tensor.__getitem__", node, facts=("index-is-tensor-list", "parameter-input"))
 
     def _u_spatial_loss(self, source: Optional[cst.BaseExpression], target: Optional[cst.BaseExpression]) -> bool:
         """A loss's input visibly has more than two dimensions, or its target has three or
@@ -757,10 +708,10 @@ class UsageMixin(OrderFacts):
         if loss is None or not self._u_spatial_loss(source, target):
             return
         name, args, kwargs = loss
-        self._u_emit("op", name, node, args=args, kwargs=kwargs, facts=("spatial-input",))
+        self._u_emit(OpCall, name, node, args=args, kwargs=kwargs, facts=("spatial-input",))
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
-        """See :attr:`Usage.facts`."""
+        """See :attr:`OpCall.facts`."""
         from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
 
         self._u_at = id(node)
@@ -824,14 +775,14 @@ class UsageMixin(OrderFacts):
                 elif target.attr.value in ("deterministic", "experimental_deterministic") and (
                     "tensorflow" in self.uses or "keras" in self.uses
                 ):
-                    self._u_emit("tf-setting", f"tensorflow.data.Options.{target.attr.value}", target,
+                    self._u_emit(TfSetting, f"tensorflow.data.Options.{target.attr.value}", target,
                                  value=_literal(value))
             elif isinstance(target, cst.Subscript) and (self.qualify(target.value) or "") == "os.environ":  # type: ignore[attr-defined]
                 element = target.slice[0].slice if target.slice else None
                 if isinstance(element, cst.Index):
                     self._u_env(target, element.value, value)
         if "torch" in self.uses and _cuda_literal(value) and not isinstance(value, cst.Call):
-            self._u_emit("cuda", f"`{self._u_text(value)}`", value)
+            self._u_emit(CudaWork, f"`{self._u_text(value)}`", value)
         # RNG instances bound to self attributes (RPL403)
         cls = self.current_class()  # type: ignore[attr-defined]
         # only generators made in __init__ are copied into the workers

@@ -13,20 +13,22 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.fixes.planning import FixAction, FixPlanner, binding, data_field, together
 from reprolint.fixes.seeding import ensure_install
+from reprolint.analysis.usage_events import EnvSet, FlagSet
 from reprolint.model import Diagnostic
 
 CUBLAS_WORKSPACE_CONFIG = ":4096:8"  # reprolint.runtime's choice (see _determinism.py)
 
 
-def usage_program(planner: FixPlanner, d: Diagnostic, kinds: Optional[tuple[str, ...]] = None) -> Optional[tuple[Any, Any]]:
-    """(ProgramUsage, Usage) of the program event a finding was reported at."""
+def usage_program(planner: FixPlanner, d: Diagnostic, kinds: Optional[tuple[type, ...]] = None) -> Optional[tuple[Any, Any]]:
+    """(ProgramUsage, Usage) of the program event a finding was reported at (``kinds``:
+    one of these event classes)."""
     from reprolint.analysis.determinism import program_usages
 
     for program in program_usages(planner.ctx):
         if program.is_library and kinds is None:
             continue
         for path, usage, _ in program.events:
-            if path == d.path and usage.span == d.span and (kinds is None or usage.kind in kinds):
+            if path == d.path and usage.span == d.span and (kinds is None or type(usage) in kinds):
                 return program, usage
     return None
 
@@ -36,7 +38,7 @@ def _torch_lines(program: Any, torch: str, os_name: str) -> list[str]:
     lines = []
     cublas = any(
         usage.value is None or usage.value in (CUBLAS_WORKSPACE_CONFIG, ":16:8")
-        for _, _, usage in program.of("env", "CUBLAS_WORKSPACE_CONFIG")
+        for _, _, usage in program.of(EnvSet, "CUBLAS_WORKSPACE_CONFIG")
     )
     if not cublas:
         lines.append(f'{os_name}.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", "{CUBLAS_WORKSPACE_CONFIG}")')
@@ -52,7 +54,7 @@ def turned_off(program: Any, d: Diagnostic) -> bool:
     """The program turns torch's deterministic mode off itself: its author's call (and
     any switch inserted above would be undone by it)."""
     return d.code == "RPL301" and any(
-        program.value(usage) is False for _, _, usage in program.of("flag", "torch.deterministic")
+        program.value(usage) is False for _, _, usage in program.of(FlagSet, "torch.deterministic")
     )
 
 

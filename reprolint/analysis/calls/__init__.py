@@ -1,9 +1,9 @@
 """Fact handlers for calls, registered by qualified name, one module per family.
 
 The fact collector (:mod:`reprolint.analysis.usage`) asks :func:`handlers_for` which
-handlers know a call's qualified name and runs them; each handler records facts
-(:class:`~reprolint.analysis.usage.Usage` events), never findings. Adding what a family
-knows about a new API is one decorated function in its module::
+handlers know a call's qualified name and runs them; each handler records facts (the
+typed events of :mod:`reprolint.analysis.usage_events`), never findings. Adding what a
+family knows about a new API is one decorated function in its module::
 
     @on_call("torch.use_deterministic_algorithms")
     def _deterministic(c: Collector, site: CallSite) -> None:

@@ -8,6 +8,7 @@ import libcst as cst
 
 from reprolint.analysis.calls import CallSite, on_call
 from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.usage_events import CudaWork, GpuHidden, GpuSelected
 
 
 def _tf(c: Any) -> bool:
@@ -20,9 +21,9 @@ def _visible_devices(c: Any, site: CallSite) -> None:
         return
     first = site.node.args[0].value if site.node.args else None
     if isinstance(first, cst.List) and not first.elements:
-        c._u_emit("cpu-only", "tf", site.node)
+        c._u_emit(GpuHidden, "tf", site.node)
     else:
-        c._u_emit("gpu", "tf", site.node)
+        c._u_emit(GpuSelected, "tf", site.node)
 
 
 @on_call("tensorflow.device")
@@ -30,13 +31,13 @@ def _tf_device(c: Any, site: CallSite) -> None:
     from reprolint.analysis.usage import _strings_in
 
     if _tf(c) and site.node.args and "gpu" in _strings_in(site.node.args[0].value).lower():
-        c._u_emit("gpu", "tf", site.node)
+        c._u_emit(GpuSelected, "tf", site.node)
 
 
 @on_call("tensorflow.config.experimental.set_memory_growth", "tensorflow.distribute.MirroredStrategy")
 def _tf_gpu(c: Any, site: CallSite) -> None:
     if _tf(c):
-        c._u_emit("gpu", "tf", site.node)
+        c._u_emit(GpuSelected, "tf", site.node)
 
 
 @on_call("jax.config.update")
@@ -45,13 +46,13 @@ def _jax_platform(c: Any, site: CallSite) -> None:
         return
     key, value = _literal(site.node.args[0].value), _literal(site.node.args[1].value)
     if key in ("jax_platform_name", "jax_platforms") and isinstance(value, str):
-        c._u_emit("cpu-only" if value == "cpu" else "gpu", "jax", site.node)
+        c._u_emit(GpuHidden if value == "cpu" else GpuSelected, "jax", site.node)
 
 
 @on_call("jax.devices")
 def _jax_devices(c: Any, site: CallSite) -> None:
     if "jax" in c.uses and site.node.args and _literal(site.node.args[0].value) in ("gpu", "cuda"):
-        c._u_emit("gpu", "jax", site.node)
+        c._u_emit(GpuSelected, "jax", site.node)
 
 
 # --- torch: the accelerator API (torch >= 2.6).
@@ -63,5 +64,5 @@ def _jax_devices(c: Any, site: CallSite) -> None:
 )
 def _torch_accelerator(c: Any, site: CallSite) -> None:
     if "torch" in c.uses:
-        c._u_emit("cuda", f"`{c.text(site.node.func)}()`", site.node)
+        c._u_emit(CudaWork, f"`{c.text(site.node.func)}()`", site.node)
 

@@ -7,6 +7,7 @@ from typing import Any
 import libcst as cst
 
 from reprolint.analysis.calls import CallSite, on_call
+from reprolint.analysis.usage_events import HashSeedEnforced
 
 _EXEC = (
     "os.execv", "os.execve", "os.execl", "os.execle", "os.execlp", "os.execvp", "os.execvpe",
@@ -34,9 +35,9 @@ def _update(c: Any, site: CallSite) -> None:
 @on_call(*_EXEC)
 def _exec(c: Any, site: CallSite) -> None:
     if "sys.executable" in c.text(site.node) or site.qualname.startswith("os.exec"):
-        c._u_emit("hashseed", "exec", site.node)
+        c._u_emit(HashSeedEnforced, "exec", site.node)
 
 
 @on_call("sys.flags.hash_randomization")
 def _hash_check(c: Any, site: CallSite) -> None:
-    c._u_emit("hashseed", "check", site.node)
+    c._u_emit(HashSeedEnforced, "check", site.node)

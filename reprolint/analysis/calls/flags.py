@@ -7,6 +7,7 @@ from typing import Any
 
 from reprolint.analysis.calls import CallSite, on_call
 from reprolint.analysis.cst_helpers import find_argument, literal as _literal
+from reprolint.analysis.usage_events import EnvSet, FlagSet
 from reprolint.analysis.values import UNKNOWN
 
 
@@ -33,18 +34,18 @@ def _debug_mode(c: Any, site: CallSite) -> None:
         return
     value = _literal(site.node.args[0].value)
     on = value in ("warn", "error", 1, 2)
-    c._u_emit("flag", "torch.deterministic", site.node, value=on if value != UNKNOWN else UNKNOWN,
-              flag=value in ("warn", 1))
+    c._u_emit(FlagSet, "torch.deterministic", site.node, value=on if value != UNKNOWN else UNKNOWN,
+              warn_only=value in ("warn", 1))
 
 
 @on_call("tensorflow.config.experimental.enable_op_determinism")
 def _tf_op_determinism(c: Any, site: CallSite) -> None:
-    c._u_emit("flag", "tf.op-determinism", site.node, value=True)
+    c._u_emit(FlagSet, "tf.op-determinism", site.node, value=True)
 
 
 @on_call("transformers.enable_full_determinism", "transformers.trainer_utils.enable_full_determinism")
 def _hf_full_determinism(c: Any, site: CallSite) -> None:
-    c._u_emit("flag", "hf.full-determinism", site.node, value=True)
+    c._u_emit(FlagSet, "hf.full-determinism", site.node, value=True)
 
 
 @on_call("reprolint.runtime.install")
@@ -56,8 +57,8 @@ def _reprolint_install(c: Any, site: CallSite) -> None:
         for flag, on in (("torch.deterministic", True), ("cudnn.deterministic", True),
                          ("cudnn.benchmark", False), ("tf.op-determinism", True)):
             known = det is None or _literal(det) is True
-            c._u_emit("flag", flag, site.node, value=on if known else UNKNOWN)
-        c._u_emit("env", "CUBLAS_WORKSPACE_CONFIG", site.node, value=":4096:8")
+            c._u_emit(FlagSet, flag, site.node, value=on if known else UNKNOWN)
+        c._u_emit(EnvSet, "CUBLAS_WORKSPACE_CONFIG", site.node, value=":4096:8")
 
 
 @on_call("torch.backends.cudnn.flags")

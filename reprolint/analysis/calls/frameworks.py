@@ -6,6 +6,9 @@ from typing import Any
 
 from reprolint.analysis.calls import CallSite, on_call
 from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.usage_events import (
+    CudaWork, FlagSet, HfTrainer, HfTrainingArgs, LightningTrainer, TrainStep,
+)
 
 LIGHTNING_TRAINERS = frozenset({
     "lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer",
@@ -105,15 +108,15 @@ def _lightning_trainer(c: Any, node: Any, qualname: str, lits: tuple[tuple[str, 
     from reprolint.analysis.values import OptionRef
 
     if lits_get(lits, "accelerator") != "cpu" and lits_get(lits, "gpus", 1) not in (0, None):
-        c._u_emit("cuda", f"`{c.text(node.func)}(...)`", node)
-    c._u_emit("lightning", qualname, node, kwargs=lits)
+        c._u_emit(CudaWork, f"`{c.text(node.func)}(...)`", node)
+    c._u_emit(LightningTrainer, qualname, node, kwargs=lits)
     benchmark = lits_get(lits, "benchmark")
     if benchmark is True:
-        c._u_emit("flag", "cudnn.benchmark", node, value=True)
+        c._u_emit(FlagSet, "cudnn.benchmark", node, value=True)
     elif isinstance(benchmark, OptionRef):
         from reprolint.analysis.values import UNKNOWN
 
-        c._u_emit("flag", "cudnn.benchmark", node, value=UNKNOWN, ref=benchmark)
+        c._u_emit(FlagSet, "cudnn.benchmark", node, value=UNKNOWN, ref=benchmark)
 
 
 @on_call(*LIGHTNING_TRAINERS, *FABRIC)
@@ -126,7 +129,7 @@ def _lightning(c: Any, site: CallSite) -> None:
         from reprolint.analysis.usage import lits_get
 
         if lits_get(lits, "accelerator") != "cpu" and lits_get(lits, "gpus", 1) not in (0, None):
-            c._u_emit("cuda", f"`{c.text(node.func)}(...)`", node)
+            c._u_emit(CudaWork, f"`{c.text(node.func)}(...)`", node)
 
 
 @on_call(*LIGHTNING_FROM_ARGS)
@@ -152,7 +155,7 @@ def _lightning_cli(c: Any, site: CallSite) -> None:
             lits = tuple((key, _literal(value)) for key, value in items)
     # the event is named after the CLI: `deterministic=` is not its keyword (fix: none)
     _lightning_trainer(c, site.node, site.qualname, lits)
-    c._u_emit("train", "torch", site.node)
+    c._u_emit(TrainStep, "torch", site.node)
     # It calls seed_everything(seed_everything_default) before building the model; the
     # default (True) draws a seed and saves it in the run's config.yaml.
     seed = site.kwargs.get("seed_everything_default")
@@ -172,9 +175,9 @@ def _hf_args(c: Any, site: CallSite) -> None:
     from reprolint.analysis.usage import _literal_kwargs, lits_get
 
     lits = _literal_kwargs(site.node)
-    c._u_emit("hf-args", site.qualname, site.node, kwargs=lits)
+    c._u_emit(HfTrainingArgs, site.qualname, site.node, kwargs=lits)
     if not (lits_get(lits, "use_cpu") is True or lits_get(lits, "no_cuda") is True):
-        c._u_emit("cuda", f"`{c.text(site.node.func)}(...)`", site.node)
+        c._u_emit(CudaWork, f"`{c.text(site.node.func)}(...)`", site.node)
 
 
 @on_call("transformers.HfArgumentParser", "transformers.hf_argparser.HfArgumentParser")
@@ -189,21 +192,21 @@ def _hf_argument_parser(c: Any, site: CallSite) -> None:
     classes = [e.value for e in first.elements] if isinstance(first, (cst.Tuple, cst.List)) else [first]
     if any(c.qualify(cls) in HF_ARGS for cls in classes):
         # named after the parser: `full_determinism=` is not its keyword (fix: none)
-        c._u_emit("hf-args", site.qualname, site.node, kwargs=())
-        c._u_emit("cuda", "`HfArgumentParser(... TrainingArguments ...)`", site.node)
+        c._u_emit(HfTrainingArgs, site.qualname, site.node, kwargs=())
+        c._u_emit(CudaWork, "`HfArgumentParser(... TrainingArguments ...)`", site.node)
 
 
 @on_call(*HF_TRAINERS)
 def _hf_trainer(c: Any, site: CallSite) -> None:
-    c._u_emit("hf-trainer", site.qualname, site.node)
-    c._u_emit("cuda", f"`{c.text(site.node.func)}(...)`", site.node)
-    c._u_emit("train", "torch", site.node)
+    c._u_emit(HfTrainer, site.qualname, site.node)
+    c._u_emit(CudaWork, f"`{c.text(site.node.func)}(...)`", site.node)
+    c._u_emit(TrainStep, "torch", site.node)
 
 
 @on_call("accelerate.Accelerator")
 def _accelerator(c: Any, site: CallSite) -> None:
     if _literal(site.kwargs.get("cpu")) is not True:
-        c._u_emit("cuda", "`Accelerator()`", site.node)
+        c._u_emit(CudaWork, "`Accelerator()`", site.node)
 
 
 # timm's optimizer factory and loss scalers (what DeiT-style trainers call instead of
@@ -214,4 +217,4 @@ def _accelerator(c: Any, site: CallSite) -> None:
     "timm.utils.NativeScaler", "timm.utils.cuda.NativeScaler", "timm.utils.ApexScaler",
 )
 def _timm_training(c: Any, site: CallSite) -> None:
-    c._u_emit("train", "torch", site.node)
+    c._u_emit(TrainStep, "torch", site.node)

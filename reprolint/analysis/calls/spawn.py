@@ -43,6 +43,7 @@ import libcst as cst
 
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.usage_events import CudaWork, CudnnLayer, FlagSet, TrainStep, Usage
 
 SPAWNS = frozenset({
     "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
@@ -207,7 +208,6 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
 def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, Any]]]:
     """(spawn call, RPL101 data) for each spawn whose worker draws unseeded in its process."""
     from reprolint.analysis.facts import Call, Draw, Seed
-    from reprolint.analysis.usage import Usage
 
     sites = state.sites + (state.processes if state.spawn_method else [])
     out: list[tuple[cst.Call, dict[str, Any]]] = []
@@ -223,7 +223,7 @@ def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, An
         if any(isinstance(e, Call) and "seed" in e.text.lower() for e in events):
             continue  # a helper seeds in the worker (resolved or not)
         draws = [e for e in events if isinstance(e, Draw)]
-        trains = any(isinstance(e, Usage) and e.kind == "train" for e in events)
+        trains = any(isinstance(e, TrainStep) for e in events)
         if not draws and not trains:
             continue
         seed = site.seeds[-1]
@@ -245,12 +245,10 @@ _FLAGS = {
 
 
 def _determinism_flag(event: Any) -> bool:
-    from reprolint.analysis.usage import Usage
-
     # only a flag the parent sets whatever the options (`if args.seed is not None:
     # cudnn.deterministic = True` is the program-level rules' business)
     return (
-        isinstance(event, Usage) and event.kind == "flag" and event.name in _FLAGS
+        isinstance(event, FlagSet) and event.name in _FLAGS
         and event.value is True and not event.conds
     )
 
@@ -259,11 +257,10 @@ def flag_findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, str, di
     """(spawn call, RPL301/RPL302, data) for each spawn whose worker trains on CUDA while
     a determinism flag is on only in the parent: the child starts with it off."""
     from reprolint.analysis.facts import Call
-    from reprolint.analysis.usage import Usage
 
-    def usages(kind: str) -> Any:
+    def usages(kind: type[Usage]) -> Any:
         everywhere = [facts.events, *(f.events for f in facts.functions.values())]
-        return (e for events in everywhere for e in events if isinstance(e, Usage) and e.kind == kind)
+        return (e for events in everywhere for e in events if type(e) is kind)
 
     out: list[tuple[cst.Call, str, dict[str, Any]]] = []
     sites = state.sites + (state.processes if state.spawn_method else [])
@@ -272,19 +269,19 @@ def flag_findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, str, di
         if worker is None:
             continue
         events = worker.events
-        if not any(isinstance(e, Usage) and e.kind == "train" and e.name == "torch" for e in events):
+        if not any(isinstance(e, TrainStep) and e.name == "torch" for e in events):
             continue
         if any(isinstance(e, Call) and "determinis" in e.text.lower() for e in events):
             continue  # a helper sets the flags in the worker (resolved or not)
-        if next(usages("cuda"), None) is None:
+        if next(usages(CudaWork), None) is None:
             continue  # RPL301/RPL302 are about CUDA
         for name, (code, setting) in _FLAGS.items():
             set_here = [f for f in site.flags if f.name == name]
             if not set_here or name in site.child_flags:
                 continue
-            if any(isinstance(e, Usage) and e.kind == "flag" and e.name == name for e in events):
+            if any(isinstance(e, FlagSet) and e.name == name for e in events):
                 continue  # the worker sets it itself
-            if code == "RPL302" and next(usages("cudnn"), None) is None:
+            if code == "RPL302" and next(usages(CudnnLayer), None) is None:
                 continue  # no convolution or RNN layer: cuDNN may never run
             out.append((site.node, code, {
                 "variant": "spawn", "call": site.call, "worker": site.worker,

@@ -25,6 +25,7 @@ import libcst as cst
 
 from reprolint.analysis.calls import CallSite, on_call
 from reprolint.analysis.cst_helpers import find_argument
+from reprolint.analysis.usage_events import TfSetting
 
 _PREFIXES = ("tensorflow.", "tensorflow.compat.v1.")
 # 0-based position of ``num_threads`` in each function's signature.
@@ -51,7 +52,7 @@ def _threaded(c: Any, site: CallSite) -> None:
         return  # ``**kwargs``: the thread count is not visible
     node = _argument(site, "num_threads", _THREADED[site.qualname.split(".", 1)[1].replace("compat.v1.", "")])
     threads = 1 if node is None else _value(c, node)
-    c._u_emit("tf-setting", _name(site.qualname), site.node, kwargs=(("num_threads", threads),))
+    c._u_emit(TfSetting, _name(site.qualname), site.node, kwargs=(("num_threads", threads),))
 
 
 @on_call(*(p + name for p in _PREFIXES for name in _JOINED))
@@ -70,7 +71,7 @@ def _joined(c: Any, site: CallSite) -> None:
         if isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value == "range" \
                 and len(source.args) == 1:
             threads = _value(c, source.args[0].value)
-    c._u_emit("tf-setting", _name(site.qualname), site.node, kwargs=(("num_threads", threads),))
+    c._u_emit(TfSetting, _name(site.qualname), site.node, kwargs=(("num_threads", threads),))
 
 
 @on_call("tensorflow.data.experimental.parallel_interleave", "tensorflow.contrib.data.parallel_interleave")
@@ -79,7 +80,7 @@ def _parallel_interleave(c: Any, site: CallSite) -> None:
         return
     node = _argument(site, "sloppy", 3)
     sloppy = False if node is None else _value(c, node)
-    c._u_emit("tf-setting", "tensorflow.data.experimental.parallel_interleave", site.node,
+    c._u_emit(TfSetting, "tensorflow.data.experimental.parallel_interleave", site.node,
               kwargs=(("sloppy", sloppy),))
 
 

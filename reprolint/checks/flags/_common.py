@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 if TYPE_CHECKING:
     from reprolint.analysis.program import Program
-    from reprolint.analysis.usage import Usage
+    from reprolint.analysis.usage_events import CudaWork
     from reprolint.checks.base import Finding, Rule
 
 
@@ -15,7 +15,7 @@ def report_per_cuda_site(rule: Rule, programs: Iterable[Program]) -> Iterator[Fi
     work on the GPU by default), naming every program that reaches it: a shared
     `dist_util.dev()` is one problem of each training script. Programs that run torch
     on the CPU by default are passed over."""
-    sites: dict[tuple[str, object], tuple[str, Usage, list[Program]]] = {}
+    sites: dict[tuple[str, object], tuple[str, CudaWork, list[Program]]] = {}
     for program in programs:
         cuda = program.cuda
         if cuda is None:

@@ -7,6 +7,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
+from reprolint.analysis.usage_events import FlagSet, HfTrainingArgs, KerasFit, LightningTrainer
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import usage_program
 from reprolint.fixes.planning import FixAction, FixPlanner
@@ -137,7 +138,7 @@ class FrameworkDeterminismOff(Rule):
         ``problems`` names what is missing ("deterministic", "seed", "full_determinism")."""
         assert program.program is not None
         seeded = program.program.seeded_libraries
-        for _, path, usage in program.of("lightning"):
+        for _, path, usage in program.of(LightningTrainer):
             missing, problems = [], []
             value = program.kw_value(usage, "deterministic")
             if not (value is True or value == "warn" or value == UNKNOWN):
@@ -151,19 +152,19 @@ class FrameworkDeterminismOff(Rule):
                     "call": f"{usage.text}(...)", "missing": "; ".join(missing),
                     "trainer": "lightning", "problems": tuple(problems),
                 }
-        for _, path, usage in program.of("hf-args"):
+        for _, path, usage in program.of(HfTrainingArgs):
             if program.kw_value(usage, "use_cpu") is True or program.kw_value(usage, "no_cuda") is True:
                 continue
             value = program.kw_value(usage, "full_determinism")
-            if value is True or value == UNKNOWN or program.has("flag", "hf.full-determinism"):
+            if value is True or value == UNKNOWN or program.has(FlagSet, "hf.full-determinism"):
                 continue
-            if any(program.value(u) is not False for _, _, u in program.of("flag", "torch.deterministic")):
+            if any(program.value(u) is not False for _, _, u in program.of(FlagSet, "torch.deterministic")):
                 continue
             yield path, usage.span, {
                 "call": f"{usage.text}(...)", "trainer": "hf", "problems": ("full_determinism",),
                 "missing": "`full_determinism` is off, so the Trainer seeds but GPU kernels stay nondeterministic",
             }
-        fit = program.first("keras-fit")
+        fit = program.first(KerasFit)
         if fit is not None:
             _, path, usage = fit
             keras_seeded = any(o.seed.api in _KERAS_SEEDERS for o in program.program.seeds)
@@ -184,11 +185,11 @@ class FrameworkDeterminismOff(Rule):
 def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     """RPL306: ``Trainer(deterministic=True)``, ``TrainingArguments(full_determinism=True)``;
     a Keras program gets seeded at the entry point (``install()`` or ``seed_everything``)."""
-    found = usage_program(planner, d, ("lightning", "hf-args", "keras-fit"))
+    found = usage_program(planner, d, (LightningTrainer, HfTrainingArgs, KerasFit))
     if found is None:
         return None
     program, usage = found
-    if usage.kind == "keras-fit":
+    if isinstance(usage, KerasFit):
         if program.program is None:
             return None
         if planner.style == "hooks":
@@ -204,7 +205,7 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         )
     if usage.name.endswith(("HfArgumentParser", "LightningCLI")):
         return None  # the options come from the command line: the keyword is not the call's
-    keyword = "deterministic" if usage.kind == "lightning" else "full_determinism"
+    keyword = "deterministic" if isinstance(usage, LightningTrainer) else "full_determinism"
     value = program.kw_value(usage, keyword)
     if value is True or value == "warn":
         return None  # only the seeding is missing: RPL101/RPL105 and `seed_everything`

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages, short, torch_version
+from reprolint.analysis.usage_events import EnvSet, FlagSet
 from reprolint.catalog.ops import load_cublas
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, plan_determinism
@@ -137,14 +138,14 @@ class MissingCublasWorkspaceConfig(Rule):
             if cuda is None:
                 continue
             det = None
-            for position, path, usage in program.of("flag", "torch.deterministic"):
+            for position, path, usage in program.of(FlagSet, "torch.deterministic"):
                 if program.value(usage) is not False:
                     det = (position, path, usage)
                     break
             if det is None:
                 continue
             problem, kind, value = "never set", "unset", None
-            for position, _, usage in program.of("env", facts.env):
+            for position, _, usage in program.of(EnvSet, facts.env):
                 if usage.value is not None and usage.value not in facts.accepted:
                     problem = f"set to `{usage.value}`, not one of {', '.join(f'`{v}`' for v in facts.accepted)}"
                     kind, value = "wrong-value", usage.value

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
+from reprolint.analysis.usage_events import CudnnLayer, FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.flags._common import report_per_cuda_site
 from reprolint.fixes.determinism import determinism_available, plan_determinism
@@ -121,9 +122,9 @@ class MissingCudnnDeterministic(Rule):
             if program.is_training and not program.framework_trainer
             and program.uses_cuda and not program.cudnn_deterministic()
             and (
-                program.has("cudnn", default_only=False)
-                or program.has("flag", "cudnn.benchmark", default_only=False)
-                or program.has("flag", "cudnn.deterministic", default_only=False)
+                program.has(CudnnLayer, default_only=False)
+                or program.has(FlagSet, "cudnn.benchmark", default_only=False)
+                or program.has(FlagSet, "cudnn.deterministic", default_only=False)
             )
         ))
         # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)

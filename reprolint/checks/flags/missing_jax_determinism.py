@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
+from reprolint.analysis.usage_events import EnvSet, GpuSelected
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 
 _FLAG = "--xla_gpu_deterministic_ops=true"
@@ -83,10 +84,10 @@ class MissingJaxDeterminism(Rule):
                 continue
             if any(
                 usage.value is None or _FLAG in str(usage.value).replace("=1", "=true")
-                for _, _, usage in program.of("env", "XLA_FLAGS")
+                for _, _, usage in program.of(EnvSet, "XLA_FLAGS")
             ):
                 continue
-            gpu = program.first("gpu", "jax")
+            gpu = program.first(GpuSelected, "jax")
             where = (gpu[1], gpu[2]) if gpu else program.entry_event
             if where is None or (where[0], where[1].span) in seen:
                 continue

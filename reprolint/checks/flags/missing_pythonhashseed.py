@@ -4,6 +4,7 @@ from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.program import Role, is_test_module
+from reprolint.analysis.usage_events import EnvSet, HashSeedEnforced, SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability, Related
 
@@ -93,13 +94,13 @@ class MissingPythonhashseed(Rule):
                 continue  # a library module, a test, a demo: no result of its own to vary
             # the RPL401 sites the program runs (a function no call reaches runs none)
             sites = [
-                (path, usage) for _, path, usage in program.of("set-order", default_only=False)
+                (path, usage) for _, path, usage in program.of(SetOrderTaken, default_only=False)
                 if not is_test_module(path, ctx.facts[path]) or ctx.settings.include_tests
             ]
             if not sites:
                 continue
-            checks = [u for _, _, u in program.of("hashseed", default_only=False)]
-            env_set = any(u.name == "PYTHONHASHSEED" for _, _, u in program.of("env", default_only=False))
+            checks = [u for _, _, u in program.of(HashSeedEnforced, default_only=False)]
+            env_set = any(u.name == "PYTHONHASHSEED" for _, _, u in program.of(EnvSet, default_only=False))
             if any(u.name == "check" for u in checks) or (env_set and checks):
                 continue
             where = program.entry_event

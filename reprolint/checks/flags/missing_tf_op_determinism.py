@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages, short, tf_determinism, tf_version
+from reprolint.analysis.usage_events import GpuSelected
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, plan_determinism
 from reprolint.model import Applicability
@@ -100,7 +101,7 @@ class MissingTfOpDeterminism(Rule):
             det = tf_determinism(program, version)
             if det.on:
                 continue
-            gpu = program.first("gpu", "tf")
+            gpu = program.first(GpuSelected, "tf")
             where = (gpu[1], gpu[2]) if gpu else program.entry_event
             if where is None or (where[0], where[1].span) in seen:
                 continue

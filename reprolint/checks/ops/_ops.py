@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from reprolint.analysis.determinism import OpMatch, match_op, program_usages, short, torch_version
 from reprolint.analysis.program import Program
-from reprolint.analysis.usage import Usage
+from reprolint.analysis.usage_events import OpCall, TfSetting
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.checks.base import CheckContext
+
+_WithOptions = TypeVar("_WithOptions", OpCall, TfSetting)
 
 
 @dataclass(frozen=True)
 class OpFinding:
     code: str  # RPL201 or RPL202
     path: str
-    usage: Usage
+    usage: OpCall
     match: OpMatch
     version: str
     device: str
@@ -43,7 +45,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
     for program in program_usages(ctx):
         cuda = program.cuda is not None
         deterministic = program.deterministic() is not None
-        for position, path, usage in program.of("op", default_only=False):
+        for position, path, usage in program.of(OpCall, default_only=False):
             if usage.name.startswith(("tensorflow.", "keras.")):
                 continue
             usage = with_option_defaults(program, usage)
@@ -79,7 +81,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
     return out
 
 
-def no_backward(program: Program, position: int, usage: Usage) -> bool:
+def no_backward(program: Program, position: int, usage: OpCall) -> bool:
     """No gradient flows through this call, so a backward-only kernel never runs: it
     runs under ``torch.no_grad()``/``inference_mode()`` (its own block or a caller's),
     on a registered buffer, or the collector saw that its backward has nothing to
@@ -94,7 +96,7 @@ def no_backward(program: Program, position: int, usage: Usage) -> bool:
 _INDEX_ACCUMULATIONS = frozenset({"index-add-cuda", "index-select-backward-cuda"})
 
 
-def no_collision(match: OpMatch, usage: Usage) -> bool:
+def no_collision(match: OpMatch, usage: OpCall) -> bool:
     """The op accumulates with atomic adds, but the collector saw that its index holds no
     value twice (``usage.facts``: "index-unique", e.g. ``mask.nonzero().squeeze(-1)``):
     each element receives one add, so the result is the same on every run. An op that
@@ -103,10 +105,12 @@ def no_collision(match: OpMatch, usage: Usage) -> bool:
         and "index-unique" in usage.facts
 
 
-def with_option_defaults(program: Program, usage: Usage) -> Usage:
-    """The op call with its option arguments (``mode=args.upsample``) replaced by the
-    options' defaults in this program (unknown when the program has no such option)."""
-    if not any(isinstance(v, OptionRef) for v in (*usage.args, *(v for _, v in usage.kwargs))):
+def with_option_defaults(program: Program, usage: _WithOptions) -> _WithOptions:
+    """The op call (or TF setting) with its option arguments (``mode=args.upsample``)
+    replaced by the options' defaults in this program (unknown when the program has no
+    such option)."""
+    args = usage.args if isinstance(usage, OpCall) else ()
+    if not any(isinstance(v, OptionRef) for v in (*args, *(v for _, v in usage.kwargs))):
         return usage
 
     def value(v: Any) -> Any:
@@ -114,19 +118,20 @@ def with_option_defaults(program: Program, usage: Usage) -> Usage:
             UNKNOWN if isinstance(v, OptionRef) else v
         )
 
-    return replace(
-        usage, args=tuple(value(v) for v in usage.args), kwargs=tuple((k, value(v)) for k, v in usage.kwargs)
-    )
+    kwargs = tuple((k, value(v)) for k, v in usage.kwargs)
+    if isinstance(usage, OpCall):
+        return replace(usage, args=tuple(value(v) for v in usage.args), kwargs=kwargs)
+    return replace(usage, kwargs=kwargs)
 
 
-def on_the_accelerator(match: OpMatch, usage: Usage) -> bool:
+def on_the_accelerator(match: OpMatch, usage: OpCall) -> bool:
     """A CPU-only entry on a parameter (``table[idx]`` of an ``nn.Parameter``: the
     collector's "parameter-input") in a program that uses CUDA: the model, and its
     parameters, live on the GPU, where the op takes another, deterministic path."""
     return match.entry.device == "cpu" and "parameter-input" in usage.facts
 
 
-def call_text(usage: Usage) -> str:
+def call_text(usage: OpCall) -> str:
     if usage.name == "Tensor.__getitem__":
         return usage.text  # a subscript, not a call
     return f"{usage.text}(...)"

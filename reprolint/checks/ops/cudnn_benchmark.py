@@ -6,7 +6,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.determinism import program_usages
-from reprolint.analysis.usage import Usage
+from reprolint.analysis.usage_events import FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, node_code
 from reprolint.model import Applicability, Diagnostic
@@ -120,9 +120,9 @@ class CudnnBenchmark(Rule):
         # A program that runs torch on the CPU by default never runs cuDNN (the RPL3xx
         # rules use the same notion); a library module no program reaches may run
         # anywhere, and Lightning's Trainer picks the GPU itself.
-        found: dict[tuple[str, object], tuple[Usage, list[str]]] = {}
+        found: dict[tuple[str, object], tuple[FlagSet, list[str]]] = {}
         for program in program_usages(ctx):
-            for _, path, usage in program.of("flag", "cudnn.benchmark"):
+            for _, path, usage in program.of(FlagSet, "cudnn.benchmark"):
                 if program.value(usage) is not True:
                     continue
                 trainer = usage.text.endswith("Trainer")
@@ -131,7 +131,7 @@ class CudnnBenchmark(Rule):
                 found.setdefault((path, usage.span), (usage, []))[1].extend(program.entry_points)
         for (path, span), (usage, entries) in found.items():
             trainer = usage.text.endswith("Trainer")
-            source = dict(usage.kwargs).get("default-of") if not trainer else None
+            source = usage.default_of if not trainer else None
             if source is not None:  # `cudnn.benchmark = cudnn_benchmark` (a parameter or constant)
                 yield self.report(path, span, variant="default", name=source,
                                   setting=f"torch.backends.cudnn.benchmark = {source}", entry_points=entries)

@@ -10,6 +10,7 @@ from reprolint.analysis.determinism import (
     tf_settings_by_name,
     tf_version,
 )
+from reprolint.analysis.usage_events import OpCall, TfSetting, TrainStep
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.catalog import ops as catalog_ops
 from reprolint.catalog.ops import parse_version
@@ -139,8 +140,8 @@ class TfNondeterministicOp(Rule):
             gpu = not program.hides_gpu("tf")
             det = tf_determinism(program, version)
             seeded = program.program.seeded_libraries if program.program is not None else set()
-            trains = program.has("train", "tf")
-            for _, path, usage in program.of("tf-setting", default_only=False):
+            trains = program.has(TrainStep, "tf")
+            for _, path, usage in program.of(TfSetting, default_only=False):
                 setting = settings.get(usage.name)
                 if setting is None or not setting.holds_for(version) or (path, usage.span) in seen:
                     continue
@@ -157,7 +158,7 @@ class TfNondeterministicOp(Rule):
                     path, usage.span, variant="setting", call=usage.text, version=short_version, why=why,
                     setting=usage.name, entry_points=program.entry_points,
                 )
-            for _, path, usage in program.of("op", default_only=False):
+            for _, path, usage in program.of(OpCall, default_only=False):
                 if not usage.name.startswith(("tensorflow.", "keras.")) or (path, usage.span) in seen:
                     continue
                 matches = [
@@ -187,7 +188,7 @@ class TfNondeterministicOp(Rule):
                 )
 
     @staticmethod
-    def _setting(usage, setting, det_on: bool, version: str) -> Optional[str]:  # type: ignore[no-untyped-def]
+    def _setting(usage: TfSetting, setting, det_on: bool, version: str) -> Optional[str]:  # type: ignore[no-untyped-def]
         overridden = (
             det_on and setting.overridden_since is not None
             and parse_version(version) >= setting.overridden_since

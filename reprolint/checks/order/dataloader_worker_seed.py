@@ -8,7 +8,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.determinism import ProgramUsage, program_usages, short, torch_version
 from reprolint.analysis.facts import UNKNOWN, Draw
-from reprolint.analysis.usage import Usage
+from reprolint.analysis.usage_events import LoaderBuilt
 from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, binding, data_field
@@ -126,12 +126,12 @@ class DataloaderWorkerSeed(Rule):
         old = parse_version(version) < _NUMPY_RESEEDED_SINCE
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            for _, path, usage in program.of("loader", default_only=False):
-                if usage.flag or not usage.name or (path, usage.span) in seen:
+            for _, path, usage in program.of(LoaderBuilt, default_only=False):
+                if usage.worker_init_fn or not usage.dataset or (path, usage.span) in seen:
                     continue
                 if not self._workers(program, usage):
                     continue
-                found = self._dataset_rng(ctx, path, usage.name, old)
+                found = self._dataset_rng(ctx, path, usage.dataset, old)
                 if found is None:
                     continue
                 seen.add((path, usage.span))
@@ -149,10 +149,10 @@ class DataloaderWorkerSeed(Rule):
                 )
 
     @staticmethod
-    def _workers(program: ProgramUsage, usage: Usage) -> bool:
-        value = usage.value
-        if usage.ref is not None:
-            value = program.lookup(usage.ref.name)
+    def _workers(program: ProgramUsage, usage: LoaderBuilt) -> bool:
+        value = usage.num_workers
+        if usage.workers_ref is not None:
+            value = program.lookup(usage.workers_ref.name)
         if value == UNKNOWN:
             return True
         return isinstance(value, int) and not isinstance(value, bool) and value > 0

@@ -7,6 +7,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.determinism import program_usages
+from reprolint.analysis.usage_events import DistributedWrapper, RankSeed, SamplerBuilt, SetEpochCall
 from reprolint.analysis.execution import Step
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code
@@ -128,18 +129,18 @@ class DistributedSamplerEpoch(Rule):
             if program.is_library:
                 continue
             epoch_calls = [
-                program.usage_steps[position] for position, _, u in program.of("set-epoch", default_only=False)
-                if u.flag or u.value is True
+                program.usage_steps[position] for position, _, u in program.of(SetEpochCall, default_only=False)
+                if u.varying_in_loop or u.varying_in_function
             ]
-            for position, path, usage in program.of("sampler", default_only=False):
+            for position, path, usage in program.of(SamplerBuilt, default_only=False):
                 if (path, usage.span) in seen:
                     continue
-                if usage.flag:
+                if usage.rank_seeded:
                     seen.add((path, usage.span))
                     yield self.report(
                         path, usage.span, variant="rank-sampler", call=usage.text, entry_points=program.entry_points,
                     )
-                elif usage.value is not False and not program.framework_trainer and not any(
+                elif usage.shuffle is not False and not program.framework_trainer and not any(
                     _runs_with(step, program.usage_steps[position]) for step in epoch_calls
                 ):
                     seen.add((path, usage.span))
@@ -151,12 +152,12 @@ class DistributedSamplerEpoch(Rule):
                     yield self.report(
                         path, usage.span, call=usage.text, guarded=guarded, entry_points=program.entry_points,
                     )
-            if program.has("ddp", default_only=False) or program.framework_trainer or program.program is None:
+            if program.has(DistributedWrapper, default_only=False) or program.framework_trainer or program.program is None:
                 continue
             builds_model = any(o.draw.kind == "init" and o.draw.library == "torch" for o in program.program.draws)
             if not builds_model:
                 continue
-            for _, path, usage in program.of("rank-seed", default_only=False):
+            for _, path, usage in program.of(RankSeed, default_only=False):
                 if (path, usage.span) in seen:
                     continue
                 seen.add((path, usage.span))

@@ -4,7 +4,7 @@ from typing import Iterator, Optional
 
 from reprolint.analysis.facts import Call, LocalFinding, ModuleFacts
 from reprolint.analysis.program import ProgramIndex, is_test_module
-from reprolint.analysis.usage import Usage
+from reprolint.analysis.usage_events import TrainStep
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Related, Span
 
@@ -160,7 +160,7 @@ def _worker_trains(index: ProgramIndex, path: str, target: str, depth: int = 3) 
     if function is None:
         return False
     for event in function.events:
-        if isinstance(event, Usage) and event.kind == "train" and event.name == "torch":
+        if isinstance(event, TrainStep) and event.name == "torch":
             return True
     if depth == 0:
         return False

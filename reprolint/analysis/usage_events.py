@@ -1,0 +1,273 @@
+"""The events the fact collector records for the op, flag and order rules (RPL2xx-RPL4xx).
+
+Each event is a frozen dataclass: a subclass of :class:`Usage` (``name``, ``span``,
+``text``, ``conds``) with the fields of its own kind, named for what they hold. The
+collector (:mod:`reprolint.analysis.usage` and the call handlers of
+:mod:`reprolint.analysis.calls`) records them in the ordered event lists beside seeds and
+draws; the one execution walker gives them in execution order and rules ask a program for
+them by class (``program.of(LoaderBuilt)``). They are plain data, so the cache stores and
+rebuilds them (:mod:`reprolint.cache`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from reprolint.analysis.values import UNKNOWN, OptionRef
+from reprolint.model import Span
+
+__all__ = [
+    "CheckpointLoad",
+    "CudaWork",
+    "CudnnLayer",
+    "DistributedWrapper",
+    "EnvSet",
+    "FlagSet",
+    "GpuHidden",
+    "GpuSelected",
+    "HashSeedEnforced",
+    "HfTrainer",
+    "HfTrainingArgs",
+    "KerasFit",
+    "LightningTrainer",
+    "LoaderBuilt",
+    "ModuleStart",
+    "OpCall",
+    "RankSeed",
+    "SamplerBuilt",
+    "SetEpochCall",
+    "SetOrderTaken",
+    "TfSetting",
+    "TimedCode",
+    "TrainStep",
+    "USAGE_TYPES",
+    "Usage",
+]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """One fact for the RPL2xx-RPL4xx rules, in execution order among the other events.
+
+    ``name`` is what the subclass says it is (a flag, a variable, a qualified call...);
+    ``text`` the source of the call (its callee) or of the line, for messages; ``conds``
+    the branch conditions on the way to it.
+    """
+
+    name: str
+    span: Span
+    text: str
+    conds: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class _KeywordCall(Usage):
+    """A call whose keyword arguments the rules read: literal values, :data:`UNKNOWN`
+    otherwise, or an :class:`OptionRef` for an ``args.<name>`` option."""
+
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+    def kw(self, name: str, default: Any = None) -> Any:
+        """The value passed as keyword ``name`` (``default`` when it is not passed)."""
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return default
+
+    def has_kw(self, name: str) -> bool:
+        return any(key == name for key, _ in self.kwargs)
+
+
+# ----------------------------------------------------------------------------- where
+
+
+@dataclass(frozen=True)
+class ModuleStart(Usage):
+    """The module's first statement: where program-level findings go (``name`` empty)."""
+
+
+@dataclass(frozen=True)
+class TimedCode(Usage):
+    """A call that times code (``timeit``, ``torch.utils.benchmark``, a timing CUDA event):
+    the program is a benchmark. ``name``: the call."""
+
+
+@dataclass(frozen=True)
+class SetOrderTaken(Usage):
+    """An RPL401 site (order taken from a set of strings), where its code runs."""
+
+
+# ----------------------------------------------------------------------------- devices
+
+
+@dataclass(frozen=True)
+class CudaWork(Usage):
+    """A line that puts torch work on a CUDA device; ``name`` says what, for messages."""
+
+
+@dataclass(frozen=True)
+class GpuSelected(Usage):
+    """A TF or JAX line that selects a GPU; ``name``: the framework (``tf``, ``jax``)."""
+
+
+@dataclass(frozen=True)
+class GpuHidden(Usage):
+    """The program hides the GPU; ``name``: ``tf``, ``jax`` or ``any``."""
+
+
+@dataclass(frozen=True)
+class CudnnLayer(Usage):
+    """Evidence that cuDNN runs: a conv/RNN/BatchNorm layer or a vision model
+    (``name``: its qualified name)."""
+
+
+# ----------------------------------------------------------------------------- switches
+
+
+@dataclass(frozen=True)
+class FlagSet(Usage):
+    """A determinism switch set; ``name`` is one of ``FLAG_NAMES``
+    (:mod:`reprolint.analysis.usage`)."""
+
+    value: Any = UNKNOWN  # the literal it is set to
+    ref: Optional[OptionRef] = None  # set from this option instead (``value`` unknown)
+    warn_only: bool = False  # ``use_deterministic_algorithms(True, warn_only=True)``
+    # the parameter or module constant whose default ``value`` is (for the message)
+    default_of: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class EnvSet(Usage):
+    """``os.environ[name] = value`` and friends; ``name``: the variable."""
+
+    value: Optional[str] = None  # None: not known
+
+
+@dataclass(frozen=True)
+class HashSeedEnforced(Usage):
+    """The program enforces ``PYTHONHASHSEED``: ``name`` ``exec`` (it re-executes itself)
+    or ``check`` (it reads ``sys.flags.hash_randomization``)."""
+
+
+# ----------------------------------------------------------------------------- ops
+
+
+@dataclass(frozen=True)
+class OpCall(_KeywordCall):
+    """A call of a catalogued op (``name``: its qualified name, ``Tensor.<method>`` for a
+    tensor method); arguments as literal values, :data:`UNKNOWN` otherwise."""
+
+    args: tuple[Any, ...] = ()
+    splat: bool = False  # a ``*``/``**`` argument: any keyword may be passed
+    # What the collector saw about the call that the catalog's runtime conditions
+    # depend on: "index-width-1" (a gather whose index has width 1 along ``dim``: its
+    # backward scatter-add writes each input element at most once), "no-grad-input"
+    # (no gradient flows through it: its input is a registered buffer, or it is a TF
+    # call in top-level code outside the GradientTape blocks of an eager program),
+    # "index-unique" (an ``index_add_``/``index_select`` whose 1-D index visibly repeats
+    # no value: ``mask.nonzero().squeeze(-1)``, ``torch.unique``, ``arange``, ``randperm``;
+    # no two atomic adds land on one element, so the sum is the same on every run).
+    facts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TfSetting(_KeywordCall):
+    """A TF construct from ``tf.toml``'s settings (``name``: its qualified name), with the
+    keywords its conditions read (``deterministic``, ``num_threads``, ``sloppy``)."""
+
+    value: Any = None  # what an ``Options`` attribute is assigned
+
+
+# ----------------------------------------------------------------------------- training
+
+
+@dataclass(frozen=True)
+class TrainStep(Usage):
+    """A training step; ``name``: the framework (``torch``, ``tf``, ``jax``)."""
+
+    builds_optimizer: bool = False  # ``torch.optim.X(...)``: parameters are updated
+    # ``torch.autograd.grad``: gradients of inputs (classifier guidance), no update
+    input_gradients: bool = False
+    in_loop: bool = False  # written inside a loop
+
+
+@dataclass(frozen=True)
+class CheckpointLoad(Usage):
+    """A torch checkpoint load (``load_state_dict``, ``torch.load``, ``from_pretrained``,
+    an unpickled network)."""
+
+
+@dataclass(frozen=True)
+class LightningTrainer(_KeywordCall):
+    """Lightning's ``Trainer(...)`` (or ``LightningCLI``): its keywords (deterministic,
+    benchmark, ...)."""
+
+
+@dataclass(frozen=True)
+class HfTrainingArgs(_KeywordCall):
+    """``TrainingArguments(...)`` (or an ``HfArgumentParser`` of them): its keywords
+    (full_determinism, use_cpu, ...)."""
+
+
+@dataclass(frozen=True)
+class HfTrainer(Usage):
+    """``transformers.Trainer(...)``."""
+
+
+@dataclass(frozen=True)
+class KerasFit(Usage):
+    """``model.fit(...)`` in a Keras module."""
+
+
+# ----------------------------------------------------------------------------- data order
+
+
+@dataclass(frozen=True)
+class RankSeed(Usage):
+    """A torch or global seeding call whose seed depends on the process rank."""
+
+
+@dataclass(frozen=True)
+class DistributedWrapper(Usage):
+    """A wrapper that broadcasts rank 0's weights (DDP, ``FSDP(sync_module_states=True)``,
+    ``accelerator.prepare``)."""
+
+
+@dataclass(frozen=True)
+class SamplerBuilt(Usage):
+    """``DistributedSampler(...)``."""
+
+    shuffle: Any = True  # the literal passed (True when left out)
+    rank_seeded: bool = False  # ``seed=`` depends on the process rank
+
+
+@dataclass(frozen=True)
+class SetEpochCall(Usage):
+    """``sampler.set_epoch(...)`` with a non-literal argument: written in a loop, or in a
+    function body (a helper the epoch loop calls: ``train_one_epoch(..., epoch)``)."""
+
+    varying_in_loop: bool = False
+    varying_in_function: bool = False
+
+
+@dataclass(frozen=True)
+class LoaderBuilt(Usage):
+    """``DataLoader(...)``."""
+
+    dataset: str = ""  # the project call that made the dataset ("" when not known)
+    num_workers: Any = 0  # literal, or a function parameter's default
+    workers_ref: Optional[OptionRef] = None  # ``num_workers=args.<ref>``
+    worker_init_fn: bool = False  # a ``worker_init_fn`` is given
+
+
+def _subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found.append(sub)
+        found.extend(_subclasses(sub))
+    return found
+
+
+# Every event class: the walker's test for "a usage" is one set lookup on the exact type.
+USAGE_TYPES: frozenset[type] = frozenset([Usage, *_subclasses(Usage)])
