@@ -372,6 +372,7 @@ class Program:
         self.helper_calls: list[HelperCall] = []
         self.events: list[UsageEvent] = []
         self.usage_steps: list[Step] = []
+        self._positions: dict[type, list[int]] = {}  # usage class -> its places in events
 
     # ---------------------------------------------------------------- building
     def _collect(self, model: ExecutionModel) -> None:
@@ -381,6 +382,7 @@ class Program:
         for step in self.steps:
             event = step.event
             if isinstance(event, Usage):
+                self._positions.setdefault(type(event), []).append(len(self.events))
                 self.events.append(UsageEvent(step.path, event, self.on_default_path(step)))
                 self.usage_steps.append(step)
             elif isinstance(event, Seed):
@@ -588,8 +590,10 @@ class Program:
     def of(self, kind: type[Usage], name: Optional[str] = None, default_only: bool = True) -> Iterator[UsageAt]:
         """(position, path, event) of the usages of one class (``name``: with that
         name), in execution order."""
-        for position, (path, usage, default) in enumerate(self.events):
-            if type(usage) is not kind or (name is not None and usage.name != name):
+        events = self.events
+        for position in self._positions.get(kind, ()):
+            path, usage, default = events[position]
+            if name is not None and usage.name != name:
                 continue
             if default_only and not default:
                 continue
