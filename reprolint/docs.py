@@ -55,13 +55,20 @@ def rules_table_markdown() -> str:
 
 def fixes_table_markdown() -> str:
     """README's "What is fixed": each rule with a fix level, its fix as its doc's
-    *Fix safety* section describes it, and the level."""
+    *Fix safety* section describes it, and the level; then the rules without one."""
     lines = ["| code | fix | level |", "|---|---|---|"]
+    unfixed = []
     for rule in all_rules():
         if rule.fix_applicability is None:
+            unfixed.append(rule.code)
             continue
         fix = " ".join(rule.section("Fix safety").split()).replace("|", "\\|")
         lines.append(f"| {rule.code} | {fix} | {rule.fixable()} |")
+    lines.append("")
+    lines.append(
+        f"Not fixed: {', '.join(unfixed)} (each rule's *Fix safety* section says why: "
+        "`reprolint explain CODE`)."
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -16,7 +16,8 @@ from reprolint.model import Applicability
 REPO = Path(__file__).resolve().parent.parent
 
 
-# The SPEC's rule table is a contract: every code in it must be registered, with this name.
+# The SPEC's rule table is a contract: every code in it must be registered, with this
+# name. A rule added beyond it needs no line here (see the family test below).
 SPEC_CODES = {
     "RPL101": "unseeded-global-rng", "RPL102": "unseeded-rng-instance", "RPL103": "entropy-seed",
     "RPL104": "conditional-seed", "RPL105": "partial-seed", "RPL201": "nondeterministic-op",
@@ -36,7 +37,22 @@ RULES = all_rules()
 
 
 def test_every_spec_code_is_registered_with_its_name() -> None:
-    assert {r.code: r.name() for r in RULES} == SPEC_CODES
+    registered = {r.code: r.name() for r in RULES}
+    assert {code: registered.get(code) for code in SPEC_CODES} == SPEC_CODES
+
+
+# Each family's package and the hundred its codes take (the SPEC's families).
+FAMILY_PREFIX = {"rng": "RPL1", "ops": "RPL2", "flags": "RPL3", "order": "RPL4", "parse": "RPL9"}
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_code_fits_the_family_the_rule_lives_in(rule: type[Rule]) -> None:
+    """A rule's code is RPL and three digits, in the hundred of the family package its
+    module lives in (reprolint/checks/<family>/), and its name is its own."""
+    family = rule.__module__.split(".")[2]
+    assert re.fullmatch(r"RPL\d{3}", rule.code), rule.code
+    assert rule.code.startswith(FAMILY_PREFIX[family]), (rule.code, family)
+    assert [r.code for r in RULES if r.name() == rule.name()] == [rule.code], "names are unique"
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
