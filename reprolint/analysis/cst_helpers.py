@@ -88,17 +88,28 @@ def _visit_order(kind: type) -> Optional[tuple[str, ...]]:
 def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """``node.children`` (the same nodes, in the same source order) without libcst's
     visitor protocol, which rebuilds the node to list them and is several times slower.
-    The field order is read once per node type from libcst's own visiting code."""
-    order = _visit_order(type(node))
+    The field order is read once per node type from libcst's own visiting code.
+
+    The order walks of the fact pass call this for every node they pass, so the type
+    memos of :func:`_visit_order` and :func:`is_node` are read inline here."""
+    kind = type(node)
+    order = _VISIT_ORDER[kind] if kind in _VISIT_ORDER else _visit_order(kind)
     if order is None:
         return node.children
+    known = _IS_NODE.get
     out: list[cst.CSTNode] = []
     for name in order:
         value = getattr(node, name)
-        if type(value) is tuple or type(value) is list:
-            out.extend(item for item in value if is_node(item))
-        elif is_node(value):
-            out.append(value)
+        value_type = type(value)
+        if value_type is tuple or value_type is list:
+            for item in value:
+                found = known(type(item))
+                if found or (found is None and is_node(item)):
+                    out.append(item)
+        else:
+            found = known(value_type)
+            if found or (found is None and is_node(value)):
+                out.append(value)
     return out
 
 
