@@ -203,6 +203,29 @@ def _attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
     return None
 
 
+def _dotted_text(node: cst.CSTNode) -> Optional[str]:
+    """The code of a name or dotted name written without parentheses or spaces
+    (``torch.nn.functional``), as ``Module.code_for_node`` renders it, without its code
+    generation (most of the text the collector asks for is such names); None otherwise."""
+    kind = type(node)
+    if kind is cst.Name:
+        return None if node.lpar or node.rpar else node.value  # type: ignore[attr-defined]
+    if kind is not cst.Attribute or node.lpar or node.rpar:  # type: ignore[attr-defined]
+        return None
+    dot = node.dot  # type: ignore[attr-defined]
+    if type(dot) is not cst.Dot or not _no_space(dot.whitespace_before) or not _no_space(dot.whitespace_after):
+        return None
+    attr = node.attr  # type: ignore[attr-defined]
+    value = _dotted_text(node.value)  # type: ignore[attr-defined]
+    if value is None or attr.lpar or attr.rpar:
+        return None
+    return f"{value}.{attr.value}"
+
+
+def _no_space(whitespace: object) -> bool:
+    return type(whitespace) is cst.SimpleWhitespace and whitespace.value == ""  # type: ignore[attr-defined]
+
+
 def _is_main_guard(test: cst.BaseExpression) -> bool:
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return False
@@ -258,6 +281,9 @@ class _Collector(UsageMixin):
         self.entropy_possible = source is None or any(
             word in text for word in ("time", "urandom", "getpid", "uuid", "secrets", "hash", "getrandom")
         )
+        # A call's name is text of the source: without these words no loop holds a
+        # `set_epoch`/`backward` call, and the loops need not be searched for one.
+        self.loop_hooks_possible = source is None or "set_epoch" in text or "backward" in text
         self.pending_nodes: list[cst.CSTNode] = []
         self.cond_texts: dict[int, str] = {}
         self.catalog = catalog
@@ -312,7 +338,8 @@ class _Collector(UsageMixin):
         return _Pending(node)  # type: ignore[return-value]
 
     def text(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node)
+        plain = _dotted_text(node)
+        return plain if plain is not None else self.module.code_for_node(node)
 
     def emit(self, event: Event) -> None:
         self.scope.events.append(event)

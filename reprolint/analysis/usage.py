@@ -866,8 +866,7 @@ class UsageMixin(OrderFacts):
             self._u_store.add(id(name_node))
         state = self._u_state()
         # set_epoch and backward passes inside the loop
-        for call in _find_calls(node.body, "set_epoch", "backward"):
-            self._u_in_loop.add(id(call))
+        self._u_note_loop_hooks(node.body)
         # loop variables over text
         kind = self._u_kind(node.iter)
         if isinstance(node.target, cst.Name):
@@ -888,6 +887,12 @@ class UsageMixin(OrderFacts):
         else:
             self._u_counted_listing_loop(node)  # for i, f in enumerate(files)
 
+    def _u_note_loop_hooks(self, body: cst.CSTNode) -> None:
+        """The ``set_epoch`` and ``backward`` calls in a loop's body are in a loop."""
+        if self.loop_hooks_possible:  # type: ignore[attr-defined]
+            for call in _find_calls(body, "set_epoch", "backward"):
+                self._u_in_loop.add(id(call))
+
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         """``args.seed += local_rank``: the name now carries the rank offset, so
         ``args.seed - local_rank`` is the same on every rank (see :meth:`u_rank_free`)."""
@@ -905,8 +910,7 @@ class UsageMixin(OrderFacts):
 
     def usage_loop(self, node: cst.While) -> None:
         """Hook from ``visit_While``: ``set_epoch`` and ``backward`` calls in its body are in a loop."""
-        for call in _find_calls(node.body, "set_epoch", "backward"):
-            self._u_in_loop.add(id(call))
+        self._u_note_loop_hooks(node.body)
 
 
     # ------------------------------------------------------------------ names
