@@ -68,3 +68,33 @@ def test_children_match_libcst_on_the_corpus() -> None:
         _same_children(source)
         checked += 1
     assert checked > 50
+
+
+def test_the_node_classes_tested_by_type_have_no_subclasses() -> None:
+    # The fact pass asks `type(node) is cst.Name` for `isinstance(node, cst.Name)`: the
+    # same answer only while libcst (or anything loaded) subclasses none of them.
+    import reprolint.analysis.facts  # noqa: F401 - load everything the pass loads
+    from reprolint.analysis.cst_helpers import CONCRETE
+
+    assert CONCRETE
+    for kind in CONCRETE:
+        assert kind.__subclasses__() == [], kind
+
+
+def test_dotted_names_are_rendered_as_libcst_renders_them() -> None:
+    from reprolint.analysis.facts import _dotted_text
+
+    source = "import a . b\nimport c.\\\n d\nx = (e).f\ny = (g.h)\nz = i.j.k\nw = (m)\n"
+    module = cst.parse_module(source)
+    seen = []
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        stack.extend(children(node))
+        text = _dotted_text(node)
+        if text is not None:
+            assert text == module.code_for_node(node)
+            seen.append(text)
+        elif isinstance(node, (cst.Name, cst.Attribute)):
+            assert module.code_for_node(node) in ("a . b", "c.\\\n d", "(e).f", "(e)", "(g.h)", "(m)")
+    assert {"i.j.k", "i.j", "a", "b", "k"} <= set(seen)

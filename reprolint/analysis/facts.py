@@ -194,10 +194,11 @@ def _has_star(call: cst.Call) -> bool:
 
 def _attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
+    # type tests, not isinstance: see cst_helpers.CONCRETE (asked of most expressions)
+    while type(node) is cst.Attribute:
+        parts.append(node.attr.value)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+    if type(node) is cst.Name:
         parts.append(node.value)
         return parts[::-1]
     return None
@@ -403,7 +404,8 @@ class _Collector(UsageMixin):
         """Describe the entropy source inside an expression (time, urandom, hash of str...)."""
         if node is None or depth > 12 or not self.entropy_possible:
             return None
-        if isinstance(node, cst.Call):
+        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.Call:
             qn = self.qualify(node.func)
             if qn is None and isinstance(node.func, cst.Name) and node.func.value == "hash":
                 if not self.is_local("hash") and "hash" not in self.aliases:
@@ -415,7 +417,7 @@ class _Collector(UsageMixin):
             if qn is not None:
                 # `datetime.now().timestamp()`: the entropy is in the receiver
                 pass
-        if isinstance(node, cst.Name):
+        if kind is cst.Name:
             for scope in reversed(self.scopes):
                 if node.value in scope.entropy_vars:
                     return scope.entropy_vars[node.value]
