@@ -24,7 +24,7 @@ import dataclasses
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import child_fields, find_argument, is_node, literal
+from reprolint.analysis.cst_helpers import _CHILD_FIELDS, _IS_NODE, child_fields, find_argument, is_node, literal
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import CudaWork, TrainStep
@@ -285,6 +285,11 @@ class _Collector(UsageMixin):
         # A call's name is text of the source: without these words no loop holds a
         # `set_epoch`/`backward` call, and the loops need not be searched for one.
         self.loop_hooks_possible = source is None or "set_epoch" in text or "backward" in text
+        # An entropy source is the builtin `hash` or a name of a module in the catalog
+        # (`time.time`), reached through an import (which adds its root to `uses`) or
+        # a star import: see entropy_of.
+        self.hash_possible = source is None or "hash" in text
+        self.entropy_roots = frozenset(api.split(".")[0] for api in catalog.entropy)
         self.pending_nodes: list[cst.CSTNode] = []
         self.cond_texts: dict[int, str] = {}
         self.catalog = catalog
@@ -324,14 +329,23 @@ class _Collector(UsageMixin):
         handler = handlers[kind]
         if handler is not None and handler(self, node) is False:  # type: ignore[operator]
             return
-        for name in _child_fields(kind):
+        # the memos of child_fields and is_node read inline: this runs for every node
+        fields = _CHILD_FIELDS.get(kind)
+        if fields is None:
+            fields = _child_fields(kind)
+        known = _IS_NODE.get
+        for name in fields:
             value = getattr(node, name)
-            if type(value) is tuple or type(value) is list:
+            value_type = type(value)
+            if value_type is tuple or value_type is list:
                 for item in value:
-                    if is_node(item):
+                    found = known(type(item))
+                    if found or (found is None and is_node(item)):
                         self.walk(item)
-            elif is_node(value):
-                self.walk(value)
+            else:
+                found = known(value_type)
+                if found or (found is None and is_node(value)):
+                    self.walk(value)
 
     def span(self, node: cst.CSTNode) -> Span:
         """A placeholder resolved to the node's real span once the walk is done."""
@@ -403,6 +417,12 @@ class _Collector(UsageMixin):
     def entropy_of(self, node: Optional[cst.CSTNode], depth: int = 0) -> Optional[str]:
         """Describe the entropy source inside an expression (time, urandom, hash of str...)."""
         if node is None or depth > 12 or not self.entropy_possible:
+            return None
+        if depth == 0 and not (
+            self.hash_possible or self.star_modules or not self.entropy_roots.isdisjoint(self.uses)
+        ):
+            # No call here can qualify to an entropy source, and so no name holds one
+            # (entropy_vars only keeps what an earlier answer found).
             return None
         kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
         if kind is cst.Call:

@@ -615,7 +615,16 @@ class OrderFacts:
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) in self._u_store:
             return
-        for state in self._u_states():
+        # :meth:`_u_states` spelt out (this runs for every name): the scope's state
+        # first, then the module's, both made before either is read
+        scopes = self.scopes  # type: ignore[attr-defined]
+        known = self._u_scopes
+        current = known.get(id(scopes[-1])) or self._u_state(scopes[-1])
+        if scopes[-1] is scopes[0]:
+            states: tuple[_UsageScope, ...] = (current,)
+        else:
+            states = (current, known.get(id(scopes[0])) or self._u_state(scopes[0]))
+        for state in states:
             entry = state.listings.get(node.value)
             if entry is not None:
                 if id(node) not in self._u_unordered and id(node) not in self._u_claimed:
