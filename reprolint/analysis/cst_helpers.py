@@ -124,6 +124,148 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return out
 
 
+# What ``Module.code_for_node`` renders for the operators of simple expressions (one token,
+# or two with the whitespace between them).
+_ONE_TOKEN = {
+    cst.And: "and", cst.Or: "or", cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<",
+    cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.Is: "is",
+    cst.In: "in",
+}
+_TWO_TOKENS = {cst.IsNot: ("is", "not"), cst.NotIn: ("not", "in")}
+_UNARY = {cst.Not: "not", cst.Minus: "-"}
+
+
+def simple_code(node: object) -> Optional[str]:
+    """The code of a simple expression on one line, exactly as ``Module.code_for_node``
+    renders it, without libcst's code generation (several times slower): names, dotted
+    names, numbers and plain strings, ``not``/``-``, ``and``/``or``, comparisons and calls
+    of them, with their parentheses. None for anything else (then ask libcst): a line
+    break inside brackets (libcst renders its indentation from the enclosing block), any
+    other node."""
+    kind = type(node)
+    if kind is cst.Name or kind is cst.Integer or kind is cst.Float or kind is cst.SimpleString:
+        inner: Optional[str] = node.value  # type: ignore[attr-defined]
+    elif kind is cst.Attribute:
+        dot = node.dot  # type: ignore[attr-defined]
+        value = simple_code(node.value)  # type: ignore[attr-defined]
+        attr = simple_code(node.attr)  # type: ignore[attr-defined]
+        before = _space(dot.whitespace_before) if type(dot) is cst.Dot else None
+        after = _space(dot.whitespace_after) if type(dot) is cst.Dot else None
+        if value is None or attr is None or before is None or after is None:
+            return None
+        inner = f"{value}{before}.{after}{attr}"
+    elif kind is cst.UnaryOperation:
+        operator = node.operator  # type: ignore[attr-defined]
+        token = _UNARY.get(type(operator))
+        after = _space(operator.whitespace_after)
+        operand = simple_code(node.expression)  # type: ignore[attr-defined]
+        if token is None or after is None or operand is None:
+            return None
+        inner = f"{token}{after}{operand}"
+    elif kind is cst.BooleanOperation:
+        left = simple_code(node.left)  # type: ignore[attr-defined]
+        operator = _operator(node.operator)  # type: ignore[attr-defined]
+        right = simple_code(node.right)  # type: ignore[attr-defined]
+        if left is None or operator is None or right is None:
+            return None
+        inner = f"{left}{operator}{right}"
+    elif kind is cst.Comparison:
+        parts = [simple_code(node.left)]  # type: ignore[attr-defined]
+        for target in node.comparisons:  # type: ignore[attr-defined]
+            if type(target) is not cst.ComparisonTarget:
+                return None
+            parts.append(_operator(target.operator))
+            parts.append(simple_code(target.comparator))
+        if None in parts:
+            return None
+        inner = "".join(parts)  # type: ignore[arg-type]
+    elif kind is cst.Call:
+        inner = _call_code(node)  # type: ignore[arg-type]
+    else:
+        return None
+    if inner is None:
+        return None
+    lpar = node.lpar  # type: ignore[attr-defined]
+    rpar = node.rpar  # type: ignore[attr-defined]
+    if not lpar and not rpar:
+        return inner
+    opened = [_space(p.whitespace_after) if type(p) is cst.LeftParen else None for p in lpar]
+    closed = [_space(p.whitespace_before) if type(p) is cst.RightParen else None for p in rpar]
+    if None in opened or None in closed:
+        return None
+    return "".join(f"({w}" for w in opened) + inner + "".join(f"{w})" for w in closed)  # type: ignore[str-format]
+
+
+def _space(whitespace: object) -> Optional[str]:
+    return whitespace.value if type(whitespace) is cst.SimpleWhitespace else None  # type: ignore[attr-defined]
+
+
+def _operator(operator: object) -> Optional[str]:
+    kind = type(operator)
+    before = _space(operator.whitespace_before)  # type: ignore[attr-defined]
+    after = _space(operator.whitespace_after)  # type: ignore[attr-defined]
+    if before is None or after is None:
+        return None
+    if kind in _ONE_TOKEN:
+        return f"{before}{_ONE_TOKEN[kind]}{after}"
+    if kind in _TWO_TOKENS:
+        between = _space(operator.whitespace_between)  # type: ignore[attr-defined]
+        if between is None:
+            return None
+        first, second = _TWO_TOKENS[kind]
+        return f"{before}{first}{between}{second}{after}"
+    return None
+
+
+def _call_code(call: cst.Call) -> Optional[str]:
+    func = simple_code(call.func)
+    after_func = _space(call.whitespace_after_func)
+    before_args = _space(call.whitespace_before_args)
+    if func is None or after_func is None or before_args is None:
+        return None
+    parts = [func, after_func, "(", before_args]
+    last = len(call.args) - 1
+    for index, arg in enumerate(call.args):
+        after_star = _space(arg.whitespace_after_star)
+        after_arg = _space(arg.whitespace_after_arg)
+        value = simple_code(arg.value)
+        if after_star is None or after_arg is None or value is None:
+            return None
+        parts.append(arg.star)
+        parts.append(after_star)
+        if arg.keyword is not None:
+            keyword = simple_code(arg.keyword)
+            if keyword is None:
+                return None
+            parts.append(keyword)
+        equal = arg.equal
+        if equal is cst.MaybeSentinel.DEFAULT:
+            if arg.keyword is not None:
+                parts.append(" = ")
+        elif type(equal) is cst.AssignEqual:
+            before, after = _space(equal.whitespace_before), _space(equal.whitespace_after)
+            if before is None or after is None:
+                return None
+            parts.append(f"{before}={after}")
+        else:
+            return None
+        parts.append(value)
+        comma = arg.comma
+        if comma is cst.MaybeSentinel.DEFAULT:
+            if index != last:
+                parts.append(", ")
+        elif type(comma) is cst.Comma:
+            before, after = _space(comma.whitespace_before), _space(comma.whitespace_after)
+            if before is None or after is None:
+                return None
+            parts.append(f"{before},{after}")
+        else:
+            return None
+        parts.append(after_arg)
+    parts.append(")")
+    return "".join(parts)
+
+
 def literal(node: Optional[cst.BaseExpression]) -> Any:
     """The value of a literal expression, or UNKNOWN."""
     if node is None:

@@ -25,6 +25,7 @@ import dataclasses
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import _CHILD_FIELDS, _IS_NODE, child_fields, find_argument, is_node, literal
+from reprolint.analysis.cst_helpers import simple_code
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import CudaWork, TrainStep
@@ -204,29 +205,6 @@ def _attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
     return None
 
 
-def _dotted_text(node: cst.CSTNode) -> Optional[str]:
-    """The code of a name or dotted name written without parentheses or spaces
-    (``torch.nn.functional``), as ``Module.code_for_node`` renders it, without its code
-    generation (most of the text the collector asks for is such names); None otherwise."""
-    kind = type(node)
-    if kind is cst.Name:
-        return None if node.lpar or node.rpar else node.value  # type: ignore[attr-defined]
-    if kind is not cst.Attribute or node.lpar or node.rpar:  # type: ignore[attr-defined]
-        return None
-    dot = node.dot  # type: ignore[attr-defined]
-    if type(dot) is not cst.Dot or not _no_space(dot.whitespace_before) or not _no_space(dot.whitespace_after):
-        return None
-    attr = node.attr  # type: ignore[attr-defined]
-    value = _dotted_text(node.value)  # type: ignore[attr-defined]
-    if value is None or attr.lpar or attr.rpar:
-        return None
-    return f"{value}.{attr.value}"
-
-
-def _no_space(whitespace: object) -> bool:
-    return type(whitespace) is cst.SimpleWhitespace and whitespace.value == ""  # type: ignore[attr-defined]
-
-
 def _is_main_guard(test: cst.BaseExpression) -> bool:
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return False
@@ -353,7 +331,7 @@ class _Collector(UsageMixin):
         return _Pending(node)  # type: ignore[return-value]
 
     def text(self, node: cst.CSTNode) -> str:
-        plain = _dotted_text(node)
+        plain = simple_code(node)  # most of what is asked: names, conditions, calls
         return plain if plain is not None else self.module.code_for_node(node)
 
     def emit(self, event: Event) -> None:
