@@ -35,9 +35,9 @@ _IS_NODE: dict[type, bool] = {}
 # metaclass, whose isinstance is several times slower when the answer is no (most of the
 # time). The classes tested so; tests/test_cst_helpers.py checks they stay subclass-free.
 CONCRETE = (
-    cst.Attribute, cst.BinaryOperation, cst.Call, cst.ConcatenatedString, cst.FormattedString,
+    cst.Attribute, cst.BinaryOperation, cst.Call, cst.ConcatenatedString, cst.For, cst.FormattedString,
     cst.GeneratorExp, cst.List, cst.ListComp, cst.Name, cst.Set, cst.SetComp, cst.SimpleString,
-    cst.Subscript, cst.Tuple,
+    cst.Subscript, cst.Tuple, cst.While,
 )
 
 
