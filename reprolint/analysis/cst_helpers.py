@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import re
 from typing import Any, Optional, Sequence
@@ -33,11 +34,15 @@ _IS_NODE: dict[type, bool] = {}
 # ``type(node) is cst.Name`` answers what ``isinstance(node, cst.Name)`` does. The hot
 # paths of the fact pass test the type: libcst's classes have an abstract-base-class
 # metaclass, whose isinstance is several times slower when the answer is no (most of the
-# time). The classes tested so; tests/test_cst_helpers.py checks they stay subclass-free.
+# time). The classes tested so (by name: importing this module must not load libcst, see
+# reprolint/_lazy.py); tests/test_cst_helpers.py checks they stay subclass-free.
 CONCRETE = (
-    cst.Attribute, cst.BinaryOperation, cst.Call, cst.ConcatenatedString, cst.For, cst.FormattedString,
-    cst.GeneratorExp, cst.List, cst.ListComp, cst.Name, cst.Set, cst.SetComp, cst.SimpleString,
-    cst.Subscript, cst.Tuple, cst.While,
+    "Attribute", "BinaryOperation", "Call", "ConcatenatedString", "For", "FormattedString",
+    "GeneratorExp", "List", "ListComp", "Name", "Set", "SetComp", "SimpleString", "Subscript",
+    "Tuple", "While",
+) + (  # simple_code
+    "AssignEqual", "BooleanOperation", "Comma", "Comparison", "ComparisonTarget", "Dot", "Float",
+    "Integer", "LeftParen", "RightParen", "SimpleWhitespace", "UnaryOperation",
 )
 
 
@@ -124,15 +129,17 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return out
 
 
-# What ``Module.code_for_node`` renders for the operators of simple expressions (one token,
-# or two with the whitespace between them).
-_ONE_TOKEN = {
-    cst.And: "and", cst.Or: "or", cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<",
-    cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.Is: "is",
-    cst.In: "in",
-}
-_TWO_TOKENS = {cst.IsNot: ("is", "not"), cst.NotIn: ("not", "in")}
-_UNARY = {cst.Not: "not", cst.Minus: "-"}
+@functools.lru_cache(maxsize=None)
+def _operator_tokens() -> tuple[dict[type, str], dict[type, tuple[str, str]], dict[type, str]]:
+    """What ``Module.code_for_node`` renders for the operators of simple expressions: one
+    token, two (with the whitespace between them), unary (made on first use: importing
+    this module must not load libcst)."""
+    one = {
+        cst.And: "and", cst.Or: "or", cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<",
+        cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.Is: "is",
+        cst.In: "in",
+    }
+    return one, {cst.IsNot: ("is", "not"), cst.NotIn: ("not", "in")}, {cst.Not: "not", cst.Minus: "-"}
 
 
 def simple_code(node: object) -> Optional[str]:
@@ -156,7 +163,7 @@ def simple_code(node: object) -> Optional[str]:
         inner = f"{value}{before}.{after}{attr}"
     elif kind is cst.UnaryOperation:
         operator = node.operator  # type: ignore[attr-defined]
-        token = _UNARY.get(type(operator))
+        token = _operator_tokens()[2].get(type(operator))
         after = _space(operator.whitespace_after)
         operand = simple_code(node.expression)  # type: ignore[attr-defined]
         if token is None or after is None or operand is None:
@@ -206,13 +213,14 @@ def _operator(operator: object) -> Optional[str]:
     after = _space(operator.whitespace_after)  # type: ignore[attr-defined]
     if before is None or after is None:
         return None
-    if kind in _ONE_TOKEN:
-        return f"{before}{_ONE_TOKEN[kind]}{after}"
-    if kind in _TWO_TOKENS:
+    one_token, two_tokens, _ = _operator_tokens()
+    if kind in one_token:
+        return f"{before}{one_token[kind]}{after}"
+    if kind in two_tokens:
         between = _space(operator.whitespace_between)  # type: ignore[attr-defined]
         if between is None:
             return None
-        first, second = _TWO_TOKENS[kind]
+        first, second = two_tokens[kind]
         return f"{before}{first}{between}{second}{after}"
     return None
 
