@@ -68,3 +68,45 @@ def test_children_match_libcst_on_the_corpus() -> None:
         _same_children(source)
         checked += 1
     assert checked > 50
+
+
+def test_the_node_classes_tested_by_type_have_no_subclasses() -> None:
+    # The fact pass asks `type(node) is cst.Name` for `isinstance(node, cst.Name)`: the
+    # same answer only while libcst (or anything loaded) subclasses none of them.
+    import reprolint.analysis.facts  # noqa: F401 - load everything the pass loads
+    from reprolint.analysis.cst_helpers import CONCRETE
+
+    assert CONCRETE
+    for name in CONCRETE:
+        kind = getattr(cst, name)
+        assert kind.__subclasses__() == [], kind
+
+
+def test_simple_code_is_what_libcst_renders() -> None:
+    from reprolint.analysis.cst_helpers import simple_code
+
+    source = (
+        "import a . b\nimport c.\\\n d\nx = (e).f\ny = (g.h)\nz = i.j.k\nw = ( m )\n"
+        "if not (a is not None and b.c == -1) or d not in e: pass\n"
+        "if f(x, *y, k = 2, **z) and g( h ,) or i(j=( 1 ), k='s')( ): pass\n"
+        "if (a\n    and b): pass\n"
+        "v = f(a,\n      b)\n"
+        "u = [a for a in b if a < 1.5 <= c]\n"
+    )
+    module = cst.parse_module(source)
+    rendered = []
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        stack.extend(children(node))
+        text = simple_code(node)
+        if text is not None:
+            assert text == module.code_for_node(node)
+            rendered.append(text)
+    assert {
+        "i.j.k", "( m )", "(e).f", "(g.h)", "not (a is not None and b.c == -1) or d not in e",
+        "f(x, *y, k = 2, **z) and g( h ,) or i(j=( 1 ), k='s')( )", "a < 1.5 <= c",
+    } <= set(rendered)
+    # a line break inside (the indentation libcst adds depends on the block): not simple
+    assert "(a\n    and b)" not in rendered and not any(t.startswith("f(a,") for t in rendered)
+    assert "a . b" in rendered and "c.\\\n d" in rendered  # a backslash continuation is plain text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import re
 from typing import Any, Optional, Sequence
@@ -28,6 +29,21 @@ _VISITED_FIELD = re.compile(r'visit_\w+\(\s*self,\s*"(\w+)"')
 
 
 _IS_NODE: dict[type, bool] = {}
+
+# libcst's concrete node classes have no subclasses, so for a node of a parsed tree
+# ``type(node) is cst.Name`` answers what ``isinstance(node, cst.Name)`` does. The hot
+# paths of the fact pass test the type: libcst's classes have an abstract-base-class
+# metaclass, whose isinstance is several times slower when the answer is no (most of the
+# time). The classes tested so (by name: importing this module must not load libcst, see
+# reprolint/_lazy.py); tests/test_cst_helpers.py checks they stay subclass-free.
+CONCRETE = (
+    "Attribute", "BinaryOperation", "Call", "ConcatenatedString", "For", "FormattedString",
+    "GeneratorExp", "List", "ListComp", "Name", "Set", "SetComp", "SimpleString", "Subscript",
+    "Tuple", "While",
+) + (  # simple_code
+    "AssignEqual", "BooleanOperation", "Comma", "Comparison", "ComparisonTarget", "Dot", "Float",
+    "Integer", "LeftParen", "RightParen", "SimpleWhitespace", "UnaryOperation",
+)
 
 
 def is_node(value: object) -> bool:
@@ -88,18 +104,174 @@ def _visit_order(kind: type) -> Optional[tuple[str, ...]]:
 def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     """``node.children`` (the same nodes, in the same source order) without libcst's
     visitor protocol, which rebuilds the node to list them and is several times slower.
-    The field order is read once per node type from libcst's own visiting code."""
-    order = _visit_order(type(node))
+    The field order is read once per node type from libcst's own visiting code.
+
+    The order walks of the fact pass call this for every node they pass, so the type
+    memos of :func:`_visit_order` and :func:`is_node` are read inline here."""
+    kind = type(node)
+    order = _VISIT_ORDER[kind] if kind in _VISIT_ORDER else _visit_order(kind)
     if order is None:
         return node.children
+    known = _IS_NODE.get
     out: list[cst.CSTNode] = []
     for name in order:
         value = getattr(node, name)
-        if type(value) is tuple or type(value) is list:
-            out.extend(item for item in value if is_node(item))
-        elif is_node(value):
-            out.append(value)
+        value_type = type(value)
+        if value_type is tuple or value_type is list:
+            for item in value:
+                found = known(type(item))
+                if found or (found is None and is_node(item)):
+                    out.append(item)
+        else:
+            found = known(value_type)
+            if found or (found is None and is_node(value)):
+                out.append(value)
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def _operator_tokens() -> tuple[dict[type, str], dict[type, tuple[str, str]], dict[type, str]]:
+    """What ``Module.code_for_node`` renders for the operators of simple expressions: one
+    token, two (with the whitespace between them), unary (made on first use: importing
+    this module must not load libcst)."""
+    one = {
+        cst.And: "and", cst.Or: "or", cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<",
+        cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.Is: "is",
+        cst.In: "in",
+    }
+    return one, {cst.IsNot: ("is", "not"), cst.NotIn: ("not", "in")}, {cst.Not: "not", cst.Minus: "-"}
+
+
+def simple_code(node: object) -> Optional[str]:
+    """The code of a simple expression on one line, exactly as ``Module.code_for_node``
+    renders it, without libcst's code generation (several times slower): names, dotted
+    names, numbers and plain strings, ``not``/``-``, ``and``/``or``, comparisons and calls
+    of them, with their parentheses. None for anything else (then ask libcst): a line
+    break inside brackets (libcst renders its indentation from the enclosing block), any
+    other node."""
+    kind = type(node)
+    if kind is cst.Name or kind is cst.Integer or kind is cst.Float or kind is cst.SimpleString:
+        inner: Optional[str] = node.value  # type: ignore[attr-defined]
+    elif kind is cst.Attribute:
+        dot = node.dot  # type: ignore[attr-defined]
+        value = simple_code(node.value)  # type: ignore[attr-defined]
+        attr = simple_code(node.attr)  # type: ignore[attr-defined]
+        before = _space(dot.whitespace_before) if type(dot) is cst.Dot else None
+        after = _space(dot.whitespace_after) if type(dot) is cst.Dot else None
+        if value is None or attr is None or before is None or after is None:
+            return None
+        inner = f"{value}{before}.{after}{attr}"
+    elif kind is cst.UnaryOperation:
+        operator = node.operator  # type: ignore[attr-defined]
+        token = _operator_tokens()[2].get(type(operator))
+        after = _space(operator.whitespace_after)
+        operand = simple_code(node.expression)  # type: ignore[attr-defined]
+        if token is None or after is None or operand is None:
+            return None
+        inner = f"{token}{after}{operand}"
+    elif kind is cst.BooleanOperation:
+        left = simple_code(node.left)  # type: ignore[attr-defined]
+        operator = _operator(node.operator)  # type: ignore[attr-defined]
+        right = simple_code(node.right)  # type: ignore[attr-defined]
+        if left is None or operator is None or right is None:
+            return None
+        inner = f"{left}{operator}{right}"
+    elif kind is cst.Comparison:
+        parts = [simple_code(node.left)]  # type: ignore[attr-defined]
+        for target in node.comparisons:  # type: ignore[attr-defined]
+            if type(target) is not cst.ComparisonTarget:
+                return None
+            parts.append(_operator(target.operator))
+            parts.append(simple_code(target.comparator))
+        if None in parts:
+            return None
+        inner = "".join(parts)  # type: ignore[arg-type]
+    elif kind is cst.Call:
+        inner = _call_code(node)  # type: ignore[arg-type]
+    else:
+        return None
+    if inner is None:
+        return None
+    lpar = node.lpar  # type: ignore[attr-defined]
+    rpar = node.rpar  # type: ignore[attr-defined]
+    if not lpar and not rpar:
+        return inner
+    opened = [_space(p.whitespace_after) if type(p) is cst.LeftParen else None for p in lpar]
+    closed = [_space(p.whitespace_before) if type(p) is cst.RightParen else None for p in rpar]
+    if None in opened or None in closed:
+        return None
+    return "".join(f"({w}" for w in opened) + inner + "".join(f"{w})" for w in closed)  # type: ignore[str-format]
+
+
+def _space(whitespace: object) -> Optional[str]:
+    return whitespace.value if type(whitespace) is cst.SimpleWhitespace else None  # type: ignore[attr-defined]
+
+
+def _operator(operator: object) -> Optional[str]:
+    kind = type(operator)
+    before = _space(operator.whitespace_before)  # type: ignore[attr-defined]
+    after = _space(operator.whitespace_after)  # type: ignore[attr-defined]
+    if before is None or after is None:
+        return None
+    one_token, two_tokens, _ = _operator_tokens()
+    if kind in one_token:
+        return f"{before}{one_token[kind]}{after}"
+    if kind in two_tokens:
+        between = _space(operator.whitespace_between)  # type: ignore[attr-defined]
+        if between is None:
+            return None
+        first, second = two_tokens[kind]
+        return f"{before}{first}{between}{second}{after}"
+    return None
+
+
+def _call_code(call: cst.Call) -> Optional[str]:
+    func = simple_code(call.func)
+    after_func = _space(call.whitespace_after_func)
+    before_args = _space(call.whitespace_before_args)
+    if func is None or after_func is None or before_args is None:
+        return None
+    parts = [func, after_func, "(", before_args]
+    last = len(call.args) - 1
+    for index, arg in enumerate(call.args):
+        after_star = _space(arg.whitespace_after_star)
+        after_arg = _space(arg.whitespace_after_arg)
+        value = simple_code(arg.value)
+        if after_star is None or after_arg is None or value is None:
+            return None
+        parts.append(arg.star)
+        parts.append(after_star)
+        if arg.keyword is not None:
+            keyword = simple_code(arg.keyword)
+            if keyword is None:
+                return None
+            parts.append(keyword)
+        equal = arg.equal
+        if equal is cst.MaybeSentinel.DEFAULT:
+            if arg.keyword is not None:
+                parts.append(" = ")
+        elif type(equal) is cst.AssignEqual:
+            before, after = _space(equal.whitespace_before), _space(equal.whitespace_after)
+            if before is None or after is None:
+                return None
+            parts.append(f"{before}={after}")
+        else:
+            return None
+        parts.append(value)
+        comma = arg.comma
+        if comma is cst.MaybeSentinel.DEFAULT:
+            if index != last:
+                parts.append(", ")
+        elif type(comma) is cst.Comma:
+            before, after = _space(comma.whitespace_before), _space(comma.whitespace_after)
+            if before is None or after is None:
+                return None
+            parts.append(f"{before},{after}")
+        else:
+            return None
+        parts.append(after_arg)
+    parts.append(")")
+    return "".join(parts)
 
 
 def literal(node: Optional[cst.BaseExpression]) -> Any:

@@ -24,7 +24,8 @@ import dataclasses
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import child_fields, find_argument, is_node, literal
+from reprolint.analysis.cst_helpers import _CHILD_FIELDS, _IS_NODE, child_fields, find_argument, is_node, literal
+from reprolint.analysis.cst_helpers import simple_code
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import CudaWork, TrainStep
@@ -194,10 +195,11 @@ def _has_star(call: cst.Call) -> bool:
 
 def _attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
+    # type tests, not isinstance: see cst_helpers.CONCRETE (asked of most expressions)
+    while type(node) is cst.Attribute:
+        parts.append(node.attr.value)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+    if type(node) is cst.Name:
         parts.append(node.value)
         return parts[::-1]
     return None
@@ -258,6 +260,14 @@ class _Collector(UsageMixin):
         self.entropy_possible = source is None or any(
             word in text for word in ("time", "urandom", "getpid", "uuid", "secrets", "hash", "getrandom")
         )
+        # A call's name is text of the source: without these words no loop holds a
+        # `set_epoch`/`backward` call, and the loops need not be searched for one.
+        self.loop_hooks_possible = source is None or "set_epoch" in text or "backward" in text
+        # An entropy source is the builtin `hash` or a name of a module in the catalog
+        # (`time.time`), reached through an import (which adds its root to `uses`) or
+        # a star import: see entropy_of.
+        self.hash_possible = source is None or "hash" in text
+        self.entropy_roots = frozenset(api.split(".")[0] for api in catalog.entropy)
         self.pending_nodes: list[cst.CSTNode] = []
         self.cond_texts: dict[int, str] = {}
         self.catalog = catalog
@@ -297,14 +307,23 @@ class _Collector(UsageMixin):
         handler = handlers[kind]
         if handler is not None and handler(self, node) is False:  # type: ignore[operator]
             return
-        for name in _child_fields(kind):
+        # the memos of child_fields and is_node read inline: this runs for every node
+        fields = _CHILD_FIELDS.get(kind)
+        if fields is None:
+            fields = _child_fields(kind)
+        known = _IS_NODE.get
+        for name in fields:
             value = getattr(node, name)
-            if type(value) is tuple or type(value) is list:
+            value_type = type(value)
+            if value_type is tuple or value_type is list:
                 for item in value:
-                    if is_node(item):
+                    found = known(type(item))
+                    if found or (found is None and is_node(item)):
                         self.walk(item)
-            elif is_node(value):
-                self.walk(value)
+            else:
+                found = known(value_type)
+                if found or (found is None and is_node(value)):
+                    self.walk(value)
 
     def span(self, node: cst.CSTNode) -> Span:
         """A placeholder resolved to the node's real span once the walk is done."""
@@ -312,7 +331,8 @@ class _Collector(UsageMixin):
         return _Pending(node)  # type: ignore[return-value]
 
     def text(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node)
+        plain = simple_code(node)  # most of what is asked: names, conditions, calls
+        return plain if plain is not None else self.module.code_for_node(node)
 
     def emit(self, event: Event) -> None:
         self.scope.events.append(event)
@@ -376,7 +396,14 @@ class _Collector(UsageMixin):
         """Describe the entropy source inside an expression (time, urandom, hash of str...)."""
         if node is None or depth > 12 or not self.entropy_possible:
             return None
-        if isinstance(node, cst.Call):
+        if depth == 0 and not (
+            self.hash_possible or self.star_modules or not self.entropy_roots.isdisjoint(self.uses)
+        ):
+            # No call here can qualify to an entropy source, and so no name holds one
+            # (entropy_vars only keeps what an earlier answer found).
+            return None
+        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.Call:
             qn = self.qualify(node.func)
             if qn is None and isinstance(node.func, cst.Name) and node.func.value == "hash":
                 if not self.is_local("hash") and "hash" not in self.aliases:
@@ -388,7 +415,7 @@ class _Collector(UsageMixin):
             if qn is not None:
                 # `datetime.now().timestamp()`: the entropy is in the receiver
                 pass
-        if isinstance(node, cst.Name):
+        if kind is cst.Name:
             for scope in reversed(self.scopes):
                 if node.value in scope.entropy_vars:
                     return scope.entropy_vars[node.value]

@@ -131,7 +131,7 @@ def _find_calls(node: cst.CSTNode, *names: str) -> list[cst.Call]:
     wanted = set(names)
     found = []
     for child in _walk(node):
-        if isinstance(child, cst.Call):
+        if type(child) is cst.Call:  # not isinstance: see cst_helpers.CONCRETE
             func = child.func
             name = func.attr.value if isinstance(func, cst.Attribute) else (
                 func.value if isinstance(func, cst.Name) else None
@@ -615,7 +615,16 @@ class OrderFacts:
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) in self._u_store:
             return
-        for state in self._u_states():
+        # :meth:`_u_states` spelt out (this runs for every name): the scope's state
+        # first, then the module's, both made before either is read
+        scopes = self.scopes  # type: ignore[attr-defined]
+        known = self._u_scopes
+        current = known.get(id(scopes[-1])) or self._u_state(scopes[-1])
+        if scopes[-1] is scopes[0]:
+            states: tuple[_UsageScope, ...] = (current,)
+        else:
+            states = (current, known.get(id(scopes[0])) or self._u_state(scopes[0]))
+        for state in states:
             entry = state.listings.get(node.value)
             if entry is not None:
                 if id(node) not in self._u_unordered and id(node) not in self._u_claimed:
@@ -967,9 +976,10 @@ class OrderFacts:
         """"str" (text), "iter" (iterable of text), "set" (set of text) or None."""
         if node is None or depth > 8:
             return None
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.SimpleString or kind is cst.ConcatenatedString or kind is cst.FormattedString:
             return "str"
-        if isinstance(node, cst.Name):
+        if kind is cst.Name:
             for state in self._u_states():
                 if node.value in state.str_sets:
                     return "set"
@@ -980,9 +990,9 @@ class OrderFacts:
             if node.value in _WORDY_NAMES:
                 return "iter"
             return None
-        if isinstance(node, cst.Subscript):
-            return "str" if self._u_kind(node.value, depth + 1) == "str" else None
-        if isinstance(node, cst.BinaryOperation):
+        if kind is cst.Subscript:
+            return "str" if self._u_kind(node.value, depth + 1) == "str" else None  # type: ignore[attr-defined]
+        if kind is cst.BinaryOperation:
             left = self._u_kind(node.left, depth + 1)
             right = self._u_kind(node.right, depth + 1)
             # a difference holds the left set's elements (``devices - {"cpu"}`` holds
@@ -997,18 +1007,18 @@ class OrderFacts:
             if isinstance(node.operator, cst.Add) and "str" in (left, right):
                 return "str"
             return None
-        if isinstance(node, cst.Set):
-            return "set" if any(self._u_kind(e.value, depth + 1) == "str" for e in node.elements) else None
-        if isinstance(node, (cst.List, cst.Tuple)):
+        if kind is cst.Set:
+            return "set" if any(self._u_kind(e.value, depth + 1) == "str" for e in node.elements) else None  # type: ignore[attr-defined]
+        if kind is cst.List or kind is cst.Tuple:
             return "iter" if node.elements and all(
                 self._u_kind(e.value, depth + 1) == "str" for e in node.elements
             ) else None
-        if isinstance(node, cst.SetComp):
+        if kind is cst.SetComp:
             return "set" if self._u_elt_is_text(node, depth) else None
-        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+        if kind is cst.ListComp or kind is cst.GeneratorExp:
             return "iter" if self._u_elt_is_text(node, depth) else None
-        if isinstance(node, cst.Call):
-            func = node.func
+        if kind is cst.Call:
+            func = node.func  # type: ignore[attr-defined]
             qn = self.qualify(func)  # type: ignore[attr-defined]
             bare = func.value if isinstance(func, cst.Name) and not self.is_local(func.value) else None  # type: ignore[attr-defined]
             if bare in ("set", "frozenset"):
@@ -1056,7 +1066,8 @@ class OrderFacts:
         ``list(...)``, a comprehension, ``filter``/``map`` over it."""
         if depth > 4:
             return None
-        if isinstance(node, cst.Call):
+        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.Call:
             qn = self.qualify(node.func)  # type: ignore[attr-defined]
             if qn in _LISTINGS:
                 return node, _LISTINGS[qn]
@@ -1071,7 +1082,7 @@ class OrderFacts:
             if bare in ("filter", "map") and len(node.args) >= 2:
                 return self._u_listing_root(node.args[1].value, depth + 1)
             return None
-        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+        if kind is cst.ListComp or kind is cst.GeneratorExp:
             if _keeps_one_name(node):
                 return None  # `[f for f in os.listdir(d) if f == NAME]`: equal elements, no order
             if self._u_per_file_operations(node):

@@ -14,7 +14,7 @@ The events themselves, one class per kind of fact with named fields (:class:`Fla
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import libcst as cst
 
@@ -25,7 +25,6 @@ from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the ord
     OrderFacts,
     _UNORDERED,
     _UsageScope,
-    _find_calls,
     _walk as _walk_nodes,
     _mentions,
     _target_names,
@@ -191,6 +190,7 @@ class UsageMixin(OrderFacts):
         self._u_claimed: set[int] = set()  # listing/set nodes a consumer already judged
         self._u_store: set[int] = set()  # Name nodes that are assignment targets
         self._u_in_loop: set[int] = set()  # set_epoch and backward calls inside a loop
+        self._u_inner_loops: set[int] = set()  # loops inside a loop body searched for them
         self._u_scopes: dict[int, _UsageScope] = {}
         self._u_class_attrs: dict[str, set[str]] = {}  # class -> attrs bound to an RNG instance
         self._u_class_draws: dict[str, set[str]] = {}  # class -> self.<attr>.<draw>() attrs
@@ -866,8 +866,7 @@ class UsageMixin(OrderFacts):
             self._u_store.add(id(name_node))
         state = self._u_state()
         # set_epoch and backward passes inside the loop
-        for call in _find_calls(node.body, "set_epoch", "backward"):
-            self._u_in_loop.add(id(call))
+        self._u_note_loop_hooks(node)
         # loop variables over text
         kind = self._u_kind(node.iter)
         if isinstance(node.target, cst.Name):
@@ -888,6 +887,23 @@ class UsageMixin(OrderFacts):
         else:
             self._u_counted_listing_loop(node)  # for i, f in enumerate(files)
 
+    def _u_note_loop_hooks(self, loop: Union[cst.For, cst.While]) -> None:
+        """The ``set_epoch`` and ``backward`` calls in a loop's body are in a loop. A loop
+        inside the body of one already searched holds none that search did not find."""
+        if not self.loop_hooks_possible or id(loop) in self._u_inner_loops:  # type: ignore[attr-defined]
+            return
+        for child in _walk_nodes(loop.body):
+            kind = type(child)  # type tests, not isinstance: see cst_helpers.CONCRETE
+            if kind is cst.Call:
+                func = child.func  # type: ignore[attr-defined]
+                name = func.attr.value if type(func) is cst.Attribute else (
+                    func.value if type(func) is cst.Name else None
+                )
+                if name == "set_epoch" or name == "backward":
+                    self._u_in_loop.add(id(child))
+            elif kind is cst.For or kind is cst.While:
+                self._u_inner_loops.add(id(child))
+
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         """``args.seed += local_rank``: the name now carries the rank offset, so
         ``args.seed - local_rank`` is the same on every rank (see :meth:`u_rank_free`)."""
@@ -905,8 +921,7 @@ class UsageMixin(OrderFacts):
 
     def usage_loop(self, node: cst.While) -> None:
         """Hook from ``visit_While``: ``set_epoch`` and ``backward`` calls in its body are in a loop."""
-        for call in _find_calls(node.body, "set_epoch", "backward"):
-            self._u_in_loop.add(id(call))
+        self._u_note_loop_hooks(node)
 
 
     # ------------------------------------------------------------------ names
