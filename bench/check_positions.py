@@ -112,9 +112,10 @@ def main(argv: list[str]) -> int:
         compared += len(nodes)
         by_source += len(from_source)
         for node in nodes:
-            if fast[id(node)] != reference[id(node)] or from_source.get(id(node), reference[id(node)]) != reference[id(node)]:
+            expected = reference[id(node)]
+            if fast[id(node)] != expected or from_source.get(id(node), expected) != expected:
                 differences += 1
-                print(f"DIFF {path}: {type(node).__name__} {fast[id(node)]} != {reference[id(node)]}")
+                print(f"DIFF {path}: {type(node).__name__} {fast[id(node)]} != {expected}")
         if args.stress:
             every = all_nodes(module)
             reference = positions.codegen_spans(module, every)
@@ -125,7 +126,8 @@ def main(argv: list[str]) -> int:
                 span = from_source.get(id(node))
                 if span is not None and span != reference[id(node)]:
                     differences += 1
-                    print(f"DIFF {path} (stress): {type(node).__name__} {span} != {reference[id(node)]}")
+                    print(f"DIFF {path} (stress): {type(node).__name__} {span} != "
+                          f"{reference[id(node)]}")
     print(
         f"{files} files ({unparsed} not parsed by libcst, skipped); reported nodes: "
         f"{compared} compared, {by_source} found in the source, {compared - by_source} "

@@ -89,12 +89,14 @@ def test_form_feeds_leave_it_to_the_pass() -> None:
     source = "x = 1\n\x0cw = h(3)\n"
     module = cst.parse_module(source)
     calls = _calls(module)
-    assert node_spans(module, calls, source) == codegen_spans(module, calls) == {id(calls[0]): Span(2, 5, 2, 9)}
+    expected = {id(calls[0]): Span(2, 5, 2, 9)}
+    assert node_spans(module, calls, source) == codegen_spans(module, calls) == expected
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r"])
 def test_windows_and_old_mac_line_endings(newline: str) -> None:
-    source = newline.join(["import torch", "def f():", "    a = torch.randn(", "        3)", "    return a", ""])
+    lines = ["import torch", "def f():", "    a = torch.randn(", "        3)", "    return a", ""]
+    source = newline.join(lines)
     assert _call_spans(source) == {"torch.randn": Span(3, 9, 4, 11)}
     _compare(source)
 
@@ -119,7 +121,10 @@ def test_decorators_nested_and_chained_calls() -> None:
 
 
 def test_multi_line_call_in_an_indented_block() -> None:
-    source = "class A:\n    def f(self):\n        return torch.manual_seed(\n            self.seed,\n        )\n"
+    source = (
+        "class A:\n    def f(self):\n        return torch.manual_seed(\n"
+        "            self.seed,\n        )\n"
+    )
     assert _call_spans(source) == {"torch.manual_seed": Span(3, 16, 5, 10)}
     _compare(source)
 
@@ -197,7 +202,9 @@ _FRAGMENTS = [
     st.sampled_from(["\n", "\r\n"]),
     st.sampled_from(["", "    ", "\t"]),
 )
-def test_any_mix_of_fragments_matches_the_pass(fragments: list[str], newline: str, indent: str) -> None:
+def test_any_mix_of_fragments_matches_the_pass(
+    fragments: list[str], newline: str, indent: str
+) -> None:
     body = "\n".join(fragments).replace("\n", "\n" + indent) if indent else "\n".join(fragments)
     source = (f"def outer():\n{indent}{body}\n" if indent else body + "\n").replace("\n", newline)
     _compare(source)

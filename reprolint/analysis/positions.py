@@ -37,7 +37,7 @@ import re
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -62,10 +62,13 @@ _OPAQUE_CST = (cst.FormattedString, cst.Import, cst.ImportFrom)
 _OPAQUE_AST = (ast.JoinedStr, ast.Import, ast.ImportFrom)
 
 # Nodes with no code inside (the commonest: skipped quickly).
-_LEAVES = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis})
+_LEAVES = frozenset(
+    {cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis}
+)
 # An ast node: start line and column, minus end line and column (so that sorting puts
 # the longest first), and what the libcst node must agree on.
 _AstEntry = tuple[int, int, int, int, object]
+_AstRange = tuple[int, int, int, int]  # start line and column, end line and column
 
 
 def node_spans(
@@ -104,8 +107,9 @@ class _SourceSpans:
 
     def spans(self, nodes: list[cst.CSTNode]) -> dict[int, Span]:
         spans: dict[int, Span] = {}
-        if any(type(n) in _AST_TYPES for n in nodes):
-            spans = self._by_order({id(n) for n in nodes if type(n) in _AST_TYPES})
+        wanted = {id(n): n for n in nodes if type(n) in _AST_TYPES}
+        if wanted:
+            spans = self._by_order(wanted)
         for node in nodes:
             if id(node) not in spans:
                 span = self._by_text(node)
@@ -115,18 +119,21 @@ class _SourceSpans:
 
     # -------------------------------------------------------------- 1: by order
 
-    def _by_order(self, wanted: set[int]) -> dict[int, Span]:
+    def _by_order(self, wanted: dict[int, cst.CSTNode]) -> dict[int, Span]:
         ast_listed = _ast_nodes(self.source)
         if ast_listed is None:
             return {}
         ast_by_type, ast_opaque = ast_listed
         cst_by_type, cst_opaque = _cst_nodes(self.module, wanted)
         spans: dict[int, Span] = {}
+        wanted_kinds = {type(n) for n in wanted.values()}
         for kind, cst_nodes in cst_by_type.items():
             ast_nodes = ast_by_type[_AST_TYPES[kind]]
-            if len(cst_nodes) != len(ast_nodes) or any(
-                _shape(n) != entry[4] for n, entry in zip(cst_nodes, ast_nodes)
-            ):
+            if len(cst_nodes) != len(ast_nodes):
+                return {}
+            if kind not in wanted_kinds:
+                continue
+            if any(_shape(n) != entry[4] for n, entry in zip(cst_nodes, ast_nodes)):
                 return {}
             for node, (line, column, end_line, end_column, _) in zip(cst_nodes, ast_nodes):
                 if id(node) in wanted:
@@ -194,7 +201,7 @@ class _SourceSpans:
         return Span(line, column + 1, end_line, added + len(last) + 1)
 
 
-def _ast_nodes(source: str) -> Optional[tuple[dict[type, list[_AstEntry]], list[tuple[int, int, int, int]]]]:
+def _ast_nodes(source: str) -> Optional[tuple[dict[type, list[_AstEntry]], list[_AstRange]]]:
     """ast's calls, attributes and subscripts by type, in source order, and the ranges
     of its f-strings and imports, in order; None if ast cannot parse the source."""
     try:
@@ -206,22 +213,21 @@ def _ast_nodes(source: str) -> Optional[tuple[dict[type, list[_AstEntry]], list[
     calls: list[_AstEntry] = []
     attributes: list[_AstEntry] = []
     subscripts: list[_AstEntry] = []
-    opaque: list[tuple[int, int, int, int]] = []
+    opaque: list[_AstRange] = []
     stack: list[ast.AST] = [tree]
     push, pop, AST = stack.append, stack.pop, ast.AST
     while stack:
         node: ast.AST = pop()
         kind = type(node)
         if kind is ast.Call:
-            calls.append((node.lineno, node.col_offset, -node.end_lineno, -node.end_col_offset,  # type: ignore[attr-defined,operator]
-                          len(node.args) + len(node.keywords)))  # type: ignore[attr-defined]
+            arguments = len(node.args) + len(node.keywords)  # type: ignore[attr-defined]
+            calls.append(_entry(node, arguments))
         elif kind is ast.Attribute:
-            attributes.append((node.lineno, node.col_offset, -node.end_lineno, -node.end_col_offset,  # type: ignore[attr-defined,operator]
-                               node.attr))  # type: ignore[attr-defined]
+            attributes.append(_entry(node, node.attr))  # type: ignore[attr-defined]
         elif kind is ast.Subscript:
-            subscripts.append((node.lineno, node.col_offset, -node.end_lineno, -node.end_col_offset, None))  # type: ignore[attr-defined,operator]
+            subscripts.append(_entry(node, None))
         elif kind in _OPAQUE_AST:
-            opaque.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset))  # type: ignore[attr-defined]
+            opaque.append(_range(node))
             continue
         for name in kind._fields:
             value = getattr(node, name, None)
@@ -236,7 +242,17 @@ def _ast_nodes(source: str) -> Optional[tuple[dict[type, list[_AstEntry]], list[
     return {ast.Call: calls, ast.Attribute: attributes, ast.Subscript: subscripts}, opaque
 
 
-def _cst_nodes(module: cst.Module, wanted: set[int]) -> tuple[dict[type, list[cst.CSTNode]], list[list[int]]]:
+def _entry(node: Any, shape: object) -> _AstEntry:
+    return node.lineno, node.col_offset, -node.end_lineno, -node.end_col_offset, shape
+
+
+def _range(node: Any) -> _AstRange:
+    return node.lineno, node.col_offset, node.end_lineno, node.end_col_offset
+
+
+def _cst_nodes(
+    module: cst.Module, wanted: dict[int, cst.CSTNode]
+) -> tuple[dict[type, list[cst.CSTNode]], list[list[int]]]:
     """libcst's calls, attributes and subscripts by type, in pre-order, source order;
     and for each f-string and import, in order, the wanted nodes inside it."""
     found: dict[type, list[cst.CSTNode]] = {kind: [] for kind in _AST_TYPES}
@@ -348,7 +364,9 @@ class _TextState(CodegenState):
 def _code(module: cst.Module, node: cst.CSTNode) -> str:
     """The code of a node's syntactic range (its own parentheses excluded)."""
     state = _TextState(
-        default_indent=module.default_indent, default_newline=module.default_newline, target=id(node)
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        target=id(node),
     )
     node._codegen(state)
     return "".join(state.tokens[state.first : state.last])
