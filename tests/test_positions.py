@@ -228,3 +228,18 @@ def test_torch_nn_spans_equal_the_pass() -> None:
         found_in_source += len(found)
     assert compared > 5_000
     assert found_in_source > 0.95 * compared
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_cyclic_gc_is_left_as_it_was(enabled: bool) -> None:
+    import gc
+
+    source = "x = f(1)\n"
+    module = cst.parse_module(source)
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        node_spans(module, _calls(module), source)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
