@@ -38,7 +38,7 @@ import re
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -51,21 +51,31 @@ __all__ = ["node_spans"]
 _NEWLINE = re.compile(r"\r\n?|\n")
 _INDENT = re.compile(r"[ \t\f]*")
 
-# libcst node types that ast has one node for each of, at the same range.
-_AST_TYPES: dict[type, type] = {
-    cst.Call: ast.Call,
-    cst.Attribute: ast.Attribute,
-    cst.Subscript: ast.Subscript,
-}
-# Not looked into by step 1, on either side: f-strings (a concatenation with one is one
-# f-string for ast) and imports.
-_OPAQUE_CST = (cst.FormattedString, cst.Import, cst.ImportFrom)
+
+class _CstTypes(NamedTuple):
+    """libcst's node types that the steps treat apart (made on first use: reading them
+    off ``cst`` at import would import the real libcst, see reprolint/_lazy.py)."""
+
+    ast_types: dict[type, type]  # ast has one node for each, at the same range
+    # Not looked into by step 1: f-strings (a concatenation with one is one f-string for
+    # ast) and imports, like _OPAQUE_AST on ast's side.
+    opaque: tuple[type, ...]
+    leaves: frozenset[type]  # no code inside (the commonest: skipped quickly)
+
+
+@functools.cache
+def _cst_types() -> _CstTypes:
+    return _CstTypes(
+        ast_types={cst.Call: ast.Call, cst.Attribute: ast.Attribute, cst.Subscript: ast.Subscript},
+        opaque=(cst.FormattedString, cst.Import, cst.ImportFrom),
+        leaves=frozenset(
+            {cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis}
+        ),
+    )
+
+
 _OPAQUE_AST = (ast.JoinedStr, ast.Import, ast.ImportFrom)
 
-# Nodes with no code inside (the commonest: skipped quickly).
-_LEAVES = frozenset(
-    {cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis}
-)
 # An ast node: start line and column, minus end line and column (so that sorting puts
 # the longest first), and what the libcst node must agree on.
 _AstEntry = tuple[int, int, int, int, object]
@@ -123,7 +133,8 @@ class _SourceSpans:
 
     def spans(self, nodes: list[cst.CSTNode]) -> dict[int, Span]:
         spans: dict[int, Span] = {}
-        wanted = {id(n): n for n in nodes if type(n) in _AST_TYPES}
+        ast_types = _cst_types().ast_types
+        wanted = {id(n): n for n in nodes if type(n) in ast_types}
         if wanted:
             spans = self._by_order(wanted)
         for node in nodes:
@@ -144,7 +155,7 @@ class _SourceSpans:
         spans: dict[int, Span] = {}
         wanted_kinds = {type(n) for n in wanted.values()}
         for kind, cst_nodes in cst_by_type.items():
-            ast_nodes = ast_by_type[_AST_TYPES[kind]]
+            ast_nodes = ast_by_type[_cst_types().ast_types[kind]]
             if len(cst_nodes) != len(ast_nodes):
                 return {}
             if kind not in wanted_kinds:
@@ -181,7 +192,7 @@ class _SourceSpans:
     def _by_text(self, node: cst.CSTNode) -> Optional[Span]:
         if not _context_free(type(node)):
             return None
-        if type(node) in _AST_TYPES:
+        if type(node) in _cst_types().ast_types:
             # Not listed by step 1: it is in an f-string or import; look only there.
             if id(node) not in self.enclosing:
                 return None
@@ -271,7 +282,8 @@ def _cst_nodes(
 ) -> tuple[dict[type, list[cst.CSTNode]], list[list[int]]]:
     """libcst's calls, attributes and subscripts by type, in pre-order, source order;
     and for each f-string and import, in order, the wanted nodes inside it."""
-    found: dict[type, list[cst.CSTNode]] = {kind: [] for kind in _AST_TYPES}
+    types = _cst_types()
+    found: dict[type, list[cst.CSTNode]] = {kind: [] for kind in types.ast_types}
     opaque: list[list[int]] = []
     stack: list[cst.CSTNode] = [module]
     push, pop = stack.append, stack.pop
@@ -281,9 +293,9 @@ def _cst_nodes(
         held = found.get(kind)
         if held is not None:
             held.append(node)
-        elif kind in _LEAVES:
+        elif kind in types.leaves:
             continue
-        elif kind in _OPAQUE_CST or (kind is cst.ConcatenatedString and _has_fstring(node)):
+        elif kind in types.opaque or (kind is cst.ConcatenatedString and _has_fstring(node)):
             opaque.append([id(n) for n in _descendants(node) if id(n) in wanted])
             continue
         for name in _reversed_source_order(kind):  # pushed last to first: popped in order
