@@ -1096,7 +1096,7 @@ def collect_facts(
     # parses; see reprolint/_lazy.py).
     from reprolint.analysis.positions import node_spans
 
-    spans = node_spans(module, collector.pending_nodes)
+    spans = node_spans(module, collector.pending_nodes, source)
 
     def resolve(item: Any) -> Any:
         pending = getattr(item, "span", None)
