@@ -140,13 +140,24 @@ class Execution:
     modules: list[str] = field(default_factory=list)
 
 
+class _Function(NamedTuple):
+    """A project function of a module, with what the walker asks of it every program."""
+
+    key: tuple[str, str]  # (path, canonical qualname)
+    qualname: str
+    cls: str  # the first part of the qualname (its class, for a method)
+    method: bool  # qualname has a dot
+    in_class: bool  # a method of a class the module defines
+    in_workers: bool  # ExecutionModel.runs_in_workers
+
+
 @dataclass(frozen=True)
 class _Module:
     """A module's events prepared once: top level with and without the main block."""
 
     as_main: tuple[tuple[int, Any, Any], ...]  # ExecutionModel.ops of the events
     as_import: tuple[tuple[int, Any, Any], ...]
-    functions: tuple[str, ...]  # canonical qualnames, in file order
+    functions: tuple["_Function", ...]  # in file order
 
 
 class ExecutionModel:
@@ -174,8 +185,16 @@ class ExecutionModel:
                 as_main.append(event)
                 if not in_guard:
                     as_import.append(event)
-            functions = tuple(q for q, fn in facts.functions.items() if fn.qualname == q)
-            found = self._modules[path] = _Module(self.ops(path, as_main), self.ops(path, as_import), functions)
+            functions = []
+            for qualname, fn in facts.functions.items():
+                if fn.qualname != qualname:
+                    continue  # another name of a function listed under its own
+                cls, dot, _ = qualname.partition(".")
+                functions.append(_Function(
+                    (path, qualname), qualname, cls, bool(dot), bool(dot) and cls in facts.classes,
+                    self.runs_in_workers(path, qualname),
+                ))
+            found = self._modules[path] = _Module(self.ops(path, as_main), self.ops(path, as_import), tuple(functions))
         return found
 
     def function_ops(self, path: str, qualname: str) -> tuple[tuple[int, Any, Any], ...]:
@@ -294,29 +313,28 @@ class _Walker:
             path = self.out.modules[done]
             done += 1
             other_entry = self._foreign(path)
-            for qualname in self.model.module(path).functions:
-                if (path, qualname) in self.ran_functions:
+            for key, qualname, cls, method, in_class, in_workers in self.model.module(path).functions:
+                if key in self.ran_functions:
                     continue
-                cls, dot, _ = qualname.partition(".")
-                if other_entry and (not dot or not self._instantiated(path, cls)):
+                if other_entry and (not method or not self._instantiated(path, cls)):
                     # Another program's script: its classes run only when this program
                     # builds them, its functions only when called.
                     continue
-                if dot and cls in self.index.facts[path].classes and not self._class_maybe_built(path, cls):
+                if in_class and not self._class_maybe_built(path, cls):
                     # A class whose project constructor no call reaches is never built:
                     # its methods run for nobody (unless a later body builds it).
-                    unbuilt.append((path, qualname))
+                    unbuilt.append(key)
                     continue
                 context = framework
-                if self.model.runs_in_workers(path, qualname):
+                if in_workers:
                     if not self._maybe_built(path, cls):
                         continue  # a Dataset this program never builds loads nothing
                     context = StepContext(Phase.FRAMEWORK, in_worker=True)
                 # A plain function no call reaches may still be passed as an argument
                 # (a callback, `model.apply(init_fn)`): its draws count, but a seeding
                 # helper nobody calls seeds nothing.
-                self.skip_seeds = not dot
-                if not dot and path != self.out.entry:
+                self.skip_seeds = not method
+                if not method and path != self.out.entry:
                     context = StepContext(context.phase, context.in_worker, context.no_grad, True)
                 self.run_function(path, qualname, (), None, context)
                 self.skip_seeds = False
@@ -430,7 +448,8 @@ class _Walker:
                 cls, dot, _ = qualname.partition(".")
                 if dot:
                     self.called_classes.add((file, cls))
-                self.run_function(file, qualname, step.conds, via or At(path, event), context)
+                if extra not in self.ran_functions:
+                    self.run_function(file, qualname, step.conds, via or At(path, event), context)
             elif kind == _SEED:
                 if not self.skip_seeds:
                     steps.append(Step(event, path, outer, via, context))
