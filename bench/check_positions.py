@@ -23,7 +23,7 @@ from typing import Iterator
 import libcst as cst
 
 from reprolint.analysis import facts, positions
-from reprolint.analysis.cst_helpers import child_fields
+from reprolint.analysis.cst_helpers import children
 from reprolint.api import decode_source
 from reprolint.precheck import parse_problem
 
@@ -77,12 +77,7 @@ def all_nodes(module: cst.Module) -> list[cst.CSTNode]:
         node = stack.pop()
         if isinstance(node, _STRESS_TYPES):
             out.append(node)
-        for name in child_fields(type(node)):
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                stack.append(value)
-            elif isinstance(value, (list, tuple)):
-                stack.extend(v for v in value if isinstance(v, cst.CSTNode))
+        stack.extend(children(node))
     return out
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reprolint.analysis.cst_helpers import child_fields
+from reprolint.analysis.cst_helpers import children
 from reprolint.analysis.positions import _SourceSpans, codegen_spans, node_spans
 from reprolint.model import Span
 
@@ -26,12 +26,7 @@ def _nodes(module: cst.Module) -> list[cst.CSTNode]:
         node = stack.pop()
         if isinstance(node, (cst.BaseExpression, cst.BaseStatement, cst.BaseSmallStatement)):
             out.append(node)
-        for name in child_fields(type(node)):
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                stack.append(value)
-            elif isinstance(value, (list, tuple)):
-                stack.extend(v for v in value if isinstance(v, cst.CSTNode))
+        stack.extend(children(node))
     return out
 
 

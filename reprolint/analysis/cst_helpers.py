@@ -225,6 +225,20 @@ def _operator(operator: object) -> Optional[str]:
     return None
 
 
+def _token(token: object, kind: type, symbol: str, default: str) -> Optional[str]:
+    """The text of an argument's ``=`` or ``,``: ``default`` where libcst fills it in,
+    else the symbol with its own whitespace (None when that is not simple)."""
+    if token is cst.MaybeSentinel.DEFAULT:
+        return default
+    if type(token) is not kind:
+        return None
+    before = _space(token.whitespace_before)  # type: ignore[attr-defined]
+    after = _space(token.whitespace_after)  # type: ignore[attr-defined]
+    if before is None or after is None:
+        return None
+    return f"{before}{symbol}{after}"
+
+
 def _call_code(call: cst.Call) -> Optional[str]:
     func = simple_code(call.func)
     after_func = _space(call.whitespace_after_func)
@@ -246,29 +260,15 @@ def _call_code(call: cst.Call) -> Optional[str]:
             if keyword is None:
                 return None
             parts.append(keyword)
-        equal = arg.equal
-        if equal is cst.MaybeSentinel.DEFAULT:
-            if arg.keyword is not None:
-                parts.append(" = ")
-        elif type(equal) is cst.AssignEqual:
-            before, after = _space(equal.whitespace_before), _space(equal.whitespace_after)
-            if before is None or after is None:
-                return None
-            parts.append(f"{before}={after}")
-        else:
+        equal = _token(arg.equal, cst.AssignEqual, "=", " = " if arg.keyword is not None else "")
+        if equal is None:
             return None
+        parts.append(equal)
         parts.append(value)
-        comma = arg.comma
-        if comma is cst.MaybeSentinel.DEFAULT:
-            if index != last:
-                parts.append(", ")
-        elif type(comma) is cst.Comma:
-            before, after = _space(comma.whitespace_before), _space(comma.whitespace_after)
-            if before is None or after is None:
-                return None
-            parts.append(f"{before},{after}")
-        else:
+        comma = _token(arg.comma, cst.Comma, ",", ", " if index != last else "")
+        if comma is None:
             return None
+        parts.append(comma)
         parts.append(after_arg)
     parts.append(")")
     return "".join(parts)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
-import gc
 import re
 import warnings
 from contextlib import contextmanager
@@ -43,6 +42,7 @@ from typing import Any, Iterable, Iterator, NamedTuple, Optional
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from reprolint._gc import cycle_collection_paused
 from reprolint.analysis.cst_helpers import _visit_order, child_fields
 from reprolint.model import Span
 
@@ -97,26 +97,14 @@ def node_spans(
     # The source must be what libcst's code reproduces: decode_source drops a BOM, and
     # libcst drops form feeds (its positions do not count them).
     if source is not None and not source.startswith("\ufeff") and "\x0c" not in source:
-        with _cyclic_gc_paused():
+        # ast's tree is many short-lived objects without cycles; the collections their
+        # allocation would start traverse every libcst tree alive (reprolint._gc).
+        with cycle_collection_paused():
             spans = _SourceSpans(module, source).spans(nodes)
     left = [n for n in nodes if id(n) not in spans]
     if left:
         spans.update(codegen_spans(module, left))
     return spans
-
-
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """ast's tree is many short-lived objects without cycles (freed as soon as it is
-    dropped); the collections their allocation would start traverse every libcst tree
-    alive and cost more than the steps save."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class _SourceSpans:
