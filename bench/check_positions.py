@@ -23,7 +23,7 @@ from typing import Iterator
 import libcst as cst
 
 from reprolint.analysis import facts, positions
-from reprolint.analysis.cst_helpers import children
+from reprolint.analysis.cst_helpers import descendants
 from reprolint.api import decode_source
 from reprolint.precheck import parse_problem
 
@@ -71,14 +71,7 @@ def reported_nodes(module: cst.Module, path: str, source: str) -> list[cst.CSTNo
 
 
 def all_nodes(module: cst.Module) -> list[cst.CSTNode]:
-    out: list[cst.CSTNode] = []
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _STRESS_TYPES):
-            out.append(node)
-        stack.extend(children(node))
-    return out
+    return [node for node in descendants(module) if isinstance(node, _STRESS_TYPES)]
 
 
 def main(argv: list[str]) -> int:

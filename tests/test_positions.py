@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reprolint.analysis.cst_helpers import children
+from reprolint.analysis.cst_helpers import descendants
 from reprolint.analysis.positions import _SourceSpans, codegen_spans, node_spans
 from reprolint.model import Span
 
@@ -20,14 +20,8 @@ CORPUS = sorted(p for p in (ROOT / "corpus").rglob("*.py"))
 
 def _nodes(module: cst.Module) -> list[cst.CSTNode]:
     """Every expression and statement of the module."""
-    out: list[cst.CSTNode] = []
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.BaseExpression, cst.BaseStatement, cst.BaseSmallStatement)):
-            out.append(node)
-        stack.extend(children(node))
-    return out
+    kinds = (cst.BaseExpression, cst.BaseStatement, cst.BaseSmallStatement)
+    return [node for node in descendants(module) if isinstance(node, kinds)]
 
 
 def _calls(module: cst.Module) -> list[cst.Call]:

@@ -6,13 +6,13 @@ import dataclasses
 import functools
 import inspect
 import re
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 import libcst as cst
 
 from reprolint.analysis.values import UNKNOWN
 
-__all__ = ["child_fields", "children", "find_argument", "is_node", "literal"]
+__all__ = ["child_fields", "children", "descendants", "find_argument", "is_node", "literal"]
 
 # Fields that hold only whitespace, brackets and punctuation: never walked.
 _SKIPPED_FIELDS = frozenset({
@@ -127,6 +127,15 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
             if found or (found is None and is_node(value)):
                 out.append(value)
     return out
+
+
+def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The node and every node under it (depth first, through :func:`children`)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(children(current))
 
 
 @functools.lru_cache(maxsize=None)

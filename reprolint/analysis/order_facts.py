@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import children as _children
+from reprolint.analysis.cst_helpers import children as _children, descendants
 
 __all__ = ["OrderFacts"]
 
@@ -119,18 +119,10 @@ def _target_names(target: cst.BaseExpression) -> list[cst.Name]:
     return []
 
 
-def _walk(node: cst.CSTNode) -> Any:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(_children(current))
-
-
 def _find_calls(node: cst.CSTNode, *names: str) -> list[cst.Call]:
     wanted = set(names)
     found = []
-    for child in _walk(node):
+    for child in descendants(node):
         if type(child) is cst.Call:  # not isinstance: see cst_helpers.CONCRETE
             func = child.func
             name = func.attr.value if isinstance(func, cst.Attribute) else (
@@ -142,11 +134,11 @@ def _find_calls(node: cst.CSTNode, *names: str) -> list[cst.Call]:
 
 
 def _contains(node: cst.CSTNode, kinds: tuple[type, ...]) -> bool:
-    return any(isinstance(child, kinds) for child in _walk(node))
+    return any(isinstance(child, kinds) for child in descendants(node))
 
 
 def _mentions(node: cst.CSTNode, name: str) -> bool:
-    return any(isinstance(child, cst.Name) and child.value == name for child in _walk(node))
+    return any(isinstance(child, cst.Name) and child.value == name for child in descendants(node))
 
 
 def _sorts(body: cst.CSTNode, name: str) -> bool:
@@ -260,7 +252,7 @@ def _walk_in_order(node: cst.CSTNode) -> Any:
 
 def _attribute_names(call: cst.Call) -> set[str]:
     """Names that appear as attribute names in a call's arguments (``Image.ANTIALIAS``)."""
-    return {c.attr.value for a in call.args for c in _walk(a.value) if isinstance(c, cst.Attribute)}
+    return {c.attr.value for a in call.args for c in descendants(a.value) if isinstance(c, cst.Attribute)}
 
 
 def _module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
@@ -286,16 +278,16 @@ def _touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> b
             bound[params[index]] = arg.value
     per_entry = {
         name for name, value in bound.items()
-        if all(isinstance(c, cst.Name) and c.value in local for c in _walk(value) if isinstance(c, cst.Name))
-        and any(isinstance(c, cst.Name) for c in _walk(value))
+        if all(isinstance(c, cst.Name) and c.value in local for c in descendants(value) if isinstance(c, cst.Name))
+        and any(isinstance(c, cst.Name) for c in descendants(value))
     }
     own: set[str] = set()
-    for child in _walk(callee.body):
+    for child in descendants(callee.body):
         if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
             for target in targets:
                 own.update(n.value for n in _target_names(target))
-    for child in _walk(callee.body):
+    for child in descendants(callee.body):
         if isinstance(child, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)):
             return False
         roots: list[cst.BaseExpression] = []
@@ -328,10 +320,10 @@ def _condition_queries(body: cst.CSTNode) -> set[int]:
     def query(node: cst.BaseExpression) -> bool:
         return isinstance(node, cst.Call) and not node.args
 
-    for child in _walk(body):
+    for child in descendants(body):
         if not isinstance(child, (cst.If, cst.IfExp)):
             continue
-        for part in _walk(child.test):
+        for part in descendants(child.test):
             if isinstance(part, cst.Attribute) and query(part.value):
                 found.add(id(part.value))
             elif isinstance(part, cst.Comparison) and query(part.left) and len(part.comparisons) == 1 \
@@ -346,10 +338,10 @@ def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
     an entry (``print(i + 1, "of", total)``, not ``print(i, f)``: that pairs positions with
     files), or in the test of an ``if`` whose body only prints (a progress counter)."""
     allowed: set[int] = set()
-    for child in _walk(body):
+    for child in descendants(body):
         if isinstance(child, cst.Call) and isinstance(child.func, cst.Name) and child.func.value == "print":
             if not any(_mentions(child, entry) for entry in entries):
-                allowed.update(id(c) for c in _walk(child))
+                allowed.update(id(c) for c in descendants(child))
         elif isinstance(child, cst.If) and child.orelse is None and isinstance(child.body, cst.IndentedBlock) and all(
             isinstance(stmt, cst.SimpleStatementLine) and all(
                 isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
@@ -358,8 +350,8 @@ def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
             )
             for stmt in child.body.body
         ):
-            allowed.update(id(c) for c in _walk(child.test))
-    return all(id(c) in allowed for c in _walk(body) if isinstance(c, cst.Name) and c.value == name)
+            allowed.update(id(c) for c in descendants(child.test))
+    return all(id(c) in allowed for c in descendants(body) if isinstance(c, cst.Name) and c.value == name)
 
 
 def _only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
@@ -369,7 +361,7 @@ def _only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
     if function is None:
         return False
     uses = bound = grown = 0
-    for child in _walk(function.body):
+    for child in descendants(function.body):
         if isinstance(child, cst.Name) and child.value == name:
             uses += 1
         elif isinstance(child, cst.Assign):
@@ -408,7 +400,7 @@ def _builds_in_order(function: cst.FunctionDef) -> bool:
     rebinds a global, or calls something whose effects are not known (a function that is
     not a pure builtin or the function itself, a method that is not a str/dict read)."""
     name = function.name.value
-    for child in _walk(function.body):
+    for child in descendants(function.body):
         if isinstance(child, (cst.Yield, cst.Await, cst.Global, cst.Nonlocal)):
             return True
         if isinstance(child, cst.AugAssign) and not isinstance(child.target, cst.Subscript):
@@ -454,7 +446,7 @@ class OrderFacts:
                 return
         yields = _contains(body, (cst.Yield,))
         queries = _condition_queries(body)
-        calls = [c for c in _walk(body) if isinstance(c, cst.Call) and id(c) not in queries]
+        calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries]
         local = self._u_loop_locals(node)
         # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
         # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
@@ -487,7 +479,7 @@ class OrderFacts:
         ``names += [f]``, ``text += f.read()``, ``x = x + [...]`` (a sequence or text, not a
         number: ``total += size`` is a sum)."""
         grown: list[str] = []
-        for child in _walk(body):
+        for child in descendants(body):
             target: Optional[cst.BaseExpression] = None
             value: Optional[cst.BaseExpression] = None
             if isinstance(child, cst.AugAssign) and isinstance(child.operator, cst.AddAssign):
@@ -529,7 +521,7 @@ class OrderFacts:
         if _contains(node.body, (cst.Yield, cst.Return, cst.Break)):
             return
         local = self._u_loop_locals(node)
-        calls = [c for c in _walk(node.body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
+        calls = [c for c in descendants(node.body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
         if not self._u_accumulated(node.body, local) and all(self._u_order_free(c) and not (
             isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
         ) for c in calls):
@@ -583,7 +575,7 @@ class OrderFacts:
             return not appends and any(_mentions(path, n) for n in local)
         # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
         arg_names = {
-            c.value for a in call.args for c in _walk(a.value)
+            c.value for a in call.args for c in descendants(a.value)
             if isinstance(c, cst.Name) and self.qualify(c) is None  # type: ignore[attr-defined]
         } - {a.keyword.value for a in call.args if a.keyword is not None}
         if not arg_names & local:
@@ -696,7 +688,7 @@ class OrderFacts:
             self._u_all_unordered(node.exc)  # an exception's message
 
     def _u_all_unordered(self, node: cst.CSTNode) -> None:
-        for child in _walk(node):
+        for child in descendants(node):
             self._u_unordered.add(id(child))
 
     def _u_order_free_loop(self, node: cst.For) -> bool:
@@ -782,7 +774,7 @@ class OrderFacts:
         (``PREFIX_CHARS = {"r", "u", "f", "b"}``); None when not all literal."""
         if isinstance(node, cst.Name):
             found = []
-            for child in _walk(self.module):  # type: ignore[attr-defined]
+            for child in descendants(self.module):  # type: ignore[attr-defined]
                 if isinstance(child, cst.Assign) and any(
                     isinstance(t.target, cst.Name) and t.target.value == node.value for t in child.targets
                 ):

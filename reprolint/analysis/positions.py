@@ -35,7 +35,7 @@ import bisect
 import functools
 import re
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, NamedTuple, Optional
 
@@ -43,7 +43,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from reprolint._gc import cycle_collection_paused
-from reprolint.analysis.cst_helpers import _visit_order, child_fields
+from reprolint.analysis.cst_helpers import _visit_order, child_fields, descendants, is_node
 from reprolint.model import Span
 
 __all__ = ["node_spans"]
@@ -284,15 +284,15 @@ def _cst_nodes(
         elif kind in types.leaves:
             continue
         elif kind in types.opaque or (kind is cst.ConcatenatedString and _has_fstring(node)):
-            opaque.append([id(n) for n in _descendants(node) if id(n) in wanted])
+            opaque.append([id(n) for n in descendants(node) if id(n) in wanted])
             continue
         for name in _reversed_source_order(kind):  # pushed last to first: popped in order
             value = getattr(node, name)
             if type(value) in (list, tuple):
                 for item in reversed(value):
-                    if _is_node(type(item)):
+                    if is_node(item):
                         push(item)
-            elif _is_node(type(value)):
+            elif is_node(value):
                 push(value)
     return found, opaque
 
@@ -305,25 +305,6 @@ def _has_fstring(node: cst.ConcatenatedString) -> bool:
             return True
         right = right.right
     return isinstance(right, cst.FormattedString)
-
-
-def _descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        for name in child_fields(type(current)):
-            value = getattr(current, name)
-            if type(value) in (list, tuple):
-                stack.extend(item for item in value if _is_node(type(item)))
-            elif _is_node(type(value)):
-                stack.append(value)
-
-
-@functools.cache
-def _is_node(kind: type) -> bool:
-    # isinstance() against libcst's abstract base class is slow; node types are few.
-    return issubclass(kind, cst.CSTNode)
 
 
 _REVERSED_ORDER: dict[type, tuple[str, ...]] = {}
@@ -404,17 +385,7 @@ def _indent_width(text: str, start: int) -> int:
 # ---------------------------------------------------------------- 3: code generation
 
 
-class _NullContext:
-    __slots__ = ()
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-_NULL = _NullContext()
+_NULL = nullcontext()  # what record_syntactic_position gives every other node
 
 
 class _AllFound(Exception):

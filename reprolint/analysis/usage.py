@@ -21,11 +21,11 @@ import libcst as cst
 from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import children as _children
+from reprolint.analysis.cst_helpers import descendants
 from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the order family
     OrderFacts,
     _UNORDERED,
     _UsageScope,
-    _walk as _walk_nodes,
     _mentions,
     _target_names,
     _self_attr,
@@ -517,12 +517,12 @@ class UsageMixin(OrderFacts):
         """Calls written inside ``with tf.GradientTape() ...:`` blocks of this module."""
         if self._u_taped is None:
             taped: set[int] = set()
-            for node in _walk_nodes(self._u_module):
+            for node in descendants(self._u_module):
                 if isinstance(node, cst.With) and any(
                     isinstance(item.item, cst.Call) and self.text(item.item.func).endswith("GradientTape")  # type: ignore[attr-defined]
                     for item in node.items
                 ):
-                    taped.update(id(n) for n in _walk_nodes(node.body) if isinstance(n, cst.Call))
+                    taped.update(id(n) for n in descendants(node.body) if isinstance(n, cst.Call))
             self._u_taped = taped
         return self._u_taped
 
@@ -625,7 +625,7 @@ class UsageMixin(OrderFacts):
             if isinstance(target, cst.Name):
                 old = self._u_bound_kinds(target.value)
                 if old and _mentions(value, target.value):
-                    for inner in _walk_nodes(value):
+                    for inner in descendants(value):
                         if isinstance(inner, (cst.Call, cst.Subscript)):
                             self._u_shadow.setdefault(id(inner), {})[target.value] = old
                 self._u_tensor_kinds[(id(self.scope), target.value)] = kinds
@@ -892,7 +892,7 @@ class UsageMixin(OrderFacts):
         inside the body of one already searched holds none that search did not find."""
         if not self.loop_hooks_possible or id(loop) in self._u_inner_loops:  # type: ignore[attr-defined]
             return
-        for child in _walk_nodes(loop.body):
+        for child in descendants(loop.body):
             kind = type(child)  # type tests, not isinstance: see cst_helpers.CONCRETE
             if kind is cst.Call:
                 func = child.func  # type: ignore[attr-defined]
