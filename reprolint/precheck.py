@@ -204,9 +204,7 @@ def parse_problem(source: str) -> Optional[tuple[str, int, int]]:
     nesting first). One scan answers both when both need one."""
     if not _may_chain(source):
         return nesting_problem(source)
-    if _opening_brackets(source) <= MAX_NESTING:
-        return _scan(source, nesting=False)
-    return _scan(source, nesting=True)
+    return _scan(source, nesting=_opening_brackets(source) > MAX_NESTING)
 
 
 def _opening_brackets(source: str) -> int:
