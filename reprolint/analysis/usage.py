@@ -1022,13 +1022,6 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     return False
 
 
-def lits_get(pairs: tuple[tuple[str, Any], ...], key: str, default: Any = None) -> Any:
-    for name, value in pairs:
-        if name == key:
-            return value
-    return default
-
-
 def _literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:
 
     out = []

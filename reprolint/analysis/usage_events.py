@@ -43,6 +43,7 @@ __all__ = [
     "TrainStep",
     "USAGE_TYPES",
     "Usage",
+    "keyword_value",
 ]
 
 
@@ -61,6 +62,15 @@ class Usage:
     conds: tuple[Any, ...] = ()
 
 
+def keyword_value(kwargs: tuple[tuple[str, Any], ...], name: str, default: Any = None) -> Any:
+    """The value of keyword ``name`` in a call's ``(keyword, value)`` pairs (``default``
+    when it is not passed)."""
+    for key, value in kwargs:
+        if key == name:
+            return value
+    return default
+
+
 @dataclass(frozen=True)
 class _KeywordCall(Usage):
     """A call whose keyword arguments the rules read: literal values, :data:`UNKNOWN`
@@ -70,10 +80,7 @@ class _KeywordCall(Usage):
 
     def kw(self, name: str, default: Any = None) -> Any:
         """The value passed as keyword ``name`` (``default`` when it is not passed)."""
-        for key, value in self.kwargs:
-            if key == name:
-                return value
-        return default
+        return keyword_value(self.kwargs, name, default)
 
     def has_kw(self, name: str) -> bool:
         return any(key == name for key, _ in self.kwargs)

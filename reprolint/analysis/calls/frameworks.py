@@ -7,7 +7,7 @@ from typing import Any
 from reprolint.analysis.calls import CallSite, on_call
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.usage_events import (
-    CudaWork, FlagSet, HfTrainer, HfTrainingArgs, LightningTrainer, TrainStep,
+    CudaWork, FlagSet, HfTrainer, HfTrainingArgs, LightningTrainer, TrainStep, keyword_value,
 )
 
 LIGHTNING_TRAINERS = frozenset({
@@ -104,13 +104,12 @@ def _trainer_kwargs(c: Any, node: Any, namespace: bool = False) -> tuple[tuple[s
 
 
 def _lightning_trainer(c: Any, node: Any, qualname: str, lits: tuple[tuple[str, Any], ...]) -> None:
-    from reprolint.analysis.usage import lits_get
     from reprolint.analysis.values import OptionRef
 
-    if lits_get(lits, "accelerator") != "cpu" and lits_get(lits, "gpus", 1) not in (0, None):
+    if keyword_value(lits, "accelerator") != "cpu" and keyword_value(lits, "gpus", 1) not in (0, None):
         c._u_emit(CudaWork, f"`{c.text(node.func)}(...)`", node)
     c._u_emit(LightningTrainer, qualname, node, kwargs=lits)
-    benchmark = lits_get(lits, "benchmark")
+    benchmark = keyword_value(lits, "benchmark")
     if benchmark is True:
         c._u_emit(FlagSet, "cudnn.benchmark", node, value=True)
     elif isinstance(benchmark, OptionRef):
@@ -126,9 +125,7 @@ def _lightning(c: Any, site: CallSite) -> None:
     if site.qualname in LIGHTNING_TRAINERS:
         _lightning_trainer(c, node, site.qualname, lits)
     else:
-        from reprolint.analysis.usage import lits_get
-
-        if lits_get(lits, "accelerator") != "cpu" and lits_get(lits, "gpus", 1) not in (0, None):
+        if keyword_value(lits, "accelerator") != "cpu" and keyword_value(lits, "gpus", 1) not in (0, None):
             c._u_emit(CudaWork, f"`{c.text(node.func)}(...)`", node)
 
 
@@ -172,11 +169,11 @@ def _lightning_cli(c: Any, site: CallSite) -> None:
 
 @on_call(*HF_ARGS)
 def _hf_args(c: Any, site: CallSite) -> None:
-    from reprolint.analysis.usage import _literal_kwargs, lits_get
+    from reprolint.analysis.usage import _literal_kwargs
 
     lits = _literal_kwargs(site.node)
     c._u_emit(HfTrainingArgs, site.qualname, site.node, kwargs=lits)
-    if not (lits_get(lits, "use_cpu") is True or lits_get(lits, "no_cuda") is True):
+    if not (keyword_value(lits, "use_cpu") is True or keyword_value(lits, "no_cuda") is True):
         c._u_emit(CudaWork, f"`{c.text(site.node.func)}(...)`", site.node)
 
 
