@@ -19,7 +19,7 @@ import enum
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any, Iterable, Iterator, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, NamedTuple, Optional, TypeVar, Union, cast
 
 from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
@@ -109,12 +109,27 @@ class UsageEvent(NamedTuple):
     default: bool  # runs with the program's default options
 
 
-class UsageAt(NamedTuple):
-    """A usage with its position among the program's usages (execution order)."""
+U = TypeVar("U", bound=Usage)
 
-    position: int
-    path: str
-    usage: Usage
+if TYPE_CHECKING:  # a generic NamedTuple needs Python 3.11; type checkers see this one
+
+    class UsageAt(NamedTuple, Generic[U]):
+        position: int
+        path: str
+        usage: U
+
+else:
+
+    class UsageAt(NamedTuple):
+        """A usage with its position among the program's usages (execution order);
+        ``Program.of(FlagSet)`` yields them typed ``UsageAt[FlagSet]``."""
+
+        position: int
+        path: str
+        usage: Usage
+
+        def __class_getitem__(cls, item: Any) -> Any:
+            return cls
 
 
 class Switch(NamedTuple):
@@ -587,7 +602,7 @@ class Program:
     def lookup(self, name: str) -> Any:
         return self.arg_defaults.get(name, UNKNOWN)
 
-    def of(self, kind: type[Usage], name: Optional[str] = None, default_only: bool = True) -> Iterator[UsageAt]:
+    def of(self, kind: type[U], name: Optional[str] = None, default_only: bool = True) -> Iterator[UsageAt[U]]:
         """(position, path, event) of the usages of one class (``name``: with that
         name), in execution order."""
         events = self.events
@@ -597,9 +612,9 @@ class Program:
                 continue
             if default_only and not default:
                 continue
-            yield UsageAt(position, path, usage)
+            yield UsageAt(position, path, cast(U, usage))  # the index holds `kind`'s places only
 
-    def first(self, kind: type[Usage], name: Optional[str] = None, default_only: bool = True) -> Optional[UsageAt]:
+    def first(self, kind: type[U], name: Optional[str] = None, default_only: bool = True) -> Optional[UsageAt[U]]:
         return next(self.of(kind, name, default_only), None)
 
     def has(self, kind: type[Usage], name: Optional[str] = None, default_only: bool = True) -> bool:
@@ -628,7 +643,7 @@ class Program:
         return value
 
     # ---------------------------------------------------------------- questions
-    def cuda_usage(self) -> Optional[UsageAt]:
+    def cuda_usage(self) -> Optional[UsageAt[CudaWork]]:
         """(position, path, event) of the first line that puts torch work on CUDA with
         the default options; None when the program runs torch on the CPU by default.
         The one notion of "uses CUDA by default" for every rule (RPL2xx and RPL3xx)."""
@@ -647,13 +662,13 @@ class Program:
         return self.cuda is not None
 
     def hides_gpu(self, framework: str) -> bool:
-        for _, _, usage in self.of(GpuHidden):
-            if usage.name in (framework, "any"):
+        for _, _, hidden in self.of(GpuHidden):
+            if hidden.name in (framework, "any"):
                 return True
-        for _, _, usage in self.of(EnvSet):
-            if usage.name == "CUDA_VISIBLE_DEVICES" and usage.value in ("", "-1"):
+        for _, _, env in self.of(EnvSet):
+            if env.name == "CUDA_VISIBLE_DEVICES" and env.value in ("", "-1"):
                 return True
-            if framework == "jax" and usage.name in ("JAX_PLATFORMS", "JAX_PLATFORM_NAME") and usage.value == "cpu":
+            if framework == "jax" and env.name in ("JAX_PLATFORMS", "JAX_PLATFORM_NAME") and env.value == "cpu":
                 return True
         return False
 
@@ -679,8 +694,8 @@ class Program:
         if not self.has(TimedCode, default_only=False) or self.framework_trainer:
             return False
         for step in self._training_steps():
-            usage = step.event
-            if usage.name != "torch" or usage.builds_optimizer or usage.text.endswith("zero_grad"):  # type: ignore[attr-defined]
+            usage = cast(TrainStep, step.event)
+            if usage.name != "torch" or usage.builds_optimizer or usage.text.endswith("zero_grad"):
                 return False
         return True
 
@@ -701,20 +716,20 @@ class Program:
 
     def deterministic(self) -> Optional[Switch]:
         """What turns torch's deterministic mode on, if anything."""
-        for _, path, usage in self.of(FlagSet, "torch.deterministic"):
-            value = self.value(usage)
+        for _, path, flag in self.of(FlagSet, "torch.deterministic"):
+            value = self.value(flag)
             if value is None or value:
-                return Switch(path, usage, usage.warn_only)
-        for _, path, usage in self.of(FlagSet, "hf.full-determinism"):
-            return Switch(path, usage, False)
-        for _, path, usage in self.of(LightningTrainer):
-            value = self.kw_value(usage, "deterministic")
+                return Switch(path, flag, flag.warn_only)
+        for _, path, flag in self.of(FlagSet, "hf.full-determinism"):
+            return Switch(path, flag, False)
+        for _, path, trainer in self.of(LightningTrainer):
+            value = self.kw_value(trainer, "deterministic")
             if value is True or value == "warn" or value == UNKNOWN:
-                return Switch(path, usage, value == "warn")
-        for _, path, usage in self.of(HfTrainingArgs):
-            value = self.kw_value(usage, "full_determinism")
+                return Switch(path, trainer, value == "warn")
+        for _, path, arguments in self.of(HfTrainingArgs):
+            value = self.kw_value(arguments, "full_determinism")
             if value is True or value == UNKNOWN:
-                return Switch(path, usage, False)
+                return Switch(path, arguments, False)
         return None
 
     def cudnn_deterministic(self) -> bool:

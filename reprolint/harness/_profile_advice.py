@@ -106,7 +106,7 @@ def advice_for(op: str, verdict: str, torch_version: Optional[str] = None) -> Ad
             "the runs executed different ops here: a branch or loop count depends on something "
             "that differs between runs (an unseeded draw, hash order, the clock)",
         ])
-    from reprolint.catalog_ops import lookup
+    from reprolint.catalog.ops import lookup
     from reprolint.runtime.patches import planned
 
     version = _torch_version(version=torch_version)

@@ -68,7 +68,7 @@ def _torch_version() -> str:
 
 
 def _entries(spec: OpPatch, version: str) -> List[Any]:
-    from reprolint.catalog_ops import lookup
+    from reprolint.catalog.ops import lookup
 
     return [
         entry for entry in lookup(spec.catalog_name, version)

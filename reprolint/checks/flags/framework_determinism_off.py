@@ -152,27 +152,27 @@ class FrameworkDeterminismOff(Rule):
                     "call": f"{usage.text}(...)", "missing": "; ".join(missing),
                     "trainer": "lightning", "problems": tuple(problems),
                 }
-        for _, path, usage in program.of(HfTrainingArgs):
-            if program.kw_value(usage, "use_cpu") is True or program.kw_value(usage, "no_cuda") is True:
+        for _, path, arguments in program.of(HfTrainingArgs):
+            if program.kw_value(arguments, "use_cpu") is True or program.kw_value(arguments, "no_cuda") is True:
                 continue
-            value = program.kw_value(usage, "full_determinism")
+            value = program.kw_value(arguments, "full_determinism")
             if value is True or value == UNKNOWN or program.has(FlagSet, "hf.full-determinism"):
                 continue
             if any(program.value(u) is not False for _, _, u in program.of(FlagSet, "torch.deterministic")):
                 continue
-            yield path, usage.span, {
-                "call": f"{usage.text}(...)", "trainer": "hf", "problems": ("full_determinism",),
+            yield path, arguments.span, {
+                "call": f"{arguments.text}(...)", "trainer": "hf", "problems": ("full_determinism",),
                 "missing": "`full_determinism` is off, so the Trainer seeds but GPU kernels stay nondeterministic",
             }
         fit = program.first(KerasFit)
         if fit is not None:
-            _, path, usage = fit
+            _, path, keras_fit = fit
             keras_seeded = any(o.seed.api in _KERAS_SEEDERS for o in program.program.seeds)
             missing_libs = {"random", "numpy", "tensorflow"} - seeded
             if not keras_seeded and missing_libs:
                 names = ", ".join(sorted({"random": "`random`", "numpy": "NumPy", "tensorflow": "TensorFlow"}[m] for m in missing_libs))
-                yield path, usage.span, {
-                    "call": f"{usage.text}(...)", "trainer": "keras", "problems": ("seed",),
+                yield path, keras_fit.span, {
+                    "call": f"{keras_fit.text}(...)", "trainer": "keras", "problems": ("seed",),
                     "missing": f"the program never calls `keras.utils.set_random_seed` and never seeds {names}",
                     "unseeded_libraries": tuple(sorted(missing_libs)),
                 }

@@ -145,14 +145,14 @@ class MissingCublasWorkspaceConfig(Rule):
             if det is None:
                 continue
             problem, kind, value = "never set", "unset", None
-            for position, _, usage in program.of(EnvSet, facts.env):
-                if usage.value is not None and usage.value not in facts.accepted:
-                    problem = f"set to `{usage.value}`, not one of {', '.join(f'`{v}`' for v in facts.accepted)}"
-                    kind, value = "wrong-value", usage.value
+            for position, _, env in program.of(EnvSet, facts.env):
+                if env.value is not None and env.value not in facts.accepted:
+                    problem = f"set to `{env.value}`, not one of {', '.join(f'`{v}`' for v in facts.accepted)}"
+                    kind, value = "wrong-value", env.value
                     continue
                 if position > cuda[0]:
                     problem = "set only after CUDA has started (cuBLAS reads it once, when it starts)"
-                    kind, value = "late", usage.value
+                    kind, value = "late", env.value
                     continue
                 problem = ""
                 break

@@ -158,13 +158,13 @@ class TfNondeterministicOp(Rule):
                     path, usage.span, variant="setting", call=usage.text, version=short_version, why=why,
                     setting=usage.name, entry_points=program.entry_points,
                 )
-            for _, path, usage in program.of(OpCall, default_only=False):
-                if not usage.name.startswith(("tensorflow.", "keras.")) or (path, usage.span) in seen:
+            for _, path, op_call in program.of(OpCall, default_only=False):
+                if not op_call.name.startswith(("tensorflow.", "keras.")) or (path, op_call.span) in seen:
                     continue
                 matches = [
-                    m for m in match_op(usage, version, cuda=gpu, training=trains, framework="tf",
+                    m for m in match_op(op_call, version, cuda=gpu, training=trains, framework="tf",
                                         tf_unseeded_det=det.on and "tensorflow" not in seeded)
-                    if not (m.entry.backward_only and "no-grad-input" in usage.facts)
+                    if not (m.entry.backward_only and "no-grad-input" in op_call.facts)
                 ]
                 strict = [m for m in matches if m.entry.kind in ("raises", "nondeterministic")]
                 flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
@@ -179,9 +179,9 @@ class TfNondeterministicOp(Rule):
                     why = f"it is deterministic only with {_ENABLE}, which this program never calls"
                 else:
                     continue
-                seen.add((path, usage.span))
+                seen.add((path, op_call.span))
                 yield self.report(
-                    path, usage.span, call=usage.text, version=short_version, why=why,
+                    path, op_call.span, call=op_call.text, version=short_version, why=why,
                     gradient=" (its gradient)" if entry.backward_only else "",
                     instead=f"; instead: {entry.alternative}" if entry.alternative and entry.kind != "deterministic-with-flag" else "",
                     op=entry.id, entry_points=program.entry_points,

@@ -157,11 +157,11 @@ class DistributedSamplerEpoch(Rule):
             builds_model = any(o.draw.kind == "init" and o.draw.library == "torch" for o in program.program.draws)
             if not builds_model:
                 continue
-            for _, path, usage in program.of(RankSeed, default_only=False):
-                if (path, usage.span) in seen:
+            for _, path, rank_seed in program.of(RankSeed, default_only=False):
+                if (path, rank_seed.span) in seen:
                     continue
-                seen.add((path, usage.span))
-                yield self.report(path, usage.span, variant="rank-seed", call=usage.text, entry_points=program.entry_points)
+                seen.add((path, rank_seed.span))
+                yield self.report(path, rank_seed.span, variant="rank-seed", call=rank_seed.text, entry_points=program.entry_points)
 
 
 def _conditions(step: Step) -> set[tuple[str, bool]]:
