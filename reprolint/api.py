@@ -24,6 +24,7 @@ from reprolint.checks.base import CheckContext, Finding, all_rules
 from reprolint.config import Settings
 from reprolint.discovery import discover, read_regular
 from reprolint.model import Diagnostic, Severity, Span
+from reprolint.parallel import default_jobs
 from reprolint.precheck import parse_problem
 
 __all__ = [
@@ -297,9 +298,14 @@ def _roots(paths: Iterable[str]) -> list[str]:
 
 
 def _diagnostics(
-    analyses: list[FileAnalysis], settings: Settings, roots: list[str], fix_edits: bool = True
+    analyses: list[FileAnalysis],
+    settings: Settings,
+    roots: list[str],
+    fix_edits: bool = True,
+    jobs: Optional[int] = 1,
 ) -> list[Diagnostic]:
-    """``fix_edits=False``: fixes say only that they exist and their level (no edits)."""
+    """``fix_edits=False``: fixes say only that they exist and their level (no edits).
+    ``jobs``: processes for computing fix edits (None: every core)."""
     from reprolint.checks.parse import ParseError
 
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
@@ -349,7 +355,8 @@ def _diagnostics(
     from reprolint.fixing import attach_fixes
 
     out = attach_fixes(
-        out, ctx, {a.path: a.source for a in analyses if a.source is not None}, edits=fix_edits
+        out, ctx, {a.path: a.source for a in analyses if a.source is not None}, edits=fix_edits,
+        jobs=default_jobs() if jobs is None or jobs <= 0 else jobs,
     )
     cell_maps = {a.path: a.cells for a in analyses if a.cells is not None}
     if cell_maps:
@@ -381,8 +388,8 @@ def check_paths(
     """Check files and folders; the paths in diagnostics are as given (relative stays relative).
 
     ``progress(done, total)``, when given, is called after each file is read and parsed.
-    ``jobs``: worker processes for the per-file pass (None: every core; small runs stay
-    in this process); the result never depends on it. ``cache``: reuse and store
+    ``jobs``: worker processes for the per-file pass and for computing fix edits (None:
+    every core; small runs stay in this process); the result never depends on it. ``cache``: reuse and store
     results in the settings' ``cache-dir`` (off by default here; the CLI turns it on).
     ``prefilter``: ignored (0.1's pre-filter skipped no file on real code and was
     removed; the argument stays for callers). ``fix_edits``: compute
@@ -410,7 +417,7 @@ def check_paths(
         analyses = analyse_all(
             files, settings, progress=progress, jobs=jobs, cache=cache, keys=analysed_keys,
         )
-        diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits)
+        diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits, jobs)
     notes = _import_notes(analyses, _roots(paths))
     if run is not None:
         # Under the keys of the bytes analysed, not of the lookup's earlier read.

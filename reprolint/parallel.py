@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import multiprocessing.connection
     import multiprocessing.context
 
-__all__ = ["IN_PROCESS_BELOW", "Crash", "default_jobs", "run_ordered"]
+__all__ = ["IN_PROCESS_BELOW", "Crash", "default_jobs", "forks", "run_ordered"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -46,6 +46,12 @@ def _context() -> "multiprocessing.context.BaseContext":
     return multiprocessing.get_context()
 
 
+def forks() -> bool:
+    """Whether workers are forked (they then start with this process's memory: a
+    function run there may read state set up here instead of receiving it)."""
+    return _context().get_start_method() == "fork"
+
+
 class Crash(Exception):
     """Why a worker gave no result for one item: it died (a signal, e.g. a segfault in
     libcst's native parser, or the kernel's out-of-memory killer) or ran past the
@@ -61,6 +67,7 @@ def run_ordered(
     on_crash: Optional[Callable[[T, Crash], R]] = None,
     timeout: Optional[float] = None,
     warm_up: Optional[Callable[[], None]] = None,
+    in_process_below: int = IN_PROCESS_BELOW,
 ) -> list[R]:
     """``[func(x) for x in items]``, on up to ``jobs`` processes (None: every core).
 
@@ -77,11 +84,14 @@ def run_ordered(
     ``warm_up()``, when given, runs in this process just before workers start (never
     for an in-process run): what it imports or loads, forked workers share instead of
     each loading it again.
+
+    ``in_process_below``: fewer items than this run in this process (the default suits
+    items that cost about what parsing a file does).
     """
     jobs = default_jobs() if jobs is None or jobs <= 0 else jobs
     jobs = min(jobs, len(items))
     results: list[Optional[R]] = [None] * len(items)
-    if jobs <= 1 or len(items) < IN_PROCESS_BELOW:
+    if jobs <= 1 or len(items) < in_process_below:
         for index, item in enumerate(items):
             results[index] = func(item)
             if on_result is not None:

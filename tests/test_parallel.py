@@ -58,6 +58,20 @@ def test_warm_up_runs_once_in_the_parent_before_the_workers_start() -> None:
     _WARMED.clear()
 
 
+def _pid(_: int) -> int:
+    import os
+
+    return os.getpid()
+
+
+def test_a_caller_may_lower_the_in_process_threshold() -> None:
+    import os
+
+    items = list(range(5))
+    assert set(run_ordered(_pid, items, 2)) == {os.getpid()}
+    assert os.getpid() not in run_ordered(_pid, items, 2, in_process_below=2)
+
+
 def test_in_process_runs_skip_the_warm_up() -> None:
     calls: list[str] = []
     assert run_ordered(_square, [1, 2, 3], 8, warm_up=lambda: calls.append("warm")) == [1, 4, 9]
@@ -82,3 +96,58 @@ def test_cli_rejects_a_bad_jobs_value(jobs: str, capsys) -> None:
         main(["check", str(CORPUS), "--jobs", jobs])
     assert exc.value.code == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+def _fixed(diagnostics) -> int:
+    return sum(1 for d in diagnostics if d.fix is not None and d.fix.edits)
+
+
+def test_fix_edits_are_computed_in_workers_with_the_same_result(monkeypatch) -> None:
+    from reprolint import fixing
+
+    runs: list[tuple[int, int]] = []
+    real = fixing.run_ordered
+
+    def spy(func, items, jobs, *args, **kwargs):
+        runs.append((len(items), jobs))
+        return real(func, items, jobs, *args, **kwargs)
+
+    monkeypatch.setattr(fixing, "run_ordered", spy)
+    one = check_paths([str(CORPUS)], jobs=1)
+    assert runs == []
+    assert _fixed(one.diagnostics) > 100
+    two = check_paths([str(CORPUS)], jobs=2)
+    assert len(runs) == 1 and runs[0][0] >= fixing._IN_PROCESS_BELOW and runs[0][1] == 2
+    assert two.diagnostics == one.diagnostics
+
+
+def _files(d) -> set[str]:
+    changes = getattr(d.fix, "file_changes", ())
+    return {path for path, _ in changes}
+
+
+def test_a_fix_worker_that_dies_costs_the_fixes_in_its_file_only(monkeypatch) -> None:
+    import os
+
+    from reprolint import fixing
+
+    one = check_paths([str(CORPUS)], jobs=1)
+    doomed = sorted({path for d in one.diagnostics for path in _files(d)})[0]
+    real = fixing._realise_file
+
+    def dies_on_one(item):
+        if item[0] == doomed:
+            os._exit(3)  # as a segfault would: no result, no exception
+        return real(item)
+
+    monkeypatch.setattr(fixing, "_realise_file", dies_on_one)
+    two = check_paths([str(CORPUS)], jobs=2)
+    assert [(d.path, d.span, d.code) for d in two.diagnostics] == [(d.path, d.span, d.code) for d in one.diagnostics]
+    hit = 0
+    for d, reference in zip(two.diagnostics, one.diagnostics):
+        if doomed in _files(reference):
+            hit += 1
+            assert doomed not in _files(d)
+        else:
+            assert d == reference
+    assert hit > 0

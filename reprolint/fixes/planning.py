@@ -144,8 +144,20 @@ class FixPlanner:
                 self._modules[path] = None
         return self._modules[path]
 
+    @staticmethod
+    def realise_key(action: FixAction) -> tuple[Any, ...]:
+        """What ``realise`` memoises an action's edits under."""
+        return (action.path, *action.key)
+
+    def realised(self, key: tuple[Any, ...]) -> bool:
+        return key in self._realised
+
+    def remember(self, key: tuple[Any, ...], edits: tuple[Edit, ...]) -> None:
+        """Edits realised elsewhere (a worker process) for the action of ``key``."""
+        self._realised[key] = edits
+
     def realise(self, action: FixAction) -> tuple[Edit, ...]:
-        key = (action.path, *action.key)
+        key = self.realise_key(action)
         if key in self._realised:
             return self._realised[key]
         module = self.module(action.path)
