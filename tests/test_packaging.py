@@ -1,12 +1,17 @@
-"""The wheel ships the knowledge base, and `check` runs without torch or NumPy."""
+"""The wheel ships the knowledge base, `check` runs without torch or NumPy, and on the
+oldest Python the package claims to support."""
 
 from __future__ import annotations
 
+import glob
 import os
+import re
+import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -75,3 +80,38 @@ def test_installed_wheel_checks_code_without_torch(wheel: Path, tmp_path: Path) 
         [sys.executable, "-c", "import reprolint; print(reprolint.__file__)"],
         cwd=tmp_path, env=env, capture_output=True, text=True,
     ).stdout
+
+
+def _interpreter(version: str) -> Optional[str]:
+    """A working ``python<version>``: on PATH, or one that pyenv installed."""
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    candidates = [shutil.which(f"python{version}")]
+    candidates += sorted(glob.glob(os.path.join(root, "versions", f"{version}.*", "bin", f"python{version}")))
+    for candidate in candidates:
+        if candidate and subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
+            return candidate
+    return None
+
+
+def test_the_oldest_supported_python_finds_the_same_problems(wheel: Path, tmp_path: Path) -> None:
+    match = re.fullmatch(r">=(3\.\d+)", PYPROJECT["project"]["requires-python"])
+    assert match is not None
+    oldest = match.group(1)
+    python = _interpreter(oldest)
+    if python is None:
+        pytest.skip(f"no Python {oldest} on this machine")
+    venv = tmp_path / "venv"
+    subprocess.run([python, "-m", "venv", str(venv)], check=True)
+    proc = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # The findings depend on the torch version (installed here, not there): pin it.
+    config = tmp_path / "reprolint.toml"
+    config.write_text('[tool.reprolint]\ntorch-version = "2.13"\n')
+    command = ["-m", "reprolint", "check", "--config", str(config), "--no-cache", "--output-format", "json", "corpus"]
+    here = subprocess.run([sys.executable, *command], cwd=REPO, capture_output=True, text=True)
+    there = subprocess.run([str(venv / "bin" / "python"), *command], cwd=REPO, capture_output=True, text=True)
+    assert here.returncode == there.returncode == 1, there.stderr[-3000:]
+    assert there.stdout == here.stdout
+    assert '"code": "RPL101"' in there.stdout

@@ -111,7 +111,7 @@ class UsageEvent(NamedTuple):
 
 U = TypeVar("U", bound=Usage)
 
-if TYPE_CHECKING:  # a generic NamedTuple needs Python 3.11; type checkers see this one
+if TYPE_CHECKING:  # a generic NamedTuple needs Python 3.11 (we support 3.10); type checkers see this one
 
     class UsageAt(NamedTuple, Generic[U]):
         position: int
