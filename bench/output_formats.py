@@ -45,13 +45,12 @@ def main() -> None:
     versions = [v.split("=", 1) for v in args.version] or [["installed", ""]]
     base = [sys.executable, "-m", "reprolint", "check", "--no-cache", "--exit-zero"]
     neutral = tempfile.mkdtemp(prefix="reprolint-formats-")  # no reprolint/ package here
-    times: dict[tuple[str, str], list[float]] = {}
     header = "".join(f" {name + ' text':>14} {name + ' json':>14}" for name, _ in versions)
     print(f"{'folder':<46}{header}")
     totals = {(name, fmt): 0.0 for name, _ in versions for fmt in ("text", "json")}
     for folder in args.folders:
         folder = folder.resolve()
-        times.clear()
+        times: dict[tuple[str, str], list[float]] = {}
         for _ in range(args.repeat):
             for name, directory in versions:
                 env = dict(os.environ)

@@ -24,7 +24,6 @@ from reprolint.checks.base import CheckContext, Finding, all_rules
 from reprolint.config import Settings
 from reprolint.discovery import discover, read_regular
 from reprolint.model import Diagnostic, Severity, Span
-from reprolint.parallel import default_jobs
 from reprolint.precheck import parse_problem
 
 __all__ = [
@@ -355,8 +354,7 @@ def _diagnostics(
     from reprolint.fixing import attach_fixes
 
     out = attach_fixes(
-        out, ctx, {a.path: a.source for a in analyses if a.source is not None}, edits=fix_edits,
-        jobs=default_jobs() if jobs is None or jobs <= 0 else jobs,
+        out, ctx, {a.path: a.source for a in analyses if a.source is not None}, edits=fix_edits, jobs=jobs
     )
     cell_maps = {a.path: a.cells for a in analyses if a.cells is not None}
     if cell_maps:
@@ -389,8 +387,9 @@ def check_paths(
 
     ``progress(done, total)``, when given, is called after each file is read and parsed.
     ``jobs``: worker processes for the per-file pass and for computing fix edits (None:
-    every core; small runs stay in this process); the result never depends on it. ``cache``: reuse and store
-    results in the settings' ``cache-dir`` (off by default here; the CLI turns it on).
+    every core; small runs stay in this process); the result never depends on it.
+    ``cache``: reuse and store results in the settings' ``cache-dir`` (off by default
+    here; the CLI turns it on).
     ``prefilter``: ignored (0.1's pre-filter skipped no file on real code and was
     removed; the argument stays for callers). ``fix_edits``: compute
     each fix's edits (False: only whether a fix exists and its level, much cheaper; what

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 from reprolint.fixes.edits import FixError, apply_edits, diff_edits
 from reprolint.fixes.engine import MAX_ROUNDS, FixReport, PlannedFix, fix_files, fix_texts, summary
@@ -85,7 +85,7 @@ def attach_fixes(
     ctx: "CheckContext",
     sources: Mapping[str, str],
     edits: bool = True,
-    jobs: int = 1,
+    jobs: Optional[int] = 1,
 ) -> list[Diagnostic]:
     """The diagnostics with their ``fix`` planned (rules with a fix level only).
 
@@ -93,7 +93,7 @@ def attach_fixes(
     formats show); the fix carries the rule's title and no edits, and nothing is
     transformed (see ``FixPlanner.available``).
 
-    ``jobs``: realising the actions (a transform, a code-generation pass, a parse check
+    ``jobs`` (None: every core): realising the actions (a transform, a code-generation pass, a parse check
     and a diff each) is most of what a JSON or SARIF ``check`` costs on code with many
     findings. With more than one job and actions in enough files, the actions are
     planned here, each distinct one is realised once in a forked worker (the actions
@@ -111,7 +111,7 @@ def attach_fixes(
         return out
     planned = {index: _plan(planner, diagnostics[index]) for index in todo}
     if jobs != 1:
-        _realise_in_workers(planner, [a for a in planned.values() if isinstance(a, FixAction)], jobs)
+        _realise_in_workers(planner, [a for a in planned.values() if a is not None], jobs)
     for index in todo:
         out[index] = _with_fix(planner, diagnostics[index], planned[index])
     return out
@@ -150,13 +150,10 @@ def _with_availability(planner: FixPlanner, d: Diagnostic) -> Diagnostic:
     return replace(d, fix=Fix(level, title))
 
 
-# A finding whose rule's fix is shown, never applied (no action is planned for it).
-_DISPLAY_ONLY = "display-only"
-
-
-def _plan(planner: FixPlanner, d: Diagnostic) -> Union[FixAction, str, None]:
+def _plan(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    """The finding's action (none for a fix that is only shown, never applied)."""
     if _title(d)[0] is Applicability.DISPLAY_ONLY:
-        return _DISPLAY_ONLY
+        return None
     try:
         return planner.plan(d)
     except Exception:  # noqa: BLE001 - a planning bug must never break `check`
@@ -165,11 +162,12 @@ def _plan(planner: FixPlanner, d: Diagnostic) -> Union[FixAction, str, None]:
         return None
 
 
-def _with_fix(planner: FixPlanner, d: Diagnostic, action: Union[FixAction, str, None]) -> Diagnostic:
+def _with_fix(planner: FixPlanner, d: Diagnostic, action: Optional[FixAction]) -> Diagnostic:
     """``d`` with the fix of its planned ``action`` (unchanged when there is none)."""
-    if action == _DISPLAY_ONLY:
-        return replace(d, fix=Fix(*_title(d)))
-    if not isinstance(action, FixAction):
+    level, title = _title(d)
+    if level is Applicability.DISPLAY_ONLY:
+        return replace(d, fix=Fix(level, title))
+    if action is None:
         return d
     try:
         files, failed = _realise_all(planner, action)
@@ -201,7 +199,7 @@ _IN_PROCESS_BELOW = 4
 _SHARED: Optional[tuple[FixPlanner, list[list[FixAction]]]] = None
 
 
-def _realise_in_workers(planner: FixPlanner, actions: list[FixAction], jobs: int) -> None:
+def _realise_in_workers(planner: FixPlanner, actions: list[FixAction], jobs: Optional[int]) -> None:
     """Realise the distinct actions (and their ``also``) in worker processes, into the
     planner's memo; small runs, strict mode and platforms that do not fork leave them
     to be realised here."""
