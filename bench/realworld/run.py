@@ -1,40 +1,32 @@
-"""Score `reprolint check` on public training repositories (issue 13): precision and recall.
+"""Score `reprolint check` on public training repositories: precision, recall, messages.
 
-    python bench/realworld/run.py                       # export, check, score, print
-    python bench/realworld/run.py --save                # ... and write bench/results/realworld-DATE.txt
-    python bench/realworld/run.py --out FILE            # ... and write FILE
-    python bench/realworld/run.py --fetch-root /work/.mirror --jobs 1
+    python bench/realworld/run.py --set dev          # the development set (manifest.toml)
+    python bench/realworld/run.py --set frozen       # the frozen test set (frozen/), blind
+    python bench/realworld/run.py --set B            # set B, labelled outside the team (B/)
+    python bench/realworld/run.py --set all          # the three, side by side
+    python bench/realworld/run.py --set all --reprolint-at b9fb778 --jobs 2
 
-Inputs, all in this folder:
-
-* ``manifest.toml``: ``[[repo]]`` name, commit, kind, optional ``paths``.
-* ``precision.toml``: ``[[label]]`` repo, path, line, code, verdict ("TP" or "FP"),
-  reason; optional ``cell`` for notebook findings. A label joins a finding on
-  (repo, path, cell, line, code), not on the message, so rewording keeps it.
-* ``recall.toml``: ``[[entry]]`` repo, commit, path (the entry-point script), and its
-  ``[[entry.problem]]`` path, line, rule, match ("line" or "program"), what; optional
-  ``cell`` for a notebook. ``rule = "NONE"`` marks a real problem no rule covers: listed
-  as a gap, left out of the overall recall.
+Each run writes its report to bench/results/realworld-<set>-<date>-<commit>.txt and its
+findings, one JSON line each, to bench/results/dumps/<set>-<commit>.jsonl (``--no-save``
+keeps them out). How the sets are labelled and scored: evalsets.py and LABELLING.md.
 
 Each repository is read from a bare mirror ``<fetch-root>/<owner>+<name>/repo`` (what the
 ``fetch`` tool brings) and exported at its pinned commit into ``<work-root>/<owner>+<name>/``:
-the ``.py`` and ``.ipynb`` files and the configuration files the checker reads, nothing else
-(mirrors may lack large blobs such as images, so ``git archive`` is not used). A missing
-mirror or commit is skipped with a message. Then ``reprolint check --output-format json
---no-cache --exit-zero`` runs over the tree (the installed CLI, as a subprocess of this
-interpreter) and the findings are scored:
+the ``.py`` and ``.ipynb`` files and the configuration and requirement files a checker may
+read (files under 1 MB; mirrors may lack large blobs such as images, so ``git archive`` is
+not used). A missing mirror or commit is skipped with a message. Then ``reprolint check
+--output-format json --no-cache --exit-zero`` runs over the tree (the installed CLI, or the
+project at ``--reprolint-at``, as a subprocess of this interpreter).
 
-* precision: a stratified random sample of the findings, fixed by a hash of
-  (repo, path, code, line, message) rather than by a random generator, so findings that
-  did not change keep their place in the order and unrelated changes do not reshuffle it.
-  Each rule that fires gets its share of 150 by its number of findings, at most 25, at
-  least a floor raised until the sample holds 150 (every rule is represented). Unlabelled
-  sampled findings are listed as "needs label".
-* recall: a problem is found when a finding of its rule has the problem's path and line
-  as its primary location or among its ``related`` locations; for ``match = "program"``,
-  when a finding of its rule names the entry in ``entry_points`` (or, with no
-  ``entry_points`` in the JSON, is in the problem's file).
-* totals: findings per repository and per rule.
+Precision: strict (TP / judged), lenient ((TP + TP*) / judged) and the share of accurate
+messages. The dev and frozen sets score a stratified sample of 150 findings (every rule
+represented) fixed by a hash of (repo, path, code, line, message), so unrelated changes do
+not reshuffle it; set B scores every finding that joins one of its verdicts. Findings of
+the sample without a verdict are counted as unjudged (``--to-judge FILE`` writes them out
+for a blind judge). Recall: the share of
+high-confidence labelled problems that a finding of a matching code points at, or lists
+among its related locations, within 3 lines; a program-level problem (RPL105, RPL30x) is
+found by a finding of its code that names its entry point.
 
 Nothing of the repositories is committed: only their names, commits and our labels.
 """
@@ -49,58 +41,43 @@ import os
 import subprocess
 import sys
 import time
-import tomllib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from evalsets import (  # noqa: E402  (a script beside its module)
+    SUMMARY_HEADER,
+    EvalSet,
+    Finding,
+    Repo,
+    load,
+    norm_path,
+    report_lines,
+    score,
+    summary_line,
+)
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS = ROOT / "bench" / "results"
 SUFFIXES = (".py", ".ipynb")
-CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "reprolint.toml")
+# Files a checker may read besides the sources: configuration, declared requirements.
+CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "reprolint.toml", "Pipfile", "Pipfile.lock",
+                "poetry.lock", "uv.lock")
+CONFIG_SUFFIXES = (".txt", ".yaml", ".yml", ".toml", ".cfg", ".json", ".ini")
+MAX_EXPORT = 1_000_000
 SAMPLE_MIN = 150
 SAMPLE_CAP = 25
 MARKER = ".realworld-commit"
-NO_RULE = "NONE"  # recall.toml: a real problem that no rule covers
+SETS = ("dev", "frozen", "B")
 
 
-@dataclass(frozen=True)
-class Repo:
-    name: str
-    commit: str
-    kind: str
-    paths: tuple[str, ...] = (".",)
-
-    @property
-    def slug(self) -> str:
-        return self.name.replace("/", "+")
-
-
-@dataclass(frozen=True)
-class Finding:
-    repo: str
-    code: str
-    path: str
-    line: int
-    cell: Optional[int]
-    message: str
-    related: tuple[tuple[str, int, Optional[int]], ...] = ()  # (path, line, cell)
-    entry_points: Optional[tuple[str, ...]] = None
-
-    @property
-    def key(self) -> tuple[str, str, Optional[int], int, str]:
-        return (self.repo, self.path, self.cell, self.line, self.code)
-
-    @property
-    def order(self) -> str:
-        text = "\0".join([self.repo, self.path, self.code, str(self.line), self.message])
-        return hashlib.sha256(text.encode()).hexdigest()
-
-    def where(self) -> str:
-        cell = f"[cell {self.cell}]" if self.cell is not None else ""
-        return f"{self.repo}:{self.path}{cell}:{self.line}"
+def order(finding: Finding) -> str:
+    text = "\0".join([finding.repo, finding.path, finding.code, str(finding.line), finding.message])
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass
@@ -111,37 +88,14 @@ class RepoRun:
     skipped: str = ""
 
 
-# --- inputs -------------------------------------------------------------------------
-
-
-def load_toml(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        return {}
-    with path.open("rb") as handle:
-        return tomllib.load(handle)
-
-
-def load_manifest(path: Path) -> list[Repo]:
-    repos = []
-    for item in load_toml(path).get("repo", []):
-        paths = tuple(item.get("paths", ["."]))
-        repos.append(Repo(item["name"], item["commit"], item["kind"], paths))
-    return repos
-
-
-def norm_path(path: str) -> str:
-    path = path.replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path
-
-
 # --- export and check ---------------------------------------------------------------
 
 
 def export(repo: Repo, fetch_root: Path, work_root: Path) -> tuple[Optional[Path], str]:
     """The exported tree of `repo` at its commit, or None and why not."""
     git_dir = fetch_root / repo.slug / "repo"
+    if (git_dir / ".git").is_dir():  # some snapshots arrive as a work tree's .git
+        git_dir = git_dir / ".git"
     if not git_dir.is_dir():
         return None, f"no mirror at {git_dir} (fetch github:{repo.name} first)"
     dest = work_root / repo.slug
@@ -150,7 +104,7 @@ def export(repo: Repo, fetch_root: Path, work_root: Path) -> tuple[Optional[Path
         return dest, ""
     git = ["git", "--git-dir", str(git_dir)]
     listing = subprocess.run(
-        [*git, "ls-tree", "-r", "-z", repo.commit], capture_output=True
+        [*git, "ls-tree", "-r", "-l", "-z", repo.commit], capture_output=True
     )
     if listing.returncode != 0:
         return None, f"commit {repo.commit[:12]} not in {git_dir}"
@@ -159,11 +113,13 @@ def export(repo: Repo, fetch_root: Path, work_root: Path) -> tuple[Optional[Path
         if not record:
             continue
         meta, _, name = record.partition(b"\t")
-        mode, kind, sha = meta.split()
+        mode, kind, sha, size = meta.split()
         path = name.decode("utf-8", "surrogateescape")
         base = path.rsplit("/", 1)[-1]
+        small = size.isdigit() and int(size) <= MAX_EXPORT
         if kind == b"blob" and mode != b"120000" and (
-            path.endswith(SUFFIXES) or base in CONFIG_NAMES
+            path.endswith(SUFFIXES)
+            or (small and (base in CONFIG_NAMES or path.endswith(CONFIG_SUFFIXES)))
         ):
             wanted.append((path, sha.decode()))
     if dest.exists():
@@ -266,7 +222,7 @@ def check(
     return [as_finding(repo.name, item) for item in raw], seconds
 
 
-# --- scoring ------------------------------------------------------------------------
+# --- sampling ----------------------------------------------------------------------
 
 
 def quotas(counts: Counter) -> dict[str, int]:
@@ -297,211 +253,8 @@ def sample(findings: list[Finding]) -> list[Finding]:
     quota = quotas(Counter({code: len(v) for code, v in by_rule.items()}))
     chosen = []
     for code in sorted(by_rule):
-        chosen += sorted(by_rule[code], key=lambda f: f.order)[: quota[code]]
+        chosen += sorted(by_rule[code], key=order)[: quota[code]]
     return chosen
-
-
-def load_labels(path: Path) -> dict[tuple, dict[str, Any]]:
-    labels = {}
-    for item in load_toml(path).get("label", []):
-        cell = item.get("cell")
-        key = (item["repo"], norm_path(item["path"]), cell, int(item["line"]), item["code"])
-        labels[key] = item
-    return labels
-
-
-def ratio(num: int, den: int) -> str:
-    return f"{num / den:.2f}" if den else "  - "
-
-
-@dataclass
-class Recall:
-    total: Counter = field(default_factory=Counter)
-    found: Counter = field(default_factory=Counter)
-    misses: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-
-def score_recall(path: Path, runs: dict[str, RepoRun]) -> Recall:
-    result = Recall()
-    for entry in load_toml(path).get("entry", []):
-        repo, entry_path = entry["repo"], norm_path(entry["path"])
-        run = runs.get(repo)
-        if run is None or run.skipped:
-            result.notes.append(f"{repo}: not checked in this run; entry {entry_path} skipped")
-            continue
-        if entry.get("commit") and entry["commit"] != run.repo.commit:
-            result.notes.append(
-                f"{repo}: recall.toml commit {entry['commit'][:12]} differs from the "
-                f"manifest's {run.repo.commit[:12]}"
-            )
-        by_rule: dict[str, list[Finding]] = defaultdict(list)
-        for finding in run.findings:
-            by_rule[finding.code].append(finding)
-        for problem in entry.get("problem", []):
-            rule, where = problem["rule"], norm_path(problem["path"])
-            line, how = int(problem.get("line", 0)), problem.get("match", "line")
-            cell = problem.get("cell")
-            candidates = by_rule.get(rule, [])
-            if how == "program":
-                hit = any(
-                    entry_path in f.entry_points
-                    if f.entry_points is not None
-                    else f.path == where
-                    for f in candidates
-                )
-            else:
-                hit = any(
-                    (f.path == where and f.line == line and f.cell == cell)
-                    or (where, line, cell) in f.related
-                    for f in candidates
-                )
-            result.total[rule] += 1
-            if hit:
-                result.found[rule] += 1
-            else:
-                what = problem.get("what", "")
-                result.misses.append(
-                    f"{rule} {repo}:{where}:{line} ({how}; entry {entry_path}) {what}"
-                )
-    return result
-
-
-def report(
-    runs: list[RepoRun],
-    labels: dict[tuple, dict[str, Any]],
-    recall: Recall,
-    header: list[str],
-) -> str:
-    lines = list(header)
-    findings = [f for run in runs for f in run.findings]
-    per_rule = Counter(f.code for f in findings)
-    rules = sorted(per_rule)
-
-    lines += ["", "## Totals: findings per repository", ""]
-    lines.append(f"{'repository':45} {'kind':14} {'files':>5} {'findings':>8} {'time s':>7}")
-    for run in runs:
-        if run.skipped:
-            lines.append(f"{run.repo.name:45} {run.repo.kind:14} skipped: {run.skipped}")
-            continue
-        top = ", ".join(f"{c} {n}" for c, n in Counter(f.code for f in run.findings).most_common(4))
-        files = len({f.path for f in run.findings})
-        lines.append(
-            f"{run.repo.name:45} {run.repo.kind:14} {files:5} {len(run.findings):8} "
-            f"{run.seconds:7.1f}  {top}"
-        )
-    lines.append(f"{'all':45} {'':14} {'':5} {len(findings):8} {sum(r.seconds for r in runs):7.1f}")
-
-    chosen = sample(findings)
-    verdicts: dict[str, Counter] = defaultdict(Counter)
-    unlabelled, fps = [], []
-    for finding in chosen:
-        label = labels.get(finding.key)
-        if label is None:
-            unlabelled.append(finding)
-            continue
-        verdicts[finding.code][label["verdict"]] += 1
-        if label["verdict"] == "FP":
-            fps.append((finding, label.get("reason", "")))
-
-    lines += ["", "## Precision (stratified sample, hash-ordered; labels in precision.toml)", ""]
-    # Beside the sample: every finding that happens to be labelled (whole rules were
-    # labelled where that was cheap), as a check on the sample's figure.
-    every: dict[str, Counter] = defaultdict(Counter)
-    for finding in findings:
-        label = labels.get(finding.key)
-        if label is not None:
-            every[finding.code][label["verdict"]] += 1
-    lines.append(
-        f"{'rule':8} {'findings':>8} {'sampled':>7} {'TP':>4} {'FP':>4} {'todo':>4} "
-        f"{'precision':>9}   {'labelled':>8} {'precision':>9}"
-    )
-    tp_all = fp_all = 0
-    weighted = weight = 0.0
-    for code in rules:
-        tp, fp = verdicts[code]["TP"], verdicts[code]["FP"]
-        taken = sum(1 for f in chosen if f.code == code)
-        tp_all, fp_all = tp_all + tp, fp_all + fp
-        if tp + fp:
-            weighted += per_rule[code] * tp / (tp + fp)
-            weight += per_rule[code]
-        known = every[code]["TP"] + every[code]["FP"]
-        lines.append(
-            f"{code:8} {per_rule[code]:8} {taken:7} {tp:4} {fp:4} {taken - tp - fp:4} "
-            f"{ratio(tp, tp + fp):>9}   {known:8} {ratio(every[code]['TP'], known):>9}"
-        )
-    known_tp = sum(c["TP"] for c in every.values())
-    known = known_tp + sum(c["FP"] for c in every.values())
-    lines.append(
-        f"{'all':8} {len(findings):8} {len(chosen):7} {tp_all:4} {fp_all:4} "
-        f"{len(unlabelled):4} {ratio(tp_all, tp_all + fp_all):>9}   {known:8} {ratio(known_tp, known):>9}"
-    )
-    if weight:
-        lines.append(
-            f"Precision weighted by each rule's share of all findings (an estimate of what a "
-            f"user sees): {weighted / weight:.2f}"
-        )
-    lines += ["", f"False positives in the sample ({len(fps)}):"]
-    lines += [f"  {f.code} {f.where()}  {reason}" for f, reason in fps]
-    if unlabelled:
-        lines += ["", f"Needs label ({len(unlabelled)}):"]
-        lines += [f"  {f.code} {f.where()}  {f.message}" for f in unlabelled]
-
-    lines += ["", "## Recall (hand-listed problems in recall.toml)", ""]
-    if not recall.total:
-        lines.append("no recall.toml entries scored")
-    else:
-        lines.append(f"{'rule':8} {'problems':>8} {'found':>5} {'recall':>6}")
-        scored = sorted(code for code in recall.total if code != NO_RULE)
-        for code in scored:
-            lines.append(
-                f"{code:8} {recall.total[code]:8} {recall.found[code]:5} "
-                f"{ratio(recall.found[code], recall.total[code]):>6}"
-            )
-        total = sum(recall.total[code] for code in scored)
-        found = sum(recall.found[code] for code in scored)
-        lines.append(f"{'all':8} {total:8} {found:5} {ratio(found, total):>6}")
-        if recall.total[NO_RULE]:
-            lines.append(
-                f"{NO_RULE:8} {recall.total[NO_RULE]:8}     -      -  "
-                "(real problems no rule covers; not in the overall figure)"
-            )
-        misses = [m for m in recall.misses if not m.startswith(NO_RULE)]
-        gaps = [m for m in recall.misses if m.startswith(NO_RULE)]
-        lines += ["", f"Misses ({len(misses)}):"]
-        lines += [f"  {miss}" for miss in misses]
-        if gaps:
-            lines += ["", f"Gaps in the rule set ({len(gaps)}):"]
-            lines += [f"  {gap}" for gap in gaps]
-    lines += [f"  note: {note}" for note in recall.notes]
-
-    lines += ["", "## Totals: findings per rule", ""]
-    lines += [f"{code:8} {per_rule[code]:6}" for code in rules]
-
-    # Issue 13's bar, first in the report: sample precision >= 0.90 overall and >= 0.85
-    # for every rule with at least 10 findings; recall >= 0.90.
-    weak = [
-        f"{code} {verdicts[code]['TP'] / (verdicts[code]['TP'] + verdicts[code]['FP']):.2f}"
-        for code in rules
-        if per_rule[code] >= 10
-        and verdicts[code]["TP"] + verdicts[code]["FP"]
-        and verdicts[code]["TP"] / (verdicts[code]["TP"] + verdicts[code]["FP"]) < 0.85
-    ]
-    scored = [code for code in recall.total if code != NO_RULE]
-    r_total = sum(recall.total[c] for c in scored)
-    r_found = sum(recall.found[c] for c in scored)
-    summary = [
-        "",
-        "## Summary",
-        "",
-        f"findings: {len(findings)} in {sum(1 for r in runs if not r.skipped)} repositories",
-        f"precision (sample of {len(chosen)}, {len(unlabelled)} unlabelled): "
-        f"{ratio(tp_all, tp_all + fp_all)}   target >= 0.90",
-        f"rules with >= 10 findings under 0.85: {', '.join(weak) or 'none'}",
-        f"recall ({r_total} hand-listed problems): {ratio(r_found, r_total)}   target >= 0.90",
-    ]
-    lines[len(header):len(header)] = summary
-    return "\n".join(lines) + "\n"
 
 
 def git_head() -> str:
@@ -513,59 +266,29 @@ def git_head() -> str:
     return done.stdout.strip() or "unknown"
 
 
-def main(argv: Optional[Iterable[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--fetch-root", type=Path, default=Path("/work/.mirror"))
-    parser.add_argument("--work-root", type=Path, default=Path("/tmp/realworld"))
-    parser.add_argument("--manifest", type=Path, default=HERE / "manifest.toml")
-    parser.add_argument("--labels", type=Path, default=HERE / "precision.toml")
-    parser.add_argument("--recall", type=Path, default=HERE / "recall.toml")
-    parser.add_argument("--out", type=Path, help="write the report to this file too")
-    parser.add_argument(
-        "--save", action="store_true", help="write bench/results/realworld-DATE.txt"
-    )
-    parser.add_argument("--jobs", type=int, help="passed to reprolint check --jobs")
-    parser.add_argument("--only", action="append", help="check only this owner/name")
-    parser.add_argument(
-        "--dump", type=Path, help="write every finding as JSON lines here (for labelling)"
-    )
-    parser.add_argument(
-        "--from-dump",
-        type=Path,
-        help="score the findings of an earlier --dump instead of checking again",
-    )
-    parser.add_argument(
-        "--reprolint-at",
-        metavar="COMMIT",
-        help="check with this project's code at COMMIT (exported), not the working tree",
-    )
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    source, version = None, f"working tree at {git_head()}"
-    if args.reprolint_at:
-        source, full = reprolint_at(args.reprolint_at, args.work_root)
-        version = f"commit {full} (exported, --reprolint-at)"
+def read_dump(path: Path) -> tuple[list[str], dict[str, list[Finding]]]:
+    header: list[str] = []
+    found: dict[str, list[Finding]] = defaultdict(list)
+    for text in path.read_text().splitlines():
+        item = json.loads(text)
+        if "header" in item:
+            header = item["header"]
+            continue
+        item["related"] = tuple(tuple((*r, None)[:3]) for r in item["related"])
+        if item["entry_points"] is not None:
+            item["entry_points"] = tuple(item["entry_points"])
+        found[item["repo"]].append(Finding(**item))
+    return header, found
 
-    repos = load_manifest(args.manifest)
-    if args.only:
-        repos = [r for r in repos if r.name in args.only]
-    runs: list[RepoRun] = []
-    dumped: dict[str, list[Finding]] = defaultdict(list)
-    dumped_header: list[str] = []
-    if args.from_dump:
-        for text in args.from_dump.read_text().splitlines():
-            item = json.loads(text)
-            if "header" in item:
-                dumped_header = item["header"]
-                continue
-            item["related"] = tuple((*r, None)[:3] for r in item["related"])
-            if item["entry_points"] is not None:
-                item["entry_points"] = tuple(item["entry_points"])
-            dumped[item["repo"]].append(Finding(**item))
-        version = f"findings from {args.from_dump}"
+
+def run_set(evalset: EvalSet, args: argparse.Namespace, source: Optional[Path],
+            dumped: Optional[dict[str, list[Finding]]]) -> list[RepoRun]:
+    repos = [r for r in evalset.repos if not args.only or r.name in args.only]
+    runs = []
     for repo in repos:
         run = RepoRun(repo)
         runs.append(run)
-        if args.from_dump:
+        if dumped is not None:
             run.findings = dumped.get(repo.name, [])
             continue
         tree, why = export(repo, args.fetch_root, args.work_root)
@@ -574,34 +297,92 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
             print(f"skip {repo.name}: {why}", file=sys.stderr)
             continue
         run.findings, run.seconds = check(repo, tree, args.jobs, source)
-        print(f"{repo.name}: {len(run.findings)} findings in {run.seconds:.1f} s", file=sys.stderr)
+        print(f"{evalset.name} {repo.name}: {len(run.findings)} findings in {run.seconds:.1f} s",
+              file=sys.stderr)
+    return runs
 
-    command = "python bench/realworld/run.py"
+
+def to_judge(path: Path, runs: list[RepoRun], unjudged: list[Finding]) -> None:
+    """Write the findings that need a verdict, per repository, for a blind judge."""
+    wanted = {f.key for f in unjudged}
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for run in runs:
+        for f in run.findings:
+            if f.key in wanted:
+                out[f.repo].append({k: v for k, v in f.__dict__.items() if k != "repo"})
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"{sum(map(len, out.values()))} findings to judge written to {path}", file=sys.stderr)
+
+
+def main(argv: Optional[Iterable[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", dest="sets", choices=(*SETS, "all"), default="dev",
+                        help="which evaluation set (default: dev); all: the three side by side")
+    parser.add_argument("--fetch-root", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--work-root", type=Path, default=Path("/tmp/realworld"))
+    parser.add_argument("--out", type=Path, help="write the report to this file instead")
+    parser.add_argument("--no-save", action="store_true",
+                        help="do not keep the report and findings under bench/results/")
+    parser.add_argument("--jobs", type=int, help="passed to reprolint check --jobs")
+    parser.add_argument("--only", action="append", help="check only this owner/name")
+    parser.add_argument("--from-dump", type=Path, action="append", default=[],
+                        help="score the findings of an earlier run's dump instead of checking")
+    parser.add_argument("--to-judge", type=Path,
+                        help="write the findings without a verdict here (JSON, per repository)")
+    parser.add_argument("--reprolint-at", metavar="COMMIT",
+                        help="check with this project's code at COMMIT (exported), not the working tree")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    source, version, tag = None, f"working tree at {git_head()}", "worktree"
+    if args.reprolint_at:
+        source, full = reprolint_at(args.reprolint_at, args.work_root)
+        version, tag = f"commit {full} (exported, --reprolint-at)", full[:7]
+    dumped: dict[str, list[Finding]] = {}
+    dump_headers: list[str] = []
+    for path in args.from_dump:
+        header, found = read_dump(path)
+        dump_headers += header
+        dumped.update(found)
+        version = f"findings from {', '.join(map(str, args.from_dump))}"
+
+    names = SETS if args.sets == "all" else (args.sets,)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    command = "python bench/realworld/run.py --set " + args.sets
     if args.reprolint_at:
         command += f" --reprolint-at {args.reprolint_at}"
-    if args.jobs:
-        command += f" --jobs {args.jobs}"
     header = [
-        "# reprolint on public training repositories (bench/realworld, issue 13)",
-        f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
+        "# reprolint on public training repositories (bench/realworld; sets: LABELLING.md)",
+        f"# date: {now:%Y-%m-%d %H:%M UTC}",
         f"# reprolint: {version}",
         f"# command: {command}",
-        f"# repositories: {sum(1 for r in runs if not r.skipped)} checked of {len(runs)} "
-        f"in the manifest; cpus: {os.cpu_count()}",
-    ]
-    if args.from_dump:
-        header = dumped_header + [f"# scored again from {args.from_dump} (--from-dump)"]
-    if args.dump:
-        with args.dump.open("w") as handle:
-            handle.write(json.dumps({"header": header}) + "\n")
-            for run in runs:
-                for f in run.findings:
+        f"# cpus: {os.cpu_count()}",
+    ] + [f"# from dump: {line.lstrip('# ')}" for line in dump_headers if "reprolint:" in line]
+    body: list[str] = []
+    summary: list[str] = []
+    for name in names:
+        evalset = load(name)
+        runs = run_set(evalset, args, source, dumped if args.from_dump else None)
+        findings = [f for run in runs for f in run.findings]
+        scored = sample(findings) if evalset.sample_only else findings
+        result = score(evalset, findings, scored)
+        skipped = [r for r in runs if r.skipped]
+        body += [""] + report_lines(evalset, result, len(scored))
+        if skipped:
+            body += [f"  skipped: {r.repo.name}: {r.skipped}" for r in skipped]
+        summary.append(summary_line(name, result))
+        if args.to_judge and name != "dev":
+            to_judge(args.to_judge.with_suffix(f".{name}.json"), runs, result.unjudged)
+        if not args.no_save and not args.from_dump:
+            dumps = RESULTS / "dumps"
+            dumps.mkdir(parents=True, exist_ok=True)
+            with (dumps / f"{name}-{tag}.jsonl").open("w") as handle:
+                handle.write(json.dumps({"header": header}) + "\n")
+                for f in findings:
                     handle.write(json.dumps(f.__dict__) + "\n")
-    text = report(runs, load_labels(args.labels), score_recall(args.recall, {r.repo.name: r for r in runs}), header)
+    text = "\n".join(header + ["", "## Summary", "", SUMMARY_HEADER] + summary + body) + "\n"
     print(text, end="")
     out = args.out
-    if args.save and out is None:
-        out = RESULTS / f"realworld-{datetime.date.today():%Y-%m-%d}.txt"
+    if out is None and not args.no_save:
+        out = RESULTS / f"realworld-{args.sets}-{now:%Y-%m-%d}-{tag}.txt"
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text)

@@ -1,0 +1,108 @@
+"""The real-world evaluation's scorer (bench/realworld/evalsets.py): what counts as found,
+which verdict judges a finding, and that the committed sets load and are well formed."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench" / "realworld"))
+
+import evalsets  # noqa: E402
+from evalsets import EvalSet, Finding, Problem, Repo, Verdict  # noqa: E402
+
+
+def finding(code="RPL101", path="train.py", line=10, related=(), entry_points=("train.py",)):
+    return Finding("o/r", code, path, line, None, "m", tuple(related), entry_points)
+
+
+def problem(codes=("RPL101",), path="train.py", line=10, program=False, also=(), entry="train.py"):
+    return Problem("o/r", entry, path, line, None, tuple(codes), program, "high", "c", "w", tuple(also))
+
+
+@pytest.mark.parametrize(
+    "found, expected",
+    [
+        (finding(line=13), True),  # within 3 lines
+        (finding(line=14), False),  # one too far
+        (finding(code="RPL102"), False),  # another code
+        (finding(path="model.py"), False),  # another file
+        (finding(path="model.py", related=[("train.py", 8, None)]), True),  # related location
+    ],
+)
+def test_a_line_problem_is_found_within_three_lines_or_through_a_related_location(found, expected):
+    assert evalsets.is_found(problem(), [found]) is expected
+
+
+def test_a_problem_is_found_at_another_line_of_the_same_cause():
+    assert evalsets.is_found(problem(line=10, also=(40,)), [finding(line=41)])
+    assert not evalsets.is_found(problem(line=10), [finding(line=41)])
+
+
+def test_a_program_problem_is_found_by_a_finding_that_names_its_entry_point():
+    wanted = problem(codes=("RPL301",), program=True, line=1)
+    assert evalsets.is_found(wanted, [finding(code="RPL301", path="utils.py", line=90)])
+    other = finding(code="RPL301", path="utils.py", line=90, entry_points=("eval.py",))
+    assert not evalsets.is_found(wanted, [other])
+
+
+def test_a_code_prefix_matches_the_family():
+    assert evalsets.is_found(problem(codes=("RPL1",)), [finding(code="RPL104")])
+    assert not evalsets.is_found(problem(codes=("RPL1",)), [finding(code="RPL201")])
+
+
+def test_the_exact_verdict_wins_and_slack_applies_only_to_verdicts_that_allow_it():
+    exact = Verdict("o/r", "train.py", None, 10, "RPL101", "FP", None)
+    near = Verdict("o/r", "train.py", None, 12, "RPL101", "TP", None, slack=3)
+    index = evalsets.index_verdicts([near, exact])
+    assert evalsets.verdict_of(finding(line=10), index) is exact
+    assert evalsets.verdict_of(finding(line=14), index) is near
+    assert evalsets.verdict_of(finding(line=16), index) is None
+    strict_only = evalsets.index_verdicts([exact])
+    assert evalsets.verdict_of(finding(line=11), strict_only) is None
+
+
+def test_score_counts_strict_lenient_accuracy_and_high_confidence_recall():
+    findings = [finding(line=10), finding(code="RPL402", line=30), finding(code="RPL203", line=50)]
+    verdicts = [
+        Verdict("o/r", "train.py", None, 10, "RPL101", "TP", True),
+        Verdict("o/r", "train.py", None, 30, "RPL402", "TP*", False),
+        Verdict("o/r", "train.py", None, 50, "RPL203", "FP", True),
+    ]
+    low = Problem("o/r", "train.py", "train.py", 70, None, ("RPL401",), False, "low", "c", "w")
+    evalset = EvalSet("t", [Repo("o/r", "0" * 40, "k")], verdicts, [problem(), low], 1,
+                      blind=True, sample_only=False)
+    result = evalsets.score(evalset, findings, findings)
+    assert result.judged == Counter({"TP": 1, "TP*": 1, "FP": 1})
+    assert (evalsets.strict(result.judged), evalsets.lenient(result.judged)) == ("0.33", "0.67")
+    assert result.accurate == Counter({True: 2, False: 1})
+    # The low-confidence problem is left out of recall.
+    assert (sum(result.recall_found.values()), sum(result.recall_total.values())) == (1, 1)
+    # A blind set's report names no file of the repository.
+    text = "\n".join(evalsets.report_lines(evalset, result, 3))
+    assert "train.py" not in text
+
+
+@pytest.mark.parametrize("name", ["dev", "frozen", "B"])
+def test_each_committed_set_loads_with_pinned_commits_and_known_codes(name):
+    evalset = evalsets.load(name)
+    assert evalset.repos and all(len(r.commit) == 40 for r in evalset.repos)
+    names = {r.name for r in evalset.repos}
+    for p in evalset.problems:
+        assert p.repo in names
+        assert p.line >= 0
+        assert p.codes and all(c == "NONE" or c.startswith("RPL") for c in p.codes)
+        assert p.confidence in ("high", "medium", "low")
+    for v in evalset.verdicts:
+        assert v.verdict in evalsets.VERDICTS
+
+
+def test_the_frozen_set_is_disjoint_from_the_development_sets():
+    frozen = {r.name for r in evalsets.load("frozen").repos}
+    dev = {r.name for r in evalsets.load("dev").repos} | {r.name for r in evalsets.load("B").repos}
+    assert len(frozen) >= 30
+    assert not frozen & dev
