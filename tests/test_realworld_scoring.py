@@ -106,3 +106,16 @@ def test_the_frozen_set_is_disjoint_from_the_development_sets():
     dev = {r.name for r in evalsets.load("dev").repos} | {r.name for r in evalsets.load("B").repos}
     assert len(frozen) >= 30
     assert not frozen & dev
+
+
+def test_frozen_notebook_labels_are_renumbered_to_checks_code_cells(tmp_path):
+    import json
+
+    cells = [{"cell_type": "markdown", "source": "# t"}, {"cell_type": "code", "source": "x"},
+             {"cell_type": "markdown", "source": "m"}, {"cell_type": "code", "source": "y"}]
+    (tmp_path / "nb.ipynb").write_text(json.dumps({"cells": cells}))
+    labels = [Problem("o/r", "nb.ipynb", "nb.ipynb", 1, cell, ("RPL101",), False, "high", "c", "w")
+              for cell in (1, 3, 2)]
+    evalset = EvalSet("frozen", [], [], labels, 1, blind=True, sample_only=True)
+    evalsets.code_cell_numbers(evalset, "o/r", tmp_path)
+    assert [p.cell for p in evalset.problems] == [1, 2, -1]  # the markdown cell matches nothing

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -246,6 +246,29 @@ def load_b(root: Path = HERE / "B") -> EvalSet:
     return EvalSet("B", repos, verdicts, problems, entries, blind=False, sample_only=False,
                    notes=["B: TP findings of 0.1.0 count as problems (TP* as low confidence); "
                           "labels joined within 3 lines (0.1.0's line numbers)"])
+
+
+def code_cell_numbers(evalset: EvalSet, repo: str, tree: Path) -> None:
+    """Renumber the notebook cells of ``repo``'s frozen labels as `check` numbers them.
+
+    LABELLING.md has readers count every cell from 0 (markdown too: what a reader sees);
+    `check` numbers code cells only, from 1. The notebook in the exported ``tree`` gives
+    the map; a label on a cell that is not code keeps no match (-1).
+    """
+    if evalset.name != "frozen":
+        return
+    maps: dict[str, dict[int, int]] = {}
+    for i, p in enumerate(evalset.problems):
+        if p.repo != repo or p.cell is None:
+            continue
+        if p.path not in maps:
+            try:
+                cells = json.loads((tree / p.path).read_text(encoding="utf-8"))["cells"]
+            except (OSError, ValueError, KeyError, TypeError):
+                cells = []
+            codes = [n for n, c in enumerate(cells) if isinstance(c, dict) and c.get("cell_type") == "code"]
+            maps[p.path] = {index: number for number, index in enumerate(codes, 1)}
+        evalset.problems[i] = replace(p, cell=maps[p.path].get(p.cell, -1))
 
 
 def load(name: str) -> EvalSet:

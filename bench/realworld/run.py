@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evalsets import (  # noqa: E402  (a script beside its module)
     SUMMARY_HEADER,
+    code_cell_numbers,
     EvalSet,
     Finding,
     Repo,
@@ -290,12 +291,16 @@ def run_set(evalset: EvalSet, args: argparse.Namespace, source: Optional[Path],
         runs.append(run)
         if dumped is not None:
             run.findings = dumped.get(repo.name, [])
+            tree = args.work_root / repo.slug
+            if tree.is_dir():
+                code_cell_numbers(evalset, repo.name, tree)
             continue
         tree, why = export(repo, args.fetch_root, args.work_root)
         if tree is None:
             run.skipped = why
             print(f"skip {repo.name}: {why}", file=sys.stderr)
             continue
+        code_cell_numbers(evalset, repo.name, tree)
         run.findings, run.seconds = check(repo, tree, args.jobs, source)
         print(f"{evalset.name} {repo.name}: {len(run.findings)} findings in {run.seconds:.1f} s",
               file=sys.stderr)
