@@ -55,14 +55,14 @@ def _capabilities() -> types.ClientCapabilities:
     return caps
 
 
-async def _start(root: Path, command: Optional[list[str]] = None, **init: Any) -> Any:
+async def _start(root: Path, command: Optional[list[str]] = None, debounce: int = 0, **init: Any) -> Any:
     command = command or [sys.executable, "-m", "reprolint", "server"]
     config = pytest_lsp.ClientServerConfig(command, client_factory=_client_factory, server_env={**os.environ})
     client = await config.start()
     params = types.InitializeParams(
         capabilities=_capabilities(),
         workspace_folders=[types.WorkspaceFolder(uri=from_fs_path(str(root)), name=root.name)],
-        initialization_options={"debounce": 0},
+        initialization_options={"debounce": debounce},
         **init,
     )
     client.init_result = await asyncio.wait_for(client.initialize_session(params), WAIT)
@@ -273,6 +273,10 @@ async def test_editing_one_module_republishes_another_modules_findings(tmp_path:
         before = await _until(client, model_uri, lambda ds: "RPL101" in _codes(ds))
         [d] = [d for d in before if d.code == "RPL101"]
         assert d.range.start.line == 4 and "train.py" in d.message
+        # Its fix seeds the program at its entry point: the quick fix edits train.py.
+        [fix] = [a for a in await _actions(client, model_uri, d) if a.title.startswith("reprolint (RPL101): Seed")]
+        assert list(fix.edit.changes) == [train_uri]
+        assert "reprolint.runtime.install(seed=0)" in _apply(train, fix.edit.changes[train_uri])
         # The seed goes into train.py, the buffer (unsaved): model.py's finding goes away.
         _change(client, train_uri, train.replace("net = build()", "torch.manual_seed(0)\nnet = build()"), 2)
         after = await _until(client, model_uri, lambda ds: "RPL101" not in _codes(ds))
@@ -379,8 +383,14 @@ async def test_a_crash_in_one_analysis_is_logged_and_the_server_goes_on(tmp_path
         # A bug in the program check itself: logged, the last findings stay, and the
         # server answers the next change.
         planted = _open(client, tmp_path / "planted_check_bug.py", "x = 1\n")
-        await asyncio.sleep(1.0)
-        assert any("planted bug in the program check" in m.message for m in client.log_messages)
+        for _ in range(int(WAIT * 10)):
+            if any("planted bug in the program check" in m.message for m in client.log_messages):
+                break
+            await asyncio.sleep(0.1)
+        assert any(
+            m.type == types.MessageType.Error and "planted bug in the program check" in m.message
+            for m in client.log_messages
+        )
         client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri=planted)))
         _change(client, train, "import torch\n\ntorch.manual_seed(0)\na = torch.randn(3)\n", 2)
         after = await _until(client, train, lambda ds: "RPL101" not in _codes(ds))
@@ -428,3 +438,49 @@ def test_check_paths_agrees_with_the_program_check_the_server_uses(tmp_path: Pat
     assert [d.to_dict() for d in served] == [d.to_dict() for d in checked]
     assert served  # not two empty lists
 
+
+
+@pytest.mark.asyncio
+async def test_typing_is_debounced_into_one_check(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("import torch\n")
+    # A long debounce (milliseconds): the keystrokes below arrive well within it, so
+    # only the last text is checked and published.
+    client = await _start(tmp_path, debounce=1500)
+    try:
+        uri = _open(client, tmp_path / "train.py")
+        await _until(client, uri, lambda ds: True)
+        texts = ["import torch\nx = torch.randn(3)\n", "import random\nx = random.random()\n",
+                 "import torch\nx = torch.rand(3)\n"]
+        for version, text in enumerate(texts, start=2):
+            _change(client, uri, text, version)
+
+        async def count() -> int:
+            seen = 0
+            while True:
+                params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+                if params.uri == uri:
+                    seen += 1
+                    if any("`torch.rand`" in d.message for d in params.diagnostics):
+                        return seen
+
+        assert await asyncio.wait_for(count(), WAIT) == 1  # one check, not one per change
+        assert [d.code for d in client.diagnostics[uri]] == ["RPL101"]
+    finally:
+        await client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_columns_are_in_the_clients_encoding(tmp_path: Path) -> None:
+    # "😀" is one code point and two UTF-16 units: the default encoding is UTF-16.
+    source = 'import torch\n\ns = "😀"; a = torch.randn(3)\n'
+    (tmp_path / "train.py").write_text(source, encoding="utf-8")
+    client = await _start(tmp_path)
+    try:
+        uri = _open(client, tmp_path / "train.py")
+        [d] = [d for d in await _until(client, uri, bool) if d.code == "RPL101"]
+    finally:
+        await client.shutdown_session()
+    line = source.splitlines()[2]
+    units = len(line[: line.index("torch.randn")].encode("utf-16-le")) // 2
+    assert (d.range.start.line, d.range.start.character) == (2, units)
+    assert units == line.index("torch.randn") + 1

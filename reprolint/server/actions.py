@@ -22,10 +22,15 @@ from reprolint.server.convert import Lines, Uri, diagnostic_to_lsp, edit_to_lsp,
 __all__ = [
     "FIX_ALL_KIND",
     "contains",
+    "fix_all_edit",
     "fixable",
     "hover_markdown",
     "noqa_action",
+    "noqa_edit",
+    "overlaps",
     "quick_fix",
+    "shown",
+    "shown_range",
     "whole_file_edit",
 ]
 
@@ -63,6 +68,10 @@ def quick_fix(
     places: Sequence[tuple[str, Optional[int], Sequence[Edit]]]
     if file_changes is not None and d.cell is None:
         places = [(path, None, edits) for path, edits in file_changes]
+        if any(path.endswith(".ipynb") for path, _, _ in places):
+            # Its edits are in a notebook's joined program (an entry point notebook
+            # seeding for a module): `fix` maps them back to cells, an edit here cannot.
+            return None
     else:  # a notebook finding: its fix's edits are in its own cell
         places = [(d.path, d.cell, fix.edits)] if fix.edits else []
     changes: dict[str, list[types.TextEdit]] = {}

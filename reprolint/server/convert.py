@@ -20,7 +20,9 @@ __all__ = [
     "DOCS_URL",
     "SOURCE",
     "Lines",
+    "Uri",
     "diagnostic_to_lsp",
+    "docs_href",
     "edit_to_lsp",
     "span_to_range",
 ]

@@ -213,4 +213,6 @@ class Project:
             return {}
         settings = _FindingsOf(**dataclasses.asdict(self.settings), only=path)
         new, *_ = fix_texts(texts, settings, [self.root], unsafe, analysed=analysed)
-        return {p: t for p, t in new.items() if t != texts[p]}
+        # A notebook's text here is its joined program; `fix` maps edits back to cells,
+        # a whole-file edit cannot: notebooks are left to `reprolint fix`.
+        return {p: t for p, t in new.items() if t != texts[p] and not p.endswith(".ipynb")}

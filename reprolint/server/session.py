@@ -97,9 +97,10 @@ class Session:
         folder = os.path.dirname(path)
         for project in self.projects:
             configured = project.settings.config_path
-            if project.contains(folder) or (folder + "/").startswith(project.root + "/") or (
-                configured is not None and normal_path(configured) == path
-            ):
+            # The file is the project's configuration, or may become it: it is in the
+            # project, or in a folder above it (found from the root upwards).
+            above = (project.root + "/").startswith(folder.rstrip("/") + "/")
+            if project.contains(folder) or above or (configured is not None and normal_path(configured) == path):
                 if project.loaded:
                     self.load(project)
                     self.check_now(project)
