@@ -484,3 +484,22 @@ async def test_columns_are_in_the_clients_encoding(tmp_path: Path) -> None:
     units = len(line[: line.index("torch.randn")].encode("utf-16-le")) // 2
     assert (d.range.start.line, d.range.start.character) == (2, units)
     assert units == line.index("torch.randn") + 1
+
+
+@pytest.mark.asyncio
+async def test_a_buffer_that_does_not_parse_is_rpl900_as_in_check(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(UNSEEDED)
+    client = await _start(tmp_path)
+    try:
+        uri = _open(client, tmp_path / "train.py")
+        await _until(client, uri, bool)
+        broken = "import torch\n\na = torch.randn(3\n"
+        _change(client, uri, broken, 2)  # unsaved: the disk still holds UNSEEDED
+        [d] = await _until(client, uri, lambda ds: [x.code for x in ds] == ["RPL900"])
+    finally:
+        await client.shutdown_session()
+    (tmp_path / "train.py").write_text(broken)
+    [cli] = _cli_json(tmp_path)
+    assert (d.code, d.message, d.range.start.line + 1, d.range.start.character + 1) == (
+        cli["code"], cli["message"], cli["line"], cli["column"])
+    assert d.severity == types.DiagnosticSeverity.Error
