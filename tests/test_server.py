@@ -503,3 +503,30 @@ async def test_a_buffer_that_does_not_parse_is_rpl900_as_in_check(tmp_path: Path
     assert (d.code, d.message, d.range.start.line + 1, d.range.start.character + 1) == (
         cli["code"], cli["message"], cli["line"], cli["column"])
     assert d.severity == types.DiagnosticSeverity.Error
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "expected"),
+    [
+        ("a = torch.randn(3)\n", 1, "a = torch.randn(3)  # noqa: RPL101\n"),
+        ("a = torch.randn(3)  # noqa: RPL102\n", 1, "a = torch.randn(3)  # noqa: RPL102, RPL101\n"),
+        ("a = torch.randn(3)   \r\n", 1, "a = torch.randn(3)  # noqa: RPL101\r\n"),
+        # The first line ends inside a string: the comment goes on the last line.
+        ('x = f("""\ndoc\n""", torch.randn(3))\n', 1, 'x = f("""\ndoc\n""", torch.randn(3))  # noqa: RPL101\n'),
+    ],
+)
+def test_noqa_edit_puts_the_comment_where_check_reads_it(source: str, line: int, expected: str) -> None:
+    from reprolint.api import check_source
+    from reprolint.fixing import apply_edits
+    from reprolint.model import Diagnostic, Span
+    from reprolint.server.actions import noqa_edit
+
+    last = source.count("\n")
+    d = Diagnostic("RPL101", "unseeded-global-rng", "m", "t.py", Span(line, 1, last, 2))
+    edit = noqa_edit(d, source.splitlines(keepends=True))
+    assert edit is not None
+    fixed = apply_edits(source, [edit])
+    assert fixed == expected
+    program = "import torch\n{}".format
+    assert "RPL101" in [x.code for x in check_source(program(source.replace("f(", "print(")), "t.py")]
+    assert "RPL101" not in [x.code for x in check_source(program(fixed.replace("f(", "print(")), "t.py")]
