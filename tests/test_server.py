@@ -59,11 +59,11 @@ async def _start(root: Path, command: Optional[list[str]] = None, debounce: int 
     command = command or [sys.executable, "-m", "reprolint", "server"]
     config = pytest_lsp.ClientServerConfig(command, client_factory=_client_factory, server_env={**os.environ})
     client = await config.start()
+    init.setdefault("workspace_folders", [types.WorkspaceFolder(uri=from_fs_path(str(root)), name=root.name)])
+    if init["workspace_folders"] is None:
+        init["root_uri"] = from_fs_path(str(root))  # an older client: one root, no folders
     params = types.InitializeParams(
-        capabilities=_capabilities(),
-        workspace_folders=[types.WorkspaceFolder(uri=from_fs_path(str(root)), name=root.name)],
-        initialization_options={"debounce": debounce},
-        **init,
+        capabilities=_capabilities(), initialization_options={"debounce": debounce}, **init,
     )
     client.init_result = await asyncio.wait_for(client.initialize_session(params), WAIT)
     return client
@@ -530,3 +530,25 @@ def test_noqa_edit_puts_the_comment_where_check_reads_it(source: str, line: int,
     program = "import torch\n{}".format
     assert "RPL101" in [x.code for x in check_source(program(source.replace("f(", "print(")), "t.py")]
     assert "RPL101" not in [x.code for x in check_source(program(fixed.replace("f(", "print(")), "t.py")]
+
+
+@pytest.mark.asyncio
+async def test_each_workspace_folder_has_its_own_configuration(tmp_path: Path) -> None:
+    quiet, loud = tmp_path / "quiet", tmp_path / "loud"
+    for folder in (quiet, loud):
+        folder.mkdir()
+        (folder / "train.py").write_text(VOCAB)
+    (quiet / "pyproject.toml").write_text('[tool.reprolint]\nselect = ["RPL4"]\n')
+    client = await _start(quiet, workspace_folders=None)
+    try:
+        client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(
+                added=[types.WorkspaceFolder(uri=from_fs_path(str(loud)), name="loud")], removed=[],
+            )
+        ))
+        quiet_uri = _open(client, quiet / "train.py")
+        loud_uri = _open(client, loud / "train.py")
+        assert _codes(await _until(client, quiet_uri, bool)) == ["RPL401"]
+        assert _codes(await _until(client, loud_uri, bool)) == ["RPL101", "RPL307", "RPL401"]
+    finally:
+        await client.shutdown_session()
