@@ -118,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     # Accepted like `check --no-cache`: `fix` analyses every file afresh anyway.
     fix.add_argument("--no-cache", action="store_true", help="accepted for symmetry; fix never uses the cache")
     _add_selection(fix)
+    server = sub.add_parser("server", help="Language Server for editors (LSP over stdio; needs reprolint[lsp])", add_help=False)
+    server.add_argument("--debounce", metavar="MS", help="milliseconds without typing before a check")
     for name in ("verify", "profile", "variance"):
         sub.add_parser(name, help=f"see `reprolint {name} --help`", add_help=False)
     return parser

@@ -10,7 +10,7 @@ import sys
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 # A plain import: a library caller gets the real libcst. Only the command line defers it
 # (reprolint/_lazy.py), so a run served from the cache never pays its 0.25 s import.
@@ -31,9 +31,11 @@ __all__ = [
     "MAX_FILE_BYTES",
     "CheckResult",
     "FileAnalysis",
+    "ProgramCheck",
     "analyse_bytes",
     "analyse_file",
     "analyse_source",
+    "check_analyses",
     "check_paths",
     "check_source",
     "check_sources",
@@ -296,18 +298,49 @@ def _roots(paths: Iterable[str]) -> list[str]:
     return scan_roots(paths)
 
 
-def _diagnostics(
-    analyses: list[FileAnalysis],
-    settings: Settings,
-    roots: list[str],
-    fix_edits: bool = True,
-    jobs: Optional[int] = 1,
-) -> list[Diagnostic]:
-    """``fix_edits=False``: fixes say only that they exist and their level (no edits).
-    ``jobs``: processes for computing fix edits (None: every core)."""
+@dataclass
+class ProgramCheck:
+    """A project's findings before their fixes are attached, and what fixes need.
+
+    ``diagnostics`` are in program coordinates (a notebook's code cells joined) and
+    suppressions are applied; :meth:`finish` attaches fixes and moves notebook
+    locations to cells, as every ``check`` does. Splitting the two lets a caller that
+    shows many findings and fixes few (the language server) plan the edits of one
+    file's findings only: a finding's fix does not depend on the other findings.
+    """
+
+    ctx: CheckContext
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+    cell_maps: dict[str, Any]
+
+    def finish(
+        self,
+        diagnostics: Optional[Sequence[Diagnostic]] = None,
+        *,
+        fix_edits: bool = True,
+        jobs: Optional[int] = 1,
+    ) -> list[Diagnostic]:
+        """``diagnostics`` (default: all of them) with fixes attached, in report order."""
+        from reprolint.fixing import attach_fixes
+
+        chosen = self.diagnostics if diagnostics is None else list(diagnostics)
+        out = attach_fixes(chosen, self.ctx, self.sources, edits=fix_edits, jobs=jobs)
+        if self.cell_maps:
+            from reprolint.notebooks import to_cells
+
+            out = [to_cells(d, self.cell_maps) for d in out]
+        out.sort(key=lambda d: d.sort_key)
+        return out
+
+
+def check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots: Sequence[str]) -> ProgramCheck:
+    """Run every enabled rule over analysed files as one project (imports resolve up
+    to ``roots``); what ``check_paths`` does after reading and parsing the files."""
     from reprolint.checks.parse import ParseError
 
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
+    roots = list(roots)
     index = ProgramIndex(facts, roots)
     configured = _configured_entries(facts, settings)
     model = ExecutionModel(index)
@@ -351,18 +384,24 @@ def _diagnostics(
                 related=finding.related,
             )
         )
-    from reprolint.fixing import attach_fixes
-
-    out = attach_fixes(
-        out, ctx, {a.path: a.source for a in analyses if a.source is not None}, edits=fix_edits, jobs=jobs
+    return ProgramCheck(
+        ctx,
+        out,
+        {a.path: a.source for a in analyses if a.source is not None},
+        {a.path: a.cells for a in analyses if a.cells is not None},
     )
-    cell_maps = {a.path: a.cells for a in analyses if a.cells is not None}
-    if cell_maps:
-        from reprolint.notebooks import to_cells
 
-        out = [to_cells(d, cell_maps) for d in out]
-    out.sort(key=lambda d: d.sort_key)
-    return out
+
+def _diagnostics(
+    analyses: list[FileAnalysis],
+    settings: Settings,
+    roots: list[str],
+    fix_edits: bool = True,
+    jobs: Optional[int] = 1,
+) -> list[Diagnostic]:
+    """``fix_edits=False``: fixes say only that they exist and their level (no edits).
+    ``jobs``: processes for computing fix edits (None: every core)."""
+    return check_analyses(analyses, settings, roots).finish(fix_edits=fix_edits, jobs=jobs)
 
 
 def _configured_entries(facts: Mapping[str, ModuleFacts], settings: Settings) -> list[str]:

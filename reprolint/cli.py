@@ -16,6 +16,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from reprolint.harness.cli import main as harness_main
 
         return harness_main(args)
+    if args[:1] == ["server"]:
+        # The Language Server: pygls is imported only here (the `lsp` extra).
+        from reprolint.server import main as server_main
+
+        return server_main(args[1:])
     if args in (["-h"], ["--help"]):
         from reprolint.harness.cli import full_help
 

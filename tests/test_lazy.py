@@ -43,3 +43,15 @@ def test_the_cli_still_defers_libcst_until_a_parse(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert out.splitlines()[-1] == "False"
+
+
+def test_check_never_imports_the_language_server_stack(tmp_path: Path) -> None:
+    # pygls and lsprotocol are the `lsp` extra: only `reprolint server` imports them.
+    (tmp_path / "train.py").write_text("import torch\nx = torch.randn(3)\n")
+    out = _probe(
+        "import sys\nimport reprolint\nfrom reprolint.cli import main\n"
+        "status = main(['check', '--no-cache', 'train.py'])\n"
+        "print(status, sorted(m for m in ('pygls', 'lsprotocol', 'reprolint.server', 'torch') if m in sys.modules))\n",
+        cwd=tmp_path,
+    )
+    assert out.splitlines()[-1] == "1 []"

@@ -96,6 +96,15 @@ def _analyse(text: str, path: str) -> Any:
     return analysis
 
 
+def _reuse(analysed: Optional[Mapping[str, Any]], path: str, text: str) -> Any:
+    """The caller's analysis of ``text``, when it has one of exactly this text (a
+    notebook's analysis maps lines to cells, which fixing must not: never reused)."""
+    analysis = (analysed or {}).get(path)
+    if analysis is None or analysis.source != text or analysis.cells is not None:
+        return None
+    return analysis
+
+
 def _identity(d: Diagnostic, texts: Mapping[str, str]) -> tuple[str, str, str]:
     """A finding's identity across rounds (its span moves when lines are added above
     it; its line's text stays)."""
@@ -110,8 +119,12 @@ def fix_texts(
     settings: "Settings",
     roots: Sequence[str],
     unsafe: bool = False,
+    analysed: Optional[Mapping[str, Any]] = None,
 ) -> tuple[dict[str, str], dict[str, dict[str, int]], list[Diagnostic], list[str], bool]:
     """Fix in-memory sources (path -> text) to convergence.
+
+    ``analysed``: path -> a ``FileAnalysis`` already made of that very text (the
+    language server keeps one per file); used instead of parsing the file again.
 
     Returns the new texts, problems fixed per file and code, the diagnostics left, the
     problems met (dropped fixes) and whether the rounds converged.
@@ -125,7 +138,7 @@ def fix_texts(
     from reprolint.api import _diagnostics
 
     current = dict(texts)
-    analyses = {path: _analyse(text, path) for path, text in current.items()}
+    analyses = {path: _reuse(analysed, path, text) or _analyse(text, path) for path, text in current.items()}
     fixed: dict[str, dict[str, int]] = {}
     problems: list[str] = []
     token = _PROBLEMS.set(problems)
