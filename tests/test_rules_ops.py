@@ -42,7 +42,7 @@ def test_deterministic_mode_silences_rpl201_but_not_rpl202() -> None:
 
 def test_rpl202_message_names_the_alternative() -> None:
     source = (
-        "import torch, torch.nn as nn\nnet = nn.AdaptiveAvgPool2d(1).cuda()\n"
+        "import torch, torch.nn as nn\nnet = nn.AdaptiveAvgPool2d(7).cuda()\n"
         "net(x).sum().backward()\n"
     )
     [finding] = [d for d in check_source(source, "train.py") if d.code == "RPL202"]

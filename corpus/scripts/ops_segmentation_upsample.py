@@ -1,5 +1,6 @@
 """Small segmentation net: bilinear upsampling, reflection padding and global pooling on CUDA,
-trained with a per-pixel cross-entropy (an (N, H, W) mask target: a spatial loss)."""
+trained with a per-pixel cross-entropy (an (N, H, W) mask target: a spatial loss). Global
+pooling to size 1 is a mean in torch (no finding); pooling to a 4x4 grid is not."""
 import random
 
 import numpy as np
@@ -19,12 +20,13 @@ class SegNet(nn.Module):
         super().__init__()
         self.pad = nn.ReflectionPad2d(1)  # expect: RPL202
         self.enc = nn.Conv2d(3, 32, 3)
-        self.ctx = nn.AdaptiveAvgPool2d(1)  # expect: RPL202
+        self.ctx = nn.AdaptiveAvgPool2d(1)  # global pooling: computed as a mean, deterministic
+        self.grid = nn.AdaptiveAvgPool2d(4)  # expect: RPL202
         self.head = nn.Conv2d(64, classes, 1)
 
     def forward(self, x):
         feats = F.relu(self.enc(self.pad(x)))
-        ctx = self.ctx(feats).expand_as(feats)
+        ctx = self.ctx(feats).expand_as(feats) + F.interpolate(self.grid(feats), size=feats.shape[-2:])
         low = self.head(torch.cat([feats, ctx], 1))
         return F.interpolate(low, size=x.shape[-2:], mode="bilinear", align_corners=False)  # expect: RPL202
 

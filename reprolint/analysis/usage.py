@@ -747,6 +747,14 @@ class UsageMixin(OrderFacts):
             or (source is not None and integer_kind(source, self.qualify, self._u_bound_kinds))  # type: ignore[attr-defined]
         ):
             facts.append("integer-input")
+        if name.rsplit(".", 1)[-1] in _ADAPTIVE_AVG_POOLS:
+            # output size 1 on every axis: torch computes the pooling as a mean
+            # (MeanBackward, deterministic), not with the adaptive pooling kernels
+            module = name.rsplit(".", 1)[-1][0].isupper()
+            at = 0 if module else 1
+            size = positional[at] if len(positional) > at else keywords.get("output_size")
+            if size is not None and _all_ones(size):
+                facts.append("output-size-one")
         if name.endswith("gather"):
             dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
@@ -1020,6 +1028,22 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
         if len(node.slice) == 2 and isinstance(first, cst.Index) and isinstance(first.value, cst.Ellipsis):
             return dim == -1
     return False
+
+
+_ADAPTIVE_AVG_POOLS = frozenset({
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+})
+
+
+def _all_ones(node: cst.BaseExpression) -> bool:
+    """``1``, or a tuple/list of literal ``1``s (``None`` keeps an input size: not a mean)."""
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return bool(node.elements) and all(
+            not isinstance(e, cst.StarredElement) and _literal(e.value) == 1 for e in node.elements
+        )
+    value = _literal(node)
+    return value == 1 and not isinstance(value, bool)
 
 
 def _literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:

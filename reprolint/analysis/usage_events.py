@@ -174,7 +174,9 @@ class OpCall(_KeywordCall):
     # call in top-level code outside the GradientTape blocks of an eager program),
     # "index-unique" (an ``index_add_``/``index_select`` whose 1-D index visibly repeats
     # no value: ``mask.nonzero().squeeze(-1)``, ``torch.unique``, ``arange``, ``randperm``;
-    # no two atomic adds land on one element, so the sum is the same on every run).
+    # no two atomic adds land on one element, so the sum is the same on every run),
+    # "output-size-one" (an adaptive average pooling to size 1 on every axis, which
+    # torch computes as a mean: its backward is MeanBackward, not the pooling kernel).
     facts: tuple[str, ...] = ()
 
 

@@ -27,6 +27,7 @@ class ResNet20(nn.Module):
         self.stage2 = nn.Sequential(BasicBlock(16, 32, 2), BasicBlock(32, 32), BasicBlock(32, 32))
         self.stage3 = nn.Sequential(BasicBlock(32, 64, 2), BasicBlock(64, 64), BasicBlock(64, 64))
         self.fc = nn.Linear(64, num_classes)
+        self.corner_fc = nn.Linear(64 * 4, num_classes)
         for m in self.modules():
             if isinstance(m, (nn.Conv2d, nn.Linear)):
                 nn.init.kaiming_normal_(m.weight)
@@ -34,4 +35,8 @@ class ResNet20(nn.Module):
     def forward(self, x):
         x = F.relu(self.bn(self.conv(x)))
         x = self.stage3(self.stage2(self.stage1(x)))
-        return self.fc(F.adaptive_avg_pool2d(x, 1).flatten(1))  # expect: RPL202
+        # Global pooling: torch computes adaptive_avg_pool2d to size 1 as a mean, whose
+        # backward is deterministic (no RPL202); a 2x2 output runs the pooling kernel.
+        pooled = F.adaptive_avg_pool2d(x, 1).flatten(1)
+        corners = F.adaptive_avg_pool2d(x, (2, 2)).flatten(1)  # expect: RPL202
+        return self.fc(pooled) + self.corner_fc(corners)

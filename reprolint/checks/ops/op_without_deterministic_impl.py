@@ -52,6 +52,11 @@ class OpWithoutDeterministicImpl(Rule):
       (`def up(x, mode="bilinear"): return F.interpolate(x, mode=mode)`) or of a
       command-line option (`mode=args.upsample`); any other variable counts as a
       problem mode.
+    * `nn.AdaptiveAvgPool2d`/`3d` and `F.adaptive_avg_pool2d`/`3d` by output size: to
+      size 1 on every axis (`1`, `(1, 1)`, `output_size=[1, 1, 1]`: global pooling)
+      torch computes a `mean` over the pooled axes, whose backward is deterministic,
+      so it is not reported; any other size, `(1, None)` (which keeps an input size)
+      or a size held in a variable runs the adaptive pooling kernel and is.
 
     Blind spots: shapes decided only at run time (the output of `model(x)` fed to a
     loss), a wrapper called with another mode than its parameter's default, and ops
@@ -62,24 +67,23 @@ class OpWithoutDeterministicImpl(Rule):
     makes the program crash at this op (`RuntimeError: ... does not have a
     deterministic implementation`). Either way the op has to be replaced or patched.
 
-    Mitigation: use the catalog's alternative (e.g. `adaptive_avg_pool2d` to size 1 is
-    `x.mean((2, 3), keepdim=True)`; `interpolate(mode="nearest")`; sort-based
-    histograms), or run this op on the CPU, or `reprolint.runtime.patch()`.
+    Mitigation: use the catalog's alternative (e.g. `adaptive_avg_pool2d` to a size
+    the input divides is `avg_pool2d` with the matching kernel;
+    `interpolate(mode="nearest")`; sort-based histograms), or run this op on the CPU,
+    or `reprolint.runtime.patch()`.
 
     ## Example
     ```python
     import torch.nn as nn
-    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.AdaptiveAvgPool2d(1)).cuda()
+    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.AdaptiveAvgPool2d(7)).cuda()
     model(x).sum().backward()
     ```
 
     Use instead:
     ```python
     import torch.nn as nn
-    class GlobalAvgPool(nn.Module):
-        def forward(self, x):
-            return x.mean((2, 3), keepdim=True)
-    model = nn.Sequential(nn.Conv2d(3, 8, 3), GlobalAvgPool()).cuda()
+    # for a 28x28 feature map, 7x7 output: a 4x4 average pooling is the same numbers
+    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.AvgPool2d(4)).cuda()
     ```
 
     ## Fix safety
@@ -97,6 +101,13 @@ class OpWithoutDeterministicImpl(Rule):
     framework = "torch"
 
     VALID = [
+        # global average pooling (output size 1) is computed as a mean: deterministic
+        Valid(
+            "import torch, torch.nn as nn\nimport torch.nn.functional as F\n"
+            "pool = nn.AdaptiveAvgPool2d((1, 1)).cuda()\n"
+            "loss = pool(x).sum() + F.adaptive_avg_pool2d(x, 1).sum() + F.adaptive_avg_pool3d(v, output_size=1).sum()\n"
+            "loss.backward()\n"
+        ),
         Valid("import torch\nh = torch.histc(torch.rand(10), bins=4)\ntorch.manual_seed(0)\n"),  # CPU only
         Valid("import torch\nx = torch.zeros(3).cuda()\ny = torch.bincount(x)\n"),  # no weights (torch >= 2.1)
         Valid(
@@ -123,8 +134,13 @@ class OpWithoutDeterministicImpl(Rule):
         ),
         Invalid(
             "import torch, torch.nn as nn\ntorch.use_deterministic_algorithms(True)\n"
-            "pool = nn.AdaptiveAvgPool2d(1).cuda()\nloss = pool(x).sum()\nloss.backward()\n",
+            "pool = nn.AdaptiveAvgPool2d(7).cuda()\nloss = pool(x).sum()\nloss.backward()\n",
             line=3, message="AdaptiveAvgPool2d",
+        ),
+        Invalid(  # (1, None) keeps the width: the pooling kernel, not a mean
+            "import torch, torch.nn.functional as F\nx = torch.rand(1, 3, 8, 8, device='cuda', requires_grad=True)\n"
+            "F.adaptive_avg_pool2d(x, (1, None)).sum().backward()\n",
+            line=3, message="adaptive_avg_pool2d",
         ),
         Invalid("import torch\nx = torch.rand(4, 5).cuda()\nv, i = x.median(dim=1)\n", line=3),
         Invalid(

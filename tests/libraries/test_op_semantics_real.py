@@ -1,0 +1,54 @@
+"""Claims about which kernel an op call runs, checked against the real torch on CPU.
+
+RPL202 leaves out adaptive average pooling to output size 1 because torch computes it as
+a mean: the autograd node of such a call is ``MeanBackward``, not the adaptive pooling
+backward that has no deterministic CUDA kernel. Each case here runs the call on the
+installed torch, reads the autograd node, and checks that `check` reports the same
+call exactly when the pooling kernel runs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reprolint.api import check_source
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+nn = torch.nn
+
+# (source of the call on `x`, a 4-D input for 2-D pooling and 5-D for 3-D)
+CASES = [
+    "F.adaptive_avg_pool2d(x, 1)",
+    "F.adaptive_avg_pool2d(x, (1, 1))",
+    "F.adaptive_avg_pool2d(x, output_size=[1, 1])",
+    "nn.AdaptiveAvgPool2d(1)(x)",
+    "nn.AdaptiveAvgPool2d((1, 1))(x)",
+    "F.adaptive_avg_pool2d(x, 2)",
+    "F.adaptive_avg_pool2d(x, (1, None))",
+    "nn.AdaptiveAvgPool2d(output_size=3)(x)",
+    "F.adaptive_avg_pool3d(v, 1)",
+    "F.adaptive_avg_pool3d(v, (1, 1, 1))",
+    "nn.AdaptiveAvgPool3d(2)(v)",
+]
+
+
+def _runs_pooling_kernel(expression: str) -> bool:
+    x = torch.randn(1, 3, 8, 8, requires_grad=True)
+    v = torch.randn(1, 2, 4, 4, 4, requires_grad=True)
+    out = eval(expression, {"F": F, "nn": nn, "x": x, "v": v})  # noqa: S307 - our own literals
+    return "AdaptiveAvgPool" in type(out.grad_fn).__name__
+
+
+@pytest.mark.parametrize("expression", CASES)
+def test_rpl202_reports_adaptive_pooling_exactly_when_torch_runs_the_pooling_kernel(expression):
+    source = (
+        "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+        "torch.manual_seed(0)\n"
+        "x = torch.randn(1, 3, 8, 8, device='cuda', requires_grad=True)\n"
+        "v = torch.randn(1, 2, 4, 4, 4, device='cuda', requires_grad=True)\n"
+        f"y = {expression}\n"
+        "y.sum().backward()\n"
+    )
+    reported = any(d.code == "RPL202" for d in check_source(source, path="train.py"))
+    assert reported == _runs_pooling_kernel(expression), expression
