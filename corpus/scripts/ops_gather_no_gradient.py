@@ -55,8 +55,10 @@ for obs, actions, rewards in replay_batches(100):
     order = torch.repeat_interleave(order, 2, dim=0).tolist()
     features = torch.arange(32.0).reshape(2, 16).to(device)
     features = q_net.head(features)
-    spread = torch.repeat_interleave(features, 2, dim=0)  # expect: RPL201
-    doubled = torch.repeat_interleave(q_values, 2, dim=0)  # expect: RPL201
+    # integer repeats: an expand and a copy from torch 2.1 (a plain sum backward)
+    spread = torch.repeat_interleave(features, 2, dim=0)
+    # tensor repeats: index_select, whose CUDA backward adds atomically
+    doubled = torch.repeat_interleave(q_values, torch.tensor([1, 2, 1, 2], device=device), dim=0)  # expect: RPL201
     counts = torch.zeros(4, device=device).index_add_(0, actions, rewards)  # expect: RPL201
     loss = (taken - rewards - best.squeeze(1)).pow(2).mean() + topk.mean() + taken_too.mean() + taken_last.mean() + squeezed.mean()
     loss = loss + doubled.mean() + window.sum() + spread.mean() + len(order)

@@ -755,6 +755,11 @@ class UsageMixin(OrderFacts):
             size = positional[at] if len(positional) > at else keywords.get("output_size")
             if size is not None and _all_ones(size):
                 facts.append("output-size-one")
+        if name.endswith("repeat_interleave"):
+            repeats = positional[offset] if len(positional) > offset else keywords.get("repeats")
+            value = _literal(repeats) if repeats is not None else UNKNOWN
+            if isinstance(value, int) and not isinstance(value, bool):
+                facts.append("scalar-repeats")
         if name.endswith("gather"):
             dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")

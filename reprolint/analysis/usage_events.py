@@ -176,7 +176,9 @@ class OpCall(_KeywordCall):
     # no value: ``mask.nonzero().squeeze(-1)``, ``torch.unique``, ``arange``, ``randperm``;
     # no two atomic adds land on one element, so the sum is the same on every run),
     # "output-size-one" (an adaptive average pooling to size 1 on every axis, which
-    # torch computes as a mean: its backward is MeanBackward, not the pooling kernel).
+    # torch computes as a mean: its backward is MeanBackward, not the pooling kernel),
+    # "scalar-repeats" (``repeat_interleave`` with an integer literal for ``repeats``:
+    # from torch 2.1 an expand and a copy, whose backward is a plain sum).
     facts: tuple[str, ...] = ()
 
 

@@ -52,3 +52,40 @@ def test_rpl202_reports_adaptive_pooling_exactly_when_torch_runs_the_pooling_ker
     )
     reported = any(d.code == "RPL202" for d in check_source(source, path="train.py"))
     assert reported == _runs_pooling_kernel(expression), expression
+
+
+REPEATS = [
+    ("x.repeat_interleave(2, dim=0)", True),
+    ("torch.repeat_interleave(x, 3, dim=1)", True),
+    ("x.repeat_interleave(repeats=2)", True),
+    ("x.repeat_interleave(torch.tensor([1, 2, 3]), dim=0)", False),
+]
+
+
+@pytest.mark.parametrize(("expression", "scalar"), REPEATS)
+def test_rpl201_reports_repeat_interleave_exactly_when_its_backward_indexes(expression, scalar):
+    # Integer repeats: an expand and a copy (a view's backward, a plain sum) on the
+    # installed torch (>= 2.1); tensor repeats: index_select, whose CUDA backward
+    # accumulates with atomic adds.
+    x = torch.randn(3, 4, requires_grad=True)
+    node = type(eval(expression, {"torch": torch, "x": x}).grad_fn).__name__  # noqa: S307
+    assert ("IndexSelect" in node) is not scalar, node
+    source = (
+        "import torch\ntorch.manual_seed(0)\n"
+        "x = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
+        f"y = {expression}\ny.sum().backward()\n"
+    )
+    reported = any(d.code == "RPL201" for d in check_source(source, path="train.py"))
+    assert reported is not scalar, expression
+
+
+def test_repeat_interleave_with_integer_repeats_is_reported_for_a_torch_before_2_1():
+    from reprolint.config import Settings
+
+    source = (
+        "import torch\ntorch.manual_seed(0)\n"
+        "x = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
+        "x.repeat_interleave(2, dim=0).sum().backward()\n"
+    )
+    old = check_source(source, path="train.py", settings=Settings(torch_version="2.0"))
+    assert [d.code for d in old if d.code == "RPL201"] == ["RPL201"]

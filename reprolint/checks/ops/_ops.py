@@ -9,6 +9,7 @@ from reprolint.analysis.determinism import OpMatch, match_op, program_usages, sh
 from reprolint.analysis.program import Program
 from reprolint.analysis.usage_events import OpCall, TfSetting
 from reprolint.analysis.values import UNKNOWN, OptionRef
+from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext
 
 _WithOptions = TypeVar("_WithOptions", OpCall, TfSetting)
@@ -54,6 +55,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 if not (m.entry.backward_only and no_backward(program, position, usage))
                 and not no_collision(m, usage)
                 and not global_mean(m, usage)
+                and not expanded_repeat(m, usage, version)
                 and not (cuda and on_the_accelerator(m, usage))
             ]
             raising = [m for m in matches if m.entry.kind == "raises"]
@@ -115,6 +117,17 @@ def global_mean(match: OpMatch, usage: OpCall) -> bool:
     pooled axes, whose backward is deterministic, so the pooling kernel that raises under
     deterministic mode never runs (tests/libraries check the autograd node)."""
     return match.entry.id in _ADAPTIVE_AVERAGE_POOLING and "output-size-one" in usage.facts
+
+
+def expanded_repeat(match: OpMatch, usage: OpCall, version: str) -> bool:
+    """``repeat_interleave`` with an integer literal for ``repeats`` on torch >= 2.1:
+    computed as an expand and a copy (pytorch PR 102570), whose backward sums the
+    repeated slices with a plain reduction, not the ``index_select`` backward's atomic
+    adds (tests/libraries check the autograd node). Tensor repeats still index."""
+    return (
+        match.entry.id == "repeat-interleave-backward-cuda" and "scalar-repeats" in usage.facts
+        and parse_version(version) >= (2, 1, 0)
+    )
 
 
 def with_option_defaults(program: Program, usage: _WithOptions) -> _WithOptions:

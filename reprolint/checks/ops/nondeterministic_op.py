@@ -66,6 +66,10 @@ class NondeterministicOp(Rule):
     as a column of width 1 (DQN and discrete SAC take the taken action's Q-value so).
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
     without `dim=`) are matched only when called as `torch.X(...)`.
+    `repeat_interleave` with an integer literal for `repeats` is not reported from
+    torch 2.1 on: it is computed as an expand and a copy, whose backward is a plain
+    sum; with a tensor of repeats (or before 2.1, when integer repeats were turned into
+    one) it indexes with `index_select`, whose CUDA backward adds atomically.
 
     ## Why is this bad?
     These ops accumulate with atomic adds (or write the same index from several
@@ -113,6 +117,9 @@ class NondeterministicOp(Rule):
         Valid("import torch\nx = torch.zeros(3).cuda()\ny = x.index_select(0, i)\n"),  # no training: no backward
         Valid("import torch\nx = torch.zeros(3).cuda()\nx.scatter_(0, i, 1.0)\n"),  # scalar value
         Valid("import numpy as np, torch\ndev = 'cuda'\ny = np.arange(3).cumsum(0)\n"),
+        # integer repeats: an expand and a copy (torch >= 2.1), a plain sum backward
+        Valid("import torch\nx = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
+              "x.repeat_interleave(2, dim=0).sum().backward()\n"),
         # the parameter lives on the GPU: sort-based, deterministic accumulation
         Valid(
             "import torch, torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n"
@@ -123,6 +130,11 @@ class NondeterministicOp(Rule):
     ]
     INVALID = [
         Invalid("import torch\nx = torch.zeros(3).cuda()\nx.index_add_(0, i, s)\n", line=3, message="index_add_"),
+        Invalid(
+            "import torch\nx = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
+            "x.repeat_interleave(counts, dim=0).sum().backward()\n",
+            line=3, message="repeat_interleave",
+        ),
         Invalid(
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
             "out = torch.scatter_add(torch.zeros(4, device=device), 0, idx, src)\n",
