@@ -109,7 +109,7 @@ def test_inline_determinism_lines_go_after_a_late_torch_import() -> None:
         "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
         "model = torch.nn.Linear(2, 1).to(device)\n"
         "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
-        "model(x).sum().backward()\n"
+        "model(x).index_select(0, idx).sum().backward()\n"
     )
     inline = Settings().replace(fix_style="inline")
     fixed = fix_source(source, "train.py", inline, unsafe_fixes=True)

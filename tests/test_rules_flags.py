@@ -12,7 +12,8 @@ TRAIN = (
     "device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
     "net = net.to(device)\n"
     "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
-    "net(x).sum().backward()\n"
+    # index_select's backward adds with atomics on CUDA: a kernel RPL301 is about
+    "net(x).flatten(1).index_select(0, idx).sum().backward()\n"
 )
 
 

@@ -48,7 +48,7 @@ def main():
     parser.add_argument("--lr", type=float, default=6e-4)
     args = parser.parse_args()
 
-    accelerator = Accelerator(mixed_precision="bf16")  # expect: RPL301
+    accelerator = Accelerator(mixed_precision="bf16")  # (no RPL301: no kernel that deterministic mode replaces)
     set_seed(args.seed)
 
     ds = TokenChunks(args.data, block_size=128)

@@ -11,7 +11,7 @@ start = torch.cuda.Event(enable_timing=True)
 end = torch.cuda.Event(enable_timing=True)
 for step in range(1000):
     start.record()
-    out = F.scaled_dot_product_attention(query, keys, keys, is_causal=True)  # expect: RPL201
+    out = F.scaled_dot_product_attention(query, keys, keys, is_causal=True)  # (evidence of the program's RPL301, reported there)
     loss = (out - 1).pow(2).mean()
     opt.zero_grad()
     loss.backward()

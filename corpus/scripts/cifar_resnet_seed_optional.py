@@ -41,7 +41,7 @@ def main():
     if args.seed is not None:
         torch.manual_seed(args.seed)  # expect: RPL104, RPL105
 
-    device = "cuda" if torch.cuda.is_available() else "cpu"  # expect: RPL301, RPL302
+    device = "cuda" if torch.cuda.is_available() else "cpu"  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     train_loader, test_loader = build_loaders(args)
     model = torchvision.models.resnet18(num_classes=10).to(device)
     criterion = nn.CrossEntropyLoss()

@@ -14,7 +14,7 @@ torch.cuda.manual_seed(SEED)
 torch.cuda.manual_seed_all(SEED)
 torch.backends.cudnn.deterministic = True
 
-device = "cuda" if torch.cuda.is_available() else "cpu"  # expect: RPL301
+device = "cuda" if torch.cuda.is_available() else "cpu"  # (no RPL301: no kernel that deterministic mode replaces)
 frame = pd.read_csv("data/transactions.csv")
 features = frame.drop(columns=["is_fraud"]).to_numpy(dtype=np.float32)
 features = (features - features.mean(0)) / (features.std(0) + 1e-6)

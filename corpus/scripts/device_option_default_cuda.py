@@ -11,7 +11,7 @@ def get_args_parser():
     parser = argparse.ArgumentParser("detector training", add_help=False)
     parser.add_argument("--lr", default=1e-4, type=float)
     parser.add_argument("--epochs", default=3, type=int)
-    parser.add_argument("--device", default="cuda", help="device to use for training / testing")  # expect: RPL301, RPL302
+    parser.add_argument("--device", default="cuda", help="device to use for training / testing")  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     parser.add_argument("--seed", default=42, type=int)
     return parser
 

@@ -9,7 +9,7 @@ import torch.nn as nn
 
 
 def training_loop(rank=0, total_steps=1000, random_seed=0, cudnn_benchmark=True, allow_tf32=False):
-    device = torch.device("cuda", rank)  # expect: RPL301, RPL302
+    device = torch.device("cuda", rank)  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     np.random.seed(random_seed)
     torch.manual_seed(random_seed)
     torch.backends.cudnn.benchmark = cudnn_benchmark  # expect: RPL203

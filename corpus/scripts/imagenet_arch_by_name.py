@@ -19,7 +19,7 @@ parser.add_argument("--epochs", type=int, default=90)
 
 def main():
     args = parser.parse_args()
-    model = models.__dict__[args.arch]().cuda()  # expect: RPL101, RPL301, RPL302
+    model = models.__dict__[args.arch]().cuda()  # expect: RPL101, RPL302  (no RPL301: no kernel that deterministic mode replaces)
     criterion = nn.CrossEntropyLoss().cuda()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     for _ in range(args.epochs):

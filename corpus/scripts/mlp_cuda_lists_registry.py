@@ -15,7 +15,7 @@ parser.add_argument("--steps", type=int, default=1000)
 if __name__ == "__main__":
     args = parser.parse_args()
     torch.manual_seed(0)
-    net = nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 10)).cuda()  # expect: RPL301
+    net = nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 10)).cuda()  # (no RPL301: no kernel that deterministic mode replaces)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     for _ in range(args.steps):
         x = torch.zeros(32, 64, device="cuda")

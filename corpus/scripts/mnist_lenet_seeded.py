@@ -68,7 +68,7 @@ def main():
     torch.manual_seed(args.seed)
     torch.cuda.manual_seed_all(args.seed)
 
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # expect: RPL301, RPL302
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     tf = transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.1307,), (0.3081,))])
     full = datasets.MNIST("data", train=True, download=True, transform=tf)
     split_gen = torch.Generator().manual_seed(args.seed)

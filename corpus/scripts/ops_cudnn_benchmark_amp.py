@@ -10,7 +10,7 @@ torch.backends.cudnn.benchmark = True  # expect: RPL203
 
 train = torchvision.datasets.CIFAR10("data", train=True, download=True, transform=T.ToTensor())
 loader = DataLoader(train, batch_size=128, shuffle=True, num_workers=4, pin_memory=True)
-net = nn.Sequential(  # expect: RPL301, RPL302
+net = nn.Sequential(  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     nn.Conv2d(3, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU(),
     nn.Conv2d(64, 128, 3, padding=1), nn.BatchNorm2d(128), nn.ReLU(),
     nn.Flatten(), nn.Linear(128 * 32 * 32, 10),

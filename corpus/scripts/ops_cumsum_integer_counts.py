@@ -49,7 +49,7 @@ def sample_top_p(logits, p=0.9):
     return order, keep
 
 
-model = MultiCropWrapper().cuda()  # expect: RPL301
+model = MultiCropWrapper().cuda()  # (no RPL301: no kernel that deterministic mode replaces)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for step in range(50):
     crops = [torch.randn(8, 3, 224, 224) for _ in range(2)] + [torch.randn(8, 3, 96, 96) for _ in range(4)]

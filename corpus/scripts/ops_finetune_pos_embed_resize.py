@@ -42,7 +42,7 @@ state = checkpoint["model"]
 old_pos = state["pos_embed"]
 state["pos_embed"] = F.interpolate(old_pos, size=(args.size // 16, args.size // 16), mode="bicubic", align_corners=False)
 model.load_state_dict(state, strict=False)
-model = model.cuda()  # expect: RPL301
+model = model.cuda()  # (no RPL301: no kernel that deterministic mode replaces)
 opt = torch.optim.AdamW(model.parameters(), lr=5e-5)
 for step in range(100):
     images = torch.randn(8, 3, args.size, args.size, device="cuda")

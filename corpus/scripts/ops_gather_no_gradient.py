@@ -49,7 +49,7 @@ for obs, actions, rewards in replay_batches(100):
     with torch.no_grad():
         next_q, _ = target_net(obs, actions[:, None].expand(-1, 4))
         best = next_q.gather(1, next_q.argmax(1, keepdim=True))
-    topk = q_values.gather(1, q_values.topk(2, dim=1).indices)  # expect: RPL201
+    topk = q_values.gather(1, q_values.topk(2, dim=1).indices)  # (evidence of the program's RPL301, reported there)
     window = torch.repeat_interleave(torch.arange(0, 4).unsqueeze(0), 3, dim=0)
     order = torch.randperm(4)
     order = torch.repeat_interleave(order, 2, dim=0).tolist()
@@ -58,8 +58,8 @@ for obs, actions, rewards in replay_batches(100):
     # integer repeats: an expand and a copy from torch 2.1 (a plain sum backward)
     spread = torch.repeat_interleave(features, 2, dim=0)
     # tensor repeats: index_select, whose CUDA backward adds atomically
-    doubled = torch.repeat_interleave(q_values, torch.tensor([1, 2, 1, 2], device=device), dim=0)  # expect: RPL201
-    counts = torch.zeros(4, device=device).index_add_(0, actions, rewards)  # expect: RPL201
+    doubled = torch.repeat_interleave(q_values, torch.tensor([1, 2, 1, 2], device=device), dim=0)  # (evidence of the program's RPL301, reported there)
+    counts = torch.zeros(4, device=device).index_add_(0, actions, rewards)  # (evidence of the program's RPL301, reported there)
     loss = (taken - rewards - best.squeeze(1)).pow(2).mean() + topk.mean() + taken_too.mean() + taken_last.mean() + squeezed.mean()
     loss = loss + doubled.mean() + window.sum() + spread.mean() + len(order)
     optimizer.zero_grad()

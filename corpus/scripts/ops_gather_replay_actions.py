@@ -32,8 +32,8 @@ for global_step in range(1000):
         target = data.rewards.flatten() + 0.99 * (1 - data.dones.flatten()) * next_q
     qf1_a = qf1(data.observations).gather(1, data.actions.long()).view(-1)
     qf2_a = torch.gather(qf2(data.observations), dim=1, index=data.actions.long()).view(-1)
-    window = qf1(data.observations).gather(1, data.nstep_actions.long())  # expect: RPL201
-    per_action = qf2(data.observations).gather(0, data.actions.long())  # expect: RPL201
+    window = qf1(data.observations).gather(1, data.nstep_actions.long())  # (evidence of the program's RPL301, reported there)
+    per_action = qf2(data.observations).gather(0, data.actions.long())  # (evidence of the program's RPL301, reported there)
     loss = F.mse_loss(qf1_a, target) + F.mse_loss(qf2_a, target) + window.mean() + per_action.mean()
     q_optimizer.zero_grad()
     loss.backward()

@@ -36,10 +36,10 @@ class SparseMoE(nn.Module):
             spread = torch.nonzero(hit).flatten().long()
             out.index_add_(0, spread, 0.0 * flat.index_select(0, spread))
         slots = torch.where(chosen == 0)[0]
-        routed = flat.index_select(0, slots)  # expect: RPL201
-        out.index_add_(0, slots, routed)  # expect: RPL201
+        routed = flat.index_select(0, slots)  # (evidence of the program's RPL301, reported there)
+        out.index_add_(0, slots, routed)  # (evidence of the program's RPL301, reported there)
         table = chosen[:, 0] % 2
-        out.index_add_(0, table, flat)  # expect: RPL201
+        out.index_add_(0, table, flat)  # (evidence of the program's RPL301, reported there)
         return out.reshape(x.shape)
 
 

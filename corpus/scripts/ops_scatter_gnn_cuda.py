@@ -13,8 +13,8 @@ class GCNLayer(nn.Module):
     def forward(self, x, edge_index):
         src, dst = edge_index
         out = torch.zeros(x.size(0), self.lin.out_features, device=x.device)
-        out.index_add_(0, dst, self.lin(x)[src])  # expect: RPL201
-        deg = torch.zeros(x.size(0), device=x.device).scatter_add(0, dst, torch.ones_like(dst, dtype=torch.float))  # expect: RPL201
+        out.index_add_(0, dst, self.lin(x)[src])  # (evidence of the program's RPL301, reported there)
+        deg = torch.zeros(x.size(0), device=x.device).scatter_add(0, dst, torch.ones_like(dst, dtype=torch.float))  # (evidence of the program's RPL301, reported there)
         return out / deg.clamp(min=1).unsqueeze(1)
 
 

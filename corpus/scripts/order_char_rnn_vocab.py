@@ -9,7 +9,7 @@ chars = list(set(text))  # expect: RPL401
 stoi = {ch: i for i, ch in enumerate(chars)}
 data = torch.tensor([stoi[c] for c in text], dtype=torch.long)
 
-device = "cuda" if torch.cuda.is_available() else "cpu"  # expect: RPL301, RPL302
+device = "cuda" if torch.cuda.is_available() else "cpu"  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
 embed = nn.Embedding(len(chars), 128).to(device)
 lstm = nn.LSTM(128, 256, num_layers=2, batch_first=True).to(device)
 head = nn.Linear(256, len(chars)).to(device)

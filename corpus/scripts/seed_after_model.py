@@ -35,7 +35,7 @@ class SmallCNN(nn.Module):
 
 
 def main():
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # expect: RPL301, RPL302
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     model = SmallCNN().to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
 

@@ -25,7 +25,7 @@ def build(class_name, **kwargs):
 
 def main():
     torch.manual_seed(0)
-    device = torch.device("cuda")  # expect: RPL301, RPL302
+    device = torch.device("cuda")  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     model = nn.Sequential(nn.Conv2d(3, 16, 3), nn.ReLU(), nn.Flatten(), nn.LazyLinear(1)).to(device)
     opt = build("torch.optim.Adam", params=model.parameters(), lr=CONFIG["lr"])
     loss = build(CONFIG["loss_class"], model=model)

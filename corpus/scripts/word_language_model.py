@@ -48,7 +48,7 @@ def main():
     torch.manual_seed(args.seed)
     if torch.cuda.is_available():
         torch.cuda.manual_seed(args.seed)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # expect: RPL301, RPL302
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
 
     train_data = batchify(torch.load(args.data), 20).to(device)
     model = RNNModel(args.ntokens).to(device)

@@ -732,6 +732,20 @@ class Program:
                 return Switch(path, arguments, False)
         return None
 
+    def set_only_when(self, kind: type[Usage], name: str) -> Optional[tuple[str, Usage, str]]:
+        """(path, usage, condition) of the first usage of ``name`` that runs only under a
+        condition the default options make false (``if args.deterministic:`` with a
+        ``store_true`` option): the program can turn the switch on, but a default run does
+        not. ``condition`` is the source text of what must hold."""
+        for position, path, usage in self.of(kind, name, default_only=False):
+            step = self.usage_steps[position]
+            for guarded in step.conds:
+                cond = guarded.cond
+                value = evaluate(cond.tree, self.lookup)
+                if value is not None and value != cond.polarity:
+                    return path, usage, cond.text if cond.polarity else f"not ({cond.text})"
+        return None
+
     def cudnn_deterministic(self) -> bool:
         for _, _, usage in self.of(FlagSet, "cudnn.deterministic"):
             value = self.value(usage)

@@ -37,7 +37,7 @@ def run_epoch(model, loader, optimizer, device):
 def main():
     args = parse_args()
     set_seed(args.seed)
-    device = "cuda" if torch.cuda.is_available() else "cpu"  # expect: RPL301
+    device = "cuda" if torch.cuda.is_available() else "cpu"  # (no RPL301: no kernel that deterministic mode replaces)
     train_loader, val_loader, _ = get_loaders(args.root, args.batch_size)
     model = ResNet20().to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9, weight_decay=1e-4, nesterov=True)

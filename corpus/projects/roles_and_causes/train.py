@@ -18,7 +18,7 @@ class Probe(torch.nn.Module):
 
 def main():
     torch.manual_seed(0)  # expect: RPL105
-    device = torch.device("cuda")  # expect: RPL301, RPL302
+    device = torch.device("cuda")  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     net = Net().to(device)
     order = np.random.permutation(10)  # expect: RPL101
     picks = np.random.choice(order, 3)  # expect: RPL101

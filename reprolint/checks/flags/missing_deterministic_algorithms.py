@@ -1,19 +1,37 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
-from reprolint.analysis.determinism import program_usages
+from reprolint.analysis.program import Program
+from reprolint.analysis.usage_events import FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.flags._common import report_per_cuda_site
+from reprolint.checks.ops._ops import (
+    OpFinding, call_text, nondeterministic_kernels, without_deterministic_mode,
+)
 from reprolint.fixes.determinism import determinism_available, plan_determinism
-from reprolint.model import Applicability
+from reprolint.model import Applicability, Related
 
 
 class MissingDeterministicAlgorithms(Rule):
     """
     ## What it does
-    Reports a torch training program that never calls
-    `torch.use_deterministic_algorithms(True)`.
+    Reports a torch training program on CUDA that trains through an op whose CUDA
+    kernel is nondeterministic unless `torch.use_deterministic_algorithms(True)` is on,
+    and never turns it on (with its default options).
+
+    The ops are those RPL201 describes (the catalog's "deterministic with the flag"
+    entries: `index_add_`, `scatter_add_`, `gather` and `index_select` backward,
+    `scaled_dot_product_attention` backward, `cumsum`, ...), with the same argument
+    semantics (a visibly unique index, integer repeats, no gradient flowing, a buffer
+    input do not count), reached on the program's path in its own code. Ops that raise
+    under deterministic mode are RPL202's, reported where they are (the flag alone
+    would make the program fail there). The finding is
+    one per program: it names the first such op and lists every one as a related
+    location, and RPL201 no longer reports those sites one by one. A CUDA training
+    program with none of them (linear layers, convolutions, whose determinism is
+    RPL302's) is not reported: in one stream its kernels give the same numbers on every
+    run. When the program turns the flag on only under an option that is off by default
+    (`if args.deterministic:` with `store_true`), the message says so.
 
     Only training programs (see "How the program model works": not tests, demos or
     evaluation scripts) that train with torch (`.backward()`, a `torch.optim` optimizer,
@@ -36,7 +54,7 @@ class MissingDeterministicAlgorithms(Rule):
     return such a device (`dist_util.dev()`), reached through the call.
 
     The finding is reported once per program, at the first line that selects the GPU
-    in execution order. Accepted ways of turning the flag on: the call (positional or
+    in execution order (programs that share that line share one finding). Accepted ways of turning the flag on: the call (positional or
     `mode=True`, `warn_only=True` included: deterministic kernels are still used, only
     the ops without one warn instead of raising — see RPL202),
     `torch.set_deterministic_debug_mode("error"/"warn")`,
@@ -54,9 +72,9 @@ class MissingDeterministicAlgorithms(Rule):
     the setting belongs inside the worker).
 
     ## Why is this bad?
-    Without the flag torch is free to use nondeterministic CUDA kernels (atomic adds in
-    `index_add_`, scatter, embedding and pooling backward passes, cuBLAS split-K
-    reductions...), so seeded runs still diverge. Chen et al. (ICSE-SEIP 2022) needed
+    Without the flag torch runs these ops with kernels that accumulate with atomic adds
+    (`index_add_`, scatter, gather and attention backward passes), so seeded runs still
+    diverge from the first step that uses them. Chen et al. (ICSE-SEIP 2022) needed
     deterministic kernels to reproduce every model they trained.
 
     Mitigation: call `torch.use_deterministic_algorithms(True)` at the start of the
@@ -67,7 +85,9 @@ class MissingDeterministicAlgorithms(Rule):
     ```python
     import torch
     device = torch.device("cuda")
-    model = Net().to(device)
+    table = torch.zeros(100, 8, device=device, requires_grad=True)
+    loss = table.index_select(0, idx).sum()  # backward: index_add_ with atomics
+    loss.backward()
     ```
 
     Use instead:
@@ -76,7 +96,9 @@ class MissingDeterministicAlgorithms(Rule):
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
     torch.use_deterministic_algorithms(True)
     device = torch.device("cuda")
-    model = Net().to(device)
+    table = torch.zeros(100, 8, device=device, requires_grad=True)
+    loss = table.index_select(0, idx).sum()
+    loss.backward()
     ```
 
     ## Fix safety
@@ -98,8 +120,16 @@ class MissingDeterministicAlgorithms(Rule):
     """
 
     code = "RPL301"
-    message = "this torch training program selects CUDA ({what}) but never calls `torch.use_deterministic_algorithms(True)`"
+    message = (
+        "this torch training program selects CUDA ({what}) and trains through {kernels}, "
+        "nondeterministic on CUDA, but never calls `torch.use_deterministic_algorithms(True)`"
+    )
     messages = {
+        "set_only": (
+            "this torch training program selects CUDA ({what}) and trains through {kernels}, "
+            "nondeterministic on CUDA; it calls `torch.use_deterministic_algorithms(True)` "
+            "only when `{condition}`, which is false with the default options"
+        ),
         "spawn": (
             "`{call}` runs `{worker}` in fresh processes, which the parent's `{setting}` "
             "(line {flag_line}) does not reach: `{worker}` trains without deterministic "
@@ -117,6 +147,11 @@ class MissingDeterministicAlgorithms(Rule):
             "model = torch.nn.Linear(2, 1).cuda()\nmodel(x).sum().backward()\n"
         ),
         Valid("import torch\nmodel = torch.nn.Linear(2, 1).cuda()\nprint(model(x))\n"),  # no training
+        # trains on CUDA through linear layers only: no kernel the flag would replace
+        Valid(
+            "import torch\nmodel = torch.nn.Linear(2, 1).cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+            "model(x).sum().backward()\nopt.step()\n"
+        ),
     ]
     INVALID = [
         # Flags set in the parent do not reach a spawned worker (a fresh interpreter).
@@ -132,31 +167,80 @@ class MissingDeterministicAlgorithms(Rule):
         Invalid(
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
             "model = torch.nn.Linear(2, 1).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
-            "model(x).sum().backward()\n",
-            line=2,
+            "out = torch.zeros(4, 1, device=device).index_add_(0, idx, model(x))\nout.sum().backward()\n",
+            line=2, message="index_add_",
             fixed=(
                 'import torch\nimport reprolint.runtime\n\nreprolint.runtime.install(seed=0)\n'
                 "\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
                 'model = torch.nn.Linear(2, 1).to(device)\n'
-                'opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(x).sum().backward()\n'
+                'opt = torch.optim.SGD(model.parameters(), lr=0.1)\n'
+                'out = torch.zeros(4, 1, device=device).index_add_(0, idx, model(x))\nout.sum().backward()\n'
             ),
         ),
         Invalid(
-            "import torch\ntorch.use_deterministic_algorithms(False)\nmodel = torch.nn.Linear(2, 1).cuda()\n"
-            "model(x).sum().backward()\n",
-            line=3,
+            "import torch\nimport torch.nn.functional as F\ntorch.use_deterministic_algorithms(False)\n"
+            "model = torch.nn.Linear(8, 8).cuda()\nq = model(x)\n"
+            "F.scaled_dot_product_attention(q, q, q).sum().backward()\n",
+            line=4, message="backward",
+        ),
+        Invalid(  # tensor repeats: index_select, whose CUDA backward adds atomically
+            "import torch\nx = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
+            "x.repeat_interleave(counts, dim=0).sum().backward()\n",
+            line=2, message="repeat_interleave",
+        ),
+        # the flag behind an option that is off by default: said so, not "never"
+        Invalid(
+            "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--det', action='store_true')\n"
+            "args = p.parse_args()\nif args.det:\n    torch.use_deterministic_algorithms(True)\n"
+            "emb = torch.randn(10, 4, device='cuda', requires_grad=True)\n"
+            "emb.index_select(0, idx).sum().backward()\n",
+            line=7, message="only when `args.det`",
         ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        yield from report_per_cuda_site(self, (
-            program for program in program_usages(ctx)
-            if program.is_training and program.trains_with("torch") and not program.framework_trainer
-            and program.uses_cuda and program.deterministic() is None
-        ))
+        # One finding per CUDA site (the programs that share it share the finding), with
+        # the kernels of all of them as evidence.
+        sites: dict[tuple[str, object], tuple[str, Any, list[Program]]] = {}
+        for program in without_deterministic_mode(ctx):
+            cuda = program.cuda
+            if cuda is None:
+                continue
+            path, usage = cuda
+            sites.setdefault((path, usage.span), (path, usage, []))[2].append(program)
+        for path, usage, group in sites.values():
+            kernels: dict[tuple[str, object], OpFinding] = {}
+            for program in group:
+                for found in nondeterministic_kernels(ctx, program.entry):
+                    kernels.setdefault((found.path, found.usage.span), found)
+            ops = list(kernels.values())
+            switch = next(
+                (s for s in (p.set_only_when(FlagSet, "torch.deterministic") for p in group) if s), None
+            )
+            entries = list(dict.fromkeys(e for p in group for e in p.entry_points))
+            yield self.report(
+                path, usage.span,
+                what=usage.name, kernels=kernel_list(ops), condition=switch[2] if switch else None,
+                variant="set_only" if switch else None,
+                roles={p.entry: p.role.value for p in group}, entry_points=entries,
+                related=[
+                    Related(k.path, k.usage.span, f"`{call_text(k.usage)}` runs a kernel that is "
+                            f"nondeterministic on CUDA{' in its backward pass' if k.match.entry.backward_only else ''}")
+                    for k in ops
+                ],
+            )
         # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)
         for path, facts in ctx.facts.items():
             yield from (self.report(path, f.span, **f.data) for f in facts.findings if f.code == self.code)
+
+
+def kernel_list(ops: list[OpFinding]) -> str:
+    """The evidence as the message names it: the first op, and how many more."""
+    first = ops[0]
+    backward = "'s backward" if first.match.entry.backward_only else ""
+    text = f"`{call_text(first.usage)}`{backward} ({first.path}:{first.usage.span.start_line})"
+    more = len(ops) - 1
+    return text if not more else f"{text} and {more} more op{'s' if more > 1 else ''}"
 
 
 # ----------------------------------------------------------------------------- fix

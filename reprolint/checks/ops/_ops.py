@@ -43,6 +43,8 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
         return cached  # type: ignore[no-any-return]
     version = torch_version(ctx.settings)
     best: dict[tuple[str, object], OpFinding] = {}
+    # per program (entry point): the calls whose kernel deterministic mode would replace
+    evidence: dict[str, list[OpFinding]] = {}
     for program in program_usages(ctx):
         cuda = program.cuda is not None
         deterministic = program.deterministic() is not None
@@ -61,6 +63,10 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             raising = [m for m in matches if m.entry.kind == "raises"]
             flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
             key = (path, usage.span)
+            if flagged and not program.is_library:
+                evidence.setdefault(program.entry, []).append(
+                    OpFinding("RPL201", path, usage, flagged[0], short(version), "CUDA")
+                )
             if raising:
                 match = raising[0]
                 code = "RPL202"
@@ -81,7 +87,33 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 previous.entry_points.append(program.entry)
     out = list(best.values())
     ctx.memo["torch_op_findings"] = out
+    ctx.memo["torch_op_evidence"] = evidence
     return out
+
+
+def nondeterministic_kernels(ctx: CheckContext, entry: str) -> list[OpFinding]:
+    """The op calls of program ``entry`` (in execution order) that run a kernel which is
+    nondeterministic unless deterministic mode is on: the evidence RPL301 reports and
+    the sites whose RPL201 it replaces."""
+    torch_op_findings(ctx)
+    return ctx.memo["torch_op_evidence"].get(entry, [])  # type: ignore[no-any-return]
+
+
+def without_deterministic_mode(ctx: CheckContext) -> list[Program]:
+    """The torch training programs on CUDA that run such a kernel and whose default run
+    leaves deterministic mode off: RPL301's programs (one finding each, its kernels as
+    evidence), whose kernels RPL201 then leaves to it (cached on the context)."""
+    cached = ctx.memo.get("without_deterministic_mode")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    found = [
+        program for program in program_usages(ctx)
+        if program.is_training and program.trains_with("torch") and not program.framework_trainer
+        and program.uses_cuda and program.deterministic() is None
+        and nondeterministic_kernels(ctx, program.entry)
+    ]
+    ctx.memo["without_deterministic_mode"] = found
+    return found
 
 
 def no_backward(program: Program, position: int, usage: OpCall) -> bool:

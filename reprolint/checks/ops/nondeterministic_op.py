@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.ops._ops import torch_op_findings
+from reprolint.checks.ops._ops import torch_op_findings, without_deterministic_mode
 
 
 class NondeterministicOp(Rule):
@@ -28,6 +28,11 @@ class NondeterministicOp(Rule):
     the call: it runs under `torch.no_grad()`/`inference_mode()`, or its input visibly
     requires no grad (a registered buffer, a tensor a factory just made, `.detach()`,
     `.data`, data read from a checkpoint with `torch.load`, through slicing and reshapes).
+
+    In a CUDA training program the sites are reported once, by RPL301, which lists them
+    as related locations; RPL201 reports a site on its own where no such program
+    finding covers it: programs that do not train (a forward-only op), CPU entries of
+    the catalog, Lightning or Hugging Face trainers (RPL306), library code.
 
     The program is judged by the flag with its default options: a
     `torch.use_deterministic_algorithms(True)` anywhere on the path silences it
@@ -117,6 +122,9 @@ class NondeterministicOp(Rule):
         Valid("import torch\nx = torch.zeros(3).cuda()\ny = x.index_select(0, i)\n"),  # no training: no backward
         Valid("import torch\nx = torch.zeros(3).cuda()\nx.scatter_(0, i, 1.0)\n"),  # scalar value
         Valid("import numpy as np, torch\ndev = 'cuda'\ny = np.arange(3).cumsum(0)\n"),
+        # a CUDA training program: its sites are RPL301's evidence, reported there once
+        Valid("import torch\nx = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
+              "x.repeat_interleave(counts, dim=0).sum().backward()\n"),
         # integer repeats: an expand and a copy (torch >= 2.1), a plain sum backward
         Valid("import torch\nx = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
               "x.repeat_interleave(2, dim=0).sum().backward()\n"),
@@ -130,11 +138,7 @@ class NondeterministicOp(Rule):
     ]
     INVALID = [
         Invalid("import torch\nx = torch.zeros(3).cuda()\nx.index_add_(0, i, s)\n", line=3, message="index_add_"),
-        Invalid(
-            "import torch\nx = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
-            "x.repeat_interleave(counts, dim=0).sum().backward()\n",
-            line=3, message="repeat_interleave",
-        ),
+
         Invalid(
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
             "out = torch.scatter_add(torch.zeros(4, device=device), 0, idx, src)\n",
@@ -155,8 +159,13 @@ class NondeterministicOp(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        # A site that RPL301 lists for a program it reaches is said once, there (a demo
+        # or test that reaches it too adds nothing to that finding).
+        covered = {program.entry for program in without_deterministic_mode(ctx)}
         for found in torch_op_findings(ctx):
             if found.code != self.code:
+                continue
+            if covered.intersection(found.entry_points):
                 continue
             fields = found.fields()
             conditions = " in its backward pass" if fields["backward"] else ""
