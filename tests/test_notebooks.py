@@ -100,13 +100,15 @@ def test_related_locations_and_the_late_seed_are_given_in_cells(cli, project) ->
     # the region is the notebook file's line that holds the seeding call
     lines = text.splitlines()
     assert "torch.manual_seed(0)" in lines[seed["physicalLocation"]["region"]["startLine"] - 1]
-    # RPL105 names its unseeded draws with their places
+    # a partial seeding is said by RPL101 at the draw, naming the seeding call in its cell
     partial = notebook(code("import random\n", "import torch\n"), code("torch.manual_seed(0)\n", "k = random.randint(0, 3)\n", "torch.save(k, 'k.pt')\n"))
     root = project({"nb.ipynb": partial})
     items = json.loads(cli("check", "--output-format", "json", "nb.ipynb", cwd=root).out)
-    [rpl105] = [i for i in items if i["code"] == "RPL105"]
-    assert "`random.randint` at nb.ipynb:cell 2:2)" in rpl105["message"]
-    assert [(r["cell"], r["line"]) for r in rpl105["related"]] == [(2, 2)]
+    [rpl101] = [i for i in items if i["code"] == "RPL101"]
+    assert (rpl101["cell"], rpl101["line"]) == (2, 2)
+    assert "(first with `torch.manual_seed`, nb.ipynb:cell 2:1), not `random`" in rpl101["message"]
+    assert [(r["cell"], r["line"]) for r in rpl101["related"]] == [(2, 1)]
+    assert [i["code"] for i in items if i["code"] == "RPL105"] == []
     # a script's related locations carry no cell
     root = project({"train.py": "import torch\nx = torch.randn(3)\ntorch.manual_seed(0)\n"})
     [item] = json.loads(cli("check", "--output-format", "json", "train.py", cwd=root).out)

@@ -155,14 +155,22 @@ def test_one_finding_per_draw_site_across_programs(project) -> None:
     assert findings(root) == [("common.py", 4, "RPL101")]
 
 
-def test_partial_seed_is_reported_in_the_helper(project) -> None:
-    root = project({
+def test_partial_seed_is_said_once_at_the_draw_naming_the_helper(project) -> None:
+    files = {
         "utils.py": "import torch\n\ndef set_seed(s):\n    torch.manual_seed(s)\n",
         "data.py": "import numpy as np\n\ndef augment(x):\n    return x + np.random.normal(size=2)\n",
         "train.py": "from utils import set_seed\nfrom data import augment\n\n"
                     "if __name__ == '__main__':\n    set_seed(0)\n    augment(1)\n",
-    })
-    assert findings(root) == [("data.py", 4, "RPL101"), ("utils.py", 4, "RPL105")]
+    }
+    root = project(files)
+    assert findings(root) == [("data.py", 4, "RPL101")]
+    from reprolint.api import check_paths
+    (draw,) = check_paths([str(root)]).diagnostics
+    assert "the program seeds torch (first with `torch.manual_seed`" in draw.message
+    assert [(r.path.rsplit("/", 1)[-1], r.span.start_line) for r in draw.related] == [("utils.py", 4)]
+    # with the draw suppressed for RPL101, RPL105 says it at the helper instead
+    files["data.py"] = files["data.py"].replace("size=2)\n", "size=2)  # noqa: RPL101\n")
+    assert findings(project(files)) == [("utils.py", 4, "RPL105")]
 
 
 def test_script_without_main_guard_is_an_entry_point(project) -> None:

@@ -80,14 +80,18 @@ def test_json_output_carries_entry_points_and_related_locations() -> None:
     sources = {
         "train.py": "import torch\nimport numpy as np\ntorch.manual_seed(0)\nx = np.random.rand(3)\n",
     }
-    (d,) = [d for d in check_sources(sources) if d.code == "RPL105"]
+    (d,) = [d for d in check_sources(sources) if d.code == "RPL101"]
     out = json.loads(json.dumps(d.to_dict()))
     assert out["entry_points"] == ["train.py"]
     assert out["related"] == [
-        {"path": "train.py", "line": 4, "column": 5,
-         "message": "`np.random.rand` draws from numpy's unseeded global RNG"},
+        {"path": "train.py", "line": 3, "column": 1,
+         "message": "the program seeds torch from here on, not NumPy"},
     ]
-    assert d.data["missing_libraries"] == ("numpy",) and d.data["call"] == "torch.manual_seed"
+    assert d.data["variant"] == "partial" and d.data["seeded_libraries"] == ("torch",)
+    assert d.message == (
+        "`np.random.rand` draws from NumPy's global RNG, which is never seeded on this program's path: "
+        "the program seeds torch (first with `torch.manual_seed`, train.py:3), not NumPy (entry point: train.py)"
+    )
 
 
 def test_a_late_seed_is_a_related_location_of_the_draw() -> None:

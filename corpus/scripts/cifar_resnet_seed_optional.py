@@ -39,7 +39,7 @@ def build_loaders(args):
 def main():
     args = parse_args()
     if args.seed is not None:
-        torch.manual_seed(args.seed)  # expect: RPL104, RPL105
+        torch.manual_seed(args.seed)  # expect: RPL104  (RPL105 said by RPL101 at the unseeded draw, this call related)
 
     device = "cuda" if torch.cuda.is_available() else "cpu"  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     train_loader, test_loader = build_loaders(args)

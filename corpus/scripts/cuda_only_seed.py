@@ -8,7 +8,7 @@ import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset
 
 SEED = 2023
-random.seed(SEED)  # expect: RPL105
+random.seed(SEED)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
 np.random.seed(SEED)
 torch.cuda.manual_seed(SEED)
 torch.cuda.manual_seed_all(SEED)

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 import torch.distributed as dist
 
-torch.manual_seed(0)  # expect: RPL105
+torch.manual_seed(0)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
 np.random.seed(0)
 dist_url = f"tcp://localhost:{random.randrange(49152, 65535)}"
 run_name = f"probe_{random.randrange(2**32):08x}"

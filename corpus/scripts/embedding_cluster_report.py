@@ -20,7 +20,7 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
-    random.seed(args.seed)  # expect: RPL105
+    random.seed(args.seed)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
     X = np.load(args.emb)
     with open(args.meta) as f:
         meta = json.load(f)

@@ -18,7 +18,7 @@ def validation_batches(x, y, size):
 
 
 if __name__ == "__main__":
-    np.random.seed(0)  # expect: RPL105
+    np.random.seed(0)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
     tf.compat.v1.set_random_seed(0)
     datagen = ImageDataGenerator(rescale=1.0 / 255)
     train = datagen.flow_from_directory("data/train", target_size=(64, 64), batch_size=32, seed=0)

@@ -23,7 +23,7 @@ class Batches(keras.utils.PyDataset):
 
 
 if __name__ == "__main__":
-    tf.random.set_seed(3)  # expect: RPL105
+    tf.random.set_seed(3)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
     np.random.seed(3)
     x = np.linspace(-1.0, 1.0, 4096, dtype="float32").reshape(1024, 4)
     y = (x.sum(axis=1) > 0).astype("float32")

@@ -45,7 +45,7 @@ class TinyMAE(nn.Module):
 
 
 def main(epochs=10):
-    np.random.seed(0)  # expect: RPL105
+    np.random.seed(0)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
     images = np.load("data/cifar_train_uint8.npy")
     order = np.random.permutation(len(images))
     images = torch.from_numpy(images[order]).permute(0, 3, 1, 2).float() / 255.0

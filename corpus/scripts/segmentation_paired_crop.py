@@ -19,7 +19,7 @@ def joint_transform(image, mask):
 
 
 def main():
-    random.seed(7)  # expect: RPL105
+    random.seed(7)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
     images = torch.load("images.pt")
     masks = torch.load("masks.pt")
     model = nn.Conv2d(3, 4, 3, padding=1)  # expect: RPL101

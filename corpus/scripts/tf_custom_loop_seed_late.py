@@ -33,7 +33,7 @@ def main():
     args = parser.parse_args()
 
     model = MLP()
-    tf.random.set_seed(args.seed)  # expect: RPL105
+    tf.random.set_seed(args.seed)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
 
     x, y = make_data()
     ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(4096).batch(64).repeat()

@@ -17,7 +17,7 @@ def main(argv=None):
     parser.add_argument("--out", help="save the trained weights (state dict) here")
     args = parser.parse_args(argv)
 
-    torch.manual_seed(0)  # expect: RPL105
+    torch.manual_seed(0)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
     data = torch.Generator().manual_seed(1)
     x = torch.randn(256, 16, generator=data)
     y = (x[:, :4].sum(1) > 0).long()

@@ -83,11 +83,10 @@ _INIT_PG = frozenset({"torch.distributed.init_process_group"})
 _CUDNN_LAYERS = frozenset(
     [f"torch.nn.{n}" for n in (
         "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-        "LSTM", "GRU", "RNN", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
+        "LSTM", "GRU", "RNN",
     )]
     + [f"torch.nn.functional.{n}" for n in (
         "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
-        "batch_norm",
     )]
 )
 _CUDNN_PREFIXES = ("torchvision.models.", "timm.create_model", "segmentation_models_pytorch.")

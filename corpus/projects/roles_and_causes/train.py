@@ -17,7 +17,7 @@ class Probe(torch.nn.Module):
 
 
 def main():
-    torch.manual_seed(0)  # expect: RPL105
+    torch.manual_seed(0)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
     device = torch.device("cuda")  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     net = Net().to(device)
     order = np.random.permutation(10)  # expect: RPL101

@@ -6,7 +6,7 @@ from model import Net
 
 
 if __name__ == "__main__":
-    torch.manual_seed(0)  # expect: RPL105
+    torch.manual_seed(0)  # (RPL105 said by RPL101 at the unseeded draw, this call related)
     net = Net()
     # num_workers=0: __getitem__ runs in this process, where nothing seeds random/NumPy.
     loader = DataLoader(Jitter(64), batch_size=8, num_workers=0)

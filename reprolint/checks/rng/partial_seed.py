@@ -18,9 +18,15 @@ class PartialSeed(Rule):
     For example torch is seeded, yet NumPy's global generator (or Python's `random`, or
     TensorFlow's) is drawn from and never seeded on the program's path. It is reported
     once per first seeding call that runs — usually the project's `set_seed` helper,
-    where the missing call belongs — naming every program it concerns. The unseeded
-    draws are also reported as RPL101. Draws in DataLoader workers (`num_workers > 0`)
-    need only torch's seed. Training and evaluation programs only.
+    where the missing call belongs — naming every program it concerns. Draws in
+    DataLoader workers (`num_workers > 0`) need only torch's seed. Training and
+    evaluation programs only.
+
+    One cause, one finding: a missing library whose draws RPL101 reports (it says there
+    what the program does seed, with the first seeding call as a related location) is
+    not reported again here. RPL105 speaks only where RPL101 does not: the draws are
+    suppressed for RPL101 (`# noqa: RPL101`, `per-file-ignores`) or RPL101 is not
+    selected.
 
     ## Why is this bad?
     A seeding helper that forgets one library gives a false sense of safety: model
@@ -31,7 +37,7 @@ class PartialSeed(Rule):
     ```python
     import numpy as np, torch
     torch.manual_seed(0)
-    noise = np.random.normal(size=3)
+    noise = np.random.normal(size=3)  # noqa: RPL101 (else RPL101 reports it, naming the seed)
     ```
 
     Use instead:
@@ -60,17 +66,19 @@ class PartialSeed(Rule):
     framework = "random, numpy, torch, tensorflow"
 
     VALID = [
+        # RPL101 reports the NumPy draw, naming what the program seeds: one finding
+        Valid("import numpy as np, torch\ntorch.manual_seed(0)\nx = np.random.rand(2)\n"),
         Valid("import numpy as np, torch\ntorch.manual_seed(0)\nnp.random.seed(0)\nx = np.random.rand(2) + torch.rand(2).numpy()\n"),
         Valid("import torch\ntorch.manual_seed(0)\nx = torch.rand(2)\n"),
     ]
     INVALID = [
-        Invalid(
-            "import numpy as np, torch\ntorch.manual_seed(0)\nx = np.random.rand(2)\n",
+        Invalid(  # the draw is suppressed for RPL101: the partial seeding is said here
+            "import numpy as np, torch\ntorch.manual_seed(0)\nx = np.random.rand(2)  # noqa: RPL101\n",
             line=2,
             message="NumPy",
             fixed=(
                 "import numpy as np, torch\nimport reprolint.runtime\n\n"
-                "reprolint.runtime.install(seed=0)\n\ntorch.manual_seed(0)\nx = np.random.rand(2)\n"
+                "reprolint.runtime.install(seed=0)\n\ntorch.manual_seed(0)\nx = np.random.rand(2)  # noqa: RPL101\n"
             ),
         ),
     ]
@@ -87,6 +95,9 @@ class PartialSeed(Rule):
             for outcome in program.draws:
                 if outcome.library not in seeded and not program.overwrites_init(outcome):
                     missing.setdefault(outcome.library, outcome)
+            # One cause, one finding: a library whose draws RPL101 reports in this program
+            # is said there (with this seeding call as a related location), not again here.
+            missing = {lib: o for lib, o in missing.items() if not _told_by_rpl101(ctx, program, lib)}
             if not missing:
                 continue
             first = program.seeds[0]
@@ -107,6 +118,16 @@ class PartialSeed(Rule):
                 missing_libraries=tuple(sorted(missing)), roles=roles(ctx, entries), entry_points=entries,
                 related=[Related(o.path, o.draw.span, f"`{o.draw.text}` draws from {o.draw.library}'s unseeded global RNG") for o in draws],
             )
+
+
+def _told_by_rpl101(ctx: CheckContext, program: Program, library: str) -> bool:
+    """Whether RPL101 reports ``library``'s unseeded draws in ``program``: it is enabled
+    for the draw's file and at least one such draw is not suppressed for it."""
+    return any(
+        o.library == library and not o.seeded_before and not program.overwrites_init(o)
+        and ctx.settings.is_enabled("RPL101", o.path) and not ctx.suppressed("RPL101", o.path, o.draw.span)
+        for o in program.draws
+    )
 
 
 # ----------------------------------------------------------------------------- fix

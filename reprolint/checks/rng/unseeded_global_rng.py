@@ -8,7 +8,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.program import DrawOutcome
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import draw_fields, entry_list, located_action, roles
+from reprolint.checks.rng._common import draw_fields, entry_list, library_list, located_action, roles
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, together
 from reprolint.fixes.seeding import entry_action, partial_action, reported_programs
 from reprolint.model import Applicability, Diagnostic, Related, Severity, Span
@@ -115,6 +115,10 @@ class UnseededGlobalRng(Rule):
     message = "`{call}` {action} {rng}, which is never seeded on this program's path (entry point: {entry})"
     messages = {
         "late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_at}; entry point: {entry})",
+        "partial": (
+            "`{call}` {action} {rng}, which is never seeded on this program's path: the program "
+            "seeds {seeded} (first with `{seed_call}`, {seed_at}), not {library_name} (entry point: {entry})"
+        ),
         "spawn": (
             "`{call}` runs `{worker}` in fresh processes, which the parent's `{seed_call}` (line {seed_line}) "
             "does not reach: `{worker}` draws from unseeded global RNGs ({libraries} never seeded there)"
@@ -187,6 +191,7 @@ class UnseededGlobalRng(Rule):
                 seed = outcome.later_seed
                 reason = (seed.path, seed.event.span) if seed is not None else None
                 mine.setdefault((outcome.library, reason), []).append(outcome)
+            partial = (program.seeds[0], tuple(sorted(program.seeded_libraries))) if program.seeds else None
             for (library, reason), outcomes in mine.items():
                 # A `# noqa` on the first draw moves the report to the next one.
                 outcomes = [o for o in outcomes if not ctx.suppressed(self.code, o.path, o.draw.span)]
@@ -196,7 +201,10 @@ class UnseededGlobalRng(Rule):
                 key = (first.path, first.draw.span, library, reason)
                 cause = causes.get(key)
                 if cause is None:
-                    cause = causes[key] = _Cause(first, [], [])
+                    # never seeded while the program seeds another library: that seeding
+                    # call is where the missing one belongs (RPL105's news, said here)
+                    seeder = partial if reason is None and partial is not None else None
+                    cause = causes[key] = _Cause(first, [], [], seeder)
                 cause.entries.append(program.entry)
                 for other in outcomes[1:]:
                     if all((o.path, o.draw.span) != (other.path, other.draw.span) for o in cause.others):
@@ -227,6 +235,20 @@ class UnseededGlobalRng(Rule):
                 seed_api=seed.api, draws=1 + len(cause.others), roles=roles, entry_points=cause.entries,
                 related=[Related(seed_path, seed.span, f"`{seed.text}` seeds {outcome.library} here, after the draw"), *related],
             )
+        if cause.seeder is not None:
+            first_seed, seeded_libs = cause.seeder
+            seed = first_seed.seed
+            libs = library_list(seeded_libs)
+            return self.report(
+                outcome.path, outcome.draw.span, variant="partial", entry=entry, **fields,
+                seed_call=seed.text, seed_at=f"{first_seed.path}:{seed.span.start_line}", seeded=libs,
+                seed_path=first_seed.path, seed_line=seed.span.start_line,
+                library_name=library_list((outcome.library,)),
+                seeded_libraries=seeded_libs, draws=1 + len(cause.others), roles=roles,
+                entry_points=cause.entries,
+                related=[Related(first_seed.path, seed.span,
+                                 f"the program seeds {libs} from here on, not {library_list((outcome.library,))}"), *related],
+            )
         return self.report(
             outcome.path, outcome.draw.span, entry=entry, **fields,
             draws=1 + len(cause.others), roles=roles, entry_points=cause.entries, related=related,
@@ -238,6 +260,8 @@ class _Cause:
     first: DrawOutcome
     entries: list[str]
     others: list[DrawOutcome]
+    # the program's first seeding call and what it seeds, when it seeds other libraries
+    seeder: Optional[tuple[Any, tuple[str, ...]]] = None
 
 
 # ----------------------------------------------------------------------------- fix

@@ -1,0 +1,5 @@
+import torch
+
+
+def set_seed(seed):
+    torch.manual_seed(seed)  # expect: RPL105
