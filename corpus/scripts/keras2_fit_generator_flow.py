@@ -28,7 +28,7 @@ if __name__ == "__main__":
         layers.Dense(2, activation="softmax"),  # expect: RPL101
     ])
     model.compile(optimizer="adam", loss="categorical_crossentropy")
-    model.fit_generator(train, steps_per_epoch=100, epochs=5)  # expect: RPL101, RPL306
+    model.fit_generator(train, steps_per_epoch=100, epochs=5)  # expect: RPL101  (RPL306 said by RPL101: the unseeded library is one cause)
     x_val = np.zeros((64, 64, 64, 3), "float32")
     y_val = np.zeros((64, 2), "float32")
     model.fit_generator(validation_batches(x_val, y_val, 32), steps_per_epoch=2, epochs=1)

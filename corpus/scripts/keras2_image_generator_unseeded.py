@@ -36,5 +36,5 @@ model = models.Sequential([
     layers.Dense(1, activation="sigmoid"),
 ])
 model.compile(loss="binary_crossentropy", optimizer="rmsprop", metrics=["acc"])
-model.fit(train_generator, steps_per_epoch=100, epochs=30)  # expect: RPL306
+model.fit(train_generator, steps_per_epoch=100, epochs=30)  # (RPL306 said by RPL101: the unseeded library is one cause)
 model.fit(extra_generator, steps_per_epoch=10, epochs=1)

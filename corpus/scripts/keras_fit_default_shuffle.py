@@ -31,7 +31,7 @@ if __name__ == "__main__":
         keras.layers.Dense(1, activation="sigmoid"),
     ])
     model.compile(optimizer="adam", loss="binary_crossentropy")
-    model.fit(x_train, y_train, epochs=3, batch_size=32)  # expect: RPL101, RPL306
+    model.fit(x_train, y_train, epochs=3, batch_size=32)  # expect: RPL101  (RPL306 said by RPL101: the unseeded library is one cause)
     eval_ds = tf.data.Dataset.from_tensor_slices((x_train, y_train)).batch(64)
     model.fit(eval_ds, epochs=1)
     model.fit(x_train, y_train, epochs=1, shuffle=False)

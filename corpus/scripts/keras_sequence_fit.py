@@ -35,6 +35,6 @@ if __name__ == "__main__":
         keras.layers.Dense(1, kernel_initializer="zeros"),
     ])
     model.compile(optimizer="adam", loss="binary_crossentropy")
-    model.fit(train, epochs=3, validation_data=val)  # expect: RPL101, RPL306
+    model.fit(train, epochs=3, validation_data=val)  # expect: RPL101  (RPL306 said by RPL101: the unseeded library is one cause)
     model.fit(Batches(x, y, 64), epochs=1, shuffle=False)
     model.save("sequence.keras")

@@ -198,6 +198,7 @@ class UsageMixin(OrderFacts):
         self._u_bound_qn: dict[tuple[int, str], str] = {}  # (scope, name) -> qualified call it holds
         self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
         self._u_squeezed: dict[int, Any] = {}  # gather call -> the dim its result is squeezed on
+        self._u_compiled: set[str] = set()  # receivers of `.compile(...)` (Keras models)
         self._u_rank_offsets: dict[str, str] = {}  # `x += y` seen: x's text -> y's text
         # (scope, name) -> what the source shows of the tensor bound there (tensor_facts)
         self._u_tensor_kinds: dict[tuple[int, str], frozenset[str]] = {}
@@ -359,13 +360,13 @@ class UsageMixin(OrderFacts):
 
         # --- TF / JAX by method or prefix
         if "tensorflow" in self.uses or "keras" in self.uses:
+            if method == "compile" and isinstance(node.func, cst.Attribute):
+                self._u_compiled.add(self._u_text(node.func.value))
             # ``state.apply_gradients(...)`` in a JAX module is Flax's TrainState
             jax_module = bool({"jax", "flax", "optax"} & self.uses)
             if qn in _TF_TRAIN_CALLS or (method in ("apply_gradients", "minimize") and not jax_module):
                 self._u_emit(TrainStep, "tf", node)
-            if method in ("fit", "fit_generator") and ("sklearn" not in self.uses or kwargs.keys() & {
-                "epochs", "batch_size", "validation_data", "callbacks", "steps_per_epoch", "validation_split",
-            }):
+            if method in ("fit", "fit_generator") and self._u_keras_fit(node, kwargs):
                 self._u_emit(TrainStep, "tf", node)
                 self._u_emit(KerasFit, "fit", node)
             if method in _TF_SETTING_CALLS and "deterministic" in kwargs:
@@ -709,6 +710,19 @@ class UsageMixin(OrderFacts):
         name, args, kwargs = loss
         self._u_emit(OpCall, name, node, args=args, kwargs=kwargs, facts=("spatial-input",))
 
+    def _u_keras_fit(self, node: cst.Call, kwargs: dict[str, Any]) -> bool:
+        """Whether ``x.fit(...)`` in a module that uses TF/Keras is Keras's: in a module
+        that also uses another library with a ``fit`` (scikit-learn, statsmodels, the
+        gradient-boosting libraries...), only with a Keras-only keyword (``epochs``,
+        ``steps_per_epoch``, ``validation_split``...) or on a receiver the module
+        ``compile``s (Keras models are compiled before ``fit``)."""
+        if not (self.uses & _OTHER_FIT_LIBRARIES):
+            return True
+        if kwargs.keys() & _KERAS_FIT_KEYWORDS:
+            return True
+        receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+        return receiver is not None and self._u_text(receiver) in self._u_compiled
+
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`OpCall.facts`."""
         from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
@@ -1034,6 +1048,15 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     return False
 
 
+# Libraries whose models also have a ``fit`` method (RPL306 must not take them for Keras).
+_OTHER_FIT_LIBRARIES = frozenset({
+    "sklearn", "statsmodels", "xgboost", "lightgbm", "catboost", "prophet", "pmdarima", "lifelines",
+    "umap", "hdbscan", "gensim", "sktime", "pomegranate", "hmmlearn",
+})
+_KERAS_FIT_KEYWORDS = frozenset({
+    "epochs", "steps_per_epoch", "validation_split", "validation_steps", "initial_epoch",
+    "validation_freq",
+})
 _ADAPTIVE_AVG_POOLS = frozenset({
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",

@@ -9,6 +9,7 @@ from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.analysis.usage_events import FlagSet, HfTrainingArgs, KerasFit, LightningTrainer
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.rng._common import rpl101_reports
 from reprolint.fixes.determinism import usage_program
 from reprolint.fixes.planning import FixAction, FixPlanner
 from reprolint.fixes.seeding import HELPER_NAME, ensure_seed_helper, entry_action
@@ -49,7 +50,17 @@ class FrameworkDeterminismOff(Rule):
       mapping that cannot be seen (a YAML config) is not reported.
     - Keras: a program that calls `model.fit(...)` without
       `keras.utils.set_random_seed(seed)` and without seeding all of Python `random`,
-      NumPy and TensorFlow some other way. Reported at the first `fit` call.
+      NumPy and TensorFlow some other way. Reported at the first `fit` call. A `fit` is
+      Keras's in a module that uses TensorFlow or Keras, unless the module also uses a
+      library whose models have a `fit` of their own (scikit-learn, statsmodels,
+      XGBoost, LightGBM, CatBoost...): then only a `fit` with a Keras-only keyword
+      (`epochs`, `steps_per_epoch`, `validation_split`...) or on a model the module
+      `compile`s counts.
+
+    One cause, one finding: a library whose unseeded draws RPL101 reports in the program
+    (torch under a Lightning `Trainer`, Python `random` or TensorFlow under Keras) is said
+    there, not again here; what is left is the trainer's own switch (`deterministic`,
+    `full_determinism`) and the libraries RPL101 does not report.
 
     Options are read with their defaults (`deterministic=args.deterministic` with a
     `store_true` option is off).
@@ -127,13 +138,13 @@ class FrameworkDeterminismOff(Rule):
         for program in program_usages(ctx):
             if program.is_library or program.program is None:
                 continue
-            for path, span, fields in self._findings(program):
+            for path, span, fields in self._findings(ctx, program):
                 if (path, span) in seen:
                     continue
                 seen.add((path, span))
                 yield self.report(path, span, **fields, entry_points=program.entry_points)
 
-    def _findings(self, program: ProgramUsage) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    def _findings(self, ctx: CheckContext, program: ProgramUsage) -> Iterator[tuple[str, Any, dict[str, Any]]]:
         """(path, span, message fields); ``trainer`` is "lightning", "hf" or "keras" and
         ``problems`` names what is missing ("deterministic", "seed", "full_determinism")."""
         assert program.program is not None
@@ -144,7 +155,8 @@ class FrameworkDeterminismOff(Rule):
             if not (value is True or value == "warn" or value == UNKNOWN):
                 missing.append(f"`deterministic` is {value!r} (cuDNN and torch may pick nondeterministic kernels)")
                 problems.append("deterministic")
-            if "torch" not in seeded:
+            # one cause, one finding: unseeded torch draws that RPL101 reports are said there
+            if "torch" not in seeded and not rpl101_reports(ctx, program.program, "torch"):
                 missing.append("no `seed_everything(seed, workers=True)` seeds the run")
                 problems.append("seed")
             if missing:
@@ -169,6 +181,8 @@ class FrameworkDeterminismOff(Rule):
             _, path, keras_fit = fit
             keras_seeded = any(o.seed.api in _KERAS_SEEDERS for o in program.program.seeds)
             missing_libs = {"random", "numpy", "tensorflow"} - seeded
+            # libraries whose unseeded draws RPL101 reports are said there, once
+            missing_libs = {lib for lib in missing_libs if not rpl101_reports(ctx, program.program, lib)}
             if not keras_seeded and missing_libs:
                 names = ", ".join(sorted({"random": "`random`", "numpy": "NumPy", "tensorflow": "TensorFlow"}[m] for m in missing_libs))
                 yield path, keras_fit.span, {

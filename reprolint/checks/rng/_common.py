@@ -11,6 +11,7 @@ from reprolint.fixes.planning import FixAction
 if TYPE_CHECKING:
     import libcst as cst
 
+    from reprolint.analysis.program import Program
     from reprolint.checks.base import CheckContext
     from reprolint.fixes.planning import FixPlanner
     from reprolint.model import Diagnostic
@@ -90,3 +91,16 @@ def located_action(
         return m if found is None else change(m, found)
 
     return FixAction(d.path, key, planner.applicability(d.code), title, apply)
+
+
+def rpl101_reports(ctx: "CheckContext", program: "Program", library: str) -> bool:
+    """Whether RPL101 reports ``library``'s unseeded draws in ``program`` (one cause, one
+    finding: RPL105 and RPL306 then leave that library to it): RPL101 is enabled for a
+    draw's file and at least one unseeded draw of the library is not suppressed for it."""
+    if not program.checks_randomness:
+        return False
+    return any(
+        o.library == library and not o.seeded_before and not program.overwrites_init(o)
+        and ctx.settings.is_enabled("RPL101", o.path) and not ctx.suppressed("RPL101", o.path, o.draw.span)
+        for o in program.draws
+    )

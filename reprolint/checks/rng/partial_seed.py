@@ -4,7 +4,7 @@ from typing import Any, Iterator, Optional
 
 from reprolint.analysis.program import DrawOutcome, Program
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import entry_list, library_list, location, roles
+from reprolint.checks.rng._common import entry_list, library_list, location, roles, rpl101_reports
 from reprolint.fixes.planning import FixAction, FixPlanner, together
 from reprolint.fixes.seeding import SEEDERS, entry_action, partial_action
 from reprolint.model import Applicability, Diagnostic, Related
@@ -97,7 +97,7 @@ class PartialSeed(Rule):
                     missing.setdefault(outcome.library, outcome)
             # One cause, one finding: a library whose draws RPL101 reports in this program
             # is said there (with this seeding call as a related location), not again here.
-            missing = {lib: o for lib, o in missing.items() if not _told_by_rpl101(ctx, program, lib)}
+            missing = {lib: o for lib, o in missing.items() if not rpl101_reports(ctx, program, lib)}
             if not missing:
                 continue
             first = program.seeds[0]
@@ -118,16 +118,6 @@ class PartialSeed(Rule):
                 missing_libraries=tuple(sorted(missing)), roles=roles(ctx, entries), entry_points=entries,
                 related=[Related(o.path, o.draw.span, f"`{o.draw.text}` draws from {o.draw.library}'s unseeded global RNG") for o in draws],
             )
-
-
-def _told_by_rpl101(ctx: CheckContext, program: Program, library: str) -> bool:
-    """Whether RPL101 reports ``library``'s unseeded draws in ``program``: it is enabled
-    for the draw's file and at least one such draw is not suppressed for it."""
-    return any(
-        o.library == library and not o.seeded_before and not program.overwrites_init(o)
-        and ctx.settings.is_enabled("RPL101", o.path) and not ctx.suppressed("RPL101", o.path, o.draw.span)
-        for o in program.draws
-    )
 
 
 # ----------------------------------------------------------------------------- fix
