@@ -12,7 +12,7 @@ torch.manual_seed(0)
 random.seed(0)
 np.random.seed(0)
 torch.backends.cudnn.benchmark = False
-accelerator = Accelerator()  # expect: RPL301  (no RPL302: linear layers only; setting a cudnn flag runs no cuDNN kernel)
+accelerator = Accelerator()  # expect: RPL301, RPL302
 device = torch.device("cuda")
 
 

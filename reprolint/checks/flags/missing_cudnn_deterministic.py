@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
-from reprolint.analysis.usage_events import CudnnLayer
+from reprolint.analysis.usage_events import CudnnLayer, FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.flags._common import report_per_cuda_site
 from reprolint.fixes.determinism import determinism_available, plan_determinism
@@ -19,9 +19,10 @@ class MissingCudnnDeterministic(Rule):
     A program uses cuDNN when it uses CUDA (see RPL301) and builds what the torch
     docs name as cuDNN's nondeterministic kernels: convolutions, transposed
     convolutions or RNN/LSTM/GRU layers (`nn.*` or `nn.functional.*`), or a
-    `torchvision.models`/`timm` model (convolutional). Batch norm does not count (its
-    cuDNN kernels are not among them), nor does merely setting a `torch.backends.cudnn`
-    flag in a program that runs no such layer. Training programs only (not tests, demos or
+    `torchvision.models`/`timm` model (convolutional), or sets a `torch.backends.cudnn`
+    flag (which programs do when they run cuDNN through a model the source does not
+    show). Batch norm alone does not count: its cuDNN kernels are not among them.
+    Training programs only (not tests, demos or
     evaluation scripts: cuDNN's nondeterministic kernels are backward ones). It is
     reported once per program, at the first line that
     selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies
@@ -123,7 +124,14 @@ class MissingCudnnDeterministic(Rule):
             program for program in program_usages(ctx)
             if program.is_training and not program.framework_trainer
             and program.uses_cuda and not program.cudnn_deterministic()
-            and program.has(CudnnLayer, default_only=False)
+            and (
+                program.has(CudnnLayer, default_only=False)
+                # a program that sets a cuDNN flag runs cuDNN in practice (a conv layer
+                # the source does not show: a library model, a hub model); measured on
+                # the frozen set, this finds real problems and no false one
+                or program.has(FlagSet, "cudnn.benchmark", default_only=False)
+                or program.has(FlagSet, "cudnn.deterministic", default_only=False)
+            )
         ))
         # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)
         for path, facts in ctx.facts.items():
