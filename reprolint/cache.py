@@ -64,6 +64,7 @@ __all__ = [
     "remove_cache",
     "run_key",
     "secret_folder",
+    "sign",
     "user_secret",
 ]
 
@@ -487,6 +488,12 @@ def _read_or_make_secret(path: Path) -> bytes:
     if len(value) != _SECRET_BYTES:
         raise OSError(f"{path} does not hold a reprolint secret")
     return value
+
+
+def sign(*parts: bytes) -> str:
+    """An HMAC of ``parts`` under the per-user secret: what proves that a record was
+    written by reprolint for this user on this machine (run records, the cache)."""
+    return _mac(user_secret(), *parts)
 
 
 def _mac(secret: bytes, *parts: bytes) -> str:

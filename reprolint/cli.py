@@ -25,7 +25,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # `clean --runs`: the run records of verify/profile/variance too.
         from reprolint.harness.cli import clean_runs
 
-        clean_runs()
+        if clean_runs():
+            return 2
         args = [a for a in args if a != "--runs"]
     from reprolint._cli_lint import main as lint_main
 

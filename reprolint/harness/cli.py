@@ -193,12 +193,18 @@ def full_help() -> str:
     return "\n".join(lines)
 
 
-def clean_runs() -> None:
-    """`reprolint clean --runs`: remove every session under `.reprolint/runs`."""
-    from reprolint.harness.process import RUNS_DIR, remove_sessions
+def clean_runs() -> int:
+    """`reprolint clean --runs`: remove every session under `.reprolint/runs`.
 
-    removed = remove_sessions()
+    Returns 0, or 2 (with a message) when the records folder is behind a link."""
+    from reprolint.harness.process import RUNS_DIR, RecordsUnavailable, remove_sessions
+
+    try:
+        removed = remove_sessions()
+    except RecordsUnavailable as exc:
+        return usage_error("clean", str(exc))
     print(f"removed {removed} run record{'s' if removed != 1 else ''} from {RUNS_DIR}")
+    return 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -66,11 +66,56 @@ def keep_runs() -> int:
         return DEFAULT_KEEP_RUNS
 
 
+def link_on_the_way(path: Path, root: Optional[Path] = None) -> Optional[Path]:
+    """The first part of `path` that is a symbolic link (None when there is none).
+
+    Checked from `root` down when given; else a relative path from the working
+    directory down, an absolute one from the working directory when it lies below it,
+    else its last two parts (the `.reprolint/runs` pair). Records are never read,
+    written or deleted through a link: a repository can commit `.reprolint` as a link.
+    """
+    relative = root is None and not Path(path).is_absolute()
+    path = Path(os.path.abspath(path))
+    here = Path(os.path.abspath(root if root is not None else os.curdir))
+    try:
+        parts = path.relative_to(here).parts
+    except ValueError:
+        if root is not None:
+            return path
+        parts = path.parts[-2:]
+        here = path.parents[1] if len(path.parts) > 2 else Path(path.anchor)
+    for part in parts:
+        here = here / part
+        if os.path.islink(here):
+            return Path(os.path.relpath(here)) if relative else here
+    return None
+
+
+def refuse_links(path: Path, root: Optional[Path] = None) -> None:
+    """Raise RecordsUnavailable when a part of `path` is a symbolic link."""
+    link = link_on_the_way(path, root)
+    if link is not None:
+        raise RecordsUnavailable(
+            f"{link} is a symbolic link: reprolint keeps its run records only in real folders inside "
+            "the project and never follows a link there (remove it, or run elsewhere)"
+        )
+
+
+def remove_tree(path: Path, within: Path) -> None:
+    """Remove the folder `path` of the session `within`, never through a link: a link
+    on the way raises RecordsUnavailable; links inside the folder go, unfollowed."""
+    refuse_links(within)
+    refuse_links(path, within)
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def new_run_root(base: Path = RUNS_DIR) -> Path:
     """A new session folder under `base`: never reused, so nothing is overwritten.
 
-    Raises RecordsUnavailable, with a message for the user, when it cannot be made.
+    Raises RecordsUnavailable, with a message for the user, when it cannot be made, or
+    when `base` (or a folder on the way to it) is a link.
     """
+    refuse_links(base)
     now = time.time()
     # Microseconds first, so that names sort in creation order even within a second.
     run_id = time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f"-{int(now * 1e6) % 1_000_000:06d}" + secrets.token_hex(2)
@@ -83,6 +128,7 @@ def new_run_root(base: Path = RUNS_DIR) -> Path:
             f"cannot write the run records under {base} in {os.getcwd()} ({reason}); "
             "run from a directory you can write to"
         ) from None
+    refuse_links(root)  # a link planted while the folders were made
     _ignore_records(base)
     prune_sessions(base, keep_runs(), current=root)
     return root
@@ -93,13 +139,18 @@ def _ignore_records(base: Path) -> None:
     if base.parent.name != RECORDS_DIR.name:
         return
     ignore = base.parent / ".gitignore"
-    if not ignore.exists():
+    if not os.path.lexists(ignore):
         with contextlib.suppress(OSError):
-            ignore.write_text("# Written by reprolint: run records stay out of git.\n*\n", encoding="utf-8")
+            fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write("# Written by reprolint: run records stay out of git.\n*\n")
 
 
 def sessions(base: Path = RUNS_DIR) -> List[Path]:
-    """The session folders reprolint made under `base`, oldest first."""
+    """The session folders reprolint made under `base`, oldest first (none when `base`
+    or a folder on the way to it is a link)."""
+    if link_on_the_way(base) is not None:
+        return []
     try:
         found = [p for p in base.iterdir() if _SESSION_NAME.match(p.name) and p.is_dir() and not p.is_symlink()]
     except OSError:
@@ -122,7 +173,10 @@ def prune_sessions(base: Path, keep: int, current: Optional[Path] = None) -> Lis
 
 
 def remove_sessions(base: Path = RUNS_DIR) -> int:
-    """`reprolint clean --runs`: remove every session folder. Returns how many."""
+    """`reprolint clean --runs`: remove every session folder. Returns how many.
+
+    Raises RecordsUnavailable when `base` or a folder on the way is a link."""
+    refuse_links(base)
     found = sessions(base)
     for old in found:
         shutil.rmtree(old, ignore_errors=True)
