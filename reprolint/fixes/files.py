@@ -203,31 +203,57 @@ def write_change(change: FileChange) -> Path:
         raise WriteError("not a regular file, not written")
     if not info.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
         raise WriteError("read-only, not written")
-    try:
-        current = path.read_bytes()
-    except OSError as exc:
-        raise WriteError(f"cannot read: {exc.strerror or exc}") from exc
-    if current != change.source.data:
-        raise WriteError("changed on disk since it was read, not overwritten")
+    read = change.source.data
+    if not _still_as_read(path, info, read):
+        raise WriteError(CHANGED_ON_DISK)
     data = change.source.encode(change.after)
     remove_stale_temp_files(path)
     in_place = info.st_nlink > 1 or info.st_uid != _euid(info)
-    if not in_place:
-        try:
-            _replace_atomically(path, data, info)
-            return path
-        except PermissionError:
-            in_place = True  # the folder is read-only; the file itself is writable
-        except OSError as exc:
-            raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
     try:
-        _write_in_place(path, data)
+        if not in_place:
+            try:
+                _replace_atomically(path, data, info, read)
+                return path
+            except PermissionError:
+                in_place = True  # the folder is read-only; the file itself is writable
+        _write_in_place(path, data, info, read)
+    except _ChangedOnDisk:
+        raise WriteError(CHANGED_ON_DISK) from None
     except OSError as exc:
         raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
     return path
 
 
-def _replace_atomically(path: Path, data: bytes, info: os.stat_result) -> None:
+CHANGED_ON_DISK = "changed on disk since it was read (an edit saved meanwhile?), not overwritten"
+
+
+class _ChangedOnDisk(Exception):
+    """The file is no longer what was read: an edit was saved while fix wrote."""
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _still_as_read(path: Path, info: os.stat_result, read: bytes) -> bool:
+    """Whether ``path`` is still the file ``info`` describes, holding exactly ``read``:
+    same device and inode (an editor's atomic save makes a new one), same size and
+    modification time (an append), and the same bytes (an edit within the clock's
+    resolution)."""
+    try:
+        with open(path, "rb") as handle:
+            if _identity(os.fstat(handle.fileno())) != _identity(info):
+                return False
+            current = handle.read(len(read) + 1)
+        return current == read and _identity(os.stat(path)) == _identity(info)
+    except OSError:
+        return False
+
+
+def _replace_atomically(path: Path, data: bytes, info: os.stat_result, read: bytes) -> None:
+    """Write ``data`` beside ``path`` and rename it over ``path`` — only if ``path`` is
+    still what was read, checked after the slow part (write, fsync), right before the
+    rename (else :class:`_ChangedOnDisk`)."""
     fd, temp = tempfile.mkstemp(
         dir=str(path.parent), prefix=f".{path.name}.{_digest(data)}.", suffix=_TEMP_SUFFIX
     )
@@ -237,6 +263,8 @@ def _replace_atomically(path: Path, data: bytes, info: os.stat_result) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, stat.S_IMODE(info.st_mode))
+        if not _still_as_read(path, info, read):
+            raise _ChangedOnDisk()
         os.replace(temp, path)
     except BaseException:  # Ctrl-C included: never leave the temporary file behind
         try:
@@ -246,10 +274,13 @@ def _replace_atomically(path: Path, data: bytes, info: os.stat_result) -> None:
         raise
 
 
-def _write_in_place(path: Path, data: bytes) -> None:
-    """Overwrite ``path``'s content, keeping its inode (owner, mode, other hard links)."""
+def _write_in_place(path: Path, data: bytes, info: os.stat_result, read: bytes) -> None:
+    """Overwrite ``path``'s content, keeping its inode (owner, mode, other hard links),
+    only if it is still what was read (else :class:`_ChangedOnDisk`)."""
     fd = os.open(path, os.O_WRONLY)
     with os.fdopen(fd, "wb") as handle:
+        if _identity(os.fstat(fd)) != _identity(info) or not _still_as_read(path, info, read):
+            raise _ChangedOnDisk()
         handle.write(data)
         handle.truncate()
         handle.flush()
