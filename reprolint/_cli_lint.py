@@ -205,7 +205,7 @@ def _check(args: argparse.Namespace) -> int:
                 )
             diagnostics, files = result.diagnostics, result.files_checked
             for note in result.notes:
-                sys.stderr.write(f"reprolint: note: {note}\n")
+                sys.stderr.write(f"reprolint: note: {_printable(note)}\n")
             for problem in result.problems:
                 sys.stderr.write(f"reprolint: warning: {_printable(problem)}\n")
     status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
@@ -366,6 +366,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     args = parser.parse_args(args_list)
+    # Under the github format every line on either stream is an escaped annotation or
+    # plain text that cannot start a workflow command (reprolint.reporters.workflow).
+    from reprolint.reporters.workflow import guarded_streams
+
+    with guarded_streams(getattr(args, "output_format", None) == "github"):
+        return _dispatch(args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     handlers = {
         "check": _check, "rules": _rules, "explain": _explain, "guide": _guide, "clean": _clean,
         "fix": _fix,
