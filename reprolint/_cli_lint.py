@@ -165,6 +165,7 @@ def _check(args: argparse.Namespace) -> int:
     # Only JSON and SARIF show a fix's edits; the other formats need only its level,
     # which is much cheaper to know (reprolint.fixing.attach_fixes).
     edits = args.output_format in ("json", "sarif")
+    skipped: list[str] = []
     if args.stdin_filename is not None or args.paths == ["-"]:
         from reprolint import api
 
@@ -204,6 +205,7 @@ def _check(args: argparse.Namespace) -> int:
                     cache=not args.no_cache, fix_edits=edits,
                 )
             diagnostics, files = result.diagnostics, result.files_checked
+            skipped = result.skipped
             for note in result.notes:
                 sys.stderr.write(f"reprolint: note: {_printable(note)}\n")
             for problem in result.problems:
@@ -211,9 +213,13 @@ def _check(args: argparse.Namespace) -> int:
     status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
     report = Report(
         diagnostics, files, show_source=args.show_source, statistics=args.statistics,
-        quiet=args.quiet, exit_status=status,
+        quiet=args.quiet, exit_status=status, skipped=tuple(skipped),
     )
     render(args.output_format, report, sys.stdout)
+    if skipped and args.output_format != "text":  # text says it in its summary
+        from reprolint.reporters.text import skipped_line
+
+        sys.stderr.write(f"reprolint: note: {skipped_line(skipped)}\n")
     return status
 
 

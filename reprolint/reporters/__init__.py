@@ -21,6 +21,7 @@ class Report:
         statistics: bool = False,
         quiet: bool = False,
         exit_status: int = 0,
+        skipped: tuple[str, ...] = (),
     ) -> None:
         self.diagnostics = diagnostics
         self.files_checked = files_checked
@@ -28,6 +29,7 @@ class Report:
         self.statistics = statistics
         self.quiet = quiet
         self.exit_status = exit_status
+        self.skipped = list(skipped)  # files found but not analysed, each "path (why)"
 
 
 def _text(report: Report, out: TextIO) -> None:

@@ -68,6 +68,14 @@ def summary(diagnostics: list[Diagnostic], files_checked: Optional[int] = None) 
     return text + "."
 
 
+def skipped_line(skipped: list[str]) -> Optional[str]:
+    """The summary's line naming the files found but not analysed (None: none were)."""
+    if not skipped:
+        return None
+    n = len(skipped)
+    return f"Skipped {n} file{'s' if n != 1 else ''}, not analysed: {printable(', '.join(skipped))}."
+
+
 def statistics_lines(diagnostics: list[Diagnostic]) -> list[str]:
     counts = Counter((d.code, d.name) for d in diagnostics)
     width = max((len(str(c)) for c in counts.values()), default=1)
@@ -85,7 +93,7 @@ def render_text(report: "Report", out: TextIO) -> None:
         for line in statistics_lines(report.diagnostics):
             console.print(escape(line))
         if not report.quiet:
-            console.print(summary(report.diagnostics, report.files_checked))
+            _print_summary(console, report)
         return
     for d in report.diagnostics:
         console.print(
@@ -104,7 +112,16 @@ def render_text(report: "Report", out: TextIO) -> None:
                     f"       [blue]|[/blue] {' ' * (d.span.start_col - 1)}[red]{'^' * max(width, 1)}[/red]"
                 )
     if not report.quiet:
-        console.print(summary(report.diagnostics, report.files_checked))
+        _print_summary(console, report)
+
+
+def _print_summary(console: "Console", report: "Report") -> None:
+    from rich.markup import escape
+
+    console.print(summary(report.diagnostics, report.files_checked))
+    line = skipped_line(report.skipped)
+    if line is not None:
+        console.print(escape(line))
 
 
 def render_concise(report: "Report", out: TextIO) -> None:
