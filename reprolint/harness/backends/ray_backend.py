@@ -152,8 +152,21 @@ class RayExecutor:
         return "shared" if all(seen) else "upload"
 
     def _upload_env(self) -> Dict[str, Any]:
+        """The runtime environment of an upload: a staged copy of the project's regular
+        files (Ray would follow links out of the project), and reprolint itself."""
+        from reprolint.harness.backends.upload import stage_project
+
+        staging = Path(tempfile.mkdtemp(prefix="reprolint-upload-"))
+        self._staging = getattr(self, "_staging", []) + [staging]
+        skipped = stage_project(Path(self.cwd), staging, UPLOAD_EXCLUDES)
+        if skipped:
+            shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+            sys.stderr.write(
+                f"reprolint: warning: --working-dir upload ships regular files only; "
+                f"{len(skipped)} symbolic link{'s' if len(skipped) != 1 else ''} left out: {shown}\n"
+            )
         return {
-            "working_dir": self.cwd,
+            "working_dir": str(staging),
             "excludes": UPLOAD_EXCLUDES,
             "py_modules": [str(Path(reprolint.__file__).resolve().parent)],
         }
@@ -258,6 +271,8 @@ class RayExecutor:
 
     def close(self) -> None:
         self._disconnect()
+        for staging in getattr(self, "_staging", []):
+            shutil.rmtree(staging, ignore_errors=True)
         if sys.stdout is sys.stderr:
             sys.stdout = self._stdout
 
