@@ -241,7 +241,7 @@ def _fix(args: argparse.Namespace) -> int:
         return 130
     status = EXIT_CLEAN
     for problem in report.problems:
-        sys.stderr.write(f"reprolint: warning: {problem}\n")
+        sys.stderr.write(f"reprolint: warning: {_printable(problem)}\n")
     if args.diff:
         out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
         for change in report.changes:
@@ -263,14 +263,17 @@ def _fix(args: argparse.Namespace) -> int:
             except WriteError as exc:
                 failed += 1
                 unwritten.add(change.path)
-                sys.stderr.write(f"reprolint: error: {change.path}: {exc}\n")
+                sys.stderr.write(f"reprolint: error: {_printable(change.path)}: {exc}\n")
             except KeyboardInterrupt:
                 left = len(report.changes) - i
-                sys.stderr.write(f"reprolint: interrupted: {left} file(s) not written, from {change.path} on\n")
+                sys.stderr.write(f"reprolint: interrupted: {left} file(s) not written, from {_printable(change.path)} on\n")
                 return 130
             else:
                 if Path(change.path).is_symlink():
-                    sys.stderr.write(f"reprolint: note: {change.path} is a symbolic link: wrote {written}\n")
+                    sys.stderr.write(
+                        f"reprolint: note: {_printable(change.path)} is a symbolic link: "
+                        f"wrote {_printable(str(written))}\n"
+                    )
         report.changes = [c for c in report.changes if c.path not in unwritten]
         report.not_written = failed
         sys.stdout.write(summary(report, "write", unsafe))
@@ -279,7 +282,7 @@ def _fix(args: argparse.Namespace) -> int:
         counts = ", ".join(
             f"{code} \u00d7{n}" if n > 1 else code for code, n in sorted(change.fixed.items())
         )
-        sys.stdout.write(f"{change.path}: would fix {counts or 'problems'}\n")
+        sys.stdout.write(f"{_printable(change.path)}: would fix {counts or 'problems'}\n")
     sys.stdout.write(summary(report, "check", unsafe))
     if report.changes:
         sys.stdout.write("Run with `--diff` to see the changes, `--write` to apply them.\n")

@@ -112,7 +112,7 @@ def unified_diff(change: FileChange, label: Optional[str] = None) -> str:
     after = ("\ufeff" if change.source.bom else "") + change.after
     a, b = split_lines(before), split_lines(after)
     out = []
-    for line in difflib.unified_diff(a, b, f"a/{name}", f"b/{name}", n=3):
+    for line in difflib.unified_diff(a, b, diff_path(f"a/{name}"), diff_path(f"b/{name}"), n=3):
         if line.startswith(("---", "+++")):
             out.append(line.rstrip("\n") + "\n")
             continue
@@ -120,6 +120,41 @@ def unified_diff(change: FileChange, label: Optional[str] = None) -> str:
             line += "\n\\ No newline at end of file\n"
         out.append(line)
     return "".join(out)
+
+
+_C_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
+              "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
+
+
+def _needs_quotes(char: str) -> bool:
+    code = ord(char)
+    return code < 0x20 or code >= 0x7F or char in '"\\'
+
+
+def diff_path(name: str) -> str:
+    """A file name for a diff header, quoted as git quotes it when it must be: a name
+    holding a newline, tab or other control character, a quote, a backslash, a
+    non-ASCII character (its UTF-8 bytes) or a byte that is not UTF-8 (a surrogate
+    escape) becomes ``"a/x\\nconftest.py"`` (C escapes,
+    octal bytes), which ``git apply`` and GNU ``patch`` read as one name. A raw newline
+    there would start a second header, and ``patch -p1`` would create a file the diff
+    never meant (a ``conftest.py``, which pytest then runs)."""
+    if not any(_needs_quotes(c) for c in name):
+        return name
+    parts = []
+    for char in name:
+        code = ord(char)
+        if char in _C_ESCAPES:
+            parts.append(_C_ESCAPES[char])
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte of a non-UTF-8 name
+            parts.append(f"\\{code - 0xDC00:03o}")
+        elif code < 0x20 or code == 0x7F:
+            parts.append(f"\\{code:03o}")
+        elif code > 0x7F:  # as git does (core.quotePath): the UTF-8 bytes, in octal
+            parts.append("".join(f"\\{byte:03o}" for byte in char.encode("utf-8", "surrogatepass")))
+        else:
+            parts.append(char)
+    return '"' + "".join(parts) + '"'
 
 
 class WriteError(Exception):
