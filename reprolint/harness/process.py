@@ -194,8 +194,9 @@ def harness_env(base: Optional[Dict[str, str]] = None) -> Dict[str, str]:
         env.pop(name, None)
     old = env.get("PYTHONPATH")
     env["PYTHONPATH"] = str(INJECT_DIR) + (os.pathsep + old if old else "")
-    # Where the injected sitecustomize finds reprolint if COMMAND runs another Python.
-    env[renv.HOME] = str(Path(reprolint.__file__).resolve().parent.parent)
+    # Where the injected sitecustomize finds reprolint if COMMAND runs another Python:
+    # the package's own folder, never the one above it (a checkout, a venv's packages).
+    env[renv.HOME] = str(Path(reprolint.__file__).resolve().parent)
     return env
 
 
