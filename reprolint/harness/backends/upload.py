@@ -16,6 +16,8 @@ import stat
 from pathlib import Path
 from typing import List, Sequence
 
+from reprolint.discovery import walk
+
 __all__ = ["stage_project"]
 
 
@@ -29,14 +31,14 @@ def stage_project(source: Path, dest: Path, excludes: Sequence[str]) -> List[str
     (relative to `source`) of the symbolic links not copied."""
     skipped: List[str] = []
     source = Path(source)
-    for top, dirs, files in os.walk(source, followlinks=False):
+    for top, dirs, files in walk(source, lambda error: None):
         rel_top = Path(top).relative_to(source)
         kept = []
         for name in sorted(dirs):
             path = Path(top) / name
             if _excluded(name, excludes):
                 continue
-            if path.is_symlink():  # os.walk lists a link to a folder among the folders
+            if path.is_symlink():  # a link to a folder is listed among the folders
                 skipped.append(str(rel_top / name))
                 continue
             kept.append(name)
