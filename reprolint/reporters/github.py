@@ -29,13 +29,16 @@ _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO
 
 
 _OTHER_CONTROLS = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def escape_data(value: str) -> str:
     """Escape a workflow command's message (after the ``::``); other control characters
     (a terminal escape in a file name) are written as ``%XX`` too, shown as such."""
     value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return _OTHER_CONTROLS.sub(lambda m: f"%{ord(m.group()):02X}", value)
+    value = _OTHER_CONTROLS.sub(lambda m: f"%{ord(m.group()):02X}", value)
+    # A byte of a non-UTF-8 name (a lone surrogate): its value, as the escapes above.
+    return _SURROGATE.sub(lambda m: f"%{ord(m.group()) & 0xFF:02X}", value)
 
 
 def escape_property(value: str) -> str:

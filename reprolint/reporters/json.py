@@ -11,7 +11,9 @@ if TYPE_CHECKING:
 
 
 def render_json(report: "Report", out: TextIO) -> None:
-    json.dump([_item(d) for d in report.diagnostics], out, indent=2, ensure_ascii=False)
+    from reprolint.reporters import dump_json
+
+    dump_json([_item(d) for d in report.diagnostics], out)
     out.write("\n")
 
 

@@ -25,8 +25,15 @@ __all__ = ["WorkflowSafeStream", "guarded_streams", "is_command_line", "plain_li
 # What the runner takes as the start of a command, after white space it trims.
 _COMMAND_START = re.compile(r"^\s*(::|##\[)")
 # Line breaks for the runner's line reader, and other controls kept out of the log.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0085\u2028\u2029]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0085\u2028\u2029\ud800-\udfff]")
 _WELL_FORMED = re.compile(r"^::(error|warning|notice)( [^:\r\n]*)?::[^\r\n]*$")
+
+
+def _escape(match: "re.Match[str]") -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a non-UTF-8 name
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
 
 
 def is_command_line(line: str) -> bool:
@@ -38,7 +45,7 @@ def plain_line(line: str) -> str:
     """``line`` (no newline in it) as text that cannot start a workflow command: control
     characters (a carriage return ends a line for the runner) shown as ``\\xNN``, and a
     line that would read as a command marked with a leading ``> ``."""
-    line = _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256 else f"\\u{ord(m.group()):04x}", line)
+    line = _CONTROLS.sub(_escape, line)
     return "> " + line if is_command_line(line) else line
 
 
