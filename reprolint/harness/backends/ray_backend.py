@@ -20,6 +20,7 @@ import io
 import os
 import secrets
 import shutil
+import socket
 import sys
 import tarfile
 import tempfile
@@ -116,6 +117,7 @@ class RayExecutor:
             if upload:  # a Ray the caller set up: its runtime environment stays theirs
                 raise BackendUnavailable("--working-dir upload needs a Ray that reprolint starts or joins itself")
             return
+        check_reachable(self.options.address)
         try:
             self.ray.init(
                 address=self.options.address, include_dashboard=False, log_to_driver=False,
@@ -275,6 +277,32 @@ class RayExecutor:
             shutil.rmtree(staging, ignore_errors=True)
         if sys.stdout is sys.stderr:
             sys.stdout = self._stdout
+
+
+CONNECT_TIMEOUT = 10.0  # seconds to reach a cluster's address before giving up
+
+
+def check_reachable(address: Optional[str], timeout: float = CONNECT_TIMEOUT) -> None:
+    """Raise BackendUnavailable unless something answers at `address` (`host:port` or
+    `ray://host:port`) within `timeout` seconds: `ray.init` retries a dead address for
+    many minutes, and ignores SIGTERM meanwhile. `auto`, `local` and no address (a new
+    local Ray, or RAY_ADDRESS) are left to Ray."""
+    if not address or address in ("auto", "local"):
+        return
+    target = address.split("://", 1)[1] if "://" in address else address
+    host, _, port = target.rstrip("/").rpartition(":")
+    if not host or not port.isdigit():
+        return  # not host:port: Ray says what it makes of it
+    host = host.strip("[]")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, socket.timeout) else (exc.strerror or str(exc))
+        raise BackendUnavailable(
+            f"cannot join Ray at {address}: nothing answers there within {timeout:g} s ({reason}); "
+            "start the cluster (`ray start --head`) or check --address"
+        ) from None
 
 
 def _text(resources: Dict[str, float]) -> str:
