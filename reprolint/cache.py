@@ -724,7 +724,16 @@ class FactsCache:
     def _write(self, kind: str, key: str, entry: Path, body: bytes) -> None:
         if not self._prepare():
             return
-        entry.parent.mkdir(parents=True, exist_ok=True)
+        # The shard folders only, never the cache folder itself: a `reprolint clean`
+        # during this run removes it, and remaking it here would leave a folder without
+        # its tag (every later run uncached, clean refusing). Then nothing is written.
+        here = self.folder
+        for part in entry.parent.relative_to(self.folder).parts:
+            here = here / part
+            try:
+                here.mkdir()
+            except FileExistsError:
+                pass
         write_atomic(entry, self._seal(kind, key, body))
 
     def _entry(self, key: str) -> Path:

@@ -129,9 +129,60 @@ def new_run_root(base: Path = RUNS_DIR) -> Path:
             "run from a directory you can write to"
         ) from None
     refuse_links(root)  # a link planted while the folders were made
+    _hold(root)
     _ignore_records(base)
     prune_sessions(base, keep_runs(), current=root)
     return root
+
+
+_LOCK_FILE = ".in-use"
+_held: Dict[str, int] = {}  # the session this process runs (real path -> locked descriptor)
+
+
+def _hold(session: Path) -> None:
+    """Mark `session` as in use (an exclusive lock on its `.in-use` file, held until this
+    process starts another session or exits), so that pruning and `clean --runs` by
+    other processes leave it alone. A process runs one session at a time."""
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks (Windows): sessions are pruned by age only
+        return
+    for fd in _held.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
+    try:
+        fd = os.open(session / _LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return
+    _held[os.path.realpath(session)] = fd
+
+
+def in_use(session: Path) -> bool:
+    """Whether a verify, profile or variance still running in another process holds
+    `session` (this process's own session is its to prune or clean)."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    if os.path.realpath(session) in _held:
+        return False
+    try:
+        fd = os.open(session / _LOCK_FILE, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False  # no lock file: a session of an older reprolint, or one not running
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing releases a lock taken here
+    return False
 
 
 def _ignore_records(base: Path) -> None:
@@ -167,9 +218,12 @@ def prune_sessions(base: Path, keep: int, current: Optional[Path] = None) -> Lis
     excess = len(found) + (1 if current is not None else 0) - keep
     removed = []
     for old in found[: max(0, excess)]:
+        if in_use(old):
+            continue  # still running (here or elsewhere): pruned by a later session
         shutil.rmtree(old, ignore_errors=True)
         removed.append(old)
     return removed
+
 
 
 def remove_sessions(base: Path = RUNS_DIR) -> int:
@@ -177,7 +231,7 @@ def remove_sessions(base: Path = RUNS_DIR) -> int:
 
     Raises RecordsUnavailable when `base` or a folder on the way is a link."""
     refuse_links(base)
-    found = sessions(base)
+    found = [old for old in sessions(base) if not in_use(old)]
     for old in found:
         shutil.rmtree(old, ignore_errors=True)
     return len(found)
