@@ -1,0 +1,46 @@
+"""Minor hostile inputs of issue 30: non-finite `--timeout`, a `--runs` that would
+exhaust memory before the first run, `--help` into a closed pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _reprolint(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "CI": "1"}
+    env.pop("REPROLINT_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "reprolint", *args], cwd=cwd, capture_output=True,
+                          text=True, env=env, timeout=timeout)
+
+
+@pytest.mark.parametrize("command", ["verify", "profile", "variance"])
+@pytest.mark.parametrize("value", ["nan", "inf", "NaN"])
+def test_a_non_finite_timeout_is_refused(tmp_path: Path, command: str, value: str) -> None:
+    done = _reprolint(command, "--timeout", value, "--", sys.executable, "-c", "pass", cwd=tmp_path)
+    assert done.returncode == 2, done
+    assert f"reprolint {command}: error: --timeout must be" in done.stderr, done.stderr
+    assert not (tmp_path / ".reprolint").exists()  # refused before anything ran
+
+
+@pytest.mark.parametrize("command", ["verify", "variance"])
+def test_a_huge_number_of_runs_is_refused_at_once(tmp_path: Path, command: str) -> None:
+    done = _reprolint(command, "--runs", "50000000", "--", sys.executable, "-c", "pass", cwd=tmp_path, timeout=60)
+    assert done.returncode == 2, done
+    assert "--runs must be at most 10,000, got 50,000,000" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["verify", "--help"]])
+def test_help_into_a_closed_pipe_prints_no_traceback(tmp_path: Path, args: list[str]) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "reprolint", *args], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before reprolint writes
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
