@@ -44,3 +44,23 @@ def test_help_into_a_closed_pipe_prints_no_traceback(tmp_path: Path, args: list[
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0, err
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+MALFORMED = (
+    "import os\n"
+    "path = os.path.join(os.environ['REPROLINT_TRACE_DIR'], 'trace.main.jsonl')\n"
+    "with open(path, 'a') as handle:\n"
+    "    handle.write('[1, 2]\\n')\n"
+    "    handle.write('{\"k\": \"step\", \"n\": \"one\", \"d\": 5}\\n')\n"
+    "    handle.write('{\"k\": \"metric\"}\\n')\n"
+    "    handle.write('{\"k\": \"init\", \"opt\": [0], \"d\": []}\\n')\n"
+    "print('trained')\n"
+)
+
+
+def test_malformed_trace_lines_are_ignored_not_an_internal_error(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(MALFORMED)
+    done = _reprolint("verify", "--", sys.executable, "train.py", cwd=tmp_path)
+    assert "internal error" not in done.stderr + done.stdout, done
+    assert done.returncode in (0, 2), done  # only the output to compare: its verdict
+    assert "Traceback" not in done.stderr
