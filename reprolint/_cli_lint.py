@@ -166,6 +166,7 @@ def _check(args: argparse.Namespace) -> int:
     # which is much cheaper to know (reprolint.fixing.attach_fixes).
     edits = args.output_format in ("json", "sarif")
     skipped: list[str] = []
+    sources: dict[str, str] = {}
     if args.stdin_filename is not None or args.paths == ["-"]:
         from reprolint import api
 
@@ -175,6 +176,10 @@ def _check(args: argparse.Namespace) -> int:
         data = sys.stdin.buffer.read()
         diagnostics = api.check_source(data, name, settings, fix_edits=edits)
         files = 1
+        try:  # --show-source shows what was read from stdin, not the file on disk
+            sources = {name: api.decode_source(data)}
+        except api.SourceError:
+            sources = {name: data.decode("utf-8", errors="replace")}
     else:
         missing = [p for p in args.paths if _missing(p)]
         if missing:
@@ -213,7 +218,7 @@ def _check(args: argparse.Namespace) -> int:
     status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
     report = Report(
         diagnostics, files, show_source=args.show_source, statistics=args.statistics,
-        quiet=args.quiet, exit_status=status, skipped=tuple(skipped),
+        quiet=args.quiet, exit_status=status, skipped=tuple(skipped), sources=sources,
     )
     render(args.output_format, report, sys.stdout)
     if skipped and args.output_format != "text":  # text says it in its summary

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json as _stdlib_json  # (the name `json` is this package's reporter module)
 import re
-from typing import Callable, TextIO
+from typing import Callable, Optional, TextIO
 
 from reprolint.model import Diagnostic
 
@@ -36,6 +36,7 @@ class Report:
         quiet: bool = False,
         exit_status: int = 0,
         skipped: tuple[str, ...] = (),
+        sources: Optional[dict[str, str]] = None,
     ) -> None:
         self.diagnostics = diagnostics
         self.files_checked = files_checked
@@ -44,6 +45,8 @@ class Report:
         self.quiet = quiet
         self.exit_status = exit_status
         self.skipped = list(skipped)  # files found but not analysed, each "path (why)"
+        # Text checked that is not on disk as checked (stdin, `--stdin-filename`): path -> text.
+        self.sources = dict(sources or {})
 
 
 def _text(report: Report, out: TextIO) -> None:

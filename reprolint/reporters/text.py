@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional, TextIO
@@ -35,15 +37,27 @@ def _console(out: TextIO) -> "Console":
     return Console(file=out, highlight=False, soft_wrap=True, emoji=False)
 
 
-def _source_line(path: str, line: int) -> Optional[str]:
+def _file_text(path: str) -> Optional[str]:
+    """A source file's text decoded as the analysis decoded it (BOM, PEP 263 cookie:
+    a Latin-1 file shows no mojibake), or None."""
+    from reprolint.api import SourceError, decode_source
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, text in enumerate(handle, start=1):
-                if number == line:
-                    return text.rstrip("\r\n")
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError:
         return None
-    return None
+    try:
+        return decode_source(data)
+    except SourceError:
+        return data.decode("utf-8", errors="replace")
+
+
+def _source_line(text: Optional[str], line: int) -> Optional[str]:
+    if text is None:
+        return None
+    lines = re.split(r"\r\n|\r|\n", text)  # line ends as Python's tokenizer sees them
+    return lines[line - 1] if 1 <= line <= len(lines) else None
 
 
 def summary(diagnostics: list[Diagnostic], files_checked: Optional[int] = None) -> str:
@@ -95,12 +109,15 @@ def render_text(report: "Report", out: TextIO) -> None:
         if not report.quiet:
             _print_summary(console, report)
         return
+    texts: dict[str, Optional[str]] = {}  # path -> its text, read once
     for d in report.diagnostics:
         console.print(
             f"[bold]{escape(location(d))}:[/bold] [bold red]{d.code}[/bold red] {escape(printable(d.message))}"
         )
-        if report.show_source and d.cell is None and Path(d.path).is_file():
-            line = _source_line(d.path, d.span.start_line)
+        if report.show_source and d.cell is None and (d.path in report.sources or Path(d.path).is_file()):
+            if d.path not in texts:
+                texts[d.path] = report.sources.get(d.path) or _file_text(d.path)
+            line = _source_line(texts[d.path], d.span.start_line)
             if line is not None:
                 width = (
                     d.span.end_col - d.span.start_col

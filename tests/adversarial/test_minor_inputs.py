@@ -64,3 +64,25 @@ def test_malformed_trace_lines_are_ignored_not_an_internal_error(tmp_path: Path)
     assert "internal error" not in done.stderr + done.stdout, done
     assert done.returncode in (0, 2), done  # only the output to compare: its verdict
     assert "Traceback" not in done.stderr
+
+
+PROGRAM = 'import random\n\nif __name__ == "__main__":\n    print(random.random())\n'
+
+
+def test_show_source_with_stdin_shows_the_text_read_from_stdin(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("a = 1\nb = 2\nc = 3\nDISK_LINE = 4\n")
+    env = {**os.environ, "CI": "1"}
+    done = subprocess.run([sys.executable, "-m", "reprolint", "check", "--no-cache", "--show-source",
+                           "--stdin-filename", "train.py", "-"], cwd=tmp_path, input=PROGRAM,
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 1, done
+    assert "     4 |     print(random.random())\n" in done.stdout, done.stdout
+    assert "DISK_LINE" not in done.stdout
+
+
+def test_show_source_decodes_a_latin1_file_as_declared(tmp_path: Path) -> None:
+    (tmp_path / "lat.py").write_bytes(b"# -*- coding: latin-1 -*-\n" + PROGRAM.replace(
+        "random.random())", 'random.random(), "\xe9t\xe9")').encode("latin-1"))
+    done = _reprolint("check", "--no-cache", "--show-source", "lat.py", cwd=tmp_path)
+    assert done.returncode == 1, done
+    assert '     5 |     print(random.random(), "été")\n' in done.stdout, done.stdout
