@@ -543,15 +543,25 @@ def json_lines(text: str) -> dict[int, list[int]]:
     offset = 1 if text.startswith("\ufeff") else 0
     spans = _source_spans(text, _skip(text, offset))
     found: dict[int, list[int]] = {}
+    # Newlines are counted from the last position, never from the start of the file:
+    # linear in the notebook's size (counting from 0 for every line was quadratic).
+    pos, line = 0, 1
+
+    def line_at(offset: int) -> int:
+        nonlocal pos, line
+        line += text.count("\n", pos, offset)
+        pos = offset
+        return line
+
     for number, index in enumerate(notebook.code_cells, start=1):
         span = spans[index]
         if span is None:
             continue
         start, end = span
         if text[start] == "[":
-            found[number] = [text.count("\n", 0, s) + 1 for s, _ in _elements(text, start)]
+            found[number] = [line_at(s) for s, _ in _elements(text, start)]
         else:
-            found[number] = [text.count("\n", 0, start) + 1]
+            found[number] = [line_at(start)]
     return found
 
 

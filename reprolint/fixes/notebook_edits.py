@@ -3,10 +3,9 @@ back into their cells (only the changed cells' sources are rewritten)."""
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
-from reprolint.fixes.edits import FixError, split_lines
+from reprolint.fixes.edits import FixError, line_opcodes, split_lines
 from reprolint.fixes.files import SourceFile, read_regular
 
 __all__ = ["notebook_with_program", "read_notebook_source"]
@@ -61,8 +60,7 @@ def notebook_with_program(text: str, old: str, new: str, cell_map: Any) -> str:
     replaced: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     before_first: list[str] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in line_opcodes(a, b):
         if tag == "equal":
             continue
         if any(not plain(i) for i in range(i1, i2)):
