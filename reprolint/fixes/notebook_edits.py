@@ -3,6 +3,7 @@ back into their cells (only the changed cells' sources are rewritten)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from reprolint.fixes.edits import FixError, line_opcodes, split_lines
@@ -91,10 +92,14 @@ def notebook_with_program(text: str, old: str, new: str, cell_map: Any) -> str:
                 continue
             if i == 0:
                 out.extend(new_lines(before_first))
-            out.extend(new_lines(replaced[i]) if i in replaced else [originals[cell][index] + "\n"])
+            kept = originals[cell][index]
+            # A CRLF cell's last line has no "\r" of its own: it ends like the others.
+            ending = "\r\n" if crlf and not kept.endswith("\r") else "\n"
+            out.extend(new_lines(replaced[i]) if i in replaced else [kept + ending])
             out.extend(new_lines(after.get(i, [])))
         source = "".join(out)
         if not cells[cell].endswith("\n"):
-            source = source.rstrip("\n")  # the cell's last line keeps having no newline
+            # The cell's last line keeps having no line end (a CRLF one: no stray "\r").
+            source = re.sub(r"(\r?\n)+\Z", "", source)
         changed[cell] = source
     return write_back(text, changed)

@@ -55,3 +55,23 @@ def test_other_formats_name_the_skipped_notebook_on_stderr(cli, tmp_path: Path) 
     assert done.status == 0, done
     assert json.loads(done.out) == []
     assert "reprolint: note: Skipped 1 file, not analysed: model.ipynb (julia notebook, not Python)." in done.err
+
+
+def test_a_crlf_cell_without_a_last_newline_gets_no_stray_carriage_return(cli, tmp_path: Path) -> None:
+    # issue 30 (minor): the fix's lines after such a cell's last line ended in a lone "\r".
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps({
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+             "source": ["import torch\r\n", "import numpy"]},
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+             "source": ["x = torch.randn(3)\r\n"]},
+        ],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+    }, indent=1))
+    done = cli("fix", "--write", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert done.status == 0, done
+    first = json.loads(path.read_text())["cells"][0]["source"]
+    assert first[:2] == ["import torch\r\n", "import numpy\r\n"], first
+    assert all(line.endswith("\r\n") for line in first[:-1]) and not first[-1].endswith(("\r", "\n")), first
+    assert cli("fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path).status == 0  # converged
