@@ -87,6 +87,7 @@ class FileAnalysis:
     # Notebooks: program line -> code cell (a reprolint.notebooks.CellMap).
     cells: Optional[Any] = None
     source: Optional[str] = None  # the parsed text, for planning fixes
+    skipped: Optional[str] = None  # why it was not analysed (a notebook in another language)
 
 
 @dataclass
@@ -97,6 +98,8 @@ class CheckResult:
     problems: list[str] = field(default_factory=list)
     # Notes for the user about the check itself (project imports not found...), not findings.
     notes: list[str] = field(default_factory=list)
+    # Files found but not analysed, each with why: "nb.ipynb (a R notebook)".
+    skipped: list[str] = field(default_factory=list)
 
 
 def decode_source(data: bytes) -> str:
@@ -457,10 +460,12 @@ def check_paths(
         )
         diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits, jobs)
     notes = _import_notes(analyses, _roots(paths))
-    if run is not None:
-        # Under the keys of the bytes analysed, not of the lookup's earlier read.
+    skipped = [f"{a.path} ({a.skipped})" for a in analyses if a.skipped]
+    if run is not None and not skipped:
+        # Under the keys of the bytes analysed, not of the lookup's earlier read. (A run
+        # that skipped files is not stored whole: a warm run must name them again.)
         run.remember(diagnostics, analysed_keys)
-    return CheckResult(diagnostics, len(files), problems, notes=notes)
+    return CheckResult(diagnostics, len(files), problems, notes=notes, skipped=skipped)
 
 
 def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:

@@ -64,6 +64,7 @@ __all__ = [
     "remove_cache",
     "run_key",
     "secret_folder",
+    "sign",
     "user_secret",
 ]
 
@@ -489,6 +490,12 @@ def _read_or_make_secret(path: Path) -> bytes:
     return value
 
 
+def sign(*parts: bytes) -> str:
+    """An HMAC of ``parts`` under the per-user secret: what proves that a record was
+    written by reprolint for this user on this machine (run records, the cache)."""
+    return _mac(user_secret(), *parts)
+
+
 def _mac(secret: bytes, *parts: bytes) -> str:
     h = hmac.new(secret, digestmod=hashlib.sha256)
     for part in parts:
@@ -717,7 +724,16 @@ class FactsCache:
     def _write(self, kind: str, key: str, entry: Path, body: bytes) -> None:
         if not self._prepare():
             return
-        entry.parent.mkdir(parents=True, exist_ok=True)
+        # The shard folders only, never the cache folder itself: a `reprolint clean`
+        # during this run removes it, and remaking it here would leave a folder without
+        # its tag (every later run uncached, clean refusing). Then nothing is written.
+        here = self.folder
+        for part in entry.parent.relative_to(self.folder).parts:
+            here = here / part
+            try:
+                here.mkdir()
+            except FileExistsError:
+                pass
         write_atomic(entry, self._seal(kind, key, body))
 
     def _entry(self, key: str) -> Path:

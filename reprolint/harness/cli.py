@@ -12,6 +12,7 @@ from rich.console import Console
 from reprolint.harness._cli_common import (
     EXIT_USAGE,
     guarded,
+    option_problem,
     parse_command_line,
     plot_unavailable,
     show_progress,
@@ -63,6 +64,9 @@ def verify_main(argv: Sequence[str]) -> int:
         return usage("--runs must be at least 2")
     if args.timeout is not None and args.timeout <= 0:
         return usage("--timeout must be positive")
+    problem = option_problem(args.timeout, args.runs)
+    if problem:
+        return usage(problem)
     execution = options_from(args, args.artifact)
     if isinstance(execution, str):
         return usage(execution)
@@ -133,6 +137,9 @@ def profile_main(argv: Sequence[str]) -> int:
         return usage_error("profile", "--steps must be at least 1")
     if args.timeout is not None and args.timeout <= 0:
         return usage_error("profile", "--timeout must be positive")
+    problem = option_problem(args.timeout)
+    if problem:
+        return usage_error("profile", problem)
 
     from reprolint.harness._profile_report import render_json, render_text
     from reprolint.harness.profile import profile
@@ -193,12 +200,18 @@ def full_help() -> str:
     return "\n".join(lines)
 
 
-def clean_runs() -> None:
-    """`reprolint clean --runs`: remove every session under `.reprolint/runs`."""
-    from reprolint.harness.process import RUNS_DIR, remove_sessions
+def clean_runs() -> int:
+    """`reprolint clean --runs`: remove every session under `.reprolint/runs`.
 
-    removed = remove_sessions()
+    Returns 0, or 2 (with a message) when the records folder is behind a link."""
+    from reprolint.harness.process import RUNS_DIR, RecordsUnavailable, remove_sessions
+
+    try:
+        removed = remove_sessions()
+    except RecordsUnavailable as exc:
+        return usage_error("clean", str(exc))
     print(f"removed {removed} run record{'s' if removed != 1 else ''} from {RUNS_DIR}")
+    return 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:

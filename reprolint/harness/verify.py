@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -166,8 +167,27 @@ def _stat(path: Path) -> Optional[Tuple[int, int]]:
     return st.st_mtime_ns, st.st_size
 
 
-def _artifact_name(artifact: str) -> str:
-    return artifact.replace("\\", "/").strip("/").replace("/", "__")
+_NAME_MAX = 180  # bytes of a record name kept readable; longer ones end in a digest (245 in all)
+
+
+def artifact_record_name(artifact: str) -> str:
+    """The file name an artifact's copy gets in a run's `artifacts/` folder: injective
+    (two different `--artifact` values never share a record, so a file that differs
+    every run is never compared with another one), never `.`/`..`, never holding `/`.
+
+    Every byte outside ASCII letters, digits, `-`, `_` and `.` is percent-encoded (`%`
+    too), and so is a name of dots only; a name over 180 bytes keeps its start and ends
+    in `~` and a SHA-256 of the value (`~` never appears in an encoded name).
+    """
+    raw = artifact.encode("utf-8", "surrogateescape")
+    name = "".join(
+        chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_.") else f"%{b:02X}" for b in raw
+    )
+    if not name.strip("."):
+        name = name.replace(".", "%2E")
+    if len(name) > _NAME_MAX:
+        name = name[:_NAME_MAX] + "~" + hashlib.sha256(raw).hexdigest()
+    return name
 
 
 def run_once(
@@ -222,7 +242,7 @@ def run_once(
             outcome.missing_artifacts.append(artifact)
             continue
         copies.mkdir(exist_ok=True)
-        shutil.copy2(path, copies / _artifact_name(artifact))
+        shutil.copy2(path, copies / artifact_record_name(artifact))
     return outcome
 
 
@@ -240,7 +260,7 @@ def compare_runs(
             continue
         result.processes.append(compare_process(traces_a[name], traces_b[name]))
     for artifact in artifacts:
-        name = _artifact_name(artifact)
+        name = artifact_record_name(artifact)
         result.artifacts.append(
             _artifacts.compare_artifact(
                 artifact, run_a / "artifacts" / name, run_b / "artifacts" / name

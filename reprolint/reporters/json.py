@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -11,7 +10,9 @@ if TYPE_CHECKING:
 
 
 def render_json(report: "Report", out: TextIO) -> None:
-    json.dump([_item(d) for d in report.diagnostics], out, indent=2, ensure_ascii=False)
+    from reprolint.reporters import dump_json
+
+    dump_json([_item(d) for d in report.diagnostics], out)
     out.write("\n")
 
 

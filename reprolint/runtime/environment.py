@@ -10,7 +10,7 @@ from __future__ import annotations
 
 # -- set by the harness for the program -------------------------------------------------
 TRACE_DIR = "REPROLINT_TRACE_DIR"  # trace every optimizer step into this folder
-HOME = "REPROLINT_HOME"  # where reprolint is, for a program run by another Python
+HOME = "REPROLINT_HOME"  # the reprolint package's folder, for a program run by another Python
 INSTALL = "REPROLINT_INSTALL"  # "1": install() from sitecustomize (verify --replay, variance)
 DETERMINISTIC = "REPROLINT_DETERMINISTIC"  # "0": install() leaves the determinism flags off
 RUN_TOKEN = "REPROLINT_RUN_TOKEN"  # marks every process of one run, to stop them all
