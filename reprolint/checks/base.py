@@ -128,6 +128,9 @@ class Rule:
     fix_title: ClassVar[Optional[str]] = None
     fix_applicability: ClassVar[Optional[Applicability]] = None
     framework: ClassVar[str] = "any"
+    # Where what the rule finds can change a run: "any", or "cuda" (a CUDA flag or
+    # kernel: it cannot explain how two CPU runs differ). `verify`/`profile` hints use it.
+    devices: ClassVar[str] = "any"
     severity: ClassVar[Severity] = Severity.WARNING
     VALID: ClassVar[list[Any]] = []
     INVALID: ClassVar[list[Invalid]] = []
@@ -161,6 +164,13 @@ class Rule:
         """Decorator: ``test`` tells cheaply whether ``plan_fix`` would give a fix."""
         cls.fix_precheck = staticmethod(test)  # type: ignore[assignment]
         return test
+
+    @classmethod
+    def acts_on_cpu(cls, data: Mapping[str, Any]) -> bool:
+        """Whether the finding (its data) can make two runs on the CPU differ."""
+        if cls.devices != "cuda":
+            return True
+        return "CPU" in str(data.get("device") or "")  # an op finding: "CPU and CUDA"
 
     @classmethod
     def fix_leveller(cls, level: Callable[..., Any]) -> Callable[..., Any]:

@@ -45,6 +45,12 @@ def _verify_parser() -> argparse.ArgumentParser:
         "--show-output", action="store_true",
         help="stream the program's own output while it runs (it is kept under the records either way)",
     )
+    parser.add_argument(
+        "--diagnose", action="store_true",
+        help="when the runs differ, run twice more under each control (one RNG library "
+        "seeded, every RNG, PYTHONHASHSEED, one thread, num_workers=0, deterministic "
+        "algorithms, cuDNN flags) and report which make the runs agree",
+    )
     parser.add_argument("--output-format", choices=("text", "json"), default="text")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw run 1's and each other run's loss curves, the first divergence marked")
@@ -93,6 +99,14 @@ def verify_main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     if isinstance(result, int):
         return result
+    if args.diagnose and result.verdict == "differs":
+        from reprolint.harness.diagnose_cli import run_diagnosis
+
+        try:
+            run_diagnosis(result, command, args, execution, err, live)
+        except KeyboardInterrupt:
+            err.print("[bold yellow]INTERRUPTED[/]: the diagnosis was stopped; records are under .reprolint/runs/")
+            return EXIT_USAGE
     if args.plot:
         from reprolint.harness.backends.verify_plot import plot_verify
 

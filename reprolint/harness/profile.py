@@ -235,7 +235,11 @@ def _profile_runs(command: Sequence[str], steps: int, timeout: Optional[float],
     if located is not None and located.get("capture"):
         _apply_capture(divergence, located["capture"])
     if divergence.verdict in ("inputs", "random", "control-flow"):
-        result.static_hints = static_hints(command)
+        from reprolint.harness.backends import nodeinfo
+
+        # Profiles run here: a machine without a GPU the run can see runs on the CPU.
+        cuda = bool(nodeinfo.gpus()) and os.environ.get("CUDA_VISIBLE_DEVICES") not in ("", "-1")
+        result.static_hints = static_hints(command, cuda=cuda)
 
 
 def _save(result: ProfileResult, root: Path) -> None:

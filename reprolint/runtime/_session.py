@@ -209,11 +209,22 @@ def install(
     if chosen != "off":
         import random
 
-        _seeding.seed_python(random, master, _draw)
-        when_imported("numpy.random", lambda m: _seeding.seed_numpy(m, master, _draw))
-        when_imported("torch", lambda m: _seeding.seed_torch(m, master, _draw))
-        when_imported("tensorflow", lambda m: _seeding.seed_tensorflow(m, master))
-        when_imported("keras", lambda m: _seeding.seed_keras(m, master))
+        # verify --diagnose seeds one library at a time (REPROLINT_LIBRARIES).
+        only = {lib for lib in os.environ.get(environment.LIBRARIES, "").split(",") if lib} if _from_harness else set()
+
+        def wanted(lib: str) -> bool:
+            return not only or lib in only
+
+        if wanted("random"):
+            _seeding.seed_python(random, master, _draw)
+        if wanted("numpy"):
+            when_imported("numpy.random", lambda m: _seeding.seed_numpy(m, master, _draw))
+        if wanted("torch"):
+            when_imported("torch", lambda m: _seeding.seed_torch(m, master, _draw))
+        if wanted("tensorflow"):
+            when_imported("tensorflow", lambda m: _seeding.seed_tensorflow(m, master))
+        if wanted("keras"):
+            when_imported("keras", lambda m: _seeding.seed_keras(m, master))
     if deterministic:
         when_imported("torch", lambda m: _determinism.apply_torch(m, flags))
         when_imported("tensorflow", lambda m: _determinism.apply_tensorflow(m, flags))

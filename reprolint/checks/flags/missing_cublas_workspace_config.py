@@ -88,6 +88,7 @@ class MissingCublasWorkspaceConfig(Rule):
     fix_title = "Set `CUBLAS_WORKSPACE_CONFIG=:4096:8` before CUDA starts"
     fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid(

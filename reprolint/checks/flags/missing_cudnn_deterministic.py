@@ -89,6 +89,7 @@ class MissingCudnnDeterministic(Rule):
     fix_title = "Set `torch.backends.cudnn.deterministic = True` and `benchmark = False` at the entry point"
     fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch, torch.nn as nn\ntorch.backends.cudnn.deterministic = True\nnet = nn.Conv2d(3, 8, 3).cuda()\n"),

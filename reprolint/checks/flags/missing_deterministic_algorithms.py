@@ -111,6 +111,7 @@ class MissingDeterministicAlgorithms(Rule):
     fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
     fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch\nmodel = torch.nn.Linear(2, 1)\nloss = model(x).sum()\nloss.backward()\ntorch.manual_seed(0)\n"),
