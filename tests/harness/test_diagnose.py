@@ -94,3 +94,19 @@ def test_nothing_is_diagnosed_when_the_runs_agree(verify, script) -> None:
     path = script("same.py", "print('same', sorted({'a', 'b'}))\n")
     result = verify("--diagnose", "--", PY, path)
     assert result.status == 0 and "diagnose:" not in result.err and "diagnosis" not in result.out
+
+
+def test_a_set_of_strings_script_is_reported_fixed_and_diagnosed(verify, script, tmp_path, capsys) -> None:
+    from reprolint.cli import main as lint_main
+
+    path = script("vocab.py", VOCABULARY)
+    original = tmp_path / "original.py"
+    original.write_text(VOCABULARY)
+    assert lint_main(["check", "--no-cache", path]) == 1
+    assert "RPL401" in capsys.readouterr().out
+    assert lint_main(["fix", "--write", path]) == 0  # safe: no --unsafe-fixes
+    capsys.readouterr()
+    assert "vocab = sorted(set(text))" in open(path).read()
+    assert verify("--", PY, path).status == 0
+    diagnosed = verify("--diagnose", "--", PY, str(original))
+    assert "1. runs agree with PYTHONHASHSEED fixed: str hash order is a cause" in diagnosed.out
