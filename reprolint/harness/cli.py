@@ -155,8 +155,16 @@ def profile_main(argv: Sequence[str]) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
 
     def progress(event: str, run) -> None:  # type: ignore[no-untyped-def]
-        if event == "start" and err.is_terminal:
+        if not err.is_terminal:
+            return
+        if event == "start":
             err.print(f"{run.label}  running…", end="\r")
+        elif event == "tick":
+            line = (f"{run.label}  {run.seconds:.0f} s  step {run.live_steps}/{args.steps}  "
+                    f"{run.live_ops:,} ops recorded  {run.live_skipped:,} before training skipped")
+            err.print(line.ljust(err.width - 1)[: err.width - 1], end="\r", markup=False, highlight=False)
+        elif event == "end":
+            err.print(" " * (err.width - 1), end="\r", markup=False)
 
     result = guarded("profile", lambda: profile(command, steps=args.steps, timeout=args.timeout, progress=progress))
     if isinstance(result, int):
