@@ -80,7 +80,7 @@ class MissingPythonhashseed(Rule):
     INVALID = [
         Invalid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n", line=1,
             fixed=(
-                "import os\nwords = open('a.txt').read().split()\nprint(sorted(set(words)))\n"
+                "import os\nwords = open('a.txt').read().split()\nprint(list(dict.fromkeys(words)))\n"
             ),
         ),
         Invalid(
