@@ -216,7 +216,7 @@ def diagnose(
                 if fix and fix not in outcome.fixes:
                     outcome.fixes.append(fix)
             # A fix `reprolint fix` applies first, then advice.
-            outcome.fixes.sort(key=lambda f: not f.endswith("`)") or "(safe" not in f and "(unsafe" not in f)
+            outcome.fixes.sort(key=lambda f: not ("(safe: " in f or "(unsafe: " in f))
         diagnosis.controls.append(outcome)
         if progress:
             progress("end", control, i, len(controls), outcome)
