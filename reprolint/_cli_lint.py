@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--diff", action="store_true", help="print the changes as a unified diff")
     fix.add_argument(
         "--unsafe-fixes", action="store_true", default=None,
-        help="also apply fixes that change the random stream or the numbers",
+        help="also apply fixes that change an outcome the program already fixed or can make it fail",
     )
     fix.add_argument("--no-unsafe-fixes", dest="unsafe_fixes", action="store_false")
     fix.add_argument("--fix-style", choices=["hooks", "inline"], help="hooks (default) or inline")

@@ -20,6 +20,8 @@ new findings stored under the old content's key.
 
 from __future__ import annotations
 
+import os
+
 import re
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping, Optional
@@ -34,12 +36,37 @@ _CODE = re.compile(r"RPL[0-9]{3}")
 
 
 def scan_roots(paths: Iterable[str]) -> list[str]:
-    """The folders imports resolve up to: each folder given, or a given file's folder."""
-    roots = []
+    """The folders imports resolve up to: each folder given, or a given file's folder.
+
+    Overlapping or repeated paths give the roots of their union: a folder inside another
+    given folder is no root of its own (``check . sub/`` resolves ``sub``'s imports up to
+    ``.``, as ``check .`` does), and a folder named twice counts once.
+    """
+    roots: list[str] = []
     for raw in paths:
         p = PurePosixPath(Path(raw).as_posix())
         roots.append(str(p if _is_dir(raw) else p.parent))
-    return roots
+    real = {r: _real(r) for r in roots}
+    kept: list[str] = []
+    for root in roots:
+        mine = real[root]
+        if any(real[k] == mine for k in kept):
+            continue  # the same folder named again
+        if any(other != mine and _inside(mine, other) for other in real.values()):
+            continue  # inside another root: the outer one's search covers it
+        kept.append(root)
+    return kept
+
+
+def _real(root: str) -> str:
+    try:
+        return os.path.realpath(root)
+    except (OSError, ValueError):
+        return root
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _is_dir(raw: str) -> bool:

@@ -68,7 +68,7 @@ def test_finding_is_reported_at_cell_and_line(cli, project) -> None:
     assert result.status == 1
     assert result.out.splitlines() == [
         f"nb.ipynb:cell 2:3:5: RPL101 {RPL101}",
-        "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`).",  # notebooks are fixed too
+        "Found 1 problem (1 fixable with `reprolint fix`).",  # notebooks are fixed too
     ]
 
 

@@ -317,6 +317,6 @@ def summary(report: FixReport, mode: str, unsafe: bool) -> str:
         lines.append(
             f"{_plural(n, 'unsafe fix', 'unsafe fixes')} {'was' if n == 1 else 'were'} not applied: "
             "rerun with `--unsafe-fixes` to apply "
-            f"{'it' if n == 1 else 'them'} (they change the random stream)."
+            f"{'it' if n == 1 else 'them'} (they change an outcome the program already fixed, or can make it fail)."
         )
     return "\n".join(lines) + "\n"

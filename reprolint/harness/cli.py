@@ -46,6 +46,12 @@ def _verify_parser() -> argparse.ArgumentParser:
         "--show-output", action="store_true",
         help="stream the program's own output while it runs (it is kept under the records either way)",
     )
+    parser.add_argument(
+        "--diagnose", action="store_true",
+        help="when the runs differ, run twice more under each control (one RNG library "
+        "seeded, every RNG, PYTHONHASHSEED, one thread, num_workers=0, deterministic "
+        "algorithms, cuDNN flags) and report which make the runs agree",
+    )
     parser.add_argument("--output-format", choices=("text", "json"), default="text")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw run 1's and each other run's loss curves, the first divergence marked")
@@ -97,6 +103,14 @@ def verify_main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     if isinstance(result, int):
         return result
+    if args.diagnose and result.verdict == "differs":
+        from reprolint.harness.diagnose_cli import run_diagnosis
+
+        try:
+            run_diagnosis(result, command, args, execution, err, live)
+        except KeyboardInterrupt:
+            err.print("[bold yellow]INTERRUPTED[/]: the diagnosis was stopped; records are under .reprolint/runs/")
+            return EXIT_USAGE
     if args.plot:
         from reprolint.harness.backends.verify_plot import plot_verify
 
@@ -148,8 +162,16 @@ def profile_main(argv: Sequence[str]) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
 
     def progress(event: str, run) -> None:  # type: ignore[no-untyped-def]
-        if event == "start" and err.is_terminal:
+        if not err.is_terminal:
+            return
+        if event == "start":
             err.print(f"{run.label}  running…", end="\r")
+        elif event == "tick":
+            line = (f"{run.label}  {run.seconds:.0f} s  step {run.live_steps}/{args.steps}  "
+                    f"{run.live_ops:,} ops recorded  {run.live_skipped:,} before training skipped")
+            err.print(line.ljust(err.width - 1)[: err.width - 1], end="\r", markup=False, highlight=False)
+        elif event == "end":
+            err.print(" " * (err.width - 1), end="\r", markup=False)
 
     result = guarded("profile", lambda: profile(command, steps=args.steps, timeout=args.timeout, progress=progress))
     if isinstance(result, int):

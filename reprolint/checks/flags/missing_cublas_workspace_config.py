@@ -6,7 +6,7 @@ from reprolint.analysis.determinism import program_usages, short, torch_version
 from reprolint.analysis.usage_events import EnvSet, FlagSet
 from reprolint.catalog.ops import load_cublas
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.fixes.determinism import determinism_available, plan_determinism
+from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
 from reprolint.model import Applicability
 
 
@@ -64,9 +64,10 @@ class MissingCublasWorkspaceConfig(Rule):
     ```
 
     ## Fix safety
-    Unsafe, like every determinism switch: the variable fixes cuBLAS's workspace layout,
-    so the matrix products (and the numbers) can differ from a run without it; `:4096:8`
-    costs about 24 MiB of GPU memory. The fix depends on `fix-style`: `hooks` inserts
+    Safe where no op without a deterministic implementation (RPL202) runs, as for RPL301
+    (the switches go in together): the variable fixes cuBLAS's workspace layout, one of
+    the layouts a run could already get; `:4096:8` costs about 24 MiB of GPU memory.
+    Unsafe where such an op runs. The fix depends on `fix-style`: `hooks` inserts
     `reprolint.runtime.install(seed=...)` at the entry point (it turns on every
     determinism switch as torch/TensorFlow is imported, and seeds them), `inline`
     inserts the plain statements right after the entry point's imports, before any
@@ -85,8 +86,9 @@ class MissingCublasWorkspaceConfig(Rule):
     code = "RPL303"
     message = "`{call}` turns on deterministic mode but `CUBLAS_WORKSPACE_CONFIG` is {problem}: {consequence}"
     fix_title = "Set `CUBLAS_WORKSPACE_CONFIG=:4096:8` before CUDA starts"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid(
@@ -173,3 +175,4 @@ class MissingCublasWorkspaceConfig(Rule):
 
 MissingCublasWorkspaceConfig.fix_planner(plan_determinism)
 MissingCublasWorkspaceConfig.fix_prechecker(determinism_available)
+MissingCublasWorkspaceConfig.fix_leveller(determinism_level)

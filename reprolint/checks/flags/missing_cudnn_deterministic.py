@@ -6,7 +6,7 @@ from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import CudnnLayer, FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.flags._common import report_per_cuda_site
-from reprolint.fixes.determinism import determinism_available, plan_determinism
+from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
 from reprolint.model import Applicability
 
 
@@ -61,7 +61,9 @@ class MissingCudnnDeterministic(Rule):
     ```
 
     ## Fix safety
-    Unsafe: deterministic cuDNN algorithms change the numbers and may be slower. The fix
+    Safe where no op without a deterministic implementation (RPL202) runs, as for RPL301
+    (the switches go in together): deterministic cuDNN algorithms give one of the
+    results the program could already produce, and may be slower. Unsafe where one runs. The fix
     depends on `fix-style`: `hooks` inserts `reprolint.runtime.install(seed=...)` at the
     entry point (it turns on every determinism switch as torch/TensorFlow is imported,
     and seeds them), `inline` inserts the plain statements right after the entry point's
@@ -85,8 +87,9 @@ class MissingCudnnDeterministic(Rule):
         ),
     }
     fix_title = "Set `torch.backends.cudnn.deterministic = True` and `benchmark = False` at the entry point"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch, torch.nn as nn\ntorch.backends.cudnn.deterministic = True\nnet = nn.Conv2d(3, 8, 3).cuda()\n"),
@@ -136,3 +139,4 @@ class MissingCudnnDeterministic(Rule):
 
 MissingCudnnDeterministic.fix_planner(plan_determinism)
 MissingCudnnDeterministic.fix_prechecker(determinism_available)
+MissingCudnnDeterministic.fix_leveller(determinism_level)

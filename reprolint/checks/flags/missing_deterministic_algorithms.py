@@ -5,7 +5,7 @@ from typing import Iterator
 from reprolint.analysis.determinism import program_usages
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.flags._common import report_per_cuda_site
-from reprolint.fixes.determinism import determinism_available, plan_determinism
+from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
 from reprolint.model import Applicability
 
 
@@ -80,8 +80,10 @@ class MissingDeterministicAlgorithms(Rule):
     ```
 
     ## Fix safety
-    Unsafe: deterministic kernels change the numbers and can make a previously working
-    op raise (RPL202). The fix depends on `fix-style`: `hooks` inserts
+    Safe where no op without a deterministic implementation (RPL202) runs in the
+    program: deterministic kernels give one of the results the program could already
+    produce. Unsafe where one runs (or the program uses TensorFlow): deterministic mode
+    makes it raise. The fix depends on `fix-style`: `hooks` inserts
     `reprolint.runtime.install(seed=...)` at the entry point (it turns on every
     determinism switch as torch/TensorFlow is imported, and seeds them), `inline`
     inserts the plain statements right after the entry point's imports, before any
@@ -107,8 +109,9 @@ class MissingDeterministicAlgorithms(Rule):
         ),
     }
     fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch\nmodel = torch.nn.Linear(2, 1)\nloss = model(x).sum()\nloss.backward()\ntorch.manual_seed(0)\n"),
@@ -163,3 +166,4 @@ class MissingDeterministicAlgorithms(Rule):
 
 MissingDeterministicAlgorithms.fix_planner(plan_determinism)
 MissingDeterministicAlgorithms.fix_prechecker(determinism_available)
+MissingDeterministicAlgorithms.fix_leveller(determinism_level)

@@ -54,7 +54,9 @@ class MissingPythonhashseed(Rule):
     Display-only: the variable must be set by whoever launches the program (`export
     PYTHONHASHSEED=0`, or `PYTHONHASHSEED=0 python train.py`); setting it inside the
     process is too late for the running interpreter. `fix` sorts the sets instead
-    (RPL401), which removes the need for it.
+    (RPL401), which removes the need for it; a program that calls
+    `reprolint.runtime.install()` at the top of its main module is restarted once with
+    `PYTHONHASHSEED=0` when the variable is unset (opt out: `hash_seed=False`).
 
     ## References
     - https://docs.python.org/3/using/cmdline.html#envvar-PYTHONHASHSEED
@@ -78,7 +80,7 @@ class MissingPythonhashseed(Rule):
     INVALID = [
         Invalid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n", line=1,
             fixed=(
-                "import os\nwords = open('a.txt').read().split()\nprint(sorted(set(words)))\n"
+                "import os\nwords = open('a.txt').read().split()\nprint(list(dict.fromkeys(words)))\n"
             ),
         ),
         Invalid(

@@ -76,6 +76,7 @@ class CudnnBenchmark(Rule):
     fix_title = "Set `torch.backends.cudnn.benchmark = False`"
     fix_applicability = Applicability.UNSAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch\ntorch.backends.cudnn.benchmark = False\n"),

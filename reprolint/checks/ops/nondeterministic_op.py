@@ -106,6 +106,7 @@ class NondeterministicOp(Rule):
     message = "`{call}` is nondeterministic on {device}{conditions}{notes} unless `torch.use_deterministic_algorithms(True)` is on, which this program never turns on (torch {version})"
     fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch\ntorch.use_deterministic_algorithms(True)\nx = torch.zeros(3).cuda()\nx.index_add_(0, i, s)\n"),

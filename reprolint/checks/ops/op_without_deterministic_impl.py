@@ -95,6 +95,7 @@ class OpWithoutDeterministicImpl(Rule):
     message = "`{call}` has no deterministic {device} implementation{conditions}{notes} in torch {version}: it is nondeterministic and raises under `torch.use_deterministic_algorithms(True)`; instead: {alternative}"
     fix_title = "Replace `{call}` with a deterministic alternative"
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch\nh = torch.histc(torch.rand(10), bins=4)\ntorch.manual_seed(0)\n"),  # CPU only

@@ -67,7 +67,9 @@ class DataloaderWorkerSeed(Rule):
     ```
 
     ## Fix safety
-    Unsafe: reseeding per worker changes the augmentations drawn. The fix adds
+    Unsafe: it changes an outcome the program may have fixed already (with torch seeded,
+    each worker's copy of the dataset's generator draws the same numbers every run;
+    reseeding per worker draws others). The fix adds
     `worker_init_fn=seed_<dataset>_worker` and generates that function after the
     imports: it reseeds each of the dataset's generators from the worker's seed (the
     loader's base seed plus the worker id, so it repeats when torch is seeded), whatever

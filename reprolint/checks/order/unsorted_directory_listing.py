@@ -98,8 +98,8 @@ class UnsortedDirectoryListing(Rule):
     ```
 
     ## Fix safety
-    Unsafe: sorting changes which files land where compared to the unsorted run (from
-    then on every run and machine agrees). The listing call is wrapped in `sorted(...)`
+    Safe: the listing's order was whatever the file system gave, so the sorted order is
+    one the original could have produced (from then on every run and machine agrees). The listing call is wrapped in `sorted(...)`
     (`os.scandir` with `key=lambda entry: entry.name`). No fix for `os.walk`: its
     directory and file lists must be sorted inside the loop.
 
@@ -111,7 +111,7 @@ class UnsortedDirectoryListing(Rule):
     code = "RPL402"
     message = "`{function}` returns entries in file-system order, which differs between machines and runs; the order is used here without `sorted()`"
     fix_title = "Wrap the listing in `sorted(...)`"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "python"
 
     VALID = [
