@@ -95,6 +95,8 @@ class CheckResult:
     problems: list[str] = field(default_factory=list)
     # Notes for the user about the check itself (project imports not found...), not findings.
     notes: list[str] = field(default_factory=list)
+    # Modules left out as tests (``include-tests`` off): the summary says how many.
+    tests_left_out: int = 0
 
 
 def decode_source(data: bytes) -> str:
@@ -408,7 +410,7 @@ def check_paths(
         if run.hit is not None and not (fix_edits and _without_fix_edits(run.hit)):
             if progress is not None:
                 progress(len(files), len(files))
-            return CheckResult(run.hit, len(files), problems)
+            return CheckResult(run.hit, len(files), problems, tests_left_out=run.hit_tests)
     from reprolint.pipeline import analyse_all
 
     analysed_keys: dict[str, str] = {}
@@ -418,10 +420,21 @@ def check_paths(
         )
         diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits, jobs)
     notes = _import_notes(analyses, _roots(paths))
+    tests = count_tests_left_out(analyses, settings)
     if run is not None:
         # Under the keys of the bytes analysed, not of the lookup's earlier read.
-        run.remember(diagnostics, analysed_keys)
-    return CheckResult(diagnostics, len(files), problems, notes=notes)
+        run.remember(diagnostics, analysed_keys, tests)
+    return CheckResult(diagnostics, len(files), problems, notes=notes, tests_left_out=tests)
+
+
+def count_tests_left_out(analyses: list[FileAnalysis], settings: Settings) -> int:
+    """How many checked modules were left out as tests (0 with ``include-tests``)."""
+    if settings.include_tests:
+        return 0
+    from reprolint.analysis.program import tests_left_out
+
+    facts = {a.path: a.facts for a in analyses if a.facts is not None}
+    return tests_left_out(facts, _configured_entries(facts, settings))
 
 
 def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:

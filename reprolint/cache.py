@@ -762,6 +762,11 @@ class FactsCache:
         Types are checked while decoding; whether they fit this run's files (paths,
         lines) is for the caller (:func:`reprolint.runcache.lookup`).
         """
+        entry = self.load_run_entry(key)
+        return None if entry is None else entry[0]
+
+    def load_run_entry(self, key: str) -> Optional[tuple[list[Any], int]]:
+        """An earlier run's diagnostics and how many modules it left out as tests."""
         body = self._read("run", key, self.folder / "runs" / f"{key}.json")
         if body is None:
             return None
@@ -772,12 +777,16 @@ class FactsCache:
         if not isinstance(stored, dict) or stored.get("key") != key:
             return None
         diagnostics = stored.get("diagnostics")
-        return diagnostics if isinstance(diagnostics, list) else None
+        tests = stored.get("tests", 0)
+        if not isinstance(diagnostics, list) or type(tests) is not int or tests < 0:
+            return None
+        return diagnostics, tests
 
-    def store_run(self, key: str, diagnostics: list[Any]) -> None:
+    def store_run(self, key: str, diagnostics: list[Any], tests_left_out: int = 0) -> None:
         try:
             text = json.dumps(
-                {"key": key, "diagnostics": encode(diagnostics, "model")}, separators=(",", ":")
+                {"key": key, "diagnostics": encode(diagnostics, "model"), "tests": tests_left_out},
+                separators=(",", ":"),
             )
             self._write("run", key, self.folder / "runs" / f"{key}.json", text.encode("utf-8"))
         except (OSError, TypeError, ValueError, RecursionError):

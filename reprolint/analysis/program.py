@@ -53,7 +53,9 @@ __all__ = [
     "UsageEvent",
     "analyse_programs",
     "evaluate",
+    "defines_test_cases",
     "is_test_module",
+    "tests_left_out",
     "library_programs",
 ]
 
@@ -150,22 +152,74 @@ class Role(str, enum.Enum):
     LIBRARY = "library"  # a module no program reaches, checked on its own
 
 
-_TEST_NAME = re.compile(
-    r"(^|/)(tests?/|benchmarks?/|test_[^/]*$|[^/]*_test\.py$|conftest\.py$)"
-)
+# Named like a test file, or in a tests folder (what a runner looks in).
+_TEST_NAME = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.py$)")
+# Always tests: pytest's fixtures module; benchmarks folders (timings, not runs).
+_ALWAYS_TEST = re.compile(r"(^|/)(benchmarks?/|conftest\.py$)")
 # Documentation folders (`docs/`, `doc/`, `docs_nnx/`): their programs are demos.
 _DOCS_FOLDER = re.compile(r"(^|/)docs?(_[^/]*)?/")
 # Importing one of these makes a module a test module (unittest, pytest, absltest).
 _TEST_IMPORTS = ("pytest", "unittest", "absl.testing")
 
 
+def defines_test_cases(facts: ModuleFacts) -> bool:
+    """Whether a test runner would collect tests from the module: a top-level
+    ``test*`` function or a ``test*`` method of a ``Test*`` class or of a ``TestCase``
+    subclass (unittest, absltest, ``tf.test``)."""
+    for qualname in facts.functions:
+        owner, _, name = qualname.rpartition(".")
+        if not name.startswith("test"):
+            continue
+        if not owner:
+            return True
+        bases = facts.classes.get(owner)
+        if bases is not None and "." not in owner and (
+            owner.startswith("Test") or any(b.endswith("TestCase") for b in bases)
+        ):
+            return True
+    return False
+
+
 def is_test_module(path: str, facts: ModuleFacts) -> bool:
-    """A test module: named like one (``tests/``, ``test_*.py``, ``*_test.py``,
-    ``conftest.py``; benchmarks too: a ``benchmarks/`` folder) or importing a test
-    framework (pytest, unittest, absltest)."""
-    if _TEST_NAME.search(str(PurePosixPath(path))):
+    """A test module: one a test runner collects tests from, or test support code.
+
+    ``conftest.py`` and a ``benchmarks/`` folder always are. A module named like a test
+    (``tests/``, ``test_*.py``, ``*_test.py``) or importing a test framework (pytest,
+    unittest, absltest) is one when it defines test cases (:func:`defines_test_cases`)
+    or runs nothing of its own; one that runs top-level code or has a
+    ``__main__`` block and defines no test case is a program (a training script named
+    ``test_*.py``)."""
+    posix = str(PurePosixPath(path))
+    if _ALWAYS_TEST.search(posix):
         return True
-    return any(m == t or m.startswith(t + ".") for m in facts.imported_modules for t in _TEST_IMPORTS)
+    named = _TEST_NAME.search(posix) is not None
+    if not named and not any(
+        m == t or m.startswith(t + ".") for m in facts.imported_modules for t in _TEST_IMPORTS
+    ):
+        return False
+    if defines_test_cases(facts):
+        return True
+    # Test support (helpers, fixtures) unless it runs a program of its own.
+    return named and not _runs_a_program(facts)
+
+
+def _runs_a_program(facts: ModuleFacts) -> bool:
+    """A ``__main__`` block, or top-level code that trains, seeds, draws or calls one of
+    the module's own functions (``main()`` without a guard); not a ``sys.path`` line."""
+    if facts.has_main_guard:
+        return True
+    if not facts.top_level_work:
+        return False
+    return any(
+        isinstance(e, (Seed, Draw, TrainStep)) or (isinstance(e, Call) and e.target.startswith(":"))
+        for e in facts.events
+    )
+
+
+def tests_left_out(facts: dict[str, ModuleFacts], configured: Iterable[str] = ()) -> int:
+    """How many modules a check leaves out as tests (``include-tests`` off)."""
+    configured = set(configured)
+    return sum(1 for path, f in facts.items() if path not in configured and is_test_module(path, f))
 
 _DEMO_NAME = re.compile(r"(^|[/_])demo[^/]*$")
 _EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|predict|sample|generate|test)[^/]*$")

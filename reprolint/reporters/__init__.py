@@ -21,6 +21,7 @@ class Report:
         statistics: bool = False,
         quiet: bool = False,
         exit_status: int = 0,
+        tests_left_out: int = 0,
     ) -> None:
         self.diagnostics = diagnostics
         self.files_checked = files_checked
@@ -28,6 +29,7 @@ class Report:
         self.statistics = statistics
         self.quiet = quiet
         self.exit_status = exit_status
+        self.tests_left_out = tests_left_out  # modules left out as tests (the summary says)
 
 
 def _text(report: Report, out: TextIO) -> None:

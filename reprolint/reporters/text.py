@@ -46,8 +46,20 @@ def _source_line(path: str, line: int) -> Optional[str]:
     return None
 
 
-def summary(diagnostics: list[Diagnostic], files_checked: Optional[int] = None) -> str:
-    """The last line of a report; ``files_checked=0`` says that nothing was checked."""
+def summary(diagnostics: list[Diagnostic], files_checked: Optional[int] = None, tests_left_out: int = 0) -> str:
+    """The last line of a report; ``files_checked=0`` says that nothing was checked.
+    ``tests_left_out``: modules not checked as tests, said on a line of its own."""
+    line = _summary_line(diagnostics, files_checked)
+    return line + ("\n" + tests_note(tests_left_out) if tests_left_out else "")
+
+
+def tests_note(count: int) -> str:
+    """The line saying how many modules were left out as tests and how to include them."""
+    what, them = ("1 test module was", "it as a program") if count == 1 else (f"{count} test modules were", "them as programs")
+    return f"{what} left out (`--include-tests` or `include-tests = true` checks {them})."
+
+
+def _summary_line(diagnostics: list[Diagnostic], files_checked: Optional[int]) -> str:
     if not diagnostics and files_checked == 0:
         return "No files were checked: no Python file or notebook found in the given paths."
     if not diagnostics:
@@ -85,7 +97,7 @@ def render_text(report: "Report", out: TextIO) -> None:
         for line in statistics_lines(report.diagnostics):
             console.print(escape(line))
         if not report.quiet:
-            console.print(summary(report.diagnostics, report.files_checked))
+            console.print(summary(report.diagnostics, report.files_checked, report.tests_left_out))
         return
     for d in report.diagnostics:
         console.print(
@@ -104,7 +116,7 @@ def render_text(report: "Report", out: TextIO) -> None:
                     f"       [blue]|[/blue] {' ' * (d.span.start_col - 1)}[red]{'^' * max(width, 1)}[/red]"
                 )
     if not report.quiet:
-        console.print(summary(report.diagnostics, report.files_checked))
+        console.print(summary(report.diagnostics, report.files_checked, report.tests_left_out))
 
 
 def render_concise(report: "Report", out: TextIO) -> None:

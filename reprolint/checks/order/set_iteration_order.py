@@ -44,7 +44,8 @@ class SetIterationOrder(Rule):
     module), and a search that at most one element can satisfy (`if x == c: ...; break`;
     `x.startswith(c)`/`endswith(c)` over literal strings none of which is a prefix/suffix
     of another, such as `{"r", "u", "f", "b"}`). Reported in library code too, not in test
-    modules (`tests/`, `test_*.py`, pytest/unittest imports) unless `include-tests`.
+    modules (what a test runner collects: test functions or classes in `tests/`,
+    `test_*.py`, pytest/unittest modules; and their helpers) unless `include-tests`.
 
     ## Why is this bad?
     `str` and `bytes` hashes are salted per process (`PYTHONHASHSEED`), so a set of

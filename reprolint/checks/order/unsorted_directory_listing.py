@@ -75,8 +75,9 @@ class UnsortedDirectoryListing(Rule):
       reported.
 
     Also `tf.io.gfile.listdir/glob`. Reported wherever it appears, library code
-    included, at the listing call; not in test modules (`tests/`, `test_*.py`,
-    pytest/unittest imports) unless `include-tests`.
+    included, at the listing call; not in test modules (what a test runner collects:
+    test functions or classes in `tests/`, `test_*.py`, pytest/unittest modules; and their
+    helpers) unless `include-tests`.
 
     ## Why is this bad?
     Directory order is whatever the file system returns: it differs between machines,
