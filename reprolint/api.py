@@ -420,21 +420,21 @@ def check_paths(
         )
         diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits, jobs)
     notes = _import_notes(analyses, _roots(paths))
-    tests = count_tests_left_out(analyses, settings)
+    tests = count_tests_left_out(analyses, settings, _roots(paths))
     if run is not None:
         # Under the keys of the bytes analysed, not of the lookup's earlier read.
         run.remember(diagnostics, analysed_keys, tests)
     return CheckResult(diagnostics, len(files), problems, notes=notes, tests_left_out=tests)
 
 
-def count_tests_left_out(analyses: list[FileAnalysis], settings: Settings) -> int:
+def count_tests_left_out(analyses: list[FileAnalysis], settings: Settings, roots: Iterable[str] = ()) -> int:
     """How many checked modules were left out as tests (0 with ``include-tests``)."""
     if settings.include_tests:
         return 0
     from reprolint.analysis.program import tests_left_out
 
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
-    return tests_left_out(facts, _configured_entries(facts, settings))
+    return tests_left_out(facts, _configured_entries(facts, settings), [str(PurePosixPath(r)) for r in roots])
 
 
 def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:

@@ -30,7 +30,7 @@ def found(sources, **settings):
     return sorted((d.path, d.span.start_line, d.code) for d in check_sources(sources, Settings(**settings)))
 
 
-@pytest.mark.parametrize("path", ["train_test.py", "test_train.py", "tests/run_smoke.py"])
+@pytest.mark.parametrize("path", ["train_test.py", "test_train.py", "experiments/test_lr_schedule.py"])
 def test_a_script_named_like_a_test_without_test_cases_is_a_program(path: str) -> None:
     assert (path, 5, "RPL101") in found({path: TRAINING})
 
@@ -45,12 +45,18 @@ def test_top_level_training_code_in_a_test_named_file_is_a_program() -> None:
         ("test_model.py", PYTEST),  # test functions, even with a main block
         ("loader_check.py", UNITTEST),  # a TestCase subclass, whatever the file name
         ("tests/helpers.py", HELPER),  # test support that runs nothing
+        ("tests/scripts/test_launch.py", TRAINING),  # a script the suite launches
+        ("pkg/test_utils/scripts/run_ddp.py", TRAINING),
         ("conftest.py", TOP_LEVEL),
     ],
 )
 def test_what_a_runner_collects_stays_a_test_module(path: str, source: str) -> None:
     assert found({path: source}) == []
     assert found({path: source}, include_tests=True) != [] or path == "tests/helpers.py"
+
+
+def test_a_test_named_module_with_only_helpers_is_test_support() -> None:
+    assert found({"test_utils.py": HELPER}) == []
 
 
 def test_a_module_defining_a_test_function_named_like_an_eval_step_is_no_test_without_test_naming() -> None:

@@ -152,10 +152,12 @@ class Role(str, enum.Enum):
     LIBRARY = "library"  # a module no program reaches, checked on its own
 
 
-# Named like a test file, or in a tests folder (what a runner looks in).
-_TEST_NAME = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.py$)")
-# Always tests: pytest's fixtures module; benchmarks folders (timings, not runs).
-_ALWAYS_TEST = re.compile(r"(^|/)(benchmarks?/|conftest\.py$)")
+# Named like a test file (what a runner looks for).
+_TEST_NAME = re.compile(r"(^|/)(test_[^/]*|[^/]*_test\.py)$")
+# Always tests: whatever a test folder holds (`tests/`, `testing/`, `test_utils/`: test
+# cases, their helpers and the scripts the suite launches), pytest's fixtures module;
+# benchmarks folders (timings, not runs).
+_ALWAYS_TEST = re.compile(r"(^|/)(tests?/|testing/|test_[^/]*/|benchmarks?/|conftest\.py$)")
 # Documentation folders (`docs/`, `doc/`, `docs_nnx/`): their programs are demos.
 _DOCS_FOLDER = re.compile(r"(^|/)docs?(_[^/]*)?/")
 # Importing one of these makes a module a test module (unittest, pytest, absltest).
@@ -180,16 +182,22 @@ def defines_test_cases(facts: ModuleFacts) -> bool:
     return False
 
 
-def is_test_module(path: str, facts: ModuleFacts) -> bool:
+def is_test_module(path: str, facts: ModuleFacts, roots: Iterable[str] = ()) -> bool:
     """A test module: one a test runner collects tests from, or test support code.
 
-    ``conftest.py`` and a ``benchmarks/`` folder always are. A module named like a test
-    (``tests/``, ``test_*.py``, ``*_test.py``) or importing a test framework (pytest,
-    unittest, absltest) is one when it defines test cases (:func:`defines_test_cases`)
-    or runs nothing of its own; one that runs top-level code or has a
-    ``__main__`` block and defines no test case is a program (a training script named
-    ``test_*.py``)."""
+    What a test folder holds (``tests/``, ``testing/``, ``test_utils/``: also the scripts
+    the suite launches), ``conftest.py`` and a ``benchmarks/`` folder always are. A
+    module named like a test (``test_*.py``, ``*_test.py``) or importing a test
+    framework (pytest, unittest, absltest) is one when it defines test cases
+    (:func:`defines_test_cases`) or runs nothing of its own; one that runs top-level
+    code or has a ``__main__`` block and defines no test case is a program (a training
+    script named ``test_*.py``). ``roots``: the scan's folders; only the part of the
+    path below them is looked at (a project checked inside `/tmp/test_run/` is no test)."""
     posix = str(PurePosixPath(path))
+    for root in roots:
+        if root not in ("", ".") and posix.startswith(root.rstrip("/") + "/"):
+            posix = posix[len(root.rstrip("/")) + 1:]
+            break
     if _ALWAYS_TEST.search(posix):
         return True
     named = _TEST_NAME.search(posix) is not None
@@ -216,10 +224,12 @@ def _runs_a_program(facts: ModuleFacts) -> bool:
     )
 
 
-def tests_left_out(facts: dict[str, ModuleFacts], configured: Iterable[str] = ()) -> int:
+def tests_left_out(
+    facts: dict[str, ModuleFacts], configured: Iterable[str] = (), roots: Iterable[str] = (),
+) -> int:
     """How many modules a check leaves out as tests (``include-tests`` off)."""
-    configured = set(configured)
-    return sum(1 for path, f in facts.items() if path not in configured and is_test_module(path, f))
+    configured, roots = set(configured), list(roots)
+    return sum(1 for path, f in facts.items() if path not in configured and is_test_module(path, f, roots))
 
 _DEMO_NAME = re.compile(r"(^|[/_])demo[^/]*$")
 _EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|predict|sample|generate|test)[^/]*$")
@@ -242,7 +252,16 @@ class ProgramIndex:
         self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
         self._folders: dict[str, str] = {}
         self.include_tests = False  # set by entry_points(include_tests=...)
+        self._tests: dict[str, bool] = {}
         self._imported: Optional[set[str]] = None
+
+    def is_test(self, path: str) -> bool:
+        """Whether a module of the scan is a test module (:func:`is_test_module`, below
+        the scan's roots)."""
+        known = self._tests.get(path)
+        if known is None:
+            known = self._tests[path] = is_test_module(path, self.facts[path], self.roots)
+        return known
 
     def _folder(self, path: str) -> str:
         # Memoised: building a PurePosixPath per lookup was most of the program model's
@@ -404,7 +423,7 @@ class ProgramIndex:
         for path, facts in self.facts.items():
             if path in configured:
                 entries.append(path)
-            elif not include_tests and is_test_module(path, facts):
+            elif not include_tests and self.is_test(path):
                 continue
             elif facts.has_main_guard:
                 entries.append(path)
@@ -426,15 +445,19 @@ class Program:
         # they are in the program.
         self.arg_defaults: dict[str, Any] = {}
         self.arg_entropy: dict[str, str] = {}
+        self.option_flags: dict[str, str] = {}  # option dest -> the flag as a user types it
         for path in self.modules:
             for name, value in facts[path].arg_defaults.items():
                 self.arg_defaults.setdefault(name, value)
+            for name, flag in facts[path].option_flags.items():
+                self.option_flags.setdefault(name, flag)
             for name, value in facts[path].arg_entropy.items():
                 self.arg_entropy.setdefault(name, value)
         self._facts = facts
         self._role: Optional[Role] = None
         self.imported_elsewhere = False  # other project modules import the entry module
         self.tests_included = False  # `include-tests`: a test module is judged like any program
+        self.is_test_entry = False  # the entry module is a test module (is_test_module)
         self.in_package = False  # the entry module is part of a package (`__init__.py` beside it)
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
@@ -555,7 +578,7 @@ class Program:
         if self.is_library:
             return Role.LIBRARY
         path = PurePosixPath(self.entry)
-        if not self.tests_included and is_test_module(self.entry, self._facts[self.entry]):
+        if not self.tests_included and self.is_test_entry:
             return Role.TEST
         if _DEMO_NAME.search(path.stem) or _DOCS_FOLDER.search(str(path)):
             return Role.DEMO
@@ -715,6 +738,79 @@ class Program:
     def uses_cuda(self) -> bool:
         return self.cuda is not None
 
+    def cuda_when_asked(self) -> Optional[tuple[UsageAt[CudaWork], Optional[str]]]:
+        """For the determinism-flag rules (RPL203, RPL301-RPL303): the first line that puts
+        torch work on CUDA with the default options (and None), else the first one that
+        options the user can pass select (``if args.cuda: model.cuda()`` with
+        ``store_true``), with how to ask for it (``--cuda``). Seeding and op rules keep
+        the default-run notion (:meth:`cuda_usage`)."""
+        found = self.cuda_usage()
+        if found is not None:
+            return found, None
+        if self.hides_gpu("torch"):
+            return None
+        for at in self.of(CudaWork, default_only=False):
+            asked = self._asked_by_options(self.usage_steps[at.position])
+            if asked is not None:
+                return at, asked
+        return None
+
+    @property
+    def can_use_cuda(self) -> bool:
+        """Runs torch on CUDA by default or when the user asks (:meth:`cuda_when_asked`)."""
+        return self.cuda_when_asked() is not None
+
+    def _asked_by_options(self, step: Step) -> Optional[str]:
+        """How a user runs a step that the default options skip, when only option values
+        skip it: the options named as flags (``--cuda``, ``--device cuda``, ``--gpu N``)."""
+        asks: list[str] = []
+        conds = [g.cond for g in step.outer] + list(step.own_conds())
+        for cond in conds:
+            value = evaluate(cond.tree, self.lookup)
+            if value is None or value == cond.polarity:
+                continue
+            ask = self._ask(cond.tree, cond.polarity)
+            if ask is None:
+                return None
+            asks.append(ask)
+        return ", ".join(dict.fromkeys(asks)) if asks else None
+
+    def _ask(self, tree: Any, want: bool) -> Optional[str]:
+        """What a user passes to make a simple condition on one option ``want``."""
+        kind = tree[0]
+        if kind == "not":
+            return self._ask(tree[1], not want)
+        if kind in ("and", "or") and want == (kind == "and"):  # every part must be `want`
+            # every part the defaults make false must be asked for (`args.cuda and
+            # torch.cuda.is_available()`); the unknown parts are the machine's
+            parts = [t for t in tree[1:] if evaluate(t, self.lookup) is (not want)]
+            asks = [self._ask(t, want) for t in parts]
+            return None if not asks or None in asks else ", ".join(a for a in asks if a)
+        if kind in ("and", "or"):
+            asks = [self._ask(t, want) for t in tree[1:]]
+            return next((a for a in asks if a), None)
+        if kind not in ("truthy", "cmp", "isnone", "notnone") or tree[1][0] != "attr":
+            return None
+        name = tree[1][1]
+        flag = self.option_flags.get(name)
+        if flag is None:
+            return None
+        base, valued = flag.removesuffix(" ..."), flag.endswith(" ...")
+        if kind == "truthy":
+            # a store_true flag is passed bare; a valued one (`type=str2bool`) gets a value
+            if not want:
+                return None
+            if not valued:
+                return f"`{base}`"
+            return f"`{base} true`" if isinstance(self.lookup(name), bool) else f"`{base} ...`"
+        if kind == "notnone" and want or kind == "isnone" and not want:
+            return f"`{base} ...`"
+        if kind == "cmp" and tree[2] == "==" and want:
+            return f"`{base} {tree[3]}`"
+        if kind == "cmp" and want:
+            return f"`{base}` {tree[2]} {tree[3]!r}"
+        return None
+
     def hides_gpu(self, framework: str) -> bool:
         for _, _, hidden in self.of(GpuHidden):
             if hidden.name in (framework, "any"):
@@ -798,6 +894,7 @@ def _program(model: ExecutionModel, entry: str, library: bool = False) -> Progra
     program = Program(walk(model, entry), model.index.facts, library)
     program.imported_elsewhere = entry in model.index.imported_by_others()
     program.tests_included = model.index.include_tests
+    program.is_test_entry = model.index.is_test(entry)
     program.in_package = model.index.in_package(entry)
     program._collect(model)
     return program
@@ -814,7 +911,7 @@ def library_programs(model: ExecutionModel, programs: list[Program]) -> list[Pro
     reached = {path for p in programs for path in p.modules}
     out = []
     for path in sorted(model.index.facts):
-        if not model.index.include_tests and is_test_module(path, model.index.facts[path]):
+        if not model.index.include_tests and model.index.is_test(path):
             continue  # tests are not programs, nor library code to check
         if path not in reached:
             out.append(_program(model, path, library=True))

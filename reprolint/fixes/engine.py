@@ -131,7 +131,7 @@ def fix_texts(
     current = dict(texts)
     analyses = {path: _analyse(text, path) for path, text in current.items()}
     if tests_left_out is not None:
-        tests_left_out.append(count_tests_left_out(list(analyses.values()), settings))
+        tests_left_out.append(count_tests_left_out(list(analyses.values()), settings, roots))
     fixed: dict[str, dict[str, int]] = {}
     problems: list[str] = []
     token = _PROBLEMS.set(problems)

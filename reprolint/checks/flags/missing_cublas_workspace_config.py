@@ -16,7 +16,8 @@ class MissingCublasWorkspaceConfig(Rule):
     Reports deterministic mode without `CUBLAS_WORKSPACE_CONFIG` set before CUDA
     starts (required up to torch 2.9, advisory later).
 
-    It looks at programs that use CUDA (see RPL301) and call
+    It looks at programs that use CUDA, by default or when the user passes an option
+    (see RPL301), and call
     `torch.use_deterministic_algorithms(True)` themselves (or
     `accelerate.utils.set_seed(..., deterministic=True)`), and at how the variable is
     set in the code: `os.environ["CUBLAS_WORKSPACE_CONFIG"] = ...`,
@@ -134,9 +135,10 @@ class MissingCublasWorkspaceConfig(Rule):
             )
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            cuda = program.cuda_usage()
-            if cuda is None:
+            asked = program.cuda_when_asked()  # CUDA by default or when the user asks
+            if asked is None:
                 continue
+            cuda = asked[0]
             det = None
             for position, path, usage in program.of(FlagSet, "torch.deterministic"):
                 if program.value(usage) is not False:

@@ -5,7 +5,6 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
 from reprolint.model import Applicability, Diagnostic
@@ -117,7 +116,7 @@ class SetIterationOrder(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         for path, facts in ctx.facts.items():
-            if is_test_module(path, facts) and not ctx.settings.include_tests:
+            if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's loop order reaches no training result
             for finding in facts.findings:
                 if finding.code == self.code:
