@@ -312,12 +312,16 @@ def _diagnostics(
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
     index = ProgramIndex(facts, roots)
     configured = _configured_entries(facts, settings)
+    configured_torch = settings.torch_version
+    settings, versions = _assumed_versions(settings, roots)
     model = ExecutionModel(index)
     programs = analyse_programs(index, index.entry_points(configured, include_tests=settings.include_tests), model)
     ctx = CheckContext(
         facts=facts, index=index, programs=programs, settings=settings, model=model,
         suppressions={a.path: a.suppressions for a in analyses},
     )
+    ctx.memo["assumed_versions"] = versions
+    ctx.memo["configured_torch"] = configured_torch
     rules = {rule.code: rule for rule in all_rules()}
     findings: list[Finding] = []
     for analysis in analyses:
@@ -425,6 +429,21 @@ def check_paths(
         # Under the keys of the bytes analysed, not of the lookup's earlier read.
         run.remember(diagnostics, analysed_keys, tests)
     return CheckResult(diagnostics, len(files), problems, notes=notes, tests_left_out=tests)
+
+
+def _assumed_versions(settings: Settings, roots: Iterable[str]) -> tuple[Settings, dict[str, Any]]:
+    """The library versions version-aware rules assume (``torch``): the setting, else
+    what the project declares (requirements, setup, pyproject, conda, Pipfile, lock
+    files), else the installed one, else the newest catalogued. A declared torch
+    becomes the run's ``torch-version``."""
+    from reprolint.analysis.declared import assume, declarations
+    from reprolint.analysis.determinism import default_torch_source, torch_version
+
+    found = declarations(roots)
+    torch = assume("torch", settings.torch_version, found, torch_version(Settings()), default_torch_source())
+    if torch.declared:
+        settings = settings.replace(torch_version=torch.version)
+    return settings, {"torch": torch}
 
 
 def count_tests_left_out(analyses: list[FileAnalysis], settings: Settings, roots: Iterable[str] = ()) -> int:

@@ -397,7 +397,10 @@ def _installed_frameworks() -> list[str]:
 def run_key(salt: str, settings: Any, roots: list[str], file_keys: list[tuple[str, str]]) -> str:
     """The key of a whole run: every input of the diagnostics, and nothing else."""
     h = hashlib.sha256(salt.encode())
-    for part in (repr(settings), repr(roots), repr(_installed_frameworks()), repr(file_keys)):
+    from reprolint.analysis.declared import declared_digest
+
+    # the project's declared library versions decide version-aware answers too
+    for part in (repr(settings), repr(roots), repr(_installed_frameworks()), declared_digest(roots), repr(file_keys)):
         h.update(b"\0")
         h.update(part.encode("utf-8", "surrogateescape"))
     return h.hexdigest()
