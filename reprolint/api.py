@@ -312,9 +312,11 @@ def _diagnostics(
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
     index = ProgramIndex(facts, roots)
     configured = _configured_entries(facts, settings)
+    model = ExecutionModel(index)
+    model.entry_calls = _console_script_calls(index, roots)
+    configured = sorted(set(configured) | set(model.entry_calls))
     configured_torch = settings.torch_version
     settings, versions = _assumed_versions(settings, roots)
-    model = ExecutionModel(index)
     programs = analyse_programs(index, index.entry_points(configured, include_tests=settings.include_tests), model)
     ctx = CheckContext(
         facts=facts, index=index, programs=programs, settings=settings, model=model,
@@ -429,6 +431,37 @@ def check_paths(
         # Under the keys of the bytes analysed, not of the lookup's earlier read.
         run.remember(diagnostics, analysed_keys, tests)
     return CheckResult(diagnostics, len(files), problems, notes=notes, tests_left_out=tests)
+
+
+def _console_script_calls(index: ProgramIndex, roots: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Entry module -> the functions the project's declared commands call in it
+    (``[project.scripts]``, ``console_scripts``): each such module is an entry point."""
+    from reprolint.analysis.declared import console_scripts
+
+    calls: dict[str, list[str]] = {}
+    for script in console_scripts(roots, list(index.facts)):
+        # resolved as `import module` from the declaring folder (and `src/` layouts)
+        for folder in (script.folder, script.folder + "/src"):
+            importer = _relative_to_scan(index, folder + "/setup.py")
+            found = index.resolve_module(importer, script.module) if importer else None
+            if found is not None:
+                calls.setdefault(found, []).append(script.function)
+                break
+    return {path: tuple(dict.fromkeys(fns)) for path, fns in calls.items()}
+
+
+def _relative_to_scan(index: ProgramIndex, absolute: str) -> Optional[str]:
+    """``absolute`` spelled as the scan spells its paths (relative stays relative)."""
+    folder = str(Path(absolute).parent.resolve())
+    for path in index.facts:
+        resolved = str(Path(path).resolve())
+        if not resolved.startswith(folder + "/"):
+            continue
+        relative = resolved[len(folder) + 1:]
+        if path.endswith(relative):
+            prefix = path[: len(path) - len(relative)]
+            return str(PurePosixPath(prefix or ".") / Path(absolute).name)
+    return None
 
 
 def _assumed_versions(settings: Settings, roots: Iterable[str]) -> tuple[Settings, dict[str, Any]]:

@@ -400,7 +400,8 @@ def run_key(salt: str, settings: Any, roots: list[str], file_keys: list[tuple[st
     from reprolint.analysis.declared import declared_digest
 
     # the project's declared library versions decide version-aware answers too
-    for part in (repr(settings), repr(roots), repr(_installed_frameworks()), declared_digest(roots), repr(file_keys)):
+    declared = declared_digest(roots, [path for path, _ in file_keys])
+    for part in (repr(settings), repr(roots), repr(_installed_frameworks()), declared, repr(file_keys)):
         h.update(b"\0")
         h.update(part.encode("utf-8", "surrogateescape"))
     return h.hexdigest()

@@ -12,14 +12,16 @@ whole-run cache key, which must stay cheap.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
 __all__ = [
-    "Assumed", "Declared", "assume", "declaration_files", "declarations", "declarations_for", "declared_digest",
+    "Assumed", "ConsoleScript", "Declared", "assume", "console_scripts", "declaration_files", "declarations", "declarations_for", "declared_digest",
 ]
 
 # Distribution names per library the catalogs know (conda names too).
@@ -102,10 +104,37 @@ def declaration_files(roots: Iterable[str]) -> list[Path]:
     return found
 
 
-def declared_digest(roots: Iterable[str]) -> str:
+def project_declaration_files(roots: Iterable[str], paths: Iterable[str]) -> list[Path]:
+    """Declaration files of the scan's own folders (a package's pyproject.toml, a
+    subproject's requirements.txt) and of its roots (:func:`declaration_files`)."""
+    roots = list(roots)
+    found = list(declaration_files(roots))
+    tops = {str(Path(r or ".").resolve()) for r in roots}
+    folders: set[str] = set()
+    for path in paths:
+        folder = Path(path).resolve().parent
+        while str(folder) not in folders:
+            folders.add(str(folder))
+            if str(folder) in tops or folder.parent == folder or not any(str(folder).startswith(t) for t in tops):
+                break
+            folder = folder.parent
+    for folder in sorted(folders):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if any(fnmatch.fnmatch(name, pattern) for pattern in _FILES if "/" not in pattern):
+                candidate = Path(folder) / name
+                if candidate not in found and candidate.is_file():
+                    found.append(candidate)
+    return found
+
+
+def declared_digest(roots: Iterable[str], paths: Iterable[str] = ()) -> str:
     """A digest of the declaration files' names and bytes (part of the whole-run key)."""
     h = hashlib.sha256()
-    for path in declaration_files(roots):
+    for path in project_declaration_files(roots, paths):
         h.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
         h.update(_read(path).encode("utf-8", "surrogateescape") + b"\0")
     return h.hexdigest()
@@ -226,6 +255,56 @@ def _lock(text: str, name: str) -> list[Declared]:
     for dist, version in re.findall(r'name\s*=\s*"([^"]+)"\s*\n\s*version\s*=\s*"([^"]+)"', text):
         if _library(dist):
             out.append(Declared(_library(dist) or dist, "==" + version, name))
+    return out
+
+
+# ----------------------------------------------------------------------------- entry points
+
+@dataclass(frozen=True)
+class ConsoleScript:
+    """A declared command: ``name = "module:function"`` and the folder it is declared in."""
+
+    name: str
+    module: str
+    function: str
+    folder: str
+    source: str
+
+
+_SCRIPT = re.compile(r"""^\s*["']?([A-Za-z0-9_.-]+)["']?\s*=\s*["']?([A-Za-z_][\w.]*)\s*:\s*([A-Za-z_][\w.]*)""")
+
+
+def console_scripts(roots: Iterable[str], paths: Iterable[str] = ()) -> list[ConsoleScript]:
+    """The commands the project declares: ``[project.scripts]``, ``[tool.poetry.scripts]``
+    (pyproject.toml), ``console_scripts`` in setup.py or setup.cfg; in the roots, the
+    folders above them and the scan's own folders (``paths``: the files checked)."""
+    from reprolint._toml import TOMLDecodeError, loads
+
+    out: list[ConsoleScript] = []
+    for path in project_declaration_files(roots, paths):
+        text, folder = _read(path), str(path.parent)
+        lines: list[str] = []
+        if path.name == "pyproject.toml":
+            try:
+                data = loads(text)
+            except (TOMLDecodeError, ValueError):
+                continue
+            tables = [data.get("project", {}).get("scripts", {}), data.get("project", {}).get("gui-scripts", {})]
+            tool = data.get("tool", {})
+            if isinstance(tool, dict) and isinstance(tool.get("poetry"), dict):
+                tables.append(tool["poetry"].get("scripts", {}))
+            for table in tables:
+                if isinstance(table, dict):
+                    lines += [f"{k} = {v}" for k, v in table.items() if isinstance(v, str)]
+        elif path.name == "setup.cfg":
+            match = re.search(r"console_scripts\s*=\s*((?:\n[ \t]+[^\n]*)+)", text)
+            lines = match.group(1).splitlines() if match else []
+        elif path.name == "setup.py" and "console_scripts" in text:
+            lines = re.findall(r"""["']([A-Za-z0-9_.-]+\s*=\s*[A-Za-z_][\w.]*\s*:\s*[A-Za-z_][\w.]*)""", text)
+        for line in lines:
+            match = _SCRIPT.match(line)
+            if match:
+                out.append(ConsoleScript(match.group(1), match.group(2), match.group(3), folder, path.name))
     return out
 
 

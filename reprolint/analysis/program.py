@@ -458,6 +458,7 @@ class Program:
         self.imported_elsewhere = False  # other project modules import the entry module
         self.tests_included = False  # `include-tests`: a test module is judged like any program
         self.is_test_entry = False  # the entry module is a test module (is_test_module)
+        self.is_command = False  # a declared command's module (`[project.scripts]`)
         self.in_package = False  # the entry module is part of a package (`__init__.py` beside it)
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
@@ -563,7 +564,7 @@ class Program:
           sample, generate...), loads a checkpoint or runs under ``no_grad``; or a
           benchmark that times forward/backward passes and updates no parameter;
         * demo: named ``demo*``, in a documentation folder (``docs/``), or the ``__main__`` block of a module of a package or
-          one other project modules import (a library module's smoke demo) that
+          one other project modules import (not the module of a declared command) (a library module's smoke demo) that
           trains nothing (or runs one training step in its own top-level code: a
           backward pass without an optimizer, or no backward pass in a loop) and is no
           evaluation;
@@ -582,8 +583,10 @@ class Program:
             return Role.TEST
         if _DEMO_NAME.search(path.stem) or _DOCS_FOLDER.search(str(path)):
             return Role.DEMO
+        # a declared command is what users run, never a library module's smoke demo
+        packaged = (self.imported_elsewhere or self.in_package) and not self.is_command
         if self._trains_for_role():
-            if (self.imported_elsewhere or self.in_package) and self._smoke_step():
+            if packaged and self._smoke_step():
                 return Role.DEMO
             if self.benchmarks:
                 return Role.EVALUATION
@@ -593,7 +596,7 @@ class Program:
             or self.loads_checkpoint
             or any(s.context.no_grad for s in self.usage_steps)
         )
-        if (self.imported_elsewhere or self.in_package) and not evaluates:
+        if packaged and not evaluates:
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING
@@ -895,6 +898,7 @@ def _program(model: ExecutionModel, entry: str, library: bool = False) -> Progra
     program.imported_elsewhere = entry in model.index.imported_by_others()
     program.tests_included = model.index.include_tests
     program.is_test_entry = model.index.is_test(entry)
+    program.is_command = entry in model.entry_calls
     program.in_package = model.index.in_package(entry)
     program._collect(model)
     return program
