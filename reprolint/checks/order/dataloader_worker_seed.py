@@ -127,6 +127,8 @@ class DataloaderWorkerSeed(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
+            if not program.has(LoaderBuilt, default_only=False):
+                continue
             # the torch this program runs on: the setting, its project's declaration...
             version, phrase, assumed = program_torch(ctx, program.entry)
             old = parse_version(version) < _NUMPY_RESEEDED_SINCE
