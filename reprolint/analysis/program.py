@@ -38,6 +38,8 @@ from reprolint.analysis.usage_events import (
     TrainStep,
     Usage,
 )
+from reprolint.analysis.options import asked_by_options
+from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.values import OptionRef
 
 __all__ = [
@@ -152,84 +154,8 @@ class Role(str, enum.Enum):
     LIBRARY = "library"  # a module no program reaches, checked on its own
 
 
-# Named like a test file (what a runner looks for).
-_TEST_NAME = re.compile(r"(^|/)(test_[^/]*|[^/]*_test\.py)$")
-# Always tests: whatever a test folder holds (`tests/`, `testing/`, `test_utils/`: test
-# cases, their helpers and the scripts the suite launches), pytest's fixtures module;
-# benchmarks folders (timings, not runs).
-_ALWAYS_TEST = re.compile(r"(^|/)(tests?/|testing/|test_[^/]*/|benchmarks?/|conftest\.py$)")
 # Documentation folders (`docs/`, `doc/`, `docs_nnx/`): their programs are demos.
 _DOCS_FOLDER = re.compile(r"(^|/)docs?(_[^/]*)?/")
-# Importing one of these makes a module a test module (unittest, pytest, absltest).
-_TEST_IMPORTS = ("pytest", "unittest", "absl.testing")
-
-
-def defines_test_cases(facts: ModuleFacts) -> bool:
-    """Whether a test runner would collect tests from the module: a top-level
-    ``test*`` function or a ``test*`` method of a ``Test*`` class or of a ``TestCase``
-    subclass (unittest, absltest, ``tf.test``)."""
-    for qualname in facts.functions:
-        owner, _, name = qualname.rpartition(".")
-        if not name.startswith("test"):
-            continue
-        if not owner:
-            return True
-        bases = facts.classes.get(owner)
-        if bases is not None and "." not in owner and (
-            owner.startswith("Test") or any(b.endswith("TestCase") for b in bases)
-        ):
-            return True
-    return False
-
-
-def is_test_module(path: str, facts: ModuleFacts, roots: Iterable[str] = ()) -> bool:
-    """A test module: one a test runner collects tests from, or test support code.
-
-    What a test folder holds (``tests/``, ``testing/``, ``test_utils/``: also the scripts
-    the suite launches), ``conftest.py`` and a ``benchmarks/`` folder always are. A
-    module named like a test (``test_*.py``, ``*_test.py``) or importing a test
-    framework (pytest, unittest, absltest) is one when it defines test cases
-    (:func:`defines_test_cases`) or runs nothing of its own; one that runs top-level
-    code or has a ``__main__`` block and defines no test case is a program (a training
-    script named ``test_*.py``). ``roots``: the scan's folders; only the part of the
-    path below them is looked at (a project checked inside `/tmp/test_run/` is no test)."""
-    posix = str(PurePosixPath(path))
-    for root in roots:
-        if root not in ("", ".") and posix.startswith(root.rstrip("/") + "/"):
-            posix = posix[len(root.rstrip("/")) + 1:]
-            break
-    if _ALWAYS_TEST.search(posix):
-        return True
-    named = _TEST_NAME.search(posix) is not None
-    if not named and not any(
-        m == t or m.startswith(t + ".") for m in facts.imported_modules for t in _TEST_IMPORTS
-    ):
-        return False
-    if defines_test_cases(facts):
-        return True
-    # Test support (helpers, fixtures) unless it runs a program of its own.
-    return named and not _runs_a_program(facts)
-
-
-def _runs_a_program(facts: ModuleFacts) -> bool:
-    """A ``__main__`` block, or top-level code that trains, seeds, draws or calls one of
-    the module's own functions (``main()`` without a guard); not a ``sys.path`` line."""
-    if facts.has_main_guard:
-        return True
-    if not facts.top_level_work:
-        return False
-    return any(
-        isinstance(e, (Seed, Draw, TrainStep)) or (isinstance(e, Call) and e.target.startswith(":"))
-        for e in facts.events
-    )
-
-
-def tests_left_out(
-    facts: dict[str, ModuleFacts], configured: Iterable[str] = (), roots: Iterable[str] = (),
-) -> int:
-    """How many modules a check leaves out as tests (``include-tests`` off)."""
-    configured, roots = set(configured), list(roots)
-    return sum(1 for path, f in facts.items() if path not in configured and is_test_module(path, f, roots))
 
 _DEMO_NAME = re.compile(r"(^|[/_])demo[^/]*$")
 _EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|predict|sample|generate|test)[^/]*$")
@@ -753,7 +679,7 @@ class Program:
         if self.hides_gpu("torch"):
             return None
         for at in self.of(CudaWork, default_only=False):
-            asked = self._asked_by_options(self.usage_steps[at.position])
+            asked = asked_by_options(self.usage_steps[at.position], self.lookup, self.option_flags)
             if asked is not None:
                 return at, asked
         return None
@@ -762,57 +688,6 @@ class Program:
     def can_use_cuda(self) -> bool:
         """Runs torch on CUDA by default or when the user asks (:meth:`cuda_when_asked`)."""
         return self.cuda_when_asked() is not None
-
-    def _asked_by_options(self, step: Step) -> Optional[str]:
-        """How a user runs a step that the default options skip, when only option values
-        skip it: the options named as flags (``--cuda``, ``--device cuda``, ``--gpu N``)."""
-        asks: list[str] = []
-        conds = [g.cond for g in step.outer] + list(step.own_conds())
-        for cond in conds:
-            value = evaluate(cond.tree, self.lookup)
-            if value is None or value == cond.polarity:
-                continue
-            ask = self._ask(cond.tree, cond.polarity)
-            if ask is None:
-                return None
-            asks.append(ask)
-        return ", ".join(dict.fromkeys(asks)) if asks else None
-
-    def _ask(self, tree: Any, want: bool) -> Optional[str]:
-        """What a user passes to make a simple condition on one option ``want``."""
-        kind = tree[0]
-        if kind == "not":
-            return self._ask(tree[1], not want)
-        if kind in ("and", "or") and want == (kind == "and"):  # every part must be `want`
-            # every part the defaults make false must be asked for (`args.cuda and
-            # torch.cuda.is_available()`); the unknown parts are the machine's
-            parts = [t for t in tree[1:] if evaluate(t, self.lookup) is (not want)]
-            asks = [self._ask(t, want) for t in parts]
-            return None if not asks or None in asks else ", ".join(a for a in asks if a)
-        if kind in ("and", "or"):
-            asks = [self._ask(t, want) for t in tree[1:]]
-            return next((a for a in asks if a), None)
-        if kind not in ("truthy", "cmp", "isnone", "notnone") or tree[1][0] != "attr":
-            return None
-        name = tree[1][1]
-        flag = self.option_flags.get(name)
-        if flag is None:
-            return None
-        base, valued = flag.removesuffix(" ..."), flag.endswith(" ...")
-        if kind == "truthy":
-            # a store_true flag is passed bare; a valued one (`type=str2bool`) gets a value
-            if not want:
-                return None
-            if not valued:
-                return f"`{base}`"
-            return f"`{base} true`" if isinstance(self.lookup(name), bool) else f"`{base} ...`"
-        if kind == "notnone" and want or kind == "isnone" and not want:
-            return f"`{base} ...`"
-        if kind == "cmp" and tree[2] == "==" and want:
-            return f"`{base} {tree[3]}`"
-        if kind == "cmp" and want:
-            return f"`{base}` {tree[2]} {tree[3]!r}"
-        return None
 
     def hides_gpu(self, framework: str) -> bool:
         for _, _, hidden in self.of(GpuHidden):
