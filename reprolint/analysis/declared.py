@@ -74,11 +74,11 @@ def declarations_for(path: str, roots: Iterable[str]) -> list[Declared]:
     """The declarations that hold for a module: those of the nearest folder from the
     module's up to its scan root that has any (a project in a subfolder of a monorepo
     declares its own), else the scan's (:func:`declarations`)."""
-    roots = [str(Path(r or ".").resolve()) for r in roots] or [str(Path(".").resolve())]
-    folder = Path(path).resolve().parent
+    roots = [str(_resolved(r or ".")) for r in roots] or [str(_resolved("."))]
+    folder = _resolved(path).parent
     root = next((r for r in sorted(roots, key=len, reverse=True) if str(folder).startswith(r)), None)
     while root is not None and str(folder).startswith(root):
-        files = [p for pattern in _FILES for p in sorted(folder.glob(pattern)) if p.is_file()]
+        files = _files_in(folder)
         if files:
             return _parse_files(files)
         if str(folder) == root or folder.parent == folder:
@@ -92,13 +92,13 @@ def declaration_files(roots: Iterable[str]) -> list[Path]:
     (up to three levels, not above a repository's top) that has any."""
     found: list[Path] = []
     for raw in roots or (".",):
-        folder = Path(raw or ".").resolve()
+        folder = _resolved(raw or ".")
         for _ in range(4):
-            files = [p for pattern in _FILES for p in sorted(folder.glob(pattern)) if p.is_file()]
+            files = _files_in(folder)
             if files:
                 found.extend(p for p in files if p not in found)
                 break
-            if (folder / ".git").exists() or folder.parent == folder:
+            if _exists(folder / ".git") or folder.parent == folder:
                 break
             folder = folder.parent
     return found
@@ -109,10 +109,10 @@ def project_declaration_files(roots: Iterable[str], paths: Iterable[str]) -> lis
     subproject's requirements.txt) and of its roots (:func:`declaration_files`)."""
     roots = list(roots)
     found = list(declaration_files(roots))
-    tops = {str(Path(r or ".").resolve()) for r in roots}
+    tops = {str(_resolved(r or ".")) for r in roots}
     folders: set[str] = set()
     for path in paths:
-        folder = Path(path).resolve().parent
+        folder = _resolved(path).parent
         while str(folder) not in folders:
             folders.add(str(folder))
             if str(folder) in tops or folder.parent == folder or not any(str(folder).startswith(t) for t in tops):
@@ -126,9 +126,39 @@ def project_declaration_files(roots: Iterable[str], paths: Iterable[str]) -> lis
         for name in names:
             if any(fnmatch.fnmatch(name, pattern) for pattern in _FILES if "/" not in pattern):
                 candidate = Path(folder) / name
-                if candidate not in found and candidate.is_file():
+                if candidate not in found and _is_file(candidate):
                     found.append(candidate)
     return found
+
+
+def _files_in(folder: Path) -> list[Path]:
+    """The declaration files of one folder; a folder that cannot be read has none (the
+    scan reports what it cannot read)."""
+    try:
+        return [p for pattern in _FILES for p in sorted(folder.glob(pattern)) if p.is_file()]
+    except OSError:
+        return []
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _resolved(path: str) -> Path:
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
 
 
 def declared_digest(roots: Iterable[str], paths: Iterable[str] = ()) -> str:
