@@ -49,3 +49,20 @@ def test_a_src_layout_command_resolves_and_a_change_to_the_declaration_is_no_sta
     assert "RPL301" not in cli("check", str(project)).out
     write(project, {"pyproject.toml": "[project]\nname = 'pkg'\n[project.scripts]\np = 'pkg.cli:pretrain'\n"})
     assert "src/pkg/cli.py:6:13: RPL301" in cli("check", str(project)).out
+
+
+def test_argparse_subcommands_dispatch_to_their_functions() -> None:
+    from reprolint.api import check_sources
+
+    commands = CLI.replace("def pretrain():", "def pretrain(args):")
+    cli_source = (
+        "import argparse\nimport torch\nfrom commands import pretrain\n\n"
+        "p = argparse.ArgumentParser()\nsub = p.add_subparsers()\n"
+        "sub.add_parser('pretrain').set_defaults(func=pretrain)\nargs = p.parse_args()\n"
+        "torch.manual_seed(0)\nargs.func(args)\n"
+    )
+    found = {(d.path, d.span.start_line, d.code) for d in check_sources({"commands.py": commands, "cli.py": cli_source})}
+    assert ("commands.py", 6, "RPL301") in found
+    assert not any(code == "RPL101" for _, _, code in found)  # seeded before the dispatch
+    unused = cli_source.replace("args.func(args)\n", "print(args)\n")
+    assert check_sources({"commands.py": commands, "cli.py": unused}) == []

@@ -311,6 +311,9 @@ class _Collector(UsageMixin):
         self.star_imports: list[str] = []
         self.module_consts: dict[str, Any] = {}
         self.generator_vars: set[str] = set()  # names bound to torch.Generator(...)
+        # `sub.set_defaults(func=train)`: option name -> the project functions a later
+        # `args.func(args)` dispatches to (argparse subcommands)
+        self.dispatch: dict[str, list[str]] = {}
         self.rng_vars: set[str] = set()  # names bound to RNG instances (not global draws)
         self.scopes: list[_Scope] = [_Scope("module", "", self.facts.events)]
         # (tree, polarity, test node) of the enclosing ifs; text made on demand
@@ -840,8 +843,16 @@ class _Collector(UsageMixin):
             # `parser.set_defaults(cuda=True)`: parser-level defaults override the
             # arguments' own, whichever comes first
             for arg in node.args:
-                if arg.keyword is not None and arg.keyword.value != "func":
-                    self.facts.arg_defaults[arg.keyword.value] = _literal(arg.value)
+                if arg.keyword is None:
+                    continue
+                value = _literal(arg.value)
+                if value == UNKNOWN and isinstance(arg.value, (cst.Name, cst.Attribute)):
+                    # a subcommand's function: `args.func(args)` runs it
+                    target = self.call_target(arg.value)
+                    if target is not None:
+                        self.dispatch.setdefault(arg.keyword.value, []).append(target)
+                    continue
+                self.facts.arg_defaults[arg.keyword.value] = value
         self._device_map(node)
         if qn is not None and qn in catalog.seeders:
             self._seed(node, qn)
@@ -875,6 +886,11 @@ class _Collector(UsageMixin):
                     if method_draw.requires in self.uses:
                         self._maybe_draw(node, method_draw, self.text(func))
                         return
+        if isinstance(func, cst.Attribute) and func.attr.value in self.dispatch:
+            # `args.func(args)`: each subcommand's function may run here
+            for dispatched in self.dispatch[func.attr.value]:
+                self.emit(Call(dispatched, self.span(node), self.text(func), None, None, self.current_conds()))
+            return
         target = self.call_target(func)
         if target is not None:
             entropy = None
