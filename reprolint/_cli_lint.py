@@ -62,6 +62,10 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ignore", type=_codes, help="skip these codes or prefixes")
     p.add_argument("--extend-select", type=_codes, help="add codes to the selection")
     p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or reprolint.toml")
+    p.add_argument(
+        "--include-tests", action="store_true", default=None,
+        help="check test modules as programs too (config: include-tests)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -148,6 +152,8 @@ def _settings(args: argparse.Namespace, start: Path):  # -> Settings
         value = getattr(args, key, None)
         if value is not None:
             changes[key] = parse_codes(value, f"--{key.replace('_', '-')}", known)
+    if getattr(args, "include_tests", None):
+        changes["include_tests"] = True
     return settings.replace(**changes) if changes else settings
 
 
@@ -177,7 +183,7 @@ def _check(args: argparse.Namespace) -> int:
         name = args.stdin_filename or "<stdin>"
         data = sys.stdin.buffer.read()
         diagnostics = api.check_source(data, name, settings, fix_edits=edits)
-        files = 1
+        files, tests = 1, 0
         try:  # --show-source shows what was read from stdin, not the file on disk
             sources = {name: api.decode_source(data)}
         except api.SourceError:
@@ -199,7 +205,7 @@ def _check(args: argparse.Namespace) -> int:
             run = lookup(list(args.paths), settings, found)
             _warn_cache(run.store)
         if run is not None and run.hit is not None and not (edits and _without_fix_edits(run.hit)):
-            diagnostics, files = run.hit, len(run.files)
+            diagnostics, files, tests = run.hit, len(run.files), run.hit_tests
             for problem in problems:  # a run served whole from the cache says them too
                 sys.stderr.write(f"reprolint: warning: {_printable(problem)}\n")
         else:
@@ -211,7 +217,7 @@ def _check(args: argparse.Namespace) -> int:
                     args.paths, settings, progress=progress, jobs=args.jobs,
                     cache=not args.no_cache, fix_edits=edits,
                 )
-            diagnostics, files = result.diagnostics, result.files_checked
+            diagnostics, files, tests = result.diagnostics, result.files_checked, result.tests_left_out
             skipped = result.skipped
             for note in result.notes:
                 sys.stderr.write(f"reprolint: note: {_printable(note)}\n")
@@ -221,6 +227,7 @@ def _check(args: argparse.Namespace) -> int:
     report = Report(
         diagnostics, files, show_source=args.show_source, statistics=args.statistics,
         quiet=args.quiet, exit_status=status, skipped=tuple(skipped), sources=sources,
+        tests_left_out=tests,
     )
     render(args.output_format, report, sys.stdout)
     if skipped and args.output_format != "text":  # text says it in its summary

@@ -37,6 +37,7 @@ class Report:
         exit_status: int = 0,
         skipped: tuple[str, ...] = (),
         sources: Optional[dict[str, str]] = None,
+        tests_left_out: int = 0,
     ) -> None:
         self.diagnostics = diagnostics
         self.files_checked = files_checked
@@ -47,6 +48,7 @@ class Report:
         self.skipped = list(skipped)  # files found but not analysed, each "path (why)"
         # Text checked that is not on disk as checked (stdin, `--stdin-filename`): path -> text.
         self.sources = dict(sources or {})
+        self.tests_left_out = tests_left_out  # modules left out as tests (the summary says)
 
 
 def _text(report: Report, out: TextIO) -> None:

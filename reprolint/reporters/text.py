@@ -60,8 +60,20 @@ def _source_line(text: Optional[str], line: int) -> Optional[str]:
     return lines[line - 1] if 1 <= line <= len(lines) else None
 
 
-def summary(diagnostics: list[Diagnostic], files_checked: Optional[int] = None) -> str:
-    """The last line of a report; ``files_checked=0`` says that nothing was checked."""
+def summary(diagnostics: list[Diagnostic], files_checked: Optional[int] = None, tests_left_out: int = 0) -> str:
+    """The last line of a report; ``files_checked=0`` says that nothing was checked.
+    ``tests_left_out``: modules not checked as tests, said on a line of its own."""
+    line = _summary_line(diagnostics, files_checked)
+    return line + ("\n" + tests_note(tests_left_out) if tests_left_out else "")
+
+
+def tests_note(count: int) -> str:
+    """The line saying how many modules were left out as tests and how to include them."""
+    what, them = ("1 test module was", "it as a program") if count == 1 else (f"{count} test modules were", "them as programs")
+    return f"{what} left out (`--include-tests` or `include-tests = true` checks {them})."
+
+
+def _summary_line(diagnostics: list[Diagnostic], files_checked: Optional[int]) -> str:
     if not diagnostics and files_checked == 0:
         return "No files were checked: no Python file or notebook found in the given paths."
     if not diagnostics:
@@ -135,7 +147,7 @@ def render_text(report: "Report", out: TextIO) -> None:
 def _print_summary(console: "Console", report: "Report") -> None:
     from rich.markup import escape
 
-    console.print(summary(report.diagnostics, report.files_checked))
+    console.print(summary(report.diagnostics, report.files_checked, report.tests_left_out))
     line = skipped_line(report.skipped)
     if line is not None:
         console.print(escape(line))

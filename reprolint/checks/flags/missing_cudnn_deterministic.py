@@ -25,7 +25,8 @@ class MissingCudnnDeterministic(Rule):
     selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies
     deterministic cuDNN algorithms), `torch.backends.cudnn.flags(deterministic=True)`,
     Lightning `Trainer(deterministic=True)` and Hugging Face full determinism count; a
-    setting behind a condition that is false by default does not. Autotuning
+    setting behind a condition that is false by default does not. A program that runs
+    on CUDA only when the user passes an option is reported, naming it (as RPL301). Autotuning
     (`benchmark = True`) is reported separately as RPL203. Programs whose loop is run
     by a Lightning or Hugging Face `Trainer` are left to RPL306.
 
@@ -123,7 +124,7 @@ class MissingCudnnDeterministic(Rule):
         yield from report_per_cuda_site(self, (
             program for program in program_usages(ctx)
             if program.is_training and not program.framework_trainer
-            and program.uses_cuda and not program.cudnn_deterministic()
+            and program.can_use_cuda and not program.cudnn_deterministic()
             and (
                 program.has(CudnnLayer, default_only=False)
                 or program.has(FlagSet, "cudnn.benchmark", default_only=False)

@@ -23,9 +23,15 @@ class MissingDeterministicAlgorithms(Rule):
     variable or option default set to `"cuda"`, `torch.cuda.set_device`/`amp`/
     `synchronize`, `init_process_group("nccl")`, `DistributedDataParallel(device_ids=)`,
     `accelerate.Accelerator()`, Lightning `Trainer`/`Fabric` and Hugging Face
-    `TrainingArguments`/`Trainer` unless told to use the CPU. A line under a condition
-    that is false with the default options (`if args.cuda:` with `store_true`) does not
-    count.
+    `TrainingArguments`/`Trainer` unless told to use the CPU. A program that runs on
+    CUDA only when the user passes an option counts too, and the message names it
+    (`if args.cuda: model.cuda()` with `store_true`: "when run with `--cuda`"; a
+    `--device` option whose default is `"cpu"`: "when run with `--device cuda`"; `if
+    args.gpu is not None:`: "`--gpu ...`"). Option defaults are read as argparse sets
+    them: `store_true`/`store_false`, `BooleanOptionalAction`, `set_defaults(...)`
+    (which overrides the argument's own), a string default passed through `type=`
+    (`type=str2bool, default="False"` is false, `type=bool` makes any non-empty string
+    true), and dataclass fields with `field(default=...)` (read by `HfArgumentParser`).
 
     Device selection seen on real training code counts too: an option whose default is
     CUDA (`parser.add_argument("--device", default="cuda")` then
@@ -155,7 +161,7 @@ class MissingDeterministicAlgorithms(Rule):
         yield from report_per_cuda_site(self, (
             program for program in program_usages(ctx)
             if program.is_training and program.trains_with("torch") and not program.framework_trainer
-            and program.uses_cuda and program.deterministic() is None
+            and program.can_use_cuda and program.deterministic() is None
         ))
         # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)
         for path, facts in ctx.facts.items():

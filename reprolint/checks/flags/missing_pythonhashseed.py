@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
-from reprolint.analysis.program import Role, is_test_module
+from reprolint.analysis.program import Role
 from reprolint.analysis.usage_events import EnvSet, HashSeedEnforced, SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability, Related
@@ -97,7 +97,7 @@ class MissingPythonhashseed(Rule):
             # the RPL401 sites the program runs (a function no call reaches runs none)
             sites = [
                 (path, usage) for _, path, usage in program.of(SetOrderTaken, default_only=False)
-                if not is_test_module(path, ctx.facts[path]) or ctx.settings.include_tests
+                if not ctx.index.is_test(path) or ctx.settings.include_tests
             ]
             if not sites:
                 continue

@@ -16,7 +16,8 @@ class OpWithoutDeterministicImpl(Rule):
 
     The list is the "will throw a RuntimeError" list of
     `torch.use_deterministic_algorithms`' docstring for the configured torch version
-    (`torch-version`, else the installed torch, else the newest catalogued), kept in
+    (`torch-version`, else the project's declared torch, else the installed torch, else
+    the newest catalogued), kept in
     `rules/nondeterministic_ops.toml` with the arguments that matter
     (`interpolate(mode="bilinear")`, `F.pad(mode="reflect")`, `bincount(weights=...)`,
     `median(x, dim)`, `scatter_reduce(reduce="prod")`, ...). It is reported whether or

@@ -5,7 +5,6 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
 from reprolint.model import Applicability, Diagnostic
@@ -44,7 +43,8 @@ class SetIterationOrder(Rule):
     module), and a search that at most one element can satisfy (`if x == c: ...; break`;
     `x.startswith(c)`/`endswith(c)` over literal strings none of which is a prefix/suffix
     of another, such as `{"r", "u", "f", "b"}`). Reported in library code too, not in test
-    modules (`tests/`, `test_*.py`, pytest/unittest imports) unless `include-tests`.
+    modules (what a test runner collects: test functions or classes in `tests/`,
+    `test_*.py`, pytest/unittest modules; and their helpers) unless `include-tests`.
 
     ## Why is this bad?
     `str` and `bytes` hashes are salted per process (`PYTHONHASHSEED`), so a set of
@@ -123,7 +123,7 @@ class SetIterationOrder(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         for path, facts in ctx.facts.items():
-            if is_test_module(path, facts) and not ctx.settings.include_tests:
+            if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's loop order reaches no training result
             for finding in facts.findings:
                 if finding.code == self.code:

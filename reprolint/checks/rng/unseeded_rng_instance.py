@@ -119,11 +119,9 @@ class UnseededRngInstance(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        from reprolint.analysis.program import is_test_module
-
         for path, facts in ctx.facts.items():
             # environments in test modules are fixtures, not runs (unless include-tests)
-            skip_envs = not ctx.settings.include_tests and is_test_module(path, facts)
+            skip_envs = not ctx.settings.include_tests and ctx.index.is_test(path)
             for finding in facts.findings:
                 if finding.code != self.code:
                     continue
