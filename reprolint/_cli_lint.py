@@ -62,6 +62,10 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ignore", type=_codes, help="skip these codes or prefixes")
     p.add_argument("--extend-select", type=_codes, help="add codes to the selection")
     p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or reprolint.toml")
+    p.add_argument(
+        "--include-tests", action="store_true", default=None,
+        help="check test modules as programs too (config: include-tests)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -111,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--diff", action="store_true", help="print the changes as a unified diff")
     fix.add_argument(
         "--unsafe-fixes", action="store_true", default=None,
-        help="also apply fixes that change the random stream or the numbers",
+        help="also apply fixes that change an outcome the program already fixed or can make it fail",
     )
     fix.add_argument("--no-unsafe-fixes", dest="unsafe_fixes", action="store_false")
     fix.add_argument("--fix-style", choices=["hooks", "inline"], help="hooks (default) or inline")
@@ -148,6 +152,8 @@ def _settings(args: argparse.Namespace, start: Path):  # -> Settings
         value = getattr(args, key, None)
         if value is not None:
             changes[key] = parse_codes(value, f"--{key.replace('_', '-')}", known)
+    if getattr(args, "include_tests", None):
+        changes["include_tests"] = True
     return settings.replace(**changes) if changes else settings
 
 
@@ -167,6 +173,8 @@ def _check(args: argparse.Namespace) -> int:
     # Only JSON and SARIF show a fix's edits; the other formats need only its level,
     # which is much cheaper to know (reprolint.fixing.attach_fixes).
     edits = args.output_format in ("json", "sarif")
+    skipped: list[str] = []
+    sources: dict[str, str] = {}
     if args.stdin_filename is not None or args.paths == ["-"]:
         from reprolint import api
 
@@ -175,7 +183,11 @@ def _check(args: argparse.Namespace) -> int:
         name = args.stdin_filename or "<stdin>"
         data = sys.stdin.buffer.read()
         diagnostics = api.check_source(data, name, settings, fix_edits=edits)
-        files = 1
+        files, tests = 1, 0
+        try:  # --show-source shows what was read from stdin, not the file on disk
+            sources = {name: api.decode_source(data)}
+        except api.SourceError:
+            sources = {name: data.decode("utf-8", errors="replace")}
     else:
         missing = [p for p in args.paths if _missing(p)]
         if missing:
@@ -193,7 +205,7 @@ def _check(args: argparse.Namespace) -> int:
             run = lookup(list(args.paths), settings, found)
             _warn_cache(run.store)
         if run is not None and run.hit is not None and not (edits and _without_fix_edits(run.hit)):
-            diagnostics, files = run.hit, len(run.files)
+            diagnostics, files, tests = run.hit, len(run.files), run.hit_tests
             for problem in problems:  # a run served whole from the cache says them too
                 sys.stderr.write(f"reprolint: warning: {_printable(problem)}\n")
         else:
@@ -205,17 +217,23 @@ def _check(args: argparse.Namespace) -> int:
                     args.paths, settings, progress=progress, jobs=args.jobs,
                     cache=not args.no_cache, fix_edits=edits,
                 )
-            diagnostics, files = result.diagnostics, result.files_checked
+            diagnostics, files, tests = result.diagnostics, result.files_checked, result.tests_left_out
+            skipped = result.skipped
             for note in result.notes:
-                sys.stderr.write(f"reprolint: note: {note}\n")
+                sys.stderr.write(f"reprolint: note: {_printable(note)}\n")
             for problem in result.problems:
                 sys.stderr.write(f"reprolint: warning: {_printable(problem)}\n")
     status = EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
     report = Report(
         diagnostics, files, show_source=args.show_source, statistics=args.statistics,
-        quiet=args.quiet, exit_status=status,
+        quiet=args.quiet, exit_status=status, skipped=tuple(skipped), sources=sources,
+        tests_left_out=tests,
     )
     render(args.output_format, report, sys.stdout)
+    if skipped and args.output_format != "text":  # text says it in its summary
+        from reprolint.reporters.text import skipped_line
+
+        sys.stderr.write(f"reprolint: note: {skipped_line(skipped)}\n")
     return status
 
 
@@ -237,7 +255,7 @@ def _fix(args: argparse.Namespace) -> int:
         return 130
     status = EXIT_CLEAN
     for problem in report.problems:
-        sys.stderr.write(f"reprolint: warning: {problem}\n")
+        sys.stderr.write(f"reprolint: warning: {_printable(problem)}\n")
     if args.diff:
         out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
         for change in report.changes:
@@ -259,14 +277,17 @@ def _fix(args: argparse.Namespace) -> int:
             except WriteError as exc:
                 failed += 1
                 unwritten.add(change.path)
-                sys.stderr.write(f"reprolint: error: {change.path}: {exc}\n")
+                sys.stderr.write(f"reprolint: error: {_printable(change.path)}: {exc}\n")
             except KeyboardInterrupt:
                 left = len(report.changes) - i
-                sys.stderr.write(f"reprolint: interrupted: {left} file(s) not written, from {change.path} on\n")
+                sys.stderr.write(f"reprolint: interrupted: {left} file(s) not written, from {_printable(change.path)} on\n")
                 return 130
             else:
                 if Path(change.path).is_symlink():
-                    sys.stderr.write(f"reprolint: note: {change.path} is a symbolic link: wrote {written}\n")
+                    sys.stderr.write(
+                        f"reprolint: note: {_printable(change.path)} is a symbolic link: "
+                        f"wrote {_printable(str(written))}\n"
+                    )
         report.changes = [c for c in report.changes if c.path not in unwritten]
         report.not_written = failed
         sys.stdout.write(summary(report, "write", unsafe))
@@ -275,7 +296,7 @@ def _fix(args: argparse.Namespace) -> int:
         counts = ", ".join(
             f"{code} \u00d7{n}" if n > 1 else code for code, n in sorted(change.fixed.items())
         )
-        sys.stdout.write(f"{change.path}: would fix {counts or 'problems'}\n")
+        sys.stdout.write(f"{_printable(change.path)}: would fix {counts or 'problems'}\n")
     sys.stdout.write(summary(report, "check", unsafe))
     if report.changes:
         sys.stdout.write("Run with `--diff` to see the changes, `--write` to apply them.\n")
@@ -368,6 +389,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     args = parser.parse_args(args_list)
+    # Under the github format every line on either stream is an escaped annotation or
+    # plain text that cannot start a workflow command (reprolint.reporters.workflow).
+    from reprolint.reporters.workflow import guarded_streams
+
+    with guarded_streams(getattr(args, "output_format", None) == "github"):
+        return _dispatch(args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     handlers = {
         "check": _check, "rules": _rules, "explain": _explain, "guide": _guide, "clean": _clean,
         "fix": _fix,

@@ -87,6 +87,7 @@ class FileAnalysis:
     # Notebooks: program line -> code cell (a reprolint.notebooks.CellMap).
     cells: Optional[Any] = None
     source: Optional[str] = None  # the parsed text, for planning fixes
+    skipped: Optional[str] = None  # why it was not analysed (a notebook in another language)
 
 
 @dataclass
@@ -97,6 +98,10 @@ class CheckResult:
     problems: list[str] = field(default_factory=list)
     # Notes for the user about the check itself (project imports not found...), not findings.
     notes: list[str] = field(default_factory=list)
+    # Files found but not analysed, each with why: "nb.ipynb (a R notebook)".
+    skipped: list[str] = field(default_factory=list)
+    # Modules left out as tests (``include-tests`` off): the summary says how many.
+    tests_left_out: int = 0
 
 
 def decode_source(data: bytes) -> str:
@@ -344,11 +349,17 @@ def check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots: 
     index = ProgramIndex(facts, roots)
     configured = _configured_entries(facts, settings)
     model = ExecutionModel(index)
+    model.entry_calls = _console_script_calls(index, roots)
+    configured = sorted(set(configured) | set(model.entry_calls))
+    configured_torch = settings.torch_version
+    settings, versions = _assumed_versions(settings, roots)
     programs = analyse_programs(index, index.entry_points(configured, include_tests=settings.include_tests), model)
     ctx = CheckContext(
         facts=facts, index=index, programs=programs, settings=settings, model=model,
         suppressions={a.path: a.suppressions for a in analyses},
     )
+    ctx.memo["assumed_versions"] = versions
+    ctx.memo["configured_torch"] = configured_torch
     rules = {rule.code: rule for rule in all_rules()}
     findings: list[Finding] = []
     for analysis in analyses:
@@ -447,7 +458,7 @@ def check_paths(
         if run.hit is not None and not (fix_edits and _without_fix_edits(run.hit)):
             if progress is not None:
                 progress(len(files), len(files))
-            return CheckResult(run.hit, len(files), problems)
+            return CheckResult(run.hit, len(files), problems, tests_left_out=run.hit_tests)
     from reprolint.pipeline import analyse_all
 
     analysed_keys: dict[str, str] = {}
@@ -457,10 +468,69 @@ def check_paths(
         )
         diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits, jobs)
     notes = _import_notes(analyses, _roots(paths))
-    if run is not None:
-        # Under the keys of the bytes analysed, not of the lookup's earlier read.
-        run.remember(diagnostics, analysed_keys)
-    return CheckResult(diagnostics, len(files), problems, notes=notes)
+    skipped = [f"{a.path} ({a.skipped})" for a in analyses if a.skipped]
+    tests = count_tests_left_out(analyses, settings, _roots(paths))
+    if run is not None and not skipped:
+        # Under the keys of the bytes analysed, not of the lookup's earlier read. (A run
+        # that skipped files is not stored whole: a warm run must name them again.)
+        run.remember(diagnostics, analysed_keys, tests)
+    return CheckResult(diagnostics, len(files), problems, notes=notes, skipped=skipped, tests_left_out=tests)
+
+
+def _console_script_calls(index: ProgramIndex, roots: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Entry module -> the functions the project's declared commands call in it
+    (``[project.scripts]``, ``console_scripts``): each such module is an entry point."""
+    from reprolint.analysis.declared import console_scripts
+
+    calls: dict[str, list[str]] = {}
+    for script in console_scripts(roots, list(index.facts)):
+        # resolved as `import module` from the declaring folder (and `src/` layouts)
+        for folder in (script.folder, script.folder + "/src"):
+            importer = _relative_to_scan(index, folder + "/setup.py")
+            found = index.resolve_module(importer, script.module) if importer else None
+            if found is not None:
+                calls.setdefault(found, []).append(script.function)
+                break
+    return {path: tuple(dict.fromkeys(fns)) for path, fns in calls.items()}
+
+
+def _relative_to_scan(index: ProgramIndex, absolute: str) -> Optional[str]:
+    """``absolute`` spelled as the scan spells its paths (relative stays relative)."""
+    folder = str(Path(absolute).parent.resolve())
+    for path in index.facts:
+        resolved = str(Path(path).resolve())
+        if not resolved.startswith(folder + "/"):
+            continue
+        relative = resolved[len(folder) + 1:]
+        if path.endswith(relative):
+            prefix = path[: len(path) - len(relative)]
+            return str(PurePosixPath(prefix or ".") / Path(absolute).name)
+    return None
+
+
+def _assumed_versions(settings: Settings, roots: Iterable[str]) -> tuple[Settings, dict[str, Any]]:
+    """The library versions version-aware rules assume (``torch``): the setting, else
+    what the project declares (requirements, setup, pyproject, conda, Pipfile, lock
+    files), else the installed one, else the newest catalogued. A declared torch
+    becomes the run's ``torch-version``."""
+    from reprolint.analysis.declared import assume, declarations
+    from reprolint.analysis.determinism import default_torch_source, torch_version
+
+    found = declarations(roots)
+    torch = assume("torch", settings.torch_version, found, torch_version(Settings()), default_torch_source())
+    if torch.declared:
+        settings = settings.replace(torch_version=torch.version)
+    return settings, {"torch": torch}
+
+
+def count_tests_left_out(analyses: list[FileAnalysis], settings: Settings, roots: Iterable[str] = ()) -> int:
+    """How many checked modules were left out as tests (0 with ``include-tests``)."""
+    if settings.include_tests:
+        return 0
+    from reprolint.analysis.program import tests_left_out
+
+    facts = {a.path: a.facts for a in analyses if a.facts is not None}
+    return tests_left_out(facts, _configured_entries(facts, settings), [str(PurePosixPath(r)) for r in roots])
 
 
 def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:

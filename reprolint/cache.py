@@ -64,6 +64,7 @@ __all__ = [
     "remove_cache",
     "run_key",
     "secret_folder",
+    "sign",
     "user_secret",
 ]
 
@@ -397,7 +398,11 @@ def _installed_frameworks() -> list[str]:
 def run_key(salt: str, settings: Any, roots: list[str], file_keys: list[tuple[str, str]]) -> str:
     """The key of a whole run: every input of the diagnostics, and nothing else."""
     h = hashlib.sha256(salt.encode())
-    for part in (repr(settings), repr(roots), repr(_installed_frameworks()), repr(file_keys)):
+    from reprolint.analysis.declared import declared_digest
+
+    # the project's declared library versions decide version-aware answers too
+    declared = declared_digest(roots, [path for path, _ in file_keys])
+    for part in (repr(settings), repr(roots), repr(_installed_frameworks()), declared, repr(file_keys)):
         h.update(b"\0")
         h.update(part.encode("utf-8", "surrogateescape"))
     return h.hexdigest()
@@ -487,6 +492,12 @@ def _read_or_make_secret(path: Path) -> bytes:
     if len(value) != _SECRET_BYTES:
         raise OSError(f"{path} does not hold a reprolint secret")
     return value
+
+
+def sign(*parts: bytes) -> str:
+    """An HMAC of ``parts`` under the per-user secret: what proves that a record was
+    written by reprolint for this user on this machine (run records, the cache)."""
+    return _mac(user_secret(), *parts)
 
 
 def _mac(secret: bytes, *parts: bytes) -> str:
@@ -717,7 +728,16 @@ class FactsCache:
     def _write(self, kind: str, key: str, entry: Path, body: bytes) -> None:
         if not self._prepare():
             return
-        entry.parent.mkdir(parents=True, exist_ok=True)
+        # The shard folders only, never the cache folder itself: a `reprolint clean`
+        # during this run removes it, and remaking it here would leave a folder without
+        # its tag (every later run uncached, clean refusing). Then nothing is written.
+        here = self.folder
+        for part in entry.parent.relative_to(self.folder).parts:
+            here = here / part
+            try:
+                here.mkdir()
+            except FileExistsError:
+                pass
         write_atomic(entry, self._seal(kind, key, body))
 
     def _entry(self, key: str) -> Path:
@@ -762,6 +782,11 @@ class FactsCache:
         Types are checked while decoding; whether they fit this run's files (paths,
         lines) is for the caller (:func:`reprolint.runcache.lookup`).
         """
+        entry = self.load_run_entry(key)
+        return None if entry is None else entry[0]
+
+    def load_run_entry(self, key: str) -> Optional[tuple[list[Any], int]]:
+        """An earlier run's diagnostics and how many modules it left out as tests."""
         body = self._read("run", key, self.folder / "runs" / f"{key}.json")
         if body is None:
             return None
@@ -772,12 +797,16 @@ class FactsCache:
         if not isinstance(stored, dict) or stored.get("key") != key:
             return None
         diagnostics = stored.get("diagnostics")
-        return diagnostics if isinstance(diagnostics, list) else None
+        tests = stored.get("tests", 0)
+        if not isinstance(diagnostics, list) or type(tests) is not int or tests < 0:
+            return None
+        return diagnostics, tests
 
-    def store_run(self, key: str, diagnostics: list[Any]) -> None:
+    def store_run(self, key: str, diagnostics: list[Any], tests_left_out: int = 0) -> None:
         try:
             text = json.dumps(
-                {"key": key, "diagnostics": encode(diagnostics, "model")}, separators=(",", ":")
+                {"key": key, "diagnostics": encode(diagnostics, "model"), "tests": tests_left_out},
+                separators=(",", ":"),
             )
             self._write("run", key, self.folder / "runs" / f"{key}.json", text.encode("utf-8"))
         except (OSError, TypeError, ValueError, RecursionError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -11,6 +12,21 @@ HARNESS_COMMANDS = ("verify", "profile", "variance")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The `reprolint` command; returns its exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`reprolint --help | head -1`): nothing more to say, and
+        # no traceback when Python flushes stdout on the way out.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 0
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in HARNESS_COMMANDS:
         from reprolint.harness.cli import main as harness_main
@@ -30,7 +46,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # `clean --runs`: the run records of verify/profile/variance too.
         from reprolint.harness.cli import clean_runs
 
-        clean_runs()
+        if clean_runs():
+            return 2
         args = [a for a in args if a != "--runs"]
     from reprolint._cli_lint import main as lint_main
 

@@ -67,6 +67,31 @@ def read_regular(path: str) -> bytes:
         os.close(fd)
 
 
+def walk(top: Path, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top, followlinks=False)``, top-down, without recursion: a folder chain
+    thousands deep (a committable path) cannot exhaust the stack (Python 3.11's
+    ``os.walk`` recurses once per level). The caller may prune ``dirs`` in place."""
+    stack = [os.fspath(top)]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as entries:
+                listed = list(entries)
+        except OSError as exc:
+            onerror(exc)
+            continue
+        dirs, files = [], []
+        for entry in listed:
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False) or (entry.is_symlink() and entry.is_dir())
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else files).append(entry.name)
+        yield current, dirs, files
+        # Pushed in reverse so that folders are entered in the order left in ``dirs``.
+        stack.extend(os.path.join(current, name) for name in reversed(dirs))
+
+
 def discover(
     paths: Iterable[str], settings: Settings, problems: Optional[Callable[[str], None]] = None
 ) -> Iterator[str]:
@@ -101,7 +126,7 @@ def discover(
             where = _display(Path(error.filename)) if error.filename else _display(top)
             report(f"{where}: cannot list this folder ({error.strerror or error}); skipped")
 
-        for current, dirs, files in os.walk(top, onerror=unreadable, followlinks=False):
+        for current, dirs, files in walk(top, unreadable):
             here = Path(current)
             kept = []
             for name in sorted(dirs):

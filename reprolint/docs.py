@@ -15,14 +15,37 @@ GUIDE_ORDER = (
 )
 
 
+# The rule behind every rule's level (SPEC, fix): what `explain` and the guide say.
+SAFETY_RULE = (
+    "A fix is safe when every run of the fixed program is a run the original program "
+    "could have produced (seeding a library the program never seeds, giving an "
+    "entropy-seeded generator a seed, sorting a directory listing or a set of strings it "
+    "iterates): `reprolint fix --write` applies it. It is unsafe when it changes an "
+    "outcome the program already fixed (moving an existing seed above earlier draws, "
+    "changing a seed's value) or can make the program fail (deterministic mode where an "
+    "op without a deterministic implementation runs): only `--unsafe-fixes` applies it."
+)
+
+
+def fix_level_text(rule: type[Rule]) -> str:
+    """The level column: ``safe``, ``unsafe``, ``display-only``, ``no``, or "safe, or
+    unsafe" for a rule whose level depends on the program (its *Fix safety* says when)."""
+    level = rule.fixable()
+    if rule.fix_level is not None:
+        other = "unsafe" if level == "safe" else "safe"
+        return f"{level}, or {other}"
+    return level
+
+
 def rule_markdown(rule: type[Rule], level: int = 1) -> str:
     hashes = "#" * level
     body = rule.doc().replace("\n## ", f"\n{hashes}# ")
     if body.startswith("## "):
         body = f"{hashes}# " + body[3:]
+    note = f"\n\n{SAFETY_RULE}" if rule.fix_applicability is not None and level == 1 else ""
     return (
         f"{hashes} {rule.code} {rule.name()}\n\n"
-        f"Fix: {rule.fixable()}. Framework: {rule.framework}.\n\n{body}\n"
+        f"Fix: {fix_level_text(rule)}. Framework: {rule.framework}.\n\n{body}{note}\n"
     )
 
 
@@ -32,6 +55,7 @@ def guide_markdown() -> str:
         "# The reprolint reproducibility guideline\n",
         "Generated from the rule docs by `reprolint guide`. Work through it in order:\n"
         "seed, flags, ops, order, then prove the result with `reprolint verify`.\n",
+        f"Fix safety. {SAFETY_RULE}\n",
     ]
     for title, prefix in GUIDE_ORDER:
         parts.append(f"## {title}\n")
@@ -63,7 +87,7 @@ def fixes_table_markdown() -> str:
             unfixed.append(rule.code)
             continue
         fix = " ".join(rule.section("Fix safety").split()).replace("|", "\\|")
-        lines.append(f"| {rule.code} | {fix} | {rule.fixable()} |")
+        lines.append(f"| {rule.code} | {fix} | {fix_level_text(rule)} |")
     lines.append("")
     lines.append(
         f"Not fixed: {', '.join(unfixed)} (each rule's *Fix safety* section says why: "

@@ -147,7 +147,17 @@ def _with_availability(planner: FixPlanner, d: Diagnostic) -> Diagnostic:
             available = False
         if not available:
             return d
+        level = _level(planner, d, level)
     return replace(d, fix=Fix(level, title))
+
+
+def _level(planner: FixPlanner, d: Diagnostic, default: Applicability) -> Applicability:
+    try:
+        return planner.level(d)
+    except Exception:  # noqa: BLE001 - a planning bug must never break `check`
+        if _strict():
+            raise
+        return default
 
 
 def _plan(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:

@@ -25,8 +25,10 @@ __all__ = [
 class Applicability(str, enum.Enum):
     """How safe a fix is, as in ruff."""
 
-    SAFE = "safe"  # meaning preserved
-    UNSAFE = "unsafe"  # changes the random stream or the numbers
+    # Safe: every run of the fixed program is a run the original could have produced.
+    SAFE = "safe"
+    # Unsafe: changes an outcome the program already fixed, or can make it fail.
+    UNSAFE = "unsafe"
     DISPLAY_ONLY = "display-only"  # described, never applied
 
 

@@ -148,13 +148,34 @@ def read_notebook(text: str) -> Notebook:
             code_cells.append(index)
             _refuse_surrogates(_source_text(cell), len(code_cells))
     metadata = document.get("metadata") if isinstance(document.get("metadata"), dict) else {}
-    language = "python"
-    for key, inner in (("kernelspec", "language"), ("language_info", "name")):
+    return Notebook(text, document, code_cells, notebook_language(metadata))
+
+
+# A name that says Python: `python3`, `ipython3`, `Python 3 (ipykernel)`, `pyspark`,
+# `py39`, a conda environment's `conda-env-ml-py`.
+_PYTHON_NAME = re.compile(r"python|^pyspark|(^|[-_ ])py(\d[\d.]*)?($|[-_ ])")
+
+
+def _says_python(name: str) -> bool:
+    return bool(_PYTHON_NAME.search(name.strip().lower()))
+
+
+def notebook_language(metadata: Mapping[str, Any]) -> str:
+    """``"python"``, or the language a notebook's metadata names instead.
+
+    The kernelspec's name and language and ``language_info.name`` are read together: a
+    notebook is Python when any of them says Python (``ipython3``, ``python3`` with a
+    stray language field) or none says anything, so a Python notebook is never skipped
+    for one odd field. Otherwise the first name given (an R or Julia notebook).
+    """
+    names = []
+    for key, inner in (("language_info", "name"), ("kernelspec", "language"), ("kernelspec", "name")):
         value = metadata.get(key)
-        if isinstance(value, dict) and isinstance(value.get(inner), str):
-            language = value[inner].lower()
-            break
-    return Notebook(text, document, code_cells, language)
+        if isinstance(value, dict) and isinstance(value.get(inner), str) and value[inner].strip():
+            names.append(value[inner].strip())
+    if not names or any(_says_python(name) for name in names):
+        return "python"
+    return names[0]
 
 
 def notebook_sources(notebook: Notebook) -> dict[int, str]:
@@ -355,8 +376,8 @@ def analyse_notebook(path: str, data: bytes) -> "FileAnalysis":
         notebook = read_notebook(text)
     except NotebookError as exc:
         return FileAnalysis(path, error=SourceError(exc.reason, exc.line, exc.column))
-    if notebook.language != "python":
-        return FileAnalysis(path, facts=ModuleFacts(path))  # an R or Julia notebook
+    if notebook.language != "python":  # an R or Julia notebook: said in the summary
+        return FileAnalysis(path, facts=ModuleFacts(path), skipped=f"{notebook.language} notebook, not Python")
     source, cell_map = notebook_program(notebook)
     if len(source.encode("utf-8")) > MAX_FILE_BYTES:
         return FileAnalysis(
@@ -522,15 +543,25 @@ def json_lines(text: str) -> dict[int, list[int]]:
     offset = 1 if text.startswith("\ufeff") else 0
     spans = _source_spans(text, _skip(text, offset))
     found: dict[int, list[int]] = {}
+    # Newlines are counted from the last position, never from the start of the file:
+    # linear in the notebook's size (counting from 0 for every line was quadratic).
+    pos, line = 0, 1
+
+    def line_at(offset: int) -> int:
+        nonlocal pos, line
+        line += text.count("\n", pos, offset)
+        pos = offset
+        return line
+
     for number, index in enumerate(notebook.code_cells, start=1):
         span = spans[index]
         if span is None:
             continue
         start, end = span
         if text[start] == "[":
-            found[number] = [text.count("\n", 0, s) + 1 for s, _ in _elements(text, start)]
+            found[number] = [line_at(s) for s, _ in _elements(text, start)]
         else:
-            found[number] = [text.count("\n", 0, start) + 1]
+            found[number] = [line_at(start)]
     return found
 
 

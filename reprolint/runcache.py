@@ -20,6 +20,8 @@ new findings stored under the old content's key.
 
 from __future__ import annotations
 
+import os
+
 import re
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping, Optional
@@ -34,12 +36,37 @@ _CODE = re.compile(r"RPL[0-9]{3}")
 
 
 def scan_roots(paths: Iterable[str]) -> list[str]:
-    """The folders imports resolve up to: each folder given, or a given file's folder."""
-    roots = []
+    """The folders imports resolve up to: each folder given, or a given file's folder.
+
+    Overlapping or repeated paths give the roots of their union: a folder inside another
+    given folder is no root of its own (``check . sub/`` resolves ``sub``'s imports up to
+    ``.``, as ``check .`` does), and a folder named twice counts once.
+    """
+    roots: list[str] = []
     for raw in paths:
         p = PurePosixPath(Path(raw).as_posix())
         roots.append(str(p if _is_dir(raw) else p.parent))
-    return roots
+    real = {r: _real(r) for r in roots}
+    kept: list[str] = []
+    for root in roots:
+        mine = real[root]
+        if any(real[k] == mine for k in kept):
+            continue  # the same folder named again
+        if any(other != mine and _inside(mine, other) for other in real.values()):
+            continue  # inside another root: the outer one's search covers it
+        kept.append(root)
+    return kept
+
+
+def _real(root: str) -> str:
+    try:
+        return os.path.realpath(root)
+    except (OSError, ValueError):
+        return root
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _is_dir(raw: str) -> bool:
@@ -60,9 +87,10 @@ class RunLookup:
     def __init__(
         self, files: list[str], store: FactsCache, key: str, hit: Optional[list[Any]],
         file_keys: Optional[list[tuple[str, str]]] = None, roots: Optional[list[str]] = None,
-        settings: Optional[Settings] = None,
+        settings: Optional[Settings] = None, hit_tests: int = 0,
     ) -> None:
         self.files = files
+        self.hit_tests = hit_tests  # modules the stored run left out as tests
         self.store = store
         self.key = key
         self.hit = hit
@@ -70,7 +98,10 @@ class RunLookup:
         self.roots = roots or []
         self.settings = settings
 
-    def remember(self, diagnostics: list[Any], analysed_keys: Optional[Mapping[str, str]] = None) -> None:
+    def remember(
+        self, diagnostics: list[Any], analysed_keys: Optional[Mapping[str, str]] = None,
+        tests_left_out: int = 0,
+    ) -> None:
         """Store a run's diagnostics under the key of the bytes they were computed from.
 
         ``analysed_keys``: path -> per-file key of what the analysis read. Without it
@@ -81,7 +112,7 @@ class RunLookup:
         if analysed_keys is not None and self.settings is not None:
             keys = [(path, analysed_keys.get(path, old)) for path, old in self.file_keys]
             key = run_key_for(self.store, self.settings, self.roots, keys)
-        self.store.store_run(key, diagnostics)
+        self.store.store_run(key, diagnostics, tests_left_out)
 
 
 def run_key_for(store: FactsCache, settings: Settings, roots: list[str], file_keys: list[tuple[str, str]]) -> str:
@@ -145,7 +176,8 @@ def lookup(paths: list[str], settings: Settings, files: Optional[list[str]] = No
         lines[path] = _line_count(data)
     roots = scan_roots(paths)
     key = run_key_for(store, settings, roots, keys)
-    hit = store.load_run(key)
+    entry = store.load_run_entry(key)
+    hit, tests = entry if entry is not None else (None, 0)
     if hit is not None and not fits_run(hit, lines):
         hit = None
-    return RunLookup(files, store, key, hit, keys, roots, settings)
+    return RunLookup(files, store, key, hit, keys, roots, settings, tests)

@@ -47,10 +47,26 @@ def expectations(corpus: Path) -> set[Key]:
 TORCH_VERSION = "2.13.0"
 
 
+def _diagnostics(corpus: Path) -> list:
+    """The corpus checked with torch pinned, except projects that declare their torch
+    (requirements, pyproject...): each is checked on its own without the pin, so the
+    version it declares decides (issue 25)."""
+    from reprolint.analysis.declared import declarations_for
+
+    declaring = sorted(
+        p for p in (corpus / "projects").iterdir()
+        if p.is_dir() and any(d.library == "torch" and "==" in d.spec for d in declarations_for(str(p / "x.py"), [str(p)]))
+    )
+    pinned = check_paths([str(corpus)], Settings(torch_version=TORCH_VERSION)).diagnostics
+    out = [d for d in pinned if not any(Path(d.path).resolve().is_relative_to(p.resolve()) for p in declaring)]
+    for project in declaring:
+        out.extend(check_paths([str(project)], Settings()).diagnostics)
+    return out
+
+
 def score(corpus: Path) -> dict[str, Score]:
-    result = check_paths([str(corpus)], Settings(torch_version=TORCH_VERSION))
     found: set[Key] = set()
-    for d in result.diagnostics:
+    for d in _diagnostics(corpus):
         rel = Path(d.path).relative_to(corpus).as_posix()
         found.add((rel, d.span.start_line, d.code))
         if d.code == "RPL101":

@@ -200,3 +200,14 @@ def test_installed_console_script_is_executable(installed: Runner) -> None:
     version = subprocess.run([str(binary), "--version"], capture_output=True, text=True)
     assert version.stdout.startswith("reprolint ")
     assert sys.executable != str(binary)
+
+
+@pytest.mark.slow  # installs reprolint into a fresh virtualenv (once per module)
+def test_a_path_named_like_an_option_stays_a_path(installed: Runner, tmp_path: Path) -> None:
+    # issue 30: the paths came after the options without `--`, so a folder named
+    # `--exit-zero` turned the check green.
+    (tmp_path / "--exit-zero").mkdir()
+    (tmp_path / "--exit-zero" / "train.py").write_text(UNSEEDED)
+    done = _run(installed, tmp_path, paths="--exit-zero")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "file=--exit-zero/train.py" in done.stdout

@@ -18,7 +18,7 @@ def test_findings_print_location_code_message_and_exit_1(cli, project) -> None:
         "train.py:3:5: RPL101 `torch.randn` draws from torch's global RNG, which is never "
         "seeded on this program's path (entry point: train.py)"
     )
-    assert lines[-1] == "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`)."
+    assert lines[-1] == "Found 1 problem (1 fixable with `reprolint fix`)."
 
 
 def test_clean_file_exits_0(cli, project) -> None:
@@ -56,8 +56,8 @@ def test_json_output_has_the_documented_fields(cli, project) -> None:
         "related": [],
         "roles": {"src/train.py": "training"},
     }
-    # The fix seeds at the entry point (tests/test_fix_cli.py checks its edits).
-    assert item["fix"]["applicability"] == "unsafe"
+    # The fix seeds a never-seeded program at the entry point: safe (tests/test_fix.py checks its edits).
+    assert item["fix"]["applicability"] == "safe"
 
 
 def test_absolute_input_gives_absolute_paths(cli, project) -> None:

@@ -21,6 +21,10 @@ FIXED = (
     "import torch\nimport reprolint.runtime\n\nreprolint.runtime.install(seed=0)\n\n"
     "# weights\nx = torch.randn(3)  # draw\n"
 )
+# Seeded, but only after a draw: the fix moves the seed, which changes what the draws
+# after it produced (unsafe).
+LATE = "import random\n\nx = random.random()\nmodel = build()\nrandom.seed(0)\n"
+LATE_FIXED = "import random\n\nrandom.seed(0)\nx = random.random()\nmodel = build()\n"
 
 
 @pytest.fixture(autouse=True)
@@ -54,9 +58,14 @@ def test_declared_fixability_matches_behaviour() -> None:
         assert any(e.fixed is not None for e in rule.INVALID), rule.code
 
 
-def test_unsafe_fixes_need_the_flag() -> None:
-    assert fix_source(UNSEEDED, "train.py") == UNSEEDED
+def test_seeding_a_never_seeded_program_is_safe() -> None:
+    assert fix_source(UNSEEDED, "train.py") == FIXED
     assert fix_source(UNSEEDED, "train.py", unsafe_fixes=True) == FIXED
+
+
+def test_unsafe_fixes_need_the_flag() -> None:
+    assert fix_source(LATE, "train.py") == LATE
+    assert fix_source(LATE, "train.py", unsafe_fixes=True) == LATE_FIXED
 
 
 def test_inline_style_has_no_reprolint_dependency() -> None:
@@ -133,7 +142,7 @@ def test_json_diagnostics_carry_their_fix(cli, project) -> None:
     result = cli("check", "--output-format", "json", "train.py", cwd=root)
     [item] = json.loads(result.out)
     assert item["fix"] == {
-        "applicability": "unsafe",
+        "applicability": "safe",
         "title": "Seed every library at the entry point with `reprolint.runtime.install`",
         "edits": [
             {
@@ -152,7 +161,7 @@ def test_fix_on_another_file_has_no_edits_in_json(cli, project) -> None:
     result = cli("check", "--output-format", "json", ".", cwd=root)
     [item] = [i for i in json.loads(result.out) if i["code"] == "RPL101"]
     assert item["path"] == "model.py"
-    assert item["fix"]["applicability"] == "unsafe" and item["fix"]["edits"] == []
+    assert item["fix"]["applicability"] == "safe" and item["fix"]["edits"] == []
 
 
 # -- the command
@@ -172,7 +181,7 @@ def test_dry_run_reports_and_exits_1(cli, project) -> None:
 
 def test_write_summary_counts_manual_and_skipped(cli, project) -> None:
     root = project({
-        "a.py": UNSEEDED,
+        "a.py": LATE,
         "b.py": "import random\nr = random.SystemRandom()\n",
     })
     result = cli("fix", "--write", ".", cwd=root)
@@ -180,16 +189,16 @@ def test_write_summary_counts_manual_and_skipped(cli, project) -> None:
     assert result.out == (
         "Nothing to fix (1 needs a manual change: run `reprolint check` to see them).\n"
         "1 unsafe fix was not applied: rerun with `--unsafe-fixes` to apply it (they change "
-        "the random stream).\n"
+        "an outcome the program already fixed, or can make it fail).\n"
     )
     result = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
     assert result.status == 0
     assert result.out == (
         "Fixed 1 problem in 1 file (1 needs a manual change: run `reprolint check` to see them).\n"
     )
-    assert (root / "a.py").read_text() == FIXED
+    assert (root / "a.py").read_text() == LATE_FIXED
     again = cli("fix", "--write", "--unsafe-fixes", ".", cwd=root)
-    assert again.out.startswith("Nothing to fix (1 needs") and (root / "a.py").read_text() == FIXED
+    assert again.out.startswith("Nothing to fix (1 needs") and (root / "a.py").read_text() == LATE_FIXED
 
 
 def test_fix_style_option_and_config(cli, project) -> None:

@@ -42,7 +42,7 @@ def test_text_check_realises_no_fix(cli, project, monkeypatch: pytest.MonkeyPatc
         result = cli("check", "--output-format", fmt, ".", cwd=root)
         assert result.status == 1, result.out
     summary = cli("check", ".", cwd=root).out.splitlines()[-1]
-    assert summary == "Found 2 problems (2 fixable with `reprolint fix --unsafe-fixes`)."
+    assert summary == "Found 2 problems (2 fixable with `reprolint fix`)."
     # JSON shows the edits, so it realises them (an internal error here: exit 2).
     result = cli("check", "--output-format", "json", ".", cwd=root)
     assert result.status == 2 and "internal error: AssertionError: a fix was realised" in result.err

@@ -41,7 +41,7 @@ def _program_text(root: Path, entry: str) -> str:
 def test_a_shared_trainer_finding_is_fixed_at_every_entry_point(cli, minigpt: Path, style: str, marker: str) -> None:
     result = cli("check", "--no-cache", ".", cwd=minigpt)
     assert "mingpt/trainer.py:7:23: RPL301" in result.out
-    assert result.out.splitlines()[-1] == "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`)."
+    assert result.out.splitlines()[-1] == "Found 1 problem (1 fixable with `reprolint fix`)."
 
     dry = cli("fix", "--unsafe-fixes", "--fix-style", style, ".", cwd=minigpt)
     assert dry.out.splitlines()[:4] == [
@@ -76,7 +76,7 @@ def test_the_count_of_fixable_findings_is_what_fix_does_after_one_entry_is_fixed
         "from mingpt.utils import set_seed\nimport reprolint.runtime\n\nreprolint.runtime.install(seed=0)\n",
     ))
     result = cli("check", "--no-cache", ".", cwd=minigpt)
-    assert result.out.splitlines()[-1] == "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`)."
+    assert result.out.splitlines()[-1] == "Found 1 problem (1 fixable with `reprolint fix`)."
     written = cli("fix", "--write", "--unsafe-fixes", ".", cwd=minigpt)
     assert written.out == "Fixed 1 problem in 2 files.\n"
     assert adder.read_text().count("install(seed=0)") == 1

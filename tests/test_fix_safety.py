@@ -267,8 +267,11 @@ def test_a_later_run_removes_only_stale_temp_files_it_can_prove_are_its_own(cli,
     assert forged.exists() and young.exists()  # not provably a finished temp file of ours
 
 
+LATE = "import random\n\nx = random.random()\nmodel = build()\nrandom.seed(0)\n"
+
+
 def test_plural_of_unsafe_fixes_and_no_cache_is_accepted(cli, project) -> None:
-    root = project({"a.py": UNSEEDED, "b.py": UNSEEDED})
+    root = project({"a.py": LATE, "b.py": LATE})
     result = cli("fix", "--no-cache", ".", cwd=root)
     assert result.status == 0, result
     assert "2 unsafe fixes were not applied" in result.out

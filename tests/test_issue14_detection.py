@@ -33,14 +33,19 @@ def test_device_option_default_cuda_is_a_cuda_user() -> None:
     assert "`--device` default 'cuda:0'" in found[0][2]
 
 
-def test_device_option_default_cpu_is_not() -> None:
+def test_device_option_default_cpu_runs_on_cuda_when_asked() -> None:
+    # issue 25: the flag rules count a program that runs on CUDA with `--device cuda`
     source = (
         "import argparse\nimport torch\n\np = argparse.ArgumentParser()\n"
         "p.add_argument('--device', default='cpu')\nargs = p.parse_args()\n"
         "torch.manual_seed(0)\nmodel = torch.nn.Linear(2, 1).to(torch.device(args.device))\n"
         "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(torch.ones(1, 2)).sum().backward()\nopt.step()\n"
     )
-    assert _found({"train.py": source}) == []
+    found = _found({"train.py": source})
+    assert [(c, line) for c, line, _ in found] == [("RPL301", 5)]
+    assert "(the device option when run with `--device cuda`)" in found[0][2]
+    (d,) = check_sources({"train.py": source})
+    assert d.data["cuda_option"] == "--device cuda"
 
 
 def test_spawned_worker_unseeded_reported_at_the_spawn_with_the_parent_seed() -> None:

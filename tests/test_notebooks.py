@@ -38,11 +38,11 @@ def markdown(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": [text]}
 
 
-def notebook(*cells: dict, language: str = "python", **dump: Any) -> str:
+def notebook(*cells: dict, language: str = "python", kernel: str = "python3", **dump: Any) -> str:
     document = {
         "cells": list(cells),
         "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": language, "name": "python3"},
+            "kernelspec": {"display_name": "Python 3", "language": language, "name": kernel},
         },
         "nbformat": 4,
         "nbformat_minor": 5,
@@ -68,7 +68,7 @@ def test_finding_is_reported_at_cell_and_line(cli, project) -> None:
     assert result.status == 1
     assert result.out.splitlines() == [
         f"nb.ipynb:cell 2:3:5: RPL101 {RPL101}",
-        "Found 1 problem (1 fixable with `reprolint fix --unsafe-fixes`).",  # notebooks are fixed too
+        "Found 1 problem (1 fixable with `reprolint fix`).",  # notebooks are fixed too
     ]
 
 
@@ -227,9 +227,11 @@ def test_files_that_are_not_notebooks(text, reason, tmp_path) -> None:
 
 
 def test_notebook_of_another_language_is_not_checked(cli, project) -> None:
-    text = notebook(code("x <- rnorm(3)\n"), language="R")
+    # (A python3 kernel with language "R" is Python: issue 30 — see tests/adversarial.)
+    text = notebook(code("x <- rnorm(3)\n"), language="R", kernel="ir")
     result = check_nb(cli, project, text)
     assert (result.status, result.out) == (0, "")
+    assert "Skipped 1 file, not analysed: nb.ipynb (R notebook, not Python)." in result.err
 
 
 def test_discovery_finds_notebooks_and_they_use_project_modules(cli, project) -> None:

@@ -272,7 +272,11 @@ def test_program_roles() -> None:
 
     train = "import torch\nopt = torch.optim.SGD([], lr=0.1)\nopt.step()\n"
     assert _program({"train.py": train}, "train.py").role is Role.TRAINING
-    assert _program({"tests/test_model.py": train}, "tests/test_model.py").role is Role.TEST
+    collected = train + "\ndef test_step():\n    opt.step()\n"
+    assert _program({"tests/test_model.py": collected}, "tests/test_model.py").role is Role.TEST
+    # no test case: a training script named like a test is a program (issue 25)
+    assert _program({"test_model.py": train}, "test_model.py").role is Role.TRAINING
+    assert _program({"tests/run_model.py": train}, "tests/run_model.py").role is Role.TEST  # a test folder
     assert _program({"demo_app.py": "import torch\nprint(1)\n"}, "demo_app.py").role is Role.DEMO
     evaluate = "import torch\nwith torch.no_grad():\n    y = torch.zeros(2).cuda()\n"
     assert _program({"run.py": evaluate}, "run.py").role is Role.EVALUATION

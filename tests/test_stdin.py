@@ -34,7 +34,7 @@ def test_stdin_is_reported_under_the_given_name(tmp_path: Path) -> None:
     assert done.stdout.decode().splitlines() == [
         "src/train.py:4:5: RPL101 " + MESSAGE.format(func="randn", entry="src/train.py"),
         "src/train.py:5:5: RPL101 " + RANDOM_MESSAGE.format(entry="src/train.py"),
-        "Found 2 problems (2 fixable with `reprolint fix --unsafe-fixes`).",
+        "Found 2 problems (2 fixable with `reprolint fix`).",
     ]
     assert done.stderr == b""
 
@@ -98,7 +98,7 @@ def test_syntax_error_on_stdin_is_a_finding_not_a_crash(tmp_path: Path) -> None:
 
 def test_statistics_counts_per_code(tmp_path: Path) -> None:
     done = reprolint("check", "--statistics", "-", stdin=UNSEEDED, cwd=tmp_path)
-    assert done.stdout.decode() == "2  RPL101  unseeded-global-rng\nFound 2 problems (2 fixable with `reprolint fix --unsafe-fixes`).\n"
+    assert done.stdout.decode() == "2  RPL101  unseeded-global-rng\nFound 2 problems (2 fixable with `reprolint fix`).\n"
 
 
 def test_quiet_drops_the_summary(tmp_path: Path) -> None:

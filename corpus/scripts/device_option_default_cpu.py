@@ -1,5 +1,7 @@
-"""Look-alike of device_option_default_cuda.py: the device option defaults to the CPU, and a
-`--gpu` index option is only a number (it selects nothing by itself)."""
+"""Companion of device_option_default_cuda.py: the device option defaults to the CPU, so the
+default run is on the CPU, but `--device cuda` trains on the GPU: the determinism-flag rules
+report it at the option, naming the flag (issue 25). The `--gpu` index option is only a
+number (it selects nothing by itself)."""
 import argparse
 import random
 
@@ -11,7 +13,7 @@ import torch.nn as nn
 def get_args_parser():
     parser = argparse.ArgumentParser("detector training", add_help=False)
     parser.add_argument("--lr", default=1e-4, type=float)
-    parser.add_argument("--device", default="cpu", help="cpu, or cuda to train on a GPU")
+    parser.add_argument("--device", default="cpu", help="cpu, or cuda to train on a GPU")  # expect: RPL302  (no RPL301: no kernel that deterministic mode replaces)
     parser.add_argument("--gpu", default=0, type=int)
     parser.add_argument("--seed", default=42, type=int)
     return parser

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+from pathlib import PurePosixPath
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -33,6 +34,7 @@ __all__ = [
     "program_usages",
     "tensor_method_names",
     "tf_version",
+    "program_torch",
     "torch_version",
 ]
 
@@ -92,6 +94,32 @@ def torch_version(settings: Any) -> str:
     version the catalog knows (torch is never imported)."""
     configured = getattr(settings, "torch_version", None)
     return configured or _default_torch_version()
+
+
+def program_torch(ctx: Any, entry: str) -> tuple[str, str, Optional[dict[str, str]]]:
+    """The torch a program runs on, as the version-aware rules assume it: the
+    `torch-version` setting, else what the project of its entry point declares (the
+    nearest declaration files, :func:`reprolint.analysis.declared.declarations_for`),
+    else the installed torch, else the newest catalogued. Returns the version, the
+    phrase a message uses (``torch 1.8, declared in requirements.txt as
+    `torch==1.8.1`,``: commas around the source) and the JSON data of a declared one."""
+    from reprolint.analysis.declared import assume, declarations_for
+
+    memo = ctx.memo.setdefault("torch_by_folder", {})
+    folder = str(PurePosixPath(entry).parent)
+    assumed = memo.get(folder)
+    if assumed is None:
+        configured = ctx.memo.get("configured_torch", getattr(ctx.settings, "torch_version", None))
+        found = [] if configured else declarations_for(entry, ctx.index.roots)
+        assumed = memo[folder] = assume("torch", configured, found, _default_torch_version(), default_torch_source())
+    if assumed.declared:
+        return assumed.version, f"torch {short(assumed.version)}, {assumed.source},", assumed.to_data()
+    return assumed.version, f"torch {short(assumed.version)}", None
+
+
+def default_torch_source() -> str:
+    """Where :func:`torch_version`'s default comes from, for messages."""
+    return "installed" if _installed("torch") else "the newest catalogued"
 
 
 def tf_version() -> str:

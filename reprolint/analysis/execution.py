@@ -165,6 +165,9 @@ class ExecutionModel:
 
     def __init__(self, index: "ProgramIndex") -> None:
         self.index = index
+        # entry module -> functions a declared command calls after importing it
+        # (`[project.scripts] train = "pkg.cli:main"`)
+        self.entry_calls: dict[str, tuple[str, ...]] = {}
         self._modules: dict[str, _Module] = {}
         self._seeds: dict[tuple[str, str], frozenset[str]] = {}
         self._workers: dict[tuple[str, str], bool] = {}
@@ -306,6 +309,10 @@ class _Walker:
 
     def run(self) -> Execution:
         self.run_module(self.out.entry, as_main=True)
+        for qualname in self.model.entry_calls.get(self.out.entry, ()):
+            # a console script imports its module, then calls its function
+            if qualname in self.index.facts[self.out.entry].functions:
+                self.run_function(self.out.entry, qualname, (), None, _AT_CALL)
         done = 0
         framework = StepContext(Phase.FRAMEWORK)
         unbuilt: list[tuple[str, str]] = []

@@ -178,6 +178,8 @@ class ModuleFacts:
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
+    # option dest -> the flag a user passes (`--cuda`), for messages about non-default runs
+    option_flags: dict[str, str] = field(default_factory=dict)
     uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)
     # class qualname -> `self.<attr>` RNG instances its methods draw from (RPL403)
     class_rngs: dict[str, list[str]] = field(default_factory=dict)
@@ -203,6 +205,30 @@ def _attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
         parts.append(node.value)
         return parts[::-1]
     return None
+
+
+_TRUE_WORDS = frozenset({"true", "yes", "y", "t", "1", "on"})
+_FALSE_WORDS = frozenset({"false", "no", "n", "f", "0", "off"})
+
+
+def _parsed_default(default: Any, type_arg: Optional[cst.Arg]) -> Any:
+    """An option's default as the program sees it: argparse passes a string default
+    through ``type=`` (``type=bool`` makes any non-empty string true; a ``str2bool``-style
+    converter reads ``"False"`` as false, as the words it accepts say)."""
+    if not isinstance(default, str) or type_arg is None:
+        return default
+    converter = type_arg.value
+    name = converter.value if isinstance(converter, cst.Name) else None
+    if name == "bool":
+        return bool(default)
+    if name in ("str", "int", "float"):
+        return default
+    word = default.strip().lower()
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    return default
 
 
 def _is_main_guard(test: cst.BaseExpression) -> bool:
@@ -285,6 +311,9 @@ class _Collector(UsageMixin):
         self.star_imports: list[str] = []
         self.module_consts: dict[str, Any] = {}
         self.generator_vars: set[str] = set()  # names bound to torch.Generator(...)
+        # `sub.set_defaults(func=train)`: option name -> the project functions a later
+        # `args.func(args)` dispatches to (argparse subcommands)
+        self.dispatch: dict[str, list[str]] = {}
         self.rng_vars: set[str] = set()  # names bound to RNG instances (not global draws)
         self.scopes: list[_Scope] = [_Scope("module", "", self.facts.events)]
         # (tree, polarity, test node) of the enclosing ifs; text made on demand
@@ -721,6 +750,12 @@ class _Collector(UsageMixin):
                     self.module_consts.pop(name, None)
         elif self.scope.kind == "class":
             literal = _literal(value)
+            if literal == UNKNOWN and isinstance(value, cst.Call) and self.qualify(value.func) in (
+                "dataclasses.field", "pydantic.Field", "attr.ib", "attrs.field",
+            ):
+                # `cuda: bool = field(default=True, metadata=...)` (HfArgumentParser reads it)
+                given = _arg(value, "default", None)
+                literal = _literal(given.value) if given is not None else UNKNOWN
             for name in names:
                 if literal != UNKNOWN:
                     self.facts.arg_defaults.setdefault(name, literal)
@@ -740,6 +775,22 @@ class _Collector(UsageMixin):
             pass
 
     # ------------------------------------------------------------------ calls
+    def _option_flag(self, call: cst.Call) -> Optional[str]:
+        """The long flag of ``add_argument('-c', '--cuda', ...)`` as written (``--cuda``),
+        followed by `` ...`` when it takes a value (no ``store_true``-like action)."""
+        names = [_literal(a.value) for a in call.args if a.keyword is None]
+        flags = [n for n in names if isinstance(n, str) and n.startswith("-")]
+        longs = [n for n in flags if n.startswith("--")]
+        flag = (longs or flags or [None])[0]
+        if flag is None:
+            return None
+        action = _arg(call, "action", None)
+        bare = action is not None and (
+            _literal(action.value) in ("store_true", "store_false", "store_const", "count")
+            or self.text(action.value).endswith("BooleanOptionalAction")
+        )
+        return flag if bare else f"{flag} ..."
+
     def _option_default(self, call: cst.Call) -> tuple[Optional[str], Any, Optional[str]]:
         """(dest, default, entropy) of `add_argument(...)` / `click.option(...)`."""
         flags = [a for a in call.args if a.keyword is None and isinstance(a.value, cst.SimpleString)]
@@ -761,7 +812,7 @@ class _Collector(UsageMixin):
         action = _arg(call, "action", None)
         action_value = _literal(action.value) if action is not None else None
         if default_arg is not None:
-            default = _literal(default_arg.value)
+            default = _parsed_default(_literal(default_arg.value), _arg(call, "type", None))
         elif action_value == "store_true" or _arg(call, "is_flag", None) is not None:
             default = False
         elif action_value == "store_false":
@@ -782,9 +833,26 @@ class _Collector(UsageMixin):
             dest, default, entropy = self._option_default(node)
             if dest is not None:
                 self.facts.arg_defaults.setdefault(dest, default)
+                flag = self._option_flag(node)
+                if flag is not None:
+                    self.facts.option_flags.setdefault(dest, flag)
                 if entropy:
                     self.facts.arg_entropy[dest] = entropy
                 self._device_option(node, dest, default)
+        elif isinstance(func, cst.Attribute) and func.attr.value == "set_defaults":
+            # `parser.set_defaults(cuda=True)`: parser-level defaults override the
+            # arguments' own, whichever comes first
+            for arg in node.args:
+                if arg.keyword is None:
+                    continue
+                value = _literal(arg.value)
+                if value == UNKNOWN and isinstance(arg.value, (cst.Name, cst.Attribute)):
+                    # a subcommand's function: `args.func(args)` runs it
+                    target = self.call_target(arg.value)
+                    if target is not None:
+                        self.dispatch.setdefault(arg.keyword.value, []).append(target)
+                    continue
+                self.facts.arg_defaults[arg.keyword.value] = value
         self._device_map(node)
         if qn is not None and qn in catalog.seeders:
             self._seed(node, qn)
@@ -818,6 +886,11 @@ class _Collector(UsageMixin):
                     if method_draw.requires in self.uses:
                         self._maybe_draw(node, method_draw, self.text(func))
                         return
+        if isinstance(func, cst.Attribute) and func.attr.value in self.dispatch:
+            # `args.func(args)`: each subcommand's function may run here
+            for dispatched in self.dispatch[func.attr.value]:
+                self.emit(Call(dispatched, self.span(node), self.text(func), None, None, self.current_conds()))
+            return
         target = self.call_target(func)
         if target is not None:
             entropy = None
@@ -869,10 +942,23 @@ class _Collector(UsageMixin):
         wherever the parser is built."""
         if "torch" not in self.uses or not isinstance(default, str):
             return
-        if ("device" in dest or "gpu" in dest or "cuda" in dest) and (
-            default == "cuda" or default.startswith("cuda:")
-        ):
+        if not ("device" in dest or "gpu" in dest or "cuda" in dest):
+            return
+        if default == "cuda" or default.startswith("cuda:"):
             self._u_emit(CudaWork, f"`--{dest.replace('_', '-')}` default {default!r}", node)
+            return
+        choices = _arg(node, "choices", None)
+        listed = _literal(choices.value) if choices is not None else None
+        if default == "cpu" and (
+            choices is None
+            or isinstance(listed, (list, tuple)) and any(isinstance(c, str) and c.startswith("cuda") for c in listed)
+        ):
+            # `--device cpu` by default: CUDA when the user passes `--device cuda`
+            asked = Cond(("cmp", ("attr", dest), "==", "cuda"), True, f"args.{dest} == 'cuda'")
+            self.emit(CudaWork(
+                "the device option", self.span(node), self.text(node.func),
+                self.current_conds() + (asked,),
+            ))
 
     def _device_map(self, node: cst.Call) -> None:
         """``from_pretrained(..., device_map="auto")``: accelerate places the weights on the

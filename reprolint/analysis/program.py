@@ -38,6 +38,8 @@ from reprolint.analysis.usage_events import (
     TrainStep,
     Usage,
 )
+from reprolint.analysis.options import asked_by_options
+from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.values import OptionRef
 
 __all__ = [
@@ -53,7 +55,9 @@ __all__ = [
     "UsageEvent",
     "analyse_programs",
     "evaluate",
+    "defines_test_cases",
     "is_test_module",
+    "tests_left_out",
     "library_programs",
 ]
 
@@ -150,22 +154,8 @@ class Role(str, enum.Enum):
     LIBRARY = "library"  # a module no program reaches, checked on its own
 
 
-_TEST_NAME = re.compile(
-    r"(^|/)(tests?/|benchmarks?/|test_[^/]*$|[^/]*_test\.py$|conftest\.py$)"
-)
 # Documentation folders (`docs/`, `doc/`, `docs_nnx/`): their programs are demos.
 _DOCS_FOLDER = re.compile(r"(^|/)docs?(_[^/]*)?/")
-# Importing one of these makes a module a test module (unittest, pytest, absltest).
-_TEST_IMPORTS = ("pytest", "unittest", "absl.testing")
-
-
-def is_test_module(path: str, facts: ModuleFacts) -> bool:
-    """A test module: named like one (``tests/``, ``test_*.py``, ``*_test.py``,
-    ``conftest.py``; benchmarks too: a ``benchmarks/`` folder) or importing a test
-    framework (pytest, unittest, absltest)."""
-    if _TEST_NAME.search(str(PurePosixPath(path))):
-        return True
-    return any(m == t or m.startswith(t + ".") for m in facts.imported_modules for t in _TEST_IMPORTS)
 
 _DEMO_NAME = re.compile(r"(^|[/_])demo[^/]*$")
 _EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|predict|sample|generate|test)[^/]*$")
@@ -188,7 +178,16 @@ class ProgramIndex:
         self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
         self._folders: dict[str, str] = {}
         self.include_tests = False  # set by entry_points(include_tests=...)
+        self._tests: dict[str, bool] = {}
         self._imported: Optional[set[str]] = None
+
+    def is_test(self, path: str) -> bool:
+        """Whether a module of the scan is a test module (:func:`is_test_module`, below
+        the scan's roots)."""
+        known = self._tests.get(path)
+        if known is None:
+            known = self._tests[path] = is_test_module(path, self.facts[path], self.roots)
+        return known
 
     def _folder(self, path: str) -> str:
         # Memoised: building a PurePosixPath per lookup was most of the program model's
@@ -350,7 +349,7 @@ class ProgramIndex:
         for path, facts in self.facts.items():
             if path in configured:
                 entries.append(path)
-            elif not include_tests and is_test_module(path, facts):
+            elif not include_tests and self.is_test(path):
                 continue
             elif facts.has_main_guard:
                 entries.append(path)
@@ -372,15 +371,20 @@ class Program:
         # they are in the program.
         self.arg_defaults: dict[str, Any] = {}
         self.arg_entropy: dict[str, str] = {}
+        self.option_flags: dict[str, str] = {}  # option dest -> the flag as a user types it
         for path in self.modules:
             for name, value in facts[path].arg_defaults.items():
                 self.arg_defaults.setdefault(name, value)
+            for name, flag in facts[path].option_flags.items():
+                self.option_flags.setdefault(name, flag)
             for name, value in facts[path].arg_entropy.items():
                 self.arg_entropy.setdefault(name, value)
         self._facts = facts
         self._role: Optional[Role] = None
         self.imported_elsewhere = False  # other project modules import the entry module
         self.tests_included = False  # `include-tests`: a test module is judged like any program
+        self.is_test_entry = False  # the entry module is a test module (is_test_module)
+        self.is_command = False  # a declared command's module (`[project.scripts]`)
         self.in_package = False  # the entry module is part of a package (`__init__.py` beside it)
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
@@ -486,7 +490,7 @@ class Program:
           sample, generate...), loads a checkpoint or runs under ``no_grad``; or a
           benchmark that times forward/backward passes and updates no parameter;
         * demo: named ``demo*``, in a documentation folder (``docs/``), or the ``__main__`` block of a module of a package or
-          one other project modules import (a library module's smoke demo) that
+          one other project modules import (not the module of a declared command) (a library module's smoke demo) that
           trains nothing (or runs one training step in its own top-level code: a
           backward pass without an optimizer, or no backward pass in a loop) and is no
           evaluation;
@@ -501,12 +505,14 @@ class Program:
         if self.is_library:
             return Role.LIBRARY
         path = PurePosixPath(self.entry)
-        if not self.tests_included and is_test_module(self.entry, self._facts[self.entry]):
+        if not self.tests_included and self.is_test_entry:
             return Role.TEST
         if _DEMO_NAME.search(path.stem) or _DOCS_FOLDER.search(str(path)):
             return Role.DEMO
+        # a declared command is what users run, never a library module's smoke demo
+        packaged = (self.imported_elsewhere or self.in_package) and not self.is_command
         if self._trains_for_role():
-            if (self.imported_elsewhere or self.in_package) and self._smoke_step():
+            if packaged and self._smoke_step():
                 return Role.DEMO
             if self.benchmarks:
                 return Role.EVALUATION
@@ -516,7 +522,7 @@ class Program:
             or self.loads_checkpoint
             or any(s.context.no_grad for s in self.usage_steps)
         )
-        if (self.imported_elsewhere or self.in_package) and not evaluates:
+        if packaged and not evaluates:
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING
@@ -661,6 +667,28 @@ class Program:
     def uses_cuda(self) -> bool:
         return self.cuda is not None
 
+    def cuda_when_asked(self) -> Optional[tuple[UsageAt[CudaWork], Optional[str]]]:
+        """For the determinism-flag rules (RPL203, RPL301-RPL303): the first line that puts
+        torch work on CUDA with the default options (and None), else the first one that
+        options the user can pass select (``if args.cuda: model.cuda()`` with
+        ``store_true``), with how to ask for it (``--cuda``). Seeding and op rules keep
+        the default-run notion (:meth:`cuda_usage`)."""
+        found = self.cuda_usage()
+        if found is not None:
+            return found, None
+        if self.hides_gpu("torch"):
+            return None
+        for at in self.of(CudaWork, default_only=False):
+            asked = asked_by_options(self.usage_steps[at.position], self.lookup, self.option_flags)
+            if asked is not None:
+                return at, asked
+        return None
+
+    @property
+    def can_use_cuda(self) -> bool:
+        """Runs torch on CUDA by default or when the user asks (:meth:`cuda_when_asked`)."""
+        return self.cuda_when_asked() is not None
+
     def hides_gpu(self, framework: str) -> bool:
         for _, _, hidden in self.of(GpuHidden):
             if hidden.name in (framework, "any"):
@@ -758,6 +786,8 @@ def _program(model: ExecutionModel, entry: str, library: bool = False) -> Progra
     program = Program(walk(model, entry), model.index.facts, library)
     program.imported_elsewhere = entry in model.index.imported_by_others()
     program.tests_included = model.index.include_tests
+    program.is_test_entry = model.index.is_test(entry)
+    program.is_command = entry in model.entry_calls
     program.in_package = model.index.in_package(entry)
     program._collect(model)
     return program
@@ -774,7 +804,7 @@ def library_programs(model: ExecutionModel, programs: list[Program]) -> list[Pro
     reached = {path for p in programs for path in p.modules}
     out = []
     for path in sorted(model.index.facts):
-        if not model.index.include_tests and is_test_module(path, model.index.facts[path]):
+        if not model.index.include_tests and model.index.is_test(path):
             continue  # tests are not programs, nor library code to check
         if path not in reached:
             out.append(_program(model, path, library=True))

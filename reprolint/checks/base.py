@@ -128,6 +128,9 @@ class Rule:
     fix_title: ClassVar[Optional[str]] = None
     fix_applicability: ClassVar[Optional[Applicability]] = None
     framework: ClassVar[str] = "any"
+    # Where what the rule finds can change a run: "any", or "cuda" (a CUDA flag or
+    # kernel: it cannot explain how two CPU runs differ). `verify`/`profile` hints use it.
+    devices: ClassVar[str] = "any"
     severity: ClassVar[Severity] = Severity.WARNING
     VALID: ClassVar[list[Any]] = []
     INVALID: ClassVar[list[Invalid]] = []
@@ -137,6 +140,9 @@ class Rule:
     # answers "would the planner give a fix?" without parsing (None: cannot tell cheaply).
     plan_fix: ClassVar[Optional[Callable[..., Any]]] = None
     fix_precheck: ClassVar[Optional[Callable[..., Optional[bool]]]] = None
+    # ``(planner, diagnostic) -> Applicability``: the fix's level for this finding where
+    # it depends on the program (``@MyRule.fix_leveller``); else ``fix_applicability``.
+    fix_level: ClassVar[Optional[Callable[..., Any]]] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -158,6 +164,19 @@ class Rule:
         """Decorator: ``test`` tells cheaply whether ``plan_fix`` would give a fix."""
         cls.fix_precheck = staticmethod(test)  # type: ignore[assignment]
         return test
+
+    @classmethod
+    def acts_on_cpu(cls, data: Mapping[str, Any]) -> bool:
+        """Whether the finding (its data) can make two runs on the CPU differ."""
+        if cls.devices != "cuda":
+            return True
+        return "CPU" in str(data.get("device") or "")  # an op finding: "CPU and CUDA"
+
+    @classmethod
+    def fix_leveller(cls, level: Callable[..., Any]) -> Callable[..., Any]:
+        """Decorator: ``level`` gives the fix's level for one finding."""
+        cls.fix_level = staticmethod(level)  # type: ignore[assignment]
+        return level
 
     @classmethod
     def name(cls) -> str:

@@ -14,7 +14,7 @@ from reprolint import fixes
 from reprolint.fixes.planning import FixAction, FixPlanner, binding, data_field, together
 from reprolint.fixes.seeding import ensure_install
 from reprolint.analysis.usage_events import EnvSet, FlagSet
-from reprolint.model import Diagnostic
+from reprolint.model import Applicability, Diagnostic
 
 CUBLAS_WORKSPACE_CONFIG = ":4096:8"  # reprolint.runtime's choice (see _determinism.py)
 
@@ -96,7 +96,7 @@ def determinism_action(planner: FixPlanner, d: Diagnostic, program: Any) -> Opti
         if planner.has_install(entry):
             return None  # this program turns its switches on already
         return FixAction(
-            entry, ("entry", "hooks", seed), planner.applicability(d.code),
+            entry, ("entry", "hooks", seed), determinism_level(planner, d, [program]),
             "Seed every library at the entry point with `reprolint.runtime.install`",
             lambda m: ensure_install(m, seed, stop),
         )
@@ -124,9 +124,20 @@ def determinism_action(planner: FixPlanner, d: Diagnostic, program: Any) -> Opti
 
     what = "TensorFlow op determinism" if framework == "tensorflow" else "torch's deterministic mode"
     return FixAction(
-        entry, ("determinism", framework, tuple(lines)), planner.applicability(d.code),
+        entry, ("determinism", framework, tuple(lines)), determinism_level(planner, d, [program]),
         f"Turn on {what} at the entry point", apply,
     )
+
+
+def determinism_level(planner: FixPlanner, d: Diagnostic, programs: Optional[list[Any]] = None) -> Applicability:
+    """RPL301-RPL303: safe unless an op without a deterministic implementation runs in
+    the program (deterministic mode makes it raise). RPL304: unsafe (TensorFlow's op
+    determinism raises for ops it cannot make deterministic, which no catalog lists)."""
+    if d.code == "RPL304":
+        return Applicability.UNSAFE
+    if programs is None:
+        programs = usage_programs(planner, d)
+    return planner.safe_if(not any(planner.runs_raising_op(p.entry) for p in programs))
 
 
 def determinism_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:

@@ -41,17 +41,38 @@ def _position(starts: list[int], offset: int) -> tuple[int, int]:
     return index + 1, offset - starts[index] + 1
 
 
+def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """``difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()``, with the
+    lines common to both ends set aside first: a fix changes a few places, and the
+    matcher is quadratic on long runs of equal lines (a notebook of 100,000 one-line
+    cells), so only the part between the first and the last change is matched."""
+    limit = min(len(a), len(b))
+    head = 0
+    while head < limit and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    middle = difflib.SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False)
+    codes = [("equal", 0, head, 0, head)] if head else []
+    for tag, i1, i2, j1, j2 in middle.get_opcodes():
+        if tag == "equal" and codes and codes[-1][0] == "equal":
+            continue  # (an empty middle reports no opcode; a non-empty one never starts equal)
+        codes.append((tag, i1 + head, i2 + head, j1 + head, j2 + head))
+    if tail:
+        codes.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return codes
+
+
 def diff_edits(old: str, new: str) -> tuple[Edit, ...]:
     """The line hunks that turn ``old`` into ``new``, as edits on ``old``."""
     a, b = split_lines(old), split_lines(new)
     starts = _line_starts(old)
     # libcst drops a form feed that starts a line; such a line counts as unchanged, so
     # the form feed stays.
-    matcher = difflib.SequenceMatcher(
-        None, [line.lstrip("\x0c") for line in a], [line.lstrip("\x0c") for line in b], autojunk=False
-    )
+    opcodes = line_opcodes([line.lstrip("\x0c") for line in a], [line.lstrip("\x0c") for line in b])
     edits = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             continue
         start = _position(starts, starts[i1])

@@ -68,6 +68,7 @@ class FixReport:
     files_checked: int = 0
     converged: bool = True
     not_written: int = 0  # `fix --write`: changed files that could not be written
+    tests_left_out: int = 0  # modules left out as tests (the summary says)
 
     @property
     def fixed(self) -> int:
@@ -120,11 +121,13 @@ def fix_texts(
     roots: Sequence[str],
     unsafe: bool = False,
     analysed: Optional[Mapping[str, Any]] = None,
+    tests_left_out: Optional[list[int]] = None,
 ) -> tuple[dict[str, str], dict[str, dict[str, int]], list[Diagnostic], list[str], bool]:
     """Fix in-memory sources (path -> text) to convergence.
 
     ``analysed``: path -> a ``FileAnalysis`` already made of that very text (the
-    language server keeps one per file); used instead of parsing the file again.
+    language server keeps one per file); used instead of parsing the file again. ``tests_left_out``, when given, gets
+    the number of modules left out as tests.
 
     Returns the new texts, problems fixed per file and code, the diagnostics left, the
     problems met (dropped fixes) and whether the rounds converged.
@@ -135,10 +138,12 @@ def fix_texts(
     finding that a fix creates and a later round fixes (a seeding line added inside a
     guarded `if`) is no problem the user had and is not counted.
     """
-    from reprolint.api import _diagnostics
+    from reprolint.api import _diagnostics, count_tests_left_out
 
     current = dict(texts)
     analyses = {path: _reuse(analysed, path, text) or _analyse(text, path) for path, text in current.items()}
+    if tests_left_out is not None:
+        tests_left_out.append(count_tests_left_out(list(analyses.values()), settings, roots))
     fixed: dict[str, dict[str, int]] = {}
     problems: list[str] = []
     token = _PROBLEMS.set(problems)
@@ -252,7 +257,8 @@ def fix_files(
     # A notebook is fixed as its program (the code cells joined, as `check` sees it);
     # the changed lines go back to their cells.
     texts = {path: notebooks[path][0] if path in notebooks else s.text for path, s in sources.items()}
-    new, fixed, remaining, met, converged = fix_texts(texts, settings, _roots(paths), unsafe)
+    tests: list[int] = []
+    new, fixed, remaining, met, converged = fix_texts(texts, settings, _roots(paths), unsafe, tests)
     problems.extend(met)
     if not converged:
         problems.append(f"fixes did not converge after {MAX_ROUNDS} rounds; the last result is kept")
@@ -281,7 +287,7 @@ def fix_files(
         if isinstance(d.fix, PlannedFix) and d.fix.file_changes
         and d.fix.applicability is Applicability.UNSAFE and not unsafe
     )
-    return FixReport(changes, remaining, skipped, problems, len(files), converged)
+    return FixReport(changes, remaining, skipped, problems, len(files), converged, tests_left_out=sum(tests))
 
 
 def _plural(n: int, word: str, plural: Optional[str] = None) -> str:
@@ -317,6 +323,10 @@ def summary(report: FixReport, mode: str, unsafe: bool) -> str:
         lines.append(
             f"{_plural(n, 'unsafe fix', 'unsafe fixes')} {'was' if n == 1 else 'were'} not applied: "
             "rerun with `--unsafe-fixes` to apply "
-            f"{'it' if n == 1 else 'them'} (they change the random stream)."
+            f"{'it' if n == 1 else 'them'} (they change an outcome the program already fixed, or can make it fail)."
         )
+    if report.tests_left_out:
+        from reprolint.reporters.text import tests_note
+
+        lines.append(tests_note(report.tests_left_out))
     return "\n".join(lines) + "\n"

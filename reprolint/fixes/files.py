@@ -112,7 +112,7 @@ def unified_diff(change: FileChange, label: Optional[str] = None) -> str:
     after = ("\ufeff" if change.source.bom else "") + change.after
     a, b = split_lines(before), split_lines(after)
     out = []
-    for line in difflib.unified_diff(a, b, f"a/{name}", f"b/{name}", n=3):
+    for line in difflib.unified_diff(a, b, diff_path(f"a/{name}"), diff_path(f"b/{name}"), n=3):
         if line.startswith(("---", "+++")):
             out.append(line.rstrip("\n") + "\n")
             continue
@@ -120,6 +120,41 @@ def unified_diff(change: FileChange, label: Optional[str] = None) -> str:
             line += "\n\\ No newline at end of file\n"
         out.append(line)
     return "".join(out)
+
+
+_C_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
+              "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
+
+
+def _needs_quotes(char: str) -> bool:
+    code = ord(char)
+    return code < 0x20 or code >= 0x7F or char in '"\\'
+
+
+def diff_path(name: str) -> str:
+    """A file name for a diff header, quoted as git quotes it when it must be: a name
+    holding a newline, tab or other control character, a quote, a backslash, a
+    non-ASCII character (its UTF-8 bytes) or a byte that is not UTF-8 (a surrogate
+    escape) becomes ``"a/x\\nconftest.py"`` (C escapes,
+    octal bytes), which ``git apply`` and GNU ``patch`` read as one name. A raw newline
+    there would start a second header, and ``patch -p1`` would create a file the diff
+    never meant (a ``conftest.py``, which pytest then runs)."""
+    if not any(_needs_quotes(c) for c in name):
+        return name
+    parts = []
+    for char in name:
+        code = ord(char)
+        if char in _C_ESCAPES:
+            parts.append(_C_ESCAPES[char])
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte of a non-UTF-8 name
+            parts.append(f"\\{code - 0xDC00:03o}")
+        elif code < 0x20 or code == 0x7F:
+            parts.append(f"\\{code:03o}")
+        elif code > 0x7F:  # as git does (core.quotePath): the UTF-8 bytes, in octal
+            parts.append("".join(f"\\{byte:03o}" for byte in char.encode("utf-8", "surrogatepass")))
+        else:
+            parts.append(char)
+    return '"' + "".join(parts) + '"'
 
 
 class WriteError(Exception):
@@ -203,31 +238,57 @@ def write_change(change: FileChange) -> Path:
         raise WriteError("not a regular file, not written")
     if not info.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
         raise WriteError("read-only, not written")
-    try:
-        current = path.read_bytes()
-    except OSError as exc:
-        raise WriteError(f"cannot read: {exc.strerror or exc}") from exc
-    if current != change.source.data:
-        raise WriteError("changed on disk since it was read, not overwritten")
+    read = change.source.data
+    if not _still_as_read(path, info, read):
+        raise WriteError(CHANGED_ON_DISK)
     data = change.source.encode(change.after)
     remove_stale_temp_files(path)
     in_place = info.st_nlink > 1 or info.st_uid != _euid(info)
-    if not in_place:
-        try:
-            _replace_atomically(path, data, info)
-            return path
-        except PermissionError:
-            in_place = True  # the folder is read-only; the file itself is writable
-        except OSError as exc:
-            raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
     try:
-        _write_in_place(path, data)
+        if not in_place:
+            try:
+                _replace_atomically(path, data, info, read)
+                return path
+            except PermissionError:
+                in_place = True  # the folder is read-only; the file itself is writable
+        _write_in_place(path, data, info, read)
+    except _ChangedOnDisk:
+        raise WriteError(CHANGED_ON_DISK) from None
     except OSError as exc:
         raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
     return path
 
 
-def _replace_atomically(path: Path, data: bytes, info: os.stat_result) -> None:
+CHANGED_ON_DISK = "changed on disk since it was read (an edit saved meanwhile?), not overwritten"
+
+
+class _ChangedOnDisk(Exception):
+    """The file is no longer what was read: an edit was saved while fix wrote."""
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _still_as_read(path: Path, info: os.stat_result, read: bytes) -> bool:
+    """Whether ``path`` is still the file ``info`` describes, holding exactly ``read``:
+    same device and inode (an editor's atomic save makes a new one), same size and
+    modification time (an append), and the same bytes (an edit within the clock's
+    resolution)."""
+    try:
+        with open(path, "rb") as handle:
+            if _identity(os.fstat(handle.fileno())) != _identity(info):
+                return False
+            current = handle.read(len(read) + 1)
+        return current == read and _identity(os.stat(path)) == _identity(info)
+    except OSError:
+        return False
+
+
+def _replace_atomically(path: Path, data: bytes, info: os.stat_result, read: bytes) -> None:
+    """Write ``data`` beside ``path`` and rename it over ``path`` — only if ``path`` is
+    still what was read, checked after the slow part (write, fsync), right before the
+    rename (else :class:`_ChangedOnDisk`)."""
     fd, temp = tempfile.mkstemp(
         dir=str(path.parent), prefix=f".{path.name}.{_digest(data)}.", suffix=_TEMP_SUFFIX
     )
@@ -237,6 +298,8 @@ def _replace_atomically(path: Path, data: bytes, info: os.stat_result) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, stat.S_IMODE(info.st_mode))
+        if not _still_as_read(path, info, read):
+            raise _ChangedOnDisk()
         os.replace(temp, path)
     except BaseException:  # Ctrl-C included: never leave the temporary file behind
         try:
@@ -246,10 +309,13 @@ def _replace_atomically(path: Path, data: bytes, info: os.stat_result) -> None:
         raise
 
 
-def _write_in_place(path: Path, data: bytes) -> None:
-    """Overwrite ``path``'s content, keeping its inode (owner, mode, other hard links)."""
+def _write_in_place(path: Path, data: bytes, info: os.stat_result, read: bytes) -> None:
+    """Overwrite ``path``'s content, keeping its inode (owner, mode, other hard links),
+    only if it is still what was read (else :class:`_ChangedOnDisk`)."""
     fd = os.open(path, os.O_WRONLY)
     with os.fdopen(fd, "wb") as handle:
+        if _identity(os.fstat(fd)) != _identity(info) or not _still_as_read(path, info, read):
+            raise _ChangedOnDisk()
         handle.write(data)
         handle.truncate()
         handle.flush()

@@ -3,10 +3,10 @@ back into their cells (only the changed cells' sources are rewritten)."""
 
 from __future__ import annotations
 
-import difflib
+import re
 from typing import Any
 
-from reprolint.fixes.edits import FixError, split_lines
+from reprolint.fixes.edits import FixError, line_opcodes, split_lines
 from reprolint.fixes.files import SourceFile, read_regular
 
 __all__ = ["notebook_with_program", "read_notebook_source"]
@@ -61,8 +61,7 @@ def notebook_with_program(text: str, old: str, new: str, cell_map: Any) -> str:
     replaced: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     before_first: list[str] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in line_opcodes(a, b):
         if tag == "equal":
             continue
         if any(not plain(i) for i in range(i1, i2)):
@@ -93,10 +92,14 @@ def notebook_with_program(text: str, old: str, new: str, cell_map: Any) -> str:
                 continue
             if i == 0:
                 out.extend(new_lines(before_first))
-            out.extend(new_lines(replaced[i]) if i in replaced else [originals[cell][index] + "\n"])
+            kept = originals[cell][index]
+            # A CRLF cell's last line has no "\r" of its own: it ends like the others.
+            ending = "\r\n" if crlf and not kept.endswith("\r") else "\n"
+            out.extend(new_lines(replaced[i]) if i in replaced else [kept + ending])
             out.extend(new_lines(after.get(i, [])))
         source = "".join(out)
         if not cells[cell].endswith("\n"):
-            source = source.rstrip("\n")  # the cell's last line keeps having no newline
+            # The cell's last line keeps having no line end (a CRLF one: no stray "\r").
+            source = re.sub(r"(\r?\n)+\Z", "", source)
         changed[cell] = source
     return write_back(text, changed)

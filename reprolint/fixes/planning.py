@@ -69,7 +69,11 @@ def together(actions: Sequence[Optional["FixAction"]]) -> Optional["FixAction"]:
             unique.append(action)
     if not unique:
         return None
-    return replace(unique[0], also=tuple(unique[1:])) if len(unique) > 1 else unique[0]
+    if len(unique) == 1:
+        return unique[0]
+    # One fix: as safe as its least safe part.
+    level = Applicability.UNSAFE if any(a.applicability is Applicability.UNSAFE for a in unique) else unique[0].applicability
+    return replace(unique[0], applicability=level, also=tuple(unique[1:]))
 
 
 # ----------------------------------------------------------------------------- planning
@@ -221,8 +225,46 @@ class FixPlanner:
         return self.style == "hooks" or bool(self.libraries(program))
 
     def applicability(self, code: str) -> Applicability:
+        """The level the rule declares for its fix (its usual one)."""
         rule = _rule(code)
         return rule.fix_applicability if rule and rule.fix_applicability else Applicability.UNSAFE
+
+    def level(self, d: Diagnostic) -> Applicability:
+        """The level of the fix for this finding: the rule's ``fix_level`` hook where the
+        level depends on the program (``@MyRule.fix_leveller``), else the declared one."""
+        rule = _rule(d.code)
+        hook = rule.fix_level if rule is not None else None
+        return hook(self, d) if hook is not None else self.applicability(d.code)
+
+    @staticmethod
+    def safe_if(safe: bool) -> Applicability:
+        """SAFE when every run of the fixed program is one the original could have
+        produced; UNSAFE otherwise (see SPEC's fix section)."""
+        return Applicability.SAFE if safe else Applicability.UNSAFE
+
+    def runs_raising_op(self, entry: str) -> bool:
+        """Whether the program of ``entry`` runs an op that has no deterministic
+        implementation (an RPL202 site, or any TensorFlow program): deterministic mode
+        can make it fail there."""
+        memo = self.ctx.memo.setdefault("fix.raising_ops", {})
+        if entry not in memo:
+            from reprolint.checks.ops._ops import torch_op_findings
+
+            program = next((p for p in self.ctx.programs if p.entry == entry), None)
+            # TensorFlow's op determinism raises for ops it has no deterministic kernel
+            # for, and no catalog here lists them: a TF program counts as one that may.
+            tf = program is not None and bool({"tensorflow", "keras"} & set(self.libraries(program)))
+            memo[entry] = tf or any(
+                f.code == "RPL202" and (not f.entry_points or entry in f.entry_points)
+                for f in torch_op_findings(self.ctx)
+            )
+        return bool(memo[entry])
+
+    def entry_level(self, entry: str) -> Applicability:
+        """The level of seeding at ``entry``: ``install()`` (style hooks) also turns
+        deterministic mode on, which can fail where an op without a deterministic
+        implementation runs; ``seed_everything`` (inline) only seeds."""
+        return self.safe_if(self.style != "hooks" or not self.runs_raising_op(entry))
 
     def site_id(self, path: str, located: fixes.Located) -> str:
         """A call site's name that survives edits elsewhere: file, scope, callee, index."""

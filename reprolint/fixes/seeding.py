@@ -38,7 +38,7 @@ def entry_action(planner: FixPlanner, program: "Program", code: str) -> Optional
     seed = planner.seed
     if planner.style == "hooks":
         return FixAction(
-            entry, ("entry", "hooks", seed), planner.applicability(code),
+            entry, ("entry", "hooks", seed), planner.entry_level(entry),
             "Seed every library at the entry point with `reprolint.runtime.install`",
             lambda m: ensure_install(m, seed, stop),
         )
@@ -46,7 +46,7 @@ def entry_action(planner: FixPlanner, program: "Program", code: str) -> Optional
     if not libs:
         return None
     return FixAction(
-        entry, ("entry", "inline", seed, libs), planner.applicability(code),
+        entry, ("entry", "inline", seed, libs), planner.entry_level(entry),
         f"Seed {', '.join(libs)} at the entry point with `{HELPER_NAME}({seed})`",
         lambda m: ensure_seed_helper(m, seed, libs, stop),
     )
@@ -223,7 +223,7 @@ def partial_action(planner: FixPlanner, program: "Program", code: str) -> Option
 
     libs = ", ".join(missing)
     return FixAction(
-        path, ("partial", span, tuple(missing)), planner.applicability("RPL105"),
+        path, ("partial", span, tuple(missing)), planner.safe_if(True),  # libraries never seeded
         f"Seed {libs} next to the other seeds", apply,
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -21,6 +22,20 @@ def split_command(argv: Sequence[str]) -> Tuple[List[str], Optional[List[str]]]:
         i = args.index("--")
         return args[:i], args[i + 1:]
     return args, None
+
+
+MAX_RUNS = 10_000  # runs per group: far above any use, far below what exhausts memory
+
+
+def option_problem(timeout: Optional[float], runs: Optional[int] = None) -> Optional[str]:
+    """What is wrong with `--timeout` (non-finite: `nan` would mean no timeout at all,
+    `inf` the same) or `--runs` (beyond MAX_RUNS: planned up front, they would take
+    gigabytes before the first run), or None."""
+    if timeout is not None and not math.isfinite(timeout):
+        return f"--timeout must be a finite number of seconds, got {timeout}"
+    if runs is not None and runs > MAX_RUNS:
+        return f"--runs must be at most {MAX_RUNS:,}, got {runs:,}"
+    return None
 
 
 def usage_error(command: str, message: str) -> int:

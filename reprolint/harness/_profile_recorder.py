@@ -19,6 +19,13 @@ version counter, data pointer and shape stay the same, so that a parameter or an
 activation used by several ops is read once. Memory that an `empty` op allocated and nothing wrote yet has no
 digest: its contents are whatever was there before.
 
+Training steps are what is instrumented: until the first forward of an `nn.Module`,
+the first backward or the first optimizer step, only ops that draw from a random
+generator are recorded; the others (data preparation, often hundreds of thousands of
+small ops) run unrecorded, and what they produced is digested where the model first
+reads it, so a difference there still shows, as differing inputs. `<out>.progress`
+holds `ops steps skipped` while it runs, for the harness's live line.
+
 After `REPROLINT_PROFILE_STEPS` optimizer steps the record is written as JSON to
 `REPROLINT_PROFILE_OUT` and the process ends (`os._exit(0)`). Python stacks are not
 recorded: `REPROLINT_PROFILE_CAPTURE=<op index>` runs the program again up to that op
@@ -102,6 +109,8 @@ class Recorder:
         self.known: Dict[int, Tuple[Any, Tuple[Any, ...], int]] = {}
         self.random_ops: Dict[Any, bool] = {}
         self.finished = False
+        self.training = False  # the gate: a module forward, a backward or a step ran
+        self.skipped = 0  # ops before it, not recorded
         self.torch: Any = None
         self.mode: Any = None
 
@@ -155,6 +164,7 @@ class Recorder:
                 parent = self.tables_path(self.stack[-1][1])
                 name = f"{parent}.{type(module).__name__}"
         else:
+            self.training = True
             names = self.roots.get(module)
             if names is None:
                 names = {id(m): (f"{ROOT_NAME}.{n}" if n else ROOT_NAME) for n, m in module.named_modules()}
@@ -196,6 +206,7 @@ class Recorder:
 
     def _before_step(self, optimizer: Any, args: Any, kwargs: Any) -> None:
         self.in_step = True
+        self.training = True
 
     def _after_step(self, optimizer: Any, args: Any, kwargs: Any) -> None:
         self.in_step = False
@@ -203,6 +214,7 @@ class Recorder:
             return
         self.steps += 1
         self.boundaries.append(len(self.ops))
+        self.write_progress()
         if self.steps >= self.max_steps:
             self.finish(complete=True)
 
@@ -211,11 +223,15 @@ class Recorder:
     def dispatch(self, func: Any, args: Any, kwargs: Dict[str, Any]) -> Any:
         if self.finished or os.getpid() != self.pid or threading.get_ident() != self.thread:
             return func(*args, **kwargs)
+        node = self.torch._C._current_autograd_node()
+        if not self.training:
+            if node is None and not self.is_random(func):
+                return self.skip(func, args, kwargs)
+            self.training = node is not None
         index = len(self.ops)
         if index == self.capture:
             self.capture_here(func)
         name = func._schema.name
-        node = self.torch._C._current_autograd_node()
         inputs, input_meta, input_ids = self.digest_inputs(args, kwargs)
         out = func(*args, **kwargs)
         outputs, output_meta = self.digest_outputs(name, func, out, input_ids)
@@ -230,9 +246,38 @@ class Recorder:
             outputs, self.intern("meta", output_meta), where,
             (FLAG_RANDOM if self.is_random(func) else 0) | (FLAG_OPTIMIZER if self.in_step else 0),
         ])
+        if len(self.ops) % 20_000 == 0:
+            self.write_progress()
         if len(self.ops) >= MAX_OPS:
             self.finish(complete=False, exit_process=False)
         return out
+
+    def skip(self, func: Any, args: Any, kwargs: Dict[str, Any]) -> Any:
+        """An op before training: run, not recorded; memory it allocates (or writes into)
+        keeps its initialised-or-not state for the ops that are recorded."""
+        self.skipped += 1
+        if self.skipped % 50_000 == 0:
+            self.write_progress()
+        out = func(*args, **kwargs)
+        name = func._schema.name
+        if name in _EMPTY_OPS or (self.uninitialised and not getattr(func, "is_view", False)):
+            from torch.utils._pytree import tree_flatten
+
+            for t in tree_flatten(out)[0]:
+                if isinstance(t, self.torch.Tensor):
+                    key = _storage_key(t)
+                    if name in _EMPTY_OPS:
+                        self.uninitialised.add(key)
+                    else:
+                        self.uninitialised.discard(key)
+        return out
+
+    def write_progress(self) -> None:
+        try:
+            with open(self.out + ".progress", "w", encoding="utf-8") as handle:
+                handle.write(f"{len(self.ops)} {self.steps} {self.skipped}")
+        except OSError:
+            pass
 
     def is_random(self, func: Any) -> bool:
         found = self.random_ops.get(func)
@@ -428,6 +473,7 @@ class Recorder:
             "torch": str(getattr(self.torch, "__version__", "")),
             "complete": complete,
             "steps": self.steps,
+            "skipped_before_training": self.skipped,
             "max_steps": self.max_steps,
             "boundaries": self.boundaries,
             "tables": self.values,

@@ -12,6 +12,7 @@ from rich.console import Console
 from reprolint.harness._cli_common import (
     EXIT_USAGE,
     guarded,
+    option_problem,
     parse_command_line,
     plot_unavailable,
     show_progress,
@@ -45,6 +46,12 @@ def _verify_parser() -> argparse.ArgumentParser:
         "--show-output", action="store_true",
         help="stream the program's own output while it runs (it is kept under the records either way)",
     )
+    parser.add_argument(
+        "--diagnose", action="store_true",
+        help="when the runs differ, run twice more under each control (one RNG library "
+        "seeded, every RNG, PYTHONHASHSEED, one thread, num_workers=0, deterministic "
+        "algorithms, cuDNN flags) and report which make the runs agree",
+    )
     parser.add_argument("--output-format", choices=("text", "json"), default="text")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw run 1's and each other run's loss curves, the first divergence marked")
@@ -63,6 +70,9 @@ def verify_main(argv: Sequence[str]) -> int:
         return usage("--runs must be at least 2")
     if args.timeout is not None and args.timeout <= 0:
         return usage("--timeout must be positive")
+    problem = option_problem(args.timeout, args.runs)
+    if problem:
+        return usage(problem)
     execution = options_from(args, args.artifact)
     if isinstance(execution, str):
         return usage(execution)
@@ -93,6 +103,14 @@ def verify_main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     if isinstance(result, int):
         return result
+    if args.diagnose and result.verdict == "differs":
+        from reprolint.harness.diagnose_cli import run_diagnosis
+
+        try:
+            run_diagnosis(result, command, args, execution, err, live)
+        except KeyboardInterrupt:
+            err.print("[bold yellow]INTERRUPTED[/]: the diagnosis was stopped; records are under .reprolint/runs/")
+            return EXIT_USAGE
     if args.plot:
         from reprolint.harness.backends.verify_plot import plot_verify
 
@@ -133,6 +151,9 @@ def profile_main(argv: Sequence[str]) -> int:
         return usage_error("profile", "--steps must be at least 1")
     if args.timeout is not None and args.timeout <= 0:
         return usage_error("profile", "--timeout must be positive")
+    problem = option_problem(args.timeout)
+    if problem:
+        return usage_error("profile", problem)
 
     from reprolint.harness._profile_report import render_json, render_text
     from reprolint.harness.profile import profile
@@ -141,8 +162,16 @@ def profile_main(argv: Sequence[str]) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
 
     def progress(event: str, run) -> None:  # type: ignore[no-untyped-def]
-        if event == "start" and err.is_terminal:
+        if not err.is_terminal:
+            return
+        if event == "start":
             err.print(f"{run.label}  running…", end="\r")
+        elif event == "tick":
+            line = (f"{run.label}  {run.seconds:.0f} s  step {run.live_steps}/{args.steps}  "
+                    f"{run.live_ops:,} ops recorded  {run.live_skipped:,} before training skipped")
+            err.print(line.ljust(err.width - 1)[: err.width - 1], end="\r", markup=False, highlight=False)
+        elif event == "end":
+            err.print(" " * (err.width - 1), end="\r", markup=False)
 
     result = guarded("profile", lambda: profile(command, steps=args.steps, timeout=args.timeout, progress=progress))
     if isinstance(result, int):
@@ -193,12 +222,18 @@ def full_help() -> str:
     return "\n".join(lines)
 
 
-def clean_runs() -> None:
-    """`reprolint clean --runs`: remove every session under `.reprolint/runs`."""
-    from reprolint.harness.process import RUNS_DIR, remove_sessions
+def clean_runs() -> int:
+    """`reprolint clean --runs`: remove every session under `.reprolint/runs`.
 
-    removed = remove_sessions()
+    Returns 0, or 2 (with a message) when the records folder is behind a link."""
+    from reprolint.harness.process import RUNS_DIR, RecordsUnavailable, remove_sessions
+
+    try:
+        removed = remove_sessions()
+    except RecordsUnavailable as exc:
+        return usage_error("clean", str(exc))
     print(f"removed {removed} run record{'s' if removed != 1 else ''} from {RUNS_DIR}")
+    return 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -15,10 +15,11 @@ A difference that is only in masked values is reported as "timing differs (ignor
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import Iterator, List, Optional, Tuple
 
 MASK = "<time>"
 MAX_SHOWN = 160  # characters of a differing line shown in the report
@@ -115,12 +116,80 @@ def compare_lines(la: List[str], lb: List[str]) -> OutputComparison:
     return result
 
 
-def compare_outputs(a: Path, b: Path) -> OutputComparison:
-    """Two runs' `stdout.txt`; a missing file reads as empty output."""
-    def lines(path: Path) -> List[str]:
-        try:
-            return path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            return []
+# A line is read at most this many bytes at a time: a program printing one endless line
+# (or hundreds of megabytes of output) costs verify a bounded amount of memory.
+_PIECE = 1 << 20
 
-    return compare_lines(lines(a), lines(b))
+
+_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")  # what str.splitlines cuts at
+
+
+def _pieces(path: Path) -> Iterator[Tuple[str, bool]]:
+    """The lines of `path` as `str.splitlines` cuts them, streamed in 1 MiB blocks:
+    (text, ends) pairs, where a line longer than a block comes in pieces (`ends` False
+    but for the last). A missing or unreadable file has no lines."""
+    try:
+        handle = open(path, "rb")
+    except OSError:
+        return
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    carry = ""  # the start of a line not yet ended
+    open_line = False  # a piece of a long line was given out, the line not yet ended
+    with handle:
+        while True:
+            try:
+                block = handle.read(_PIECE)
+            except OSError:
+                block = b""
+            text = carry + decoder.decode(block, final=not block)
+            parts = text.splitlines(keepends=True)
+            carry = ""
+            if block and parts and (parts[-1][-1] not in _BREAKS or parts[-1][-1] == "\r"):
+                carry = parts.pop()  # maybe continued (a "\r" may be half of "\r\n")
+            if not block and not parts and open_line:
+                yield "", True  # the file's end ends the long line
+            open_line = open_line and not parts
+            for part in parts:
+                if part.endswith("\r\n"):
+                    yield part[:-2], True
+                elif part[-1] in _BREAKS:
+                    yield part[:-1], True
+                else:
+                    yield part, True  # the file's last line, without a line break
+            if not block:
+                return
+            if len(carry) > _PIECE:  # one long line: compared a piece at a time
+                keep = "\r" if carry.endswith("\r") else ""  # maybe half of a "\r\n"
+                yield carry[: len(carry) - len(keep)], False
+                carry, open_line = keep, True
+
+
+def compare_outputs(a: Path, b: Path) -> OutputComparison:
+    """Two runs' `stdout.txt`, streamed (memory bounded whatever their size); a missing
+    file reads as empty output."""
+    left, right = _pieces(a), _pieces(b)
+    result = OutputComparison(True)
+    counts = [0, 0]
+    line = 1
+    while True:
+        x, y = next(left, None), next(right, None)
+        if x is None and y is None:
+            break
+        for side, piece in ((0, x), (1, y)):
+            if piece is not None and piece[1]:
+                counts[side] += 1
+        if result.equal and x != y:
+            if x is None or y is None:
+                result.equal, result.first_line = False, line
+                result.line_a, result.line_b = shorten(x[0] if x else "<end>", y[0] if y else "<end>")
+            elif x[1] == y[1] and mask_timing(x[0]) == mask_timing(y[0]):
+                if result.timing_line is None:
+                    result.timing_differs, result.timing_line = True, line
+            else:
+                result.equal, result.first_line = False, line
+                result.line_a, result.line_b = shorten(x[0], y[0])
+        if x is not None and x[1]:
+            line += 1
+    result.lines = max(counts)
+    result.empty = result.lines == 0
+    return result

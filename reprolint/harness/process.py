@@ -66,11 +66,56 @@ def keep_runs() -> int:
         return DEFAULT_KEEP_RUNS
 
 
+def link_on_the_way(path: Path, root: Optional[Path] = None) -> Optional[Path]:
+    """The first part of `path` that is a symbolic link (None when there is none).
+
+    Checked from `root` down when given; else a relative path from the working
+    directory down, an absolute one from the working directory when it lies below it,
+    else its last two parts (the `.reprolint/runs` pair). Records are never read,
+    written or deleted through a link: a repository can commit `.reprolint` as a link.
+    """
+    relative = root is None and not Path(path).is_absolute()
+    path = Path(os.path.abspath(path))
+    here = Path(os.path.abspath(root if root is not None else os.curdir))
+    try:
+        parts = path.relative_to(here).parts
+    except ValueError:
+        if root is not None:
+            return path
+        parts = path.parts[-2:]
+        here = path.parents[1] if len(path.parts) > 2 else Path(path.anchor)
+    for part in parts:
+        here = here / part
+        if os.path.islink(here):
+            return Path(os.path.relpath(here)) if relative else here
+    return None
+
+
+def refuse_links(path: Path, root: Optional[Path] = None) -> None:
+    """Raise RecordsUnavailable when a part of `path` is a symbolic link."""
+    link = link_on_the_way(path, root)
+    if link is not None:
+        raise RecordsUnavailable(
+            f"{link} is a symbolic link: reprolint keeps its run records only in real folders inside "
+            "the project and never follows a link there (remove it, or run elsewhere)"
+        )
+
+
+def remove_tree(path: Path, within: Path) -> None:
+    """Remove the folder `path` of the session `within`, never through a link: a link
+    on the way raises RecordsUnavailable; links inside the folder go, unfollowed."""
+    refuse_links(within)
+    refuse_links(path, within)
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def new_run_root(base: Path = RUNS_DIR) -> Path:
     """A new session folder under `base`: never reused, so nothing is overwritten.
 
-    Raises RecordsUnavailable, with a message for the user, when it cannot be made.
+    Raises RecordsUnavailable, with a message for the user, when it cannot be made, or
+    when `base` (or a folder on the way to it) is a link.
     """
+    refuse_links(base)
     now = time.time()
     # Microseconds first, so that names sort in creation order even within a second.
     run_id = time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f"-{int(now * 1e6) % 1_000_000:06d}" + secrets.token_hex(2)
@@ -83,9 +128,61 @@ def new_run_root(base: Path = RUNS_DIR) -> Path:
             f"cannot write the run records under {base} in {os.getcwd()} ({reason}); "
             "run from a directory you can write to"
         ) from None
+    refuse_links(root)  # a link planted while the folders were made
+    _hold(root)
     _ignore_records(base)
     prune_sessions(base, keep_runs(), current=root)
     return root
+
+
+_LOCK_FILE = ".in-use"
+_held: Dict[str, int] = {}  # the session this process runs (real path -> locked descriptor)
+
+
+def _hold(session: Path) -> None:
+    """Mark `session` as in use (an exclusive lock on its `.in-use` file, held until this
+    process starts another session or exits), so that pruning and `clean --runs` by
+    other processes leave it alone. A process runs one session at a time."""
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks (Windows): sessions are pruned by age only
+        return
+    for fd in _held.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
+    try:
+        fd = os.open(session / _LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return
+    _held[os.path.realpath(session)] = fd
+
+
+def in_use(session: Path) -> bool:
+    """Whether a verify, profile or variance still running in another process holds
+    `session` (this process's own session is its to prune or clean)."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    if os.path.realpath(session) in _held:
+        return False
+    try:
+        fd = os.open(session / _LOCK_FILE, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False  # no lock file: a session of an older reprolint, or one not running
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing releases a lock taken here
+    return False
 
 
 def _ignore_records(base: Path) -> None:
@@ -93,13 +190,18 @@ def _ignore_records(base: Path) -> None:
     if base.parent.name != RECORDS_DIR.name:
         return
     ignore = base.parent / ".gitignore"
-    if not ignore.exists():
+    if not os.path.lexists(ignore):
         with contextlib.suppress(OSError):
-            ignore.write_text("# Written by reprolint: run records stay out of git.\n*\n", encoding="utf-8")
+            fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write("# Written by reprolint: run records stay out of git.\n*\n")
 
 
 def sessions(base: Path = RUNS_DIR) -> List[Path]:
-    """The session folders reprolint made under `base`, oldest first."""
+    """The session folders reprolint made under `base`, oldest first (none when `base`
+    or a folder on the way to it is a link)."""
+    if link_on_the_way(base) is not None:
+        return []
     try:
         found = [p for p in base.iterdir() if _SESSION_NAME.match(p.name) and p.is_dir() and not p.is_symlink()]
     except OSError:
@@ -116,14 +218,20 @@ def prune_sessions(base: Path, keep: int, current: Optional[Path] = None) -> Lis
     excess = len(found) + (1 if current is not None else 0) - keep
     removed = []
     for old in found[: max(0, excess)]:
+        if in_use(old):
+            continue  # still running (here or elsewhere): pruned by a later session
         shutil.rmtree(old, ignore_errors=True)
         removed.append(old)
     return removed
 
 
+
 def remove_sessions(base: Path = RUNS_DIR) -> int:
-    """`reprolint clean --runs`: remove every session folder. Returns how many."""
-    found = sessions(base)
+    """`reprolint clean --runs`: remove every session folder. Returns how many.
+
+    Raises RecordsUnavailable when `base` or a folder on the way is a link."""
+    refuse_links(base)
+    found = [old for old in sessions(base) if not in_use(old)]
     for old in found:
         shutil.rmtree(old, ignore_errors=True)
     return len(found)
@@ -140,8 +248,9 @@ def harness_env(base: Optional[Dict[str, str]] = None) -> Dict[str, str]:
         env.pop(name, None)
     old = env.get("PYTHONPATH")
     env["PYTHONPATH"] = str(INJECT_DIR) + (os.pathsep + old if old else "")
-    # Where the injected sitecustomize finds reprolint if COMMAND runs another Python.
-    env[renv.HOME] = str(Path(reprolint.__file__).resolve().parent.parent)
+    # Where the injected sitecustomize finds reprolint if COMMAND runs another Python:
+    # the package's own folder, never the one above it (a checkout, a venv's packages).
+    env[renv.HOME] = str(Path(reprolint.__file__).resolve().parent)
     return env
 
 

@@ -45,6 +45,9 @@ class ProfileRun:
     ops: int = 0
     steps: int = 0
     complete: bool = False  # stopped after --steps optimizer steps
+    live_ops: int = 0  # while it runs: ops recorded, steps done, ops before training skipped
+    live_steps: int = 0
+    live_skipped: int = 0
 
     @property
     def ok(self) -> bool:
@@ -142,11 +145,24 @@ def profile_env(out: Path, steps: int, capture: Optional[int] = None, backward: 
     return env
 
 
-def _run(command: Sequence[str], run: ProfileRun, env: Dict[str, str], timeout: Optional[float]) -> Optional[Dict[str, Any]]:
+def _run(command: Sequence[str], run: ProfileRun, env: Dict[str, str], timeout: Optional[float],
+         progress: Optional["ProgressFn"] = None) -> Optional[Dict[str, Any]]:
     run_dir = Path(run.run_dir)
+    live = run_dir / "ops.json.progress"
+
+    def tick(elapsed: float) -> None:
+        run.seconds = elapsed
+        try:
+            run.live_ops, run.live_steps, run.live_skipped = (int(v) for v in live.read_text().split())
+        except (OSError, ValueError):
+            pass
+        if progress:
+            progress("tick", run)
+
     # The recorder ends the main process at once after --steps steps; the process
     # module stops DataLoader workers and other children of the command with it.
-    finished = _process.run(command, run_dir / "stdout.txt", run_dir / "stderr.txt", env, timeout)
+    finished = _process.run(command, run_dir / "stdout.txt", run_dir / "stderr.txt", env, timeout,
+                            on_tick=tick)
     run.returncode, run.seconds, run.timed_out = finished.returncode, finished.seconds, finished.timed_out
     if finished.start_error is not None:
         run.stderr_tail = finished.start_error
@@ -205,7 +221,7 @@ def _profile_runs(command: Sequence[str], steps: int, timeout: Optional[float],
         Path(run.run_dir).mkdir(parents=True, exist_ok=True)
         if progress:
             progress("start", run)
-        record = _run(command, run, profile_env(Path(run.run_dir) / "ops.json", steps), timeout)
+        record = _run(command, run, profile_env(Path(run.run_dir) / "ops.json", steps), timeout, progress)
         result.runs.append(run)
         if progress:
             progress("end", run)
@@ -228,14 +244,18 @@ def _profile_runs(command: Sequence[str], steps: int, timeout: Optional[float],
         progress("start", run)
     env = profile_env(Path(run.run_dir) / "ops.json", steps, capture=divergence.index,
                       backward=divergence.phase == "backward")
-    located = _run(command, run, env, timeout)
+    located = _run(command, run, env, timeout, progress)
     result.runs.append(run)
     if progress:
         progress("end", run)
     if located is not None and located.get("capture"):
         _apply_capture(divergence, located["capture"])
     if divergence.verdict in ("inputs", "random", "control-flow"):
-        result.static_hints = static_hints(command)
+        from reprolint.harness.backends import nodeinfo
+
+        # Profiles run here: a machine without a GPU the run can see runs on the CPU.
+        cuda = bool(nodeinfo.gpus()) and os.environ.get("CUDA_VISIBLE_DEVICES") not in ("", "-1")
+        result.static_hints = static_hints(command, cuda=cuda)
 
 
 def _save(result: ProfileResult, root: Path) -> None:

@@ -276,6 +276,8 @@ def render_text(result: VerifyResult, console: Console) -> None:
                 "  (reprolint check)",
                 highlight=False,
             )
+        for line in result.diagnosis_lines:
+            console.print(f"  {escape(line)}", highlight=False)
     _execution(result, console)
     for message in result.warnings:
         console.print(f"[yellow]warning[/]: {escape(message)}", highlight=False)

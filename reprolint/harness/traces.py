@@ -53,46 +53,67 @@ class ProcessTrace:
 
 
 def parse_trace(name: str, lines: List[str]) -> ProcessTrace:
-    """Build a ProcessTrace; a line cut short by a crash is skipped, not an error."""
+    """Build a ProcessTrace; a line cut short by a crash, or one that is not a record
+    of the runtime's shape (written by the program, a field of the wrong type), is
+    skipped (the latter counted in a warning), never an error."""
     trace = ProcessTrace(name)
+    malformed = 0
     for line in lines:
         try:
             rec = json.loads(line)
         except ValueError:
-            continue
-        kind = rec.get("k")
-        if kind == "optimizer":
-            trace.names[rec["opt"]] = list(rec.get("names", []))
-        elif kind == "init":
-            trace.initial.setdefault(rec["opt"], [tuple(d) for d in rec["d"]])  # type: ignore[misc]
-        elif kind == "step":
-            trace.steps.append(
-                StepRecord(
-                    n=rec["n"],
-                    optimizer=rec.get("opt", 0),
-                    loss=rec.get("loss"),
-                    epoch=rec.get("epoch"),
-                    digests=[tuple(d) for d in rec["d"]],  # type: ignore[misc]
-                )
-            )
-        elif kind == "trace":
-            trace.traces.append((rec.get("step"), rec.get("values", {})))
-        elif kind == "metric":
-            trace.metrics.append((rec["name"], rec.get("value")))
-        elif kind in ("saved", "model"):
-            found = TensorSet(
-                str(rec.get("file") if kind == "saved" else rec.get("name")),
-                [str(n) for n in rec.get("names", [])],
-                [tuple(d) for d in rec.get("d", [])],  # type: ignore[misc]
-            )
-            (trace.saved if kind == "saved" else trace.models).append(found)
-        elif kind == "seeding":
-            trace.seedings.append(
-                (str(rec.get("library")), str(rec.get("api")), rec.get("value"), rec.get("site"))
-            )
-        elif kind == "warning":
-            trace.warnings.append(rec.get("message", ""))
+            continue  # cut short by a crash (or not JSON at all): as before, silently
+        try:
+            _add_record(trace, rec)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            malformed += 1
+    if malformed:
+        trace.warnings.append(f"{malformed} malformed line{'s' if malformed != 1 else ''} in the trace of {name} ignored")
     return trace
+
+
+def _number_or_none(value: Any) -> bool:
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+
+
+def _add_record(trace: ProcessTrace, rec: Any) -> None:
+    """One trace record into `trace` (raises on a record of the wrong shape)."""
+    if not isinstance(rec, dict):
+        raise TypeError("not a record")
+    kind = rec.get("k")
+    if kind == "optimizer":
+        trace.names[rec["opt"]] = list(rec.get("names", []))
+    elif kind == "init":
+        trace.initial.setdefault(rec["opt"], [tuple(d) for d in rec["d"]])  # type: ignore[misc]
+    elif kind == "step":
+        if not isinstance(rec["n"], int) or not _number_or_none(rec.get("loss")) or not isinstance(rec["d"], list):
+            raise TypeError("not a step record")
+        trace.steps.append(
+            StepRecord(
+                n=rec["n"],
+                optimizer=rec.get("opt", 0),
+                loss=rec.get("loss"),
+                epoch=rec.get("epoch"),
+                digests=[tuple(d) for d in rec["d"]],  # type: ignore[misc]
+            )
+        )
+    elif kind == "trace":
+        trace.traces.append((rec.get("step"), rec.get("values", {})))
+    elif kind == "metric":
+        trace.metrics.append((rec["name"], rec.get("value")))
+    elif kind in ("saved", "model"):
+        found = TensorSet(
+            str(rec.get("file") if kind == "saved" else rec.get("name")),
+            [str(n) for n in rec.get("names", [])],
+            [tuple(d) for d in rec.get("d", [])],  # type: ignore[misc]
+        )
+        (trace.saved if kind == "saved" else trace.models).append(found)
+    elif kind == "seeding":
+        trace.seedings.append(
+            (str(rec.get("library")), str(rec.get("api")), rec.get("value"), rec.get("site"))
+        )
+    elif kind == "warning":
+        trace.warnings.append(rec.get("message", ""))
 
 
 def load_run(run_dir: Path) -> Dict[str, ProcessTrace]:
@@ -100,7 +121,7 @@ def load_run(run_dir: Path) -> Dict[str, ProcessTrace]:
     traces = {}
     for path in sorted(run_dir.glob("trace.*.jsonl")):
         name = path.name[len("trace."):-len(".jsonl")]
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8", errors="replace") as f:
             traces[name] = parse_trace(name, f.read().splitlines())
     return traces
 

@@ -14,11 +14,11 @@ summarises their spread per group. `variance()` returns data and never prints.
 
 from __future__ import annotations
 
+import hmac
 import json
 import math
 import os
 import shlex
-import shutil
 from dataclasses import asdict, dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -31,6 +31,7 @@ from reprolint.harness.compare import same_float, same_value
 from reprolint.harness.traces import LiveTrace, ProcessTrace, load_run
 from reprolint.harness import process as _process
 from reprolint.harness.process import RUNS_DIR, new_run_root
+from reprolint.cache import sign
 from reprolint.harness.verify import child_env, run_once
 from reprolint.runtime import environment as renv
 
@@ -311,15 +312,52 @@ def _spec(command: Sequence[str], mode: str, seed: int, deterministic: bool,
     return spec
 
 
-def find_resumable(spec: Dict[str, Any], base: Path = RUNS_DIR) -> Optional[Path]:
-    """The newest session under `base` that ran the same command the same way."""
-    if not base.is_dir():
+def _mac_of(path: Path, data: bytes) -> str:
+    real = os.fsencode(os.path.realpath(path))
+    return sign(b"reprolint variance record", real, data)
+
+
+def write_sealed(path: Path, text: str) -> None:
+    """Write a record `--resume` will trust, with its HMAC (under the per-user secret,
+    bound to the file's real path) in `<name>.mac` beside it."""
+    data = text.encode("utf-8")
+    path.write_bytes(data)
+    path.with_name(path.name + ".mac").write_text(_mac_of(path, data) + "\n", encoding="ascii")
+
+
+def read_sealed(path: Path) -> Optional[str]:
+    """The text of a record written by :func:`write_sealed` for this user at this
+    place, or None: missing, edited, planted, copied, or reached through a link."""
+    if os.path.islink(path):
         return None
+    try:
+        data = path.read_bytes()
+        mac = path.with_name(path.name + ".mac").read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not hmac.compare_digest(mac, _mac_of(path, data)):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def find_resumable(spec: Dict[str, Any], base: Path = RUNS_DIR) -> Optional[Path]:
+    """The newest session under `base` that ran the same command the same way.
+
+    Only sessions reprolint made here: real folders whose spec verifies (a session
+    planted in a repository or copied from elsewhere is never resumed)."""
     candidates = []
-    for root in base.iterdir():
+    for root in _process.sessions(base):
+        text = read_sealed(root / SPEC_FILE)
+        if text is None:
+            continue
         try:
-            saved = json.loads((root / SPEC_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            saved = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(saved, dict):
             continue
         if {k: saved.get(k) for k in spec} == spec:
             candidates.append(root)
@@ -327,11 +365,18 @@ def find_resumable(spec: Dict[str, Any], base: Path = RUNS_DIR) -> Optional[Path
     return max(candidates, key=lambda p: (p.name[:15], p.stat().st_mtime), default=None)
 
 
-def load_finished(run_dir: Path) -> Optional[RunRecord]:
-    """A run kept from an earlier session, if it finished successfully."""
+def load_finished(run_dir: Path, session: Optional[Path] = None) -> Optional[RunRecord]:
+    """A run kept from an earlier session, if it finished successfully and its record
+    verifies (written by reprolint here, unchanged); a folder on the way from `session`
+    that is a link keeps nothing."""
+    if session is not None and _process.link_on_the_way(run_dir, session) is not None:
+        return None
+    text = read_sealed(run_dir / RUN_FILE)
+    if text is None:
+        return None
     try:
-        record = RunRecord.from_dict(json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
+        record = RunRecord.from_dict(json.loads(text))
+    except (ValueError, TypeError, AttributeError, KeyError):
         return None
     if not record.ok:
         return None
@@ -373,7 +418,7 @@ def variance(
         warnings.append("nothing to resume: no earlier session of this command, mode and seed")
     if root is None:
         root = new_run_root(base_dir)
-    (root / SPEC_FILE).write_text(json.dumps({**spec, "runs": runs}, indent=2), encoding="utf-8")
+    write_sealed(root / SPEC_FILE, json.dumps({**spec, "runs": runs}, indent=2))
     planned = plan(mode, runs, seed)
     result = VarianceResult(
         list(command), mode, seed, deterministic, str(root), headline or "", planned=len(planned),
@@ -390,7 +435,7 @@ def variance(
         with _process.signals_interrupt():
             for position, (group, index, run_seed) in in_turn:
                 run_dir = root / group / f"run-{index}"
-                kept = load_finished(run_dir) if resume else None
+                kept = load_finished(run_dir, root) if resume else None
                 if kept is not None and kept.seed == run_seed:
                     result.runs.append(kept)
                     if progress:
@@ -443,9 +488,7 @@ def _run(
     total: int,
     seed_env: Optional[str] = None,
 ) -> RunRecord:
-    if run_dir.exists():  # an unfinished or failed run of an earlier session
-        shutil.rmtree(run_dir)
-    run_dir.mkdir(parents=True)
+    prepare_run_dir(run_dir, Path(run_dir).parents[1])
     record = RunRecord(group, index, seed, str(run_dir))
     if progress:
         progress("start", record, position, total)
@@ -481,9 +524,18 @@ def _run(
     return record
 
 
+def prepare_run_dir(run_dir: Path, session: Path) -> None:
+    """An empty folder for a run of `session`: an unfinished or failed run of an
+    earlier session goes first, never through a link (RecordsUnavailable)."""
+    _process.refuse_links(run_dir, session)
+    if os.path.lexists(run_dir):
+        _process.remove_tree(run_dir, session)
+    run_dir.mkdir(parents=True)
+    _process.refuse_links(run_dir, session)
+
+
 def _save_run(record: RunRecord) -> None:
-    path = Path(record.run_dir) / RUN_FILE
-    path.write_text(json.dumps(record.to_dict(), indent=2, default=str), encoding="utf-8")
+    write_sealed(Path(record.run_dir) / RUN_FILE, json.dumps(record.to_dict(), indent=2, default=str))
 
 
 # -- collecting one run's values from its trace ------------------------------------------

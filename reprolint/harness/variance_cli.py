@@ -10,6 +10,7 @@ from rich.console import Console
 
 from reprolint.harness._cli_common import (
     guarded,
+    option_problem,
     parse_command_line,
     plot_unavailable,
     show_progress,
@@ -92,6 +93,9 @@ def variance_main(argv: Sequence[str]) -> int:
         return usage("--seed must be 0 or more")
     if args.timeout is not None and args.timeout <= 0:
         return usage("--timeout must be positive")
+    problem = option_problem(args.timeout, args.runs)
+    if problem:
+        return usage(problem)
     if args.seed_arg is not None and "{seed}" not in args.seed_arg:
         return usage('--seed-arg must contain {seed}, e.g. "--seed={seed}"')
     if args.seed_env is not None and (not args.seed_env or "=" in args.seed_env):

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -117,6 +118,8 @@ class VerifyResult:
     execution: Optional[Dict[str, Any]] = None  # backends.Execution: backend, jobs, overlap, nodes
     node_note: Optional[str] = None  # whether the differences follow the node or device
     plot: Optional[str] = None  # --plot: the PNG written
+    diagnosis: Optional[Dict[str, Any]] = None  # --diagnose: harness.diagnose.Diagnosis.to_dict()
+    diagnosis_lines: List[str] = field(default_factory=list)  # and its text
 
     @property
     def exit_code(self) -> int:
@@ -144,10 +147,13 @@ def child_env(
     record: Path,
     hash_seed: Optional[str],
     base: Optional[Dict[str, str]] = None,
+    extra: Optional[Dict[str, str]] = None,
 ) -> Dict[str, str]:
-    """The environment of one run: tracing always; record/replay with `--replay`."""
+    """The environment of one run: tracing always; record/replay with `--replay`;
+    ``extra``: what a `--diagnose` control sets (the same in every run)."""
     env = _process.harness_env(base)
     env[renv.TRACE_DIR] = str(run_dir.resolve())
+    env.update(extra or {})
     if replay:
         env[renv.INSTALL] = "1"
         env[renv.MODE] = "record" if first else "replay"
@@ -166,8 +172,27 @@ def _stat(path: Path) -> Optional[Tuple[int, int]]:
     return st.st_mtime_ns, st.st_size
 
 
-def _artifact_name(artifact: str) -> str:
-    return artifact.replace("\\", "/").strip("/").replace("/", "__")
+_NAME_MAX = 180  # bytes of a record name kept readable; longer ones end in a digest (245 in all)
+
+
+def artifact_record_name(artifact: str) -> str:
+    """The file name an artifact's copy gets in a run's `artifacts/` folder: injective
+    (two different `--artifact` values never share a record, so a file that differs
+    every run is never compared with another one), never `.`/`..`, never holding `/`.
+
+    Every byte outside ASCII letters, digits, `-`, `_` and `.` is percent-encoded (`%`
+    too), and so is a name of dots only; a name over 180 bytes keeps its start and ends
+    in `~` and a SHA-256 of the value (`~` never appears in an encoded name).
+    """
+    raw = artifact.encode("utf-8", "surrogateescape")
+    name = "".join(
+        chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_.") else f"%{b:02X}" for b in raw
+    )
+    if not name.strip("."):
+        name = name.replace(".", "%2E")
+    if len(name) > _NAME_MAX:
+        name = name[:_NAME_MAX] + "~" + hashlib.sha256(raw).hexdigest()
+    return name
 
 
 def run_once(
@@ -222,7 +247,7 @@ def run_once(
             outcome.missing_artifacts.append(artifact)
             continue
         copies.mkdir(exist_ok=True)
-        shutil.copy2(path, copies / _artifact_name(artifact))
+        shutil.copy2(path, copies / artifact_record_name(artifact))
     return outcome
 
 
@@ -240,7 +265,7 @@ def compare_runs(
             continue
         result.processes.append(compare_process(traces_a[name], traces_b[name]))
     for artifact in artifacts:
-        name = _artifact_name(artifact)
+        name = artifact_record_name(artifact)
         result.artifacts.append(
             _artifacts.compare_artifact(
                 artifact, run_a / "artifacts" / name, run_b / "artifacts" / name
@@ -280,6 +305,7 @@ def verify(
     base_dir: Path = RUNS_DIR,
     show_output: bool = False,
     execution: Optional[ExecutionOptions] = None,
+    extra_env: Optional[Dict[str, str]] = None,
 ) -> VerifyResult:
     """Run `command` `runs` times and compare every run with the first.
 
@@ -289,7 +315,8 @@ def verify(
     `run.live_steps` and `run.live_loss` read from the growing trace) and "end".
     Raises `process.RecordsUnavailable` when the records folder cannot be written.
     With `execution` (`--jobs`, `--backend`), the runs go through a backend executor
-    (`reprolint.harness.backends`); the verdict does not depend on it.
+    (`reprolint.harness.backends`); the verdict does not depend on it. `extra_env`:
+    variables every run gets (a `--diagnose` control).
     """
     if runs < 2:
         raise ValueError("verify needs at least 2 runs")
@@ -307,7 +334,8 @@ def verify(
     if not in_turn:
         from reprolint.harness.backends.verify_runs import run_all
 
-        run_all(result, root, command, runs, replay, artifacts, timeout, progress, execution, record, hash_seed)
+        run_all(result, root, command, runs, replay, artifacts, timeout, progress, execution, record, hash_seed,
+                extra_env=extra_env)
     try:
         with _process.signals_interrupt():
             for index in in_turn:
@@ -315,7 +343,7 @@ def verify(
                 run_dir.mkdir(parents=True, exist_ok=True)
                 if replay and index > 1:
                     hash_seed = _recorded_hash_seed(record) or hash_seed
-                env = child_env(run_dir, replay, index == 1, record, hash_seed)
+                env = child_env(run_dir, replay, index == 1, record, hash_seed, extra=extra_env)
                 placeholder = RunOutcome(index, str(run_dir))
                 on_tick = None
                 if progress:
@@ -356,7 +384,7 @@ def verify(
         result.verdict = "inconclusive" if nothing else "reproducible"
     else:
         result.verdict = "differs"
-        result.static_hints = static_hints(command)
+        result.static_hints = static_hints(command, cuda=used_cuda(result.runs))
         result.node_note = _node_note(result, artifacts)
     _save(result, root)
     return result
@@ -382,22 +410,47 @@ def _node_note(result: VerifyResult, artifacts: Sequence[str]) -> Optional[str]:
 MAX_HINTS = 5
 
 
-def static_hints(command: Sequence[str]) -> List[str]:
-    """Findings of `reprolint check` on the command's Python scripts: likely causes.
+def used_cuda(runs: Sequence[RunOutcome]) -> bool:
+    """Whether a run could use CUDA: its node has a GPU the run may see."""
+    for run in runs:
+        node = run.node or {}
+        if node.get("gpus") and (node.get("flags") or {}).get("CUDA_VISIBLE_DEVICES") not in ("", "-1"):
+            return True
+    return False
 
-    Best effort: the report stands without them, so a checker error is swallowed.
-    """
+
+def static_findings(command: Sequence[str], cuda: bool = True) -> List[Any]:
+    """Findings of `reprolint check` on the command's Python scripts that can act in the
+    run: without CUDA, none of a rule that only changes CUDA runs (`Rule.devices`)."""
     scripts = [arg for arg in command if arg.endswith(".py") and Path(arg).is_file()]
     if not scripts:
         return []
     try:
         from reprolint.api import check_paths
+        from reprolint.checks.base import get_rule
 
         diagnostics = check_paths(scripts).diagnostics
     except Exception:  # the checker is another component; verify must not fail with it
         return []
-    hints = []
+    found = []
     for d in sorted(diagnostics, key=lambda d: d.sort_key):
+        rule = get_rule(d.code)
+        if not cuda and rule is not None and not rule.acts_on_cpu(d.data):
+            continue
+        found.append(d)
+    return found
+
+
+def static_hints(command: Sequence[str], cuda: bool = True, first: Sequence[str] = ()) -> List[str]:
+    """Findings of `reprolint check` on the command's Python scripts: likely causes
+    (only those that can act in the run; codes in ``first``, a cause a diagnosis
+    confirmed, come first).
+
+    Best effort: the report stands without them, so a checker error is swallowed.
+    """
+    diagnostics = static_findings(command, cuda)
+    hints = []
+    for d in sorted(diagnostics, key=lambda d: (d.code not in first, d.sort_key)):
         hint = f"{d.code} {d.path}:{d.span.start_line}"
         if hint not in hints:
             hints.append(hint)

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Callable, TextIO
+import json as _stdlib_json  # (the name `json` is this package's reporter module)
+import re
+from typing import Callable, Optional, TextIO
 
 from reprolint.model import Diagnostic
 
-__all__ = ["FORMATS", "Report", "render"]
+__all__ = ["FORMATS", "Report", "dump_json", "render"]
+
+# A name that is not valid UTF-8 reaches Python as lone surrogates (surrogateescape).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dump_json(value: object, out: TextIO) -> None:
+    """``value`` as indented JSON, non-ASCII text as it is, but lone surrogates (the
+    bytes of a non-UTF-8 file name) written as ``\\udcff`` escapes: valid UTF-8 on any
+    stream encoding, and ``json.loads`` gives back the same string (``os.fsencode``
+    then the same bytes)."""
+    text = _stdlib_json.dumps(value, indent=2, ensure_ascii=False)
+    out.write(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 class Report:
@@ -21,6 +35,9 @@ class Report:
         statistics: bool = False,
         quiet: bool = False,
         exit_status: int = 0,
+        skipped: tuple[str, ...] = (),
+        sources: Optional[dict[str, str]] = None,
+        tests_left_out: int = 0,
     ) -> None:
         self.diagnostics = diagnostics
         self.files_checked = files_checked
@@ -28,6 +45,10 @@ class Report:
         self.statistics = statistics
         self.quiet = quiet
         self.exit_status = exit_status
+        self.skipped = list(skipped)  # files found but not analysed, each "path (why)"
+        # Text checked that is not on disk as checked (stdin, `--stdin-filename`): path -> text.
+        self.sources = dict(sources or {})
+        self.tests_left_out = tests_left_out  # modules left out as tests (the summary says)
 
 
 def _text(report: Report, out: TextIO) -> None:

@@ -14,6 +14,7 @@ cell, line and column lead the message (``cell 3:2:5: ...``).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -27,9 +28,17 @@ __all__ = ["escape_data", "escape_property", "github_line", "render_github"]
 _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
+_OTHER_CONTROLS = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def escape_data(value: str) -> str:
-    """Escape a workflow command's message (after the ``::``)."""
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow command's message (after the ``::``); other control characters
+    (a terminal escape in a file name) are written as ``%XX`` too, shown as such."""
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    value = _OTHER_CONTROLS.sub(lambda m: f"%{ord(m.group()):02X}", value)
+    # A byte of a non-UTF-8 name (a lone surrogate): its value, as the escapes above.
+    return _SURROGATE.sub(lambda m: f"%{ord(m.group()) & 0xFF:02X}", value)
 
 
 def escape_property(value: str) -> str:
@@ -77,6 +86,13 @@ def github_line(d: Diagnostic, cwd: str | None = None) -> str:
 
 
 def render_github(report: "Report", out: TextIO) -> None:
+    """One annotation per diagnostic; through ``out.write_command`` when ``out`` is a
+    :class:`~reprolint.reporters.workflow.WorkflowSafeStream` (the command line's)."""
     cwd = os.getcwd()
+    emit = getattr(out, "write_command", None)
     for d in report.diagnostics:
-        out.write(github_line(d, cwd) + "\n")
+        line = github_line(d, cwd)
+        if emit is not None:
+            emit(line)
+        else:
+            out.write(line + "\n")

@@ -38,7 +38,8 @@ _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 
 
 def _uri(path: str, cwd: str) -> str:
-    return quote(relative_path(path, cwd), safe="/")
+    # The file's bytes, percent-encoded (a non-UTF-8 name is a valid URI too).
+    return quote(os.fsencode(relative_path(path, cwd)), safe="/")
 
 
 def _region(span: Span) -> dict[str, int]:
@@ -193,5 +194,7 @@ def sarif_log(report: "Report", cwd: Optional[str] = None) -> dict[str, Any]:
 
 
 def render_sarif(report: "Report", out: TextIO) -> None:
-    json.dump(sarif_log(report), out, indent=2, ensure_ascii=False)
+    from reprolint.reporters import dump_json
+
+    dump_json(sarif_log(report), out)
     out.write("\n")

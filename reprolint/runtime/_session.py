@@ -5,13 +5,14 @@ from __future__ import annotations
 import atexit
 import os
 import secrets
+import sys
 import threading
 import time
 import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from reprolint.runtime import _determinism, _seeding, _trace, environment
+from reprolint.runtime import _determinism, _hashseed, _seeding, _trace, environment
 from reprolint.runtime._entropy import EntropyStream
 from reprolint.runtime._imports import when_imported
 from reprolint.runtime._record import (
@@ -111,6 +112,7 @@ def install(
     mode: Optional[str] = None,
     record_dir: Union[str, "os.PathLike[str]", None] = None,
     patch: bool = False,
+    hash_seed: bool = True,
     _implicit: bool = False,
     _from_harness: bool = False,
 ) -> int:
@@ -139,9 +141,18 @@ def install(
     unset. `patch=True` also replaces, on CUDA tensors, the ops that have no
     deterministic CUDA kernel in the running torch (`reprolint.runtime.patch()`).
 
+    `hash_seed=True` (opt out with `False` or `REPROLINT_HASH_SEED=off`): called at the
+    top level of the main module while `PYTHONHASHSEED` is unset, in a program that
+    takes an order from a set of strings (what `reprolint check` reports as RPL401), the
+    interpreter is executed again, once, with the same command line and
+    `PYTHONHASHSEED=0` (what ran before `install()` runs again; the process id stays).
+    A program read from stdin cannot be restarted: a warning says what to set.
+
     Returns the master seed in use (0 in `off` mode).
     """
     global _session
+    if not (_implicit or _from_harness) and _session is None:
+        _hashseed.maybe_reexec(sys._getframe(1), hash_seed)
     with _lock:
         if _session is not None:
             if _session.from_harness or not _session.implicit:
@@ -198,11 +209,22 @@ def install(
     if chosen != "off":
         import random
 
-        _seeding.seed_python(random, master, _draw)
-        when_imported("numpy.random", lambda m: _seeding.seed_numpy(m, master, _draw))
-        when_imported("torch", lambda m: _seeding.seed_torch(m, master, _draw))
-        when_imported("tensorflow", lambda m: _seeding.seed_tensorflow(m, master))
-        when_imported("keras", lambda m: _seeding.seed_keras(m, master))
+        # verify --diagnose seeds one library at a time (REPROLINT_LIBRARIES).
+        only = {lib for lib in os.environ.get(environment.LIBRARIES, "").split(",") if lib} if _from_harness else set()
+
+        def wanted(lib: str) -> bool:
+            return not only or lib in only
+
+        if wanted("random"):
+            _seeding.seed_python(random, master, _draw)
+        if wanted("numpy"):
+            when_imported("numpy.random", lambda m: _seeding.seed_numpy(m, master, _draw))
+        if wanted("torch"):
+            when_imported("torch", lambda m: _seeding.seed_torch(m, master, _draw))
+        if wanted("tensorflow"):
+            when_imported("tensorflow", lambda m: _seeding.seed_tensorflow(m, master))
+        if wanted("keras"):
+            when_imported("keras", lambda m: _seeding.seed_keras(m, master))
     if deterministic:
         when_imported("torch", lambda m: _determinism.apply_torch(m, flags))
         when_imported("tensorflow", lambda m: _determinism.apply_tensorflow(m, flags))

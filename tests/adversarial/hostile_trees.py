@@ -175,6 +175,63 @@ def syntax_errors(project: Path, outside: Path, size: int) -> None:
     (project / "continuation.py").write_bytes(b"x = 1 \\\r\n")
 
 
+# --------------------------------------------------------------------------- issue 30
+
+
+def deep_folders(project: Path, outside: Path, size: int) -> None:
+    """A folder chain over 1,000 deep (a committable path of 2,000+ characters) with a
+    finding at the bottom: a recursive walk dies of RecursionError."""
+    here = os.open(project, os.O_RDONLY)
+    try:
+        for _ in range(1000 + size * 10):  # relative to a descriptor: no long path built
+            os.mkdir("d", dir_fd=here)
+            below = os.open("d", os.O_RDONLY, dir_fd=here)
+            os.close(here)
+            here = below
+        fd = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=here)
+        with os.fdopen(fd, "w") as handle:
+            handle.write("import random\n\nif __name__ == '__main__':\n    print(random.random())\n")
+    finally:
+        os.close(here)
+
+
+def hostile_names(project: Path, outside: Path, size: int) -> None:
+    """Names that would forge output: a workflow command after a newline, a diff header
+    after a newline, terminal escapes."""
+    (project / "x\n::stop-commands::tok\n::error file=train.py,line=1::forged.py").write_text(
+        "import random\nrandom.random()\n"
+    )
+    folder = project / "y\n+++ b"
+    folder.mkdir()
+    (folder / "run.py").write_text("import torch\ntorch.backends.cudnn.benchmark = True\n")
+    (project / "osc\x1b]0;owned\x07.py").write_text("import random\nrandom.random()\n")
+
+
+def linked_records(project: Path, outside: Path, size: int) -> None:
+    """`.reprolint` (or `.reprolint/runs`) a link to a folder outside holding sessions."""
+    sessions = outside / "runs"
+    for i in range(1 + size % 3):
+        session = sessions / f"2024010{i}-000000-0000001234"
+        session.mkdir(parents=True, exist_ok=True)
+        (session / "keep.txt").write_text("precious\n")
+    if size % 2:
+        (project / ".reprolint").symlink_to(outside, target_is_directory=True)
+    else:
+        (project / ".reprolint").mkdir()
+        (project / ".reprolint" / "runs").symlink_to(sessions, target_is_directory=True)
+
+
+def notebook_kernels(project: Path, outside: Path, size: int) -> None:
+    """Python notebooks with odd metadata (ipython3; python3 with another language)."""
+    metadata = [{"language_info": {"name": "ipython3"}},
+                {"kernelspec": {"name": "python3", "language": "markdown"}}][size % 2]
+    (project / "kernel.ipynb").write_text(json.dumps({
+        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                   "source": ["import torch\n", "x = torch.randn(3)\n"]}],
+        "metadata": metadata, "nbformat": 4, "nbformat_minor": 5,
+    }))
+
+
 GENERATORS: dict[str, Generator] = {
     "planted_cache": planted_cache,
     "hostile_cache_dir": hostile_cache_dir,
@@ -186,8 +243,12 @@ GENERATORS: dict[str, Generator] = {
     "huge_files": huge_files,
     "fifo": fifo,
     "syntax_errors": syntax_errors,
+    "deep_folders": deep_folders,
+    "hostile_names": hostile_names,
+    "linked_records": linked_records,
+    "notebook_kernels": notebook_kernels,
 }
 
 if sys.platform == "win32":  # links, modes and FIFOs mean other things there
-    for _name in ("links", "linked_cache", "permissions", "fifo"):
+    for _name in ("links", "linked_cache", "permissions", "fifo", "hostile_names", "linked_records"):
         GENERATORS.pop(_name)

@@ -8,6 +8,7 @@ session of its own, so a hang is a time-out and a leftover process is visible.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -38,7 +39,7 @@ def _snapshot(folder: Path) -> dict[str, tuple[Any, ...]]:
     """Every entry under ``folder``, links not followed: kind, mode, content or target."""
     found: dict[str, tuple[Any, ...]] = {}
     base = os.fsencode(folder)
-    for top, dirs, files in os.walk(base, followlinks=False):
+    for top, dirs, files in _walk(base):
         for name in dirs + files:
             path = os.path.join(top, name)
             rel = os.path.relpath(path, base)
@@ -57,6 +58,29 @@ def _snapshot(folder: Path) -> dict[str, tuple[Any, ...]]:
             else:
                 found[os.fsdecode(rel)] = ("other", info.st_mode)
     return found
+
+
+def _walk(base: bytes):  # os.walk without recursion: the deep_folders chain is 1,000 deep
+    stack = [base]
+    while stack:
+        top = stack.pop()
+        try:
+            names = sorted(os.listdir(top))
+        except OSError:
+            continue
+        dirs = [n for n in names if os.path.isdir(os.path.join(top, n)) and not os.path.islink(os.path.join(top, n))]
+        yield top, dirs, [n for n in names if n not in dirs]
+        stack.extend(os.path.join(top, n) for n in dirs)
+
+
+def _forged_commands(text: str) -> list[str]:
+    """Lines the Actions runner would run as workflow commands but reprolint did not
+    make as annotations."""
+    import re
+
+    lines = re.split(r"\r\n|\r|\n", text)
+    return [line for line in lines if re.match(r"^\s*(::|##\[)", line)
+            and not re.match(r"^::(warning|error|notice) file=[^:\r\n]*,title=RPL\d{3} [a-z-]+::", line)]
 
 
 def _in_cache(rel: str) -> bool:
@@ -104,16 +128,29 @@ def _run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Complete
 
 
 def _restore_modes(folder: Path) -> None:
-    for top, dirs, files in os.walk(folder):
+    for top, dirs, files in _walk(os.fsencode(folder)):
+        os.chmod(top, 0o755)
         for name in dirs:
-            path = os.path.join(top, name)
-            if not os.path.islink(path):
-                os.chmod(path, 0o755)
-    for top, dirs, files in os.walk(folder):
+            os.chmod(os.path.join(top, name), 0o755)
+    for top, dirs, files in _walk(os.fsencode(folder)):
         for name in files:
             path = os.path.join(top, name)
             if not os.path.islink(path) and os.path.isfile(path):
                 os.chmod(path, 0o644)
+
+
+def _remove_tree(folder: Path) -> None:
+    """shutil.rmtree without recursion (Python 3.11's recurses once per level)."""
+    _restore_modes(folder)
+    found = list(_walk(os.fsencode(folder)))
+    for top, dirs, files in reversed(found):
+        for name in files:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(top, name))
+        for name in dirs:
+            with contextlib.suppress(OSError):
+                os.rmdir(os.path.join(top, name))
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def check_tree(root: Path, names: list[str], size: int) -> None:
@@ -138,6 +175,13 @@ def check_tree(root: Path, names: list[str], size: int) -> None:
     assert _snapshot(outside) == outside_before
     changed = _changes(before, _snapshot(project))
     assert all(_in_cache(rel) for rel in changed), changed
+    if "notebook_kernels" in names and not hostile_cache_dir:
+        assert "kernel.ipynb:cell 1:2:5: RPL101" in checked.stdout, checked.stdout
+    if "deep_folders" in names and not hostile_cache_dir:
+        assert "/d/deep.py:4:11: RPL101" in checked.stdout, checked.stdout[-2000:]
+    github = _run(["check", ".", "--output-format", "github"], project, env)
+    assert TRACEBACK not in github.stderr + github.stdout, github.stderr
+    assert _forged_commands(github.stdout) == [] and _forged_commands(github.stderr) == [], github
     if "planted_cache" in names:
         assert (project / ".reprolint_cache" / "src-of-the-project.py").read_text() == "keep = True\n"
 
@@ -159,12 +203,12 @@ def check_tree(root: Path, names: list[str], size: int) -> None:
     again = _run(["check", ".", "-q"], project, env)
     assert TRACEBACK not in again.stderr + again.stdout, again.stderr
     assert again.returncode in ((2,) if hostile_cache_dir else (0, 1))
-    cleaned = _run(["clean"], project, env)
+    cleaned = _run(["clean", "--runs"], project, env)
     assert TRACEBACK not in cleaned.stderr, cleaned.stderr
     assert cleaned.returncode in (0, 2)
     assert _snapshot(outside) == outside_before
-    if "planted_cache" in names or "linked_cache" in names or hostile_cache_dir:
-        assert cleaned.returncode == 2  # never removes what it did not make
+    if "planted_cache" in names or "linked_cache" in names or hostile_cache_dir or "linked_records" in names:
+        assert cleaned.returncode == 2  # never removes what it did not make, nor through a link
     assert (project / "train.py").exists()
 
 
@@ -176,7 +220,8 @@ def test_each_hostile_ingredient_alone(name: str, tmp_path: Path) -> None:
     try:
         check_tree(tmp_path, [name], size=3)
     finally:
-        _restore_modes(tmp_path)
+        _remove_tree(tmp_path / "project")
+        _remove_tree(tmp_path / "outside")
 
 
 @settings(
@@ -192,8 +237,7 @@ def test_combined_hostile_trees(names: list[str], size: int) -> None:
     try:
         check_tree(root, names, size)
     finally:
-        _restore_modes(root)
-        shutil.rmtree(root, ignore_errors=True)
+        _remove_tree(root)
 
 
 def test_the_generators_make_what_they_say(tmp_path: Path) -> None:
@@ -205,4 +249,5 @@ def test_the_generators_make_what_they_say(tmp_path: Path) -> None:
     assert any(b"\xff" in os.fsencode(p) for p in os.listdir(os.fsencode(project)))
     if "fifo" in hostile_trees.GENERATORS:
         assert not (project / "pipe.py").is_file() and (project / "pipe.py").exists()
-    _restore_modes(tmp_path)
+    assert (project / ".reprolint").is_symlink() or (project / ".reprolint" / "runs").is_symlink()
+    _remove_tree(tmp_path / "project")

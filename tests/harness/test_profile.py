@@ -67,12 +67,13 @@ def test_custom_op_reduction_names_the_op_its_line_and_module(profile: Callable[
     lines = result.out.splitlines()
     assert lines[0] == (
         "NONDETERMINISTIC OP: `reprolint_corpus::unordered_sum` gives different outputs for "
-        "identical inputs (op 95, step 1, forward)"
+        "identical inputs (op 15, step 1, forward)"
     )
     call_line = next(i for i, line in enumerate(script.read_text().splitlines(), 1) if "return unordered_sum(x)" in line)
     assert lines[1] == f"  called at {script}:{call_line} in forward: `return unordered_sum(x)`"
     assert lines[2] == "  module: model.pool (SumPool)"
-    assert lines[3] == "  before it: 94 ops ran identically in both runs"
+    # Ops before training (data preparation, 80 here) are not recorded (issue 27 item 5).
+    assert lines[3] == "  before it: 14 ops ran identically in both runs"
     assert lines[4] == "  differs: output 0 (float32[32, 64])"
     assert lines[5].startswith("  advice: `reprolint_corpus::unordered_sum` is a custom op: ")
 
@@ -83,7 +84,7 @@ def test_json_output_carries_the_same_facts(profile: Callable[..., Profiled]) ->
     assert data["exit_code"] == 1 and data["verdict"] == "diverged"
     d = data["divergence"]
     assert (d["verdict"], d["op"], d["index"], d["step"], d["phase"]) == (
-        "op", "reprolint_corpus::unordered_sum", 94, 1, "forward",
+        "op", "reprolint_corpus::unordered_sum", 14, 1, "forward",
     )
     assert d["location"]["source"].endswith("custom_op_reduction.py:53")
     assert d["location"]["module"] == "model.pool"
@@ -263,3 +264,26 @@ def test_usage_errors(profile: Callable[..., Profiled], args: tuple, message: st
     result = profile(*args)
     assert result.status == 2
     assert message in result.err
+
+
+def test_ops_before_training_are_not_recorded_and_steps_bound_the_rest(profile: Callable[..., Profiled], tmp_path) -> None:
+    # 20,000 small tensor ops of data preparation, then two training steps.
+    script = tmp_path / "prep.py"
+    script.write_text(
+        "import torch\n\n"
+        "if __name__ == '__main__':\n"
+        "    torch.manual_seed(0)\n"
+        "    rows = [torch.ones(4) * i + 1 for i in range(10_000)]\n"
+        "    x = torch.stack(rows)[:64]\n"
+        "    model = torch.nn.Linear(4, 1)\n"
+        "    opt = torch.optim.SGD(model.parameters(), lr=0.01)\n"
+        "    for step in range(50):\n"
+        "        opt.zero_grad()\n"
+        "        model(x).sum().backward()\n"
+        "        opt.step()\n"
+    )
+    data = profile("--steps", "2", "--output-format", "json", "--", PY, str(script)).json()
+    assert data["verdict"] == "identical", data
+    [run, _] = data["runs"]
+    assert run["steps"] == 2 and run["complete"]
+    assert run["ops"] < 200  # the two steps' ops, not the 20,000 before them

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
 if TYPE_CHECKING:
     from reprolint.analysis.program import Program
@@ -12,17 +12,22 @@ if TYPE_CHECKING:
 
 def report_per_cuda_site(rule: Rule, programs: Iterable[Program]) -> Iterator[Finding]:
     """One finding of ``rule`` per CUDA site (the first line that puts a program's torch
-    work on the GPU by default), naming every program that reaches it: a shared
-    `dist_util.dev()` is one problem of each training script. Programs that run torch
-    on the CPU by default are passed over."""
-    sites: dict[tuple[str, object], tuple[str, CudaWork, list[Program]]] = {}
+    work on the GPU by default, else the first one an option selects: the message says
+    which, `.cuda()` when run with `--cuda`), naming every program that reaches it: a
+    shared `dist_util.dev()` is one problem of each training script. Programs that run
+    torch on the CPU whatever their options are passed over."""
+    sites: dict[tuple[str, object], tuple[str, CudaWork, Optional[str], list[Program]]] = {}
     for program in programs:
-        cuda = program.cuda
-        if cuda is None:
+        found = program.cuda_when_asked()
+        if found is None:
             continue
-        path, usage = cuda
-        sites.setdefault((path, usage.span), (path, usage, []))[2].append(program)
-    for path, usage, group in sites.values():
+        (_, path, usage), asked = found
+        sites.setdefault((path, usage.span), (path, usage, asked, []))[3].append(program)
+    for path, usage, asked, group in sites.values():
         entries = list(dict.fromkeys(e for p in group for e in p.entry_points))
         roles = {p.entry: p.role.value for p in group}
-        yield rule.report(path, usage.span, what=usage.name, roles=roles, entry_points=entries)
+        what = usage.name if asked is None else f"{usage.name} when run with {asked}"
+        yield rule.report(
+            path, usage.span, what=what, roles=roles, entry_points=entries,
+            **({"cuda_option": asked.strip("`")} if asked else {}),
+        )

@@ -92,7 +92,9 @@ class FrameworkDeterminismOff(Rule):
     ```
 
     ## Fix safety
-    Unsafe: deterministic kernels and new seeds change the numbers. Lightning:
+    Unsafe for Lightning and Hugging Face (deterministic mode can make an op without a
+    deterministic implementation raise) and for a Keras program seeded with `install()`;
+    safe for a Keras program seeded inline (it was never seeded). Lightning:
     `Trainer(..., deterministic=True)` (a missing `seed_everything` is left to RPL101's
     seeding); Hugging Face: `TrainingArguments(..., full_determinism=True)` (`seed`
     already defaults to 42, so it is not added); Keras: the program is seeded at the
@@ -195,6 +197,13 @@ class FrameworkDeterminismOff(Rule):
 # ----------------------------------------------------------------------------- fix
 
 
+@FrameworkDeterminismOff.fix_leveller
+def _framework_level(planner: FixPlanner, d: Diagnostic) -> Applicability:
+    """Seeding a Keras program inline is safe; deterministic mode can fail: unsafe."""
+    action = planner.plan(d)
+    return action.applicability if action is not None else Applicability.UNSAFE
+
+
 @FrameworkDeterminismOff.fix_planner
 def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     """RPL306: ``Trainer(deterministic=True)``, ``TrainingArguments(full_determinism=True)``;
@@ -213,7 +222,7 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         seed = planner.seed
         libs = ("random", "numpy", "tensorflow")
         return FixAction(
-            entry, ("entry", "inline", seed, libs), planner.applicability(d.code),
+            entry, ("entry", "inline", seed, libs), planner.safe_if(True),  # seeds only
             f"Seed {', '.join(libs)} at the entry point with `{HELPER_NAME}({seed})`",
             lambda m: ensure_seed_helper(m, seed, libs, stop),
         )

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from reprolint.analysis.determinism import program_usages, short, torch_version
+from reprolint.analysis.determinism import program_torch, program_usages
 from reprolint.analysis.usage_events import EnvSet, FlagSet
 from reprolint.catalog.ops import load_cublas
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.fixes.determinism import determinism_available, plan_determinism
+from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
 from reprolint.model import Applicability
 
 
@@ -16,7 +16,8 @@ class MissingCublasWorkspaceConfig(Rule):
     Reports deterministic mode without `CUBLAS_WORKSPACE_CONFIG` set before CUDA
     starts (required up to torch 2.9, advisory later).
 
-    It looks at programs that use CUDA (see RPL301) and call
+    It looks at programs that use CUDA, by default or when the user passes an option
+    (see RPL301), and call
     `torch.use_deterministic_algorithms(True)` themselves (or
     `accelerate.utils.set_seed(..., deterministic=True)`), and at how the variable is
     set in the code: `os.environ["CUBLAS_WORKSPACE_CONFIG"] = ...`,
@@ -28,8 +29,9 @@ class MissingCublasWorkspaceConfig(Rule):
     and are not reported.
 
     Version-aware, from the catalog's `[cublas]` table: for torch up to 2.9 (the
-    `torch-version` setting, else the installed torch, else the newest catalogued) the
-    message says cuBLAS calls raise; from torch 2.10 on, where PyTorch gives each
+    `torch-version` setting, else the torch the program's project declares, named in the
+    message with where it is declared, else the installed torch, else the newest
+    catalogued) the message says cuBLAS calls raise; from torch 2.10 on, where PyTorch gives each
     handle its own workspace and no longer needs it, the finding is advisory (code
     that also runs on older torch still needs it).
 
@@ -64,9 +66,10 @@ class MissingCublasWorkspaceConfig(Rule):
     ```
 
     ## Fix safety
-    Unsafe, like every determinism switch: the variable fixes cuBLAS's workspace layout,
-    so the matrix products (and the numbers) can differ from a run without it; `:4096:8`
-    costs about 24 MiB of GPU memory. The fix depends on `fix-style`: `hooks` inserts
+    Safe where no op without a deterministic implementation (RPL202) runs, as for RPL301
+    (the switches go in together): the variable fixes cuBLAS's workspace layout, one of
+    the layouts a run could already get; `:4096:8` costs about 24 MiB of GPU memory.
+    Unsafe where such an op runs. The fix depends on `fix-style`: `hooks` inserts
     `reprolint.runtime.install(seed=...)` at the entry point (it turns on every
     determinism switch as torch/TensorFlow is imported, and seeds them), `inline`
     inserts the plain statements right after the entry point's imports, before any
@@ -85,8 +88,9 @@ class MissingCublasWorkspaceConfig(Rule):
     code = "RPL303"
     message = "`{call}` turns on deterministic mode but `CUBLAS_WORKSPACE_CONFIG` is {problem}: {consequence}"
     fix_title = "Set `CUBLAS_WORKSPACE_CONFIG=:4096:8` before CUDA starts"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid(
@@ -118,25 +122,12 @@ class MissingCublasWorkspaceConfig(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         facts = load_cublas()
-        version = torch_version(ctx.settings)
-        required = facts.required_for(version)
-        if required:
-            consequence = (
-                f"torch {short(version)} raises RuntimeError at the first cuBLAS call "
-                "(`mm`, `bmm`, `nn.Linear`) under deterministic mode with CUDA >= 10.2"
-            )
-        else:
-            until = facts.required_until
-            last = f"{until[0]}.{until[1] - 1}" if until is not None and until[1] > 0 else "older releases"
-            consequence = (
-                f"advisory with torch {short(version)}, which no longer needs it, but torch <= {last} "
-                "raises RuntimeError at the first cuBLAS call without it"
-            )
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            cuda = program.cuda_usage()
-            if cuda is None:
+            asked = program.cuda_when_asked()  # CUDA by default or when the user asks
+            if asked is None:
                 continue
+            cuda = asked[0]
             det = None
             for position, path, usage in program.of(FlagSet, "torch.deterministic"):
                 if program.value(usage) is not False:
@@ -158,6 +149,21 @@ class MissingCublasWorkspaceConfig(Rule):
                 break
             if not problem:
                 continue
+            # the torch this program runs on: the setting, its project's declaration...
+            version, phrase, assumed = program_torch(ctx, program.entry)
+            required = facts.required_for(version)
+            if required:
+                consequence = (
+                    f"{phrase} raises RuntimeError at the first cuBLAS call "
+                    "(`mm`, `bmm`, `nn.Linear`) under deterministic mode with CUDA >= 10.2"
+                )
+            else:
+                until = facts.required_until
+                last = f"{until[0]}.{until[1] - 1}" if until is not None and until[1] > 0 else "older releases"
+                consequence = (
+                    f"advisory with {phrase.rstrip(',')}, which no longer needs it, but torch <= {last} "
+                    "raises RuntimeError at the first cuBLAS call without it"
+                )
             _, path, usage = det
             if (path, usage.span) in seen:
                 continue
@@ -166,6 +172,7 @@ class MissingCublasWorkspaceConfig(Rule):
             yield self.report(
                 path, usage.span, call=usage.text, problem=problem, consequence=consequence,
                 problem_kind=kind, value=value, required=required, entry_points=program.entry_points,
+                version=assumed,
             )
 
 
@@ -173,3 +180,4 @@ class MissingCublasWorkspaceConfig(Rule):
 
 MissingCublasWorkspaceConfig.fix_planner(plan_determinism)
 MissingCublasWorkspaceConfig.fix_prechecker(determinism_available)
+MissingCublasWorkspaceConfig.fix_leveller(determinism_level)

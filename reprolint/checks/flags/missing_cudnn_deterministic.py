@@ -6,7 +6,7 @@ from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import CudnnLayer, FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.flags._common import report_per_cuda_site
-from reprolint.fixes.determinism import determinism_available, plan_determinism
+from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
 from reprolint.model import Applicability
 
 
@@ -28,7 +28,8 @@ class MissingCudnnDeterministic(Rule):
     selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies
     deterministic cuDNN algorithms), `torch.backends.cudnn.flags(deterministic=True)`,
     Lightning `Trainer(deterministic=True)` and Hugging Face full determinism count; a
-    setting behind a condition that is false by default does not. Autotuning
+    setting behind a condition that is false by default does not. A program that runs
+    on CUDA only when the user passes an option is reported, naming it (as RPL301). Autotuning
     (`benchmark = True`) is reported separately as RPL203. Programs whose loop is run
     by a Lightning or Hugging Face `Trainer` are left to RPL306.
 
@@ -64,7 +65,9 @@ class MissingCudnnDeterministic(Rule):
     ```
 
     ## Fix safety
-    Unsafe: deterministic cuDNN algorithms change the numbers and may be slower. The fix
+    Safe where no op without a deterministic implementation (RPL202) runs, as for RPL301
+    (the switches go in together): deterministic cuDNN algorithms give one of the
+    results the program could already produce, and may be slower. Unsafe where one runs. The fix
     depends on `fix-style`: `hooks` inserts `reprolint.runtime.install(seed=...)` at the
     entry point (it turns on every determinism switch as torch/TensorFlow is imported,
     and seeds them), `inline` inserts the plain statements right after the entry point's
@@ -88,8 +91,9 @@ class MissingCudnnDeterministic(Rule):
         ),
     }
     fix_title = "Set `torch.backends.cudnn.deterministic = True` and `benchmark = False` at the entry point"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch, torch.nn as nn\ntorch.backends.cudnn.deterministic = True\nnet = nn.Conv2d(3, 8, 3).cuda()\n"),
@@ -123,7 +127,7 @@ class MissingCudnnDeterministic(Rule):
         yield from report_per_cuda_site(self, (
             program for program in program_usages(ctx)
             if program.is_training and not program.framework_trainer
-            and program.uses_cuda and not program.cudnn_deterministic()
+            and program.can_use_cuda and not program.cudnn_deterministic()
             and (
                 program.has(CudnnLayer, default_only=False)
                 # a program that sets a cuDNN flag runs cuDNN in practice (a conv layer
@@ -142,3 +146,4 @@ class MissingCudnnDeterministic(Rule):
 
 MissingCudnnDeterministic.fix_planner(plan_determinism)
 MissingCudnnDeterministic.fix_prechecker(determinism_available)
+MissingCudnnDeterministic.fix_leveller(determinism_level)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from reprolint.analysis.program import Program
 from reprolint.analysis.usage_events import FlagSet
@@ -8,7 +8,7 @@ from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.ops._ops import (
     OpFinding, call_text, nondeterministic_kernels, without_deterministic_mode,
 )
-from reprolint.fixes.determinism import determinism_available, plan_determinism
+from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
 from reprolint.model import Applicability, Related
 
 
@@ -41,9 +41,15 @@ class MissingDeterministicAlgorithms(Rule):
     variable or option default set to `"cuda"`, `torch.cuda.set_device`/`amp`/
     `synchronize`, `init_process_group("nccl")`, `DistributedDataParallel(device_ids=)`,
     `accelerate.Accelerator()`, Lightning `Trainer`/`Fabric` and Hugging Face
-    `TrainingArguments`/`Trainer` unless told to use the CPU. A line under a condition
-    that is false with the default options (`if args.cuda:` with `store_true`) does not
-    count.
+    `TrainingArguments`/`Trainer` unless told to use the CPU. A program that runs on
+    CUDA only when the user passes an option counts too, and the message names it
+    (`if args.cuda: model.cuda()` with `store_true`: "when run with `--cuda`"; a
+    `--device` option whose default is `"cpu"`: "when run with `--device cuda`"; `if
+    args.gpu is not None:`: "`--gpu ...`"). Option defaults are read as argparse sets
+    them: `store_true`/`store_false`, `BooleanOptionalAction`, `set_defaults(...)`
+    (which overrides the argument's own), a string default passed through `type=`
+    (`type=str2bool, default="False"` is false, `type=bool` makes any non-empty string
+    true), and dataclass fields with `field(default=...)` (read by `HfArgumentParser`).
 
     Device selection seen on real training code counts too: an option whose default is
     CUDA (`parser.add_argument("--device", default="cuda")` then
@@ -102,8 +108,10 @@ class MissingDeterministicAlgorithms(Rule):
     ```
 
     ## Fix safety
-    Unsafe: deterministic kernels change the numbers and can make a previously working
-    op raise (RPL202). The fix depends on `fix-style`: `hooks` inserts
+    Safe where no op without a deterministic implementation (RPL202) runs in the
+    program: deterministic kernels give one of the results the program could already
+    produce. Unsafe where one runs (or the program uses TensorFlow): deterministic mode
+    makes it raise. The fix depends on `fix-style`: `hooks` inserts
     `reprolint.runtime.install(seed=...)` at the entry point (it turns on every
     determinism switch as torch/TensorFlow is imported, and seeds them), `inline`
     inserts the plain statements right after the entry point's imports, before any
@@ -137,8 +145,9 @@ class MissingDeterministicAlgorithms(Rule):
         ),
     }
     fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch\nmodel = torch.nn.Linear(2, 1)\nloss = model(x).sum()\nloss.backward()\ntorch.manual_seed(0)\n"),
@@ -201,14 +210,14 @@ class MissingDeterministicAlgorithms(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         # One finding per CUDA site (the programs that share it share the finding), with
         # the kernels of all of them as evidence.
-        sites: dict[tuple[str, object], tuple[str, Any, list[Program]]] = {}
+        sites: dict[tuple[str, object], tuple[str, Any, Optional[str], list[Program]]] = {}
         for program in without_deterministic_mode(ctx):
-            cuda = program.cuda
-            if cuda is None:
+            found = program.cuda_when_asked()
+            if found is None:
                 continue
-            path, usage = cuda
-            sites.setdefault((path, usage.span), (path, usage, []))[2].append(program)
-        for path, usage, group in sites.values():
+            (_, path, usage), asked = found
+            sites.setdefault((path, usage.span), (path, usage, asked, []))[3].append(program)
+        for path, usage, asked, group in sites.values():
             kernels: dict[tuple[str, object], OpFinding] = {}
             for program in group:
                 for found in nondeterministic_kernels(ctx, program.entry):
@@ -220,7 +229,9 @@ class MissingDeterministicAlgorithms(Rule):
             entries = list(dict.fromkeys(e for p in group for e in p.entry_points))
             yield self.report(
                 path, usage.span,
-                what=usage.name, kernels=kernel_list(ops), condition=switch[2] if switch else None,
+                what=usage.name if asked is None else f"{usage.name} when run with {asked}",
+                **({"cuda_option": asked.strip("`")} if asked else {}),
+                kernels=kernel_list(ops), condition=switch[2] if switch else None,
                 variant="set_only" if switch else None,
                 roles={p.entry: p.role.value for p in group}, entry_points=entries,
                 related=[
@@ -247,3 +258,4 @@ def kernel_list(ops: list[OpFinding]) -> str:
 
 MissingDeterministicAlgorithms.fix_planner(plan_determinism)
 MissingDeterministicAlgorithms.fix_prechecker(determinism_available)
+MissingDeterministicAlgorithms.fix_leveller(determinism_level)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
-from reprolint.analysis.program import Role, is_test_module
+from reprolint.analysis.program import Role
 from reprolint.analysis.usage_events import EnvSet, HashSeedEnforced, SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability, Related
@@ -54,7 +54,9 @@ class MissingPythonhashseed(Rule):
     Display-only: the variable must be set by whoever launches the program (`export
     PYTHONHASHSEED=0`, or `PYTHONHASHSEED=0 python train.py`); setting it inside the
     process is too late for the running interpreter. `fix` sorts the sets instead
-    (RPL401), which removes the need for it.
+    (RPL401), which removes the need for it; a program that calls
+    `reprolint.runtime.install()` at the top of its main module is restarted once with
+    `PYTHONHASHSEED=0` when the variable is unset (opt out: `hash_seed=False`).
 
     ## References
     - https://docs.python.org/3/using/cmdline.html#envvar-PYTHONHASHSEED
@@ -78,7 +80,7 @@ class MissingPythonhashseed(Rule):
     INVALID = [
         Invalid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n", line=1,
             fixed=(
-                "import os\nwords = open('a.txt').read().split()\nprint(sorted(set(words)))\n"
+                "import os\nwords = open('a.txt').read().split()\nprint(list(dict.fromkeys(words)))\n"
             ),
         ),
         Invalid(
@@ -95,7 +97,7 @@ class MissingPythonhashseed(Rule):
             # the RPL401 sites the program runs (a function no call reaches runs none)
             sites = [
                 (path, usage) for _, path, usage in program.of(SetOrderTaken, default_only=False)
-                if not is_test_module(path, ctx.facts[path]) or ctx.settings.include_tests
+                if not ctx.index.is_test(path) or ctx.settings.include_tests
             ]
             if not sites:
                 continue

@@ -54,8 +54,8 @@ class MissingTfOpDeterminism(Rule):
     ```
 
     ## Fix safety
-    Unsafe: deterministic kernels change the numbers and can be slower; ops without a
-    deterministic kernel start raising. `hooks`: `reprolint.runtime.install()` at the
+    Unsafe: ops without a deterministic kernel start raising, and no catalog lists
+    TensorFlow's; deterministic kernels can also be slower. `hooks`: `reprolint.runtime.install()` at the
     entry point (it calls `enable_op_determinism()` when TensorFlow is imported);
     `inline`: `tf.config.experimental.enable_op_determinism()` right after the entry
     point's imports.

@@ -63,9 +63,19 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             raising = [m for m in matches if m.entry.kind == "raises"]
             flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
             key = (path, usage.span)
-            if flagged and not program.is_library:
+            kernels = flagged
+            if not cuda and not program.is_library and program.can_use_cuda:
+                # CUDA only when the user asks (`--cuda`): RPL301's evidence is what runs then
+                kernels = [
+                    m for m in match_op(usage, version, cuda=True, training=program.trains)
+                    if m.entry.kind == "deterministic-with-flag"
+                    and not (m.entry.backward_only and no_backward(program, position, usage))
+                    and not no_collision(m, usage) and not expanded_repeat(m, usage, version)
+                    and not on_the_accelerator(m, usage)
+                ]
+            if kernels and not program.is_library:
                 evidence.setdefault(program.entry, []).append(
-                    OpFinding("RPL201", path, usage, flagged[0], short(version), "CUDA")
+                    OpFinding("RPL201", path, usage, kernels[0], short(version), "CUDA")
                 )
             if raising:
                 match = raising[0]
@@ -109,7 +119,7 @@ def without_deterministic_mode(ctx: CheckContext) -> list[Program]:
     found = [
         program for program in program_usages(ctx)
         if program.is_training and program.trains_with("torch") and not program.framework_trainer
-        and program.uses_cuda and program.deterministic() is None
+        and program.can_use_cuda and program.deterministic() is None
         and nondeterministic_kernels(ctx, program.entry)
     ]
     ctx.memo["without_deterministic_mode"] = found

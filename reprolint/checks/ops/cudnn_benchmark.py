@@ -24,9 +24,10 @@ class CudnnBenchmark(Rule):
     parameter whose default is true (`def training_loop(..., cudnn_benchmark=True):`
     then `cudnn.benchmark = cudnn_benchmark`: what runs when callers leave it alone;
     what callers pass is not followed) or from a module constant; an assignment behind
-    a condition that is false with the default options is not. It is reported in programs that use
-    CUDA by default (the same test as RPL301/RPL302: a program that runs torch on the
-    CPU never runs cuDNN), in library code no program reaches, and for Lightning's
+    a condition that is false with the default options is not. It is reported in programs that can
+    run on CUDA, by default or when the user passes an option (`--cuda`, `--device cuda`:
+    the same test as RPL301/RPL302; a program that runs torch on the CPU whatever its
+    options never runs cuDNN), in library code no program reaches, and for Lightning's
     Trainer (which picks the GPU itself), whether or not the program also sets
     `cudnn.deterministic = True`.
 
@@ -76,6 +77,7 @@ class CudnnBenchmark(Rule):
     fix_title = "Set `torch.backends.cudnn.benchmark = False`"
     fix_applicability = Applicability.UNSAFE
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch\ntorch.backends.cudnn.benchmark = False\n"),
@@ -126,7 +128,7 @@ class CudnnBenchmark(Rule):
                 if program.value(usage) is not True:
                     continue
                 trainer = usage.text.endswith("Trainer")
-                if not (trainer or program.is_library or program.uses_cuda):
+                if not (trainer or program.is_library or program.can_use_cuda):
                     continue
                 found.setdefault((path, usage.span), (usage, []))[1].extend(program.entry_points)
         for (path, span), (usage, entries) in found.items():

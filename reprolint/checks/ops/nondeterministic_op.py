@@ -17,8 +17,9 @@ class NondeterministicOp(Rule):
     Which ops, under which arguments and for which torch versions, comes from the
     catalog `rules/nondeterministic_ops.toml` (the "will act deterministically" list of
     `torch.use_deterministic_algorithms`' docstring, release by release), for the torch
-    version in the `torch-version` setting, else the installed torch, else the newest
-    the catalog knows. Ops marked CUDA-only are reported only in programs that use CUDA
+    version in the `torch-version` setting, else the one the project declares
+    (requirements, setup, pyproject, conda, Pipfile or lock files), else the installed
+    torch, else the newest the catalog knows. Ops marked CUDA-only are reported only in programs that use CUDA
     (`.cuda()`, `.to("cuda")`, `torch.device("cuda" ...)`, a `"cuda"` device string,
     `torch.cuda.set_device`, AMP on CUDA, NCCL, `DistributedDataParallel(device_ids=)`,
     Lightning/Fabric/Hugging Face/Accelerate trainers unless told to use the CPU);
@@ -115,6 +116,7 @@ class NondeterministicOp(Rule):
     message = "`{call}` is nondeterministic on {device}{conditions}{notes} unless `torch.use_deterministic_algorithms(True)` is on, which this program never turns on (torch {version})"
     fix_title = "Call `torch.use_deterministic_algorithms(True)` at the entry point"
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         Valid("import torch\ntorch.use_deterministic_algorithms(True)\nx = torch.zeros(3).cuda()\nx.index_add_(0, i, s)\n"),

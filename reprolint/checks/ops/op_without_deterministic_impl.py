@@ -16,7 +16,8 @@ class OpWithoutDeterministicImpl(Rule):
 
     The list is the "will throw a RuntimeError" list of
     `torch.use_deterministic_algorithms`' docstring for the configured torch version
-    (`torch-version`, else the installed torch, else the newest catalogued), kept in
+    (`torch-version`, else the project's declared torch, else the installed torch, else
+    the newest catalogued), kept in
     `rules/nondeterministic_ops.toml` with the arguments that matter
     (`interpolate(mode="bilinear")`, `F.pad(mode="reflect")`, `bincount(weights=...)`,
     `median(x, dim)`, `scatter_reduce(reduce="prod")`, ...). It is reported whether or
@@ -99,6 +100,7 @@ class OpWithoutDeterministicImpl(Rule):
     message = "`{call}` has no deterministic {device} implementation{conditions}{notes} in torch {version}: it is nondeterministic and raises under `torch.use_deterministic_algorithms(True)`; instead: {alternative}"
     fix_title = "Replace `{call}` with a deterministic alternative"
     framework = "torch"
+    devices = "cuda"
 
     VALID = [
         # global average pooling (output size 1) is computed as a mean: deterministic

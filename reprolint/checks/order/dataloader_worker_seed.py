@@ -6,7 +6,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.determinism import ProgramUsage, program_usages, short, torch_version
+from reprolint.analysis.determinism import ProgramUsage, program_torch, program_usages
 from reprolint.analysis.facts import UNKNOWN, Draw
 from reprolint.analysis.usage_events import LoaderBuilt
 from reprolint.catalog.ops import parse_version
@@ -31,8 +31,11 @@ class DataloaderWorkerSeed(Rule):
     generator the dataset owns: `self.rng = np.random.default_rng(...)`,
     `np.random.RandomState(...)`, `random.Random(...)` made in the dataset class and
     drawn from in its methods. For torch < 1.9 (the `torch-version` setting, else the
-    installed torch) draws from NumPy's global RNG in the dataset's methods are
-    reported too. The dataset is the loader's first argument (or `dataset=`): a
+    torch the program's project declares: the nearest requirements, setup, pyproject,
+    conda, Pipfile or lock file, a range taken at the installed torch when it admits it,
+    else at its bound; else the installed torch) draws from NumPy's global RNG in the
+    dataset's methods are reported too, and the message names the version and where it
+    is declared (JSON `assumed.version`). The dataset is the loader's first argument (or `dataset=`): a
     project class constructed there or assigned to a name in the same scope.
     `num_workers` counts when it is a positive literal, an option whose default is
     positive, or any other expression; a `worker_init_fn` silences it (`generator=`
@@ -67,7 +70,9 @@ class DataloaderWorkerSeed(Rule):
     ```
 
     ## Fix safety
-    Unsafe: reseeding per worker changes the augmentations drawn. The fix adds
+    Unsafe: it changes an outcome the program may have fixed already (with torch seeded,
+    each worker's copy of the dataset's generator draws the same numbers every run;
+    reseeding per worker draws others). The fix adds
     `worker_init_fn=seed_<dataset>_worker` and generates that function after the
     imports: it reseeds each of the dataset's generators from the worker's seed (the
     loader's base seed plus the worker id, so it repeats when torch is seeded), whatever
@@ -122,10 +127,13 @@ class DataloaderWorkerSeed(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        version = torch_version(ctx.settings)
-        old = parse_version(version) < _NUMPY_RESEEDED_SINCE
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
+            if not program.has(LoaderBuilt, default_only=False):
+                continue
+            # the torch this program runs on: the setting, its project's declaration...
+            version, phrase, assumed = program_torch(ctx, program.entry)
+            old = parse_version(version) < _NUMPY_RESEEDED_SINCE
             for _, path, usage in program.of(LoaderBuilt, default_only=False):
                 if usage.worker_init_fn or not usage.dataset or (path, usage.span) in seen:
                     continue
@@ -139,13 +147,13 @@ class DataloaderWorkerSeed(Rule):
                 if attributes:
                     rng = " and ".join(f"`self.{a}`" for a in attributes)
                 else:
-                    rng = f"NumPy's global RNG (torch {short(version)} does not reseed it per worker)"
+                    rng = f"NumPy's global RNG ({phrase} does not reseed it per worker)"
                 # ``attributes``: the dataset's RNG instances (`self.<name>`); none means
                 # NumPy's global RNG, which old torch versions do not reseed per worker.
                 yield self.report(
                     path, usage.span, call=usage.text, rng=rng, dataset=dataset,
                     attributes=tuple(attributes), numpy_global=not attributes,
-                    entry_points=program.entry_points,
+                    entry_points=program.entry_points, version=None if attributes else assumed,
                 )
 
     @staticmethod

@@ -68,7 +68,9 @@ class DistributedSamplerEpoch(Rule):
     ```
 
     ## Fix safety
-    Unsafe: calling `set_epoch` changes the order batches are drawn in. The fix inserts
+    Unsafe: it changes an outcome the program already fixed (without `set_epoch` every
+    epoch repeats the first epoch's order, the same in every run; with it each epoch
+    gets another). The fix inserts
     `sampler.set_epoch(epoch)` as the first statement of the epoch loop: the sampler
     must be assigned to a name or `self.<attr>`, and the loop (`for <name> in ...` after
     it in the same function, its name containing "epoch", else a `range` loop holding

@@ -5,7 +5,6 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.program import is_test_module
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
 from reprolint.model import Applicability, Diagnostic
@@ -44,7 +43,8 @@ class SetIterationOrder(Rule):
     module), and a search that at most one element can satisfy (`if x == c: ...; break`;
     `x.startswith(c)`/`endswith(c)` over literal strings none of which is a prefix/suffix
     of another, such as `{"r", "u", "f", "b"}`). Reported in library code too, not in test
-    modules (`tests/`, `test_*.py`, pytest/unittest imports) unless `include-tests`.
+    modules (what a test runner collects: test functions or classes in `tests/`,
+    `test_*.py`, pytest/unittest modules; and their helpers) unless `include-tests`.
 
     ## Why is this bad?
     `str` and `bytes` hashes are salted per process (`PYTHONHASHSEED`), so a set of
@@ -68,10 +68,13 @@ class SetIterationOrder(Rule):
     ```
 
     ## Fix safety
-    Unsafe: wrapping in `sorted(...)` changes the order the program used to get (and the
-    ids in any saved vocabulary), so results differ from any one earlier run; from then
-    on every run agrees. As with ruff, a fix that changes behaviour is unsafe even when
-    it removes a bug. `list(s)` becomes `sorted(s)`; elsewhere the set is wrapped. No
+    Safe: the set's order was whatever `PYTHONHASHSEED` gave, so the sorted order is one
+    the original could have produced (ids in a vocabulary saved by an earlier run may
+    differ); from then on every run agrees. `list(s)` becomes `sorted(s)`; elsewhere the set is wrapped.
+    Where the set is `set(name)` of a name the module binds once, to a list (a list
+    display or comprehension, `list(...)`, `.split()`, `.readlines()`), the set becomes
+    `dict.fromkeys(name)` instead: the list's first-seen order, deduplicated (also safe:
+    one of the orders the program could get). No
     fix for `s.pop()` or `zip(...)` (which argument is the set is not known).
 
     ## References
@@ -87,7 +90,7 @@ class SetIterationOrder(Rule):
         "pop": "`{expression}` removes an arbitrary element of a set of strings, which changes with `PYTHONHASHSEED`",
     }
     fix_title = "Wrap the set in `sorted(...)`"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "python"
 
     VALID = [
@@ -105,6 +108,10 @@ class SetIterationOrder(Rule):
         ),
         Invalid("for w in {'cat', 'dog'}:\n    print(w)\n", line=1),
         Invalid(
+            "words = open('a').read().split()\nvocab = list(set(words))\n", line=2,
+            fixed="words = open('a').read().split()\nvocab = list(dict.fromkeys(words))\n",
+        ),
+        Invalid(
             "tokens = []\nvocab = {w: i for i, w in enumerate(set(tokens))}\n", line=2,
         ),
         Invalid("with open('a') as f:\n    lines = set(f.readlines())\nprint(', '.join(lines))\n", line=3),
@@ -116,7 +123,7 @@ class SetIterationOrder(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         for path, facts in ctx.facts.items():
-            if is_test_module(path, facts) and not ctx.settings.include_tests:
+            if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's loop order reaches no training result
             for finding in facts.findings:
                 if finding.code == self.code:
@@ -159,10 +166,73 @@ def _plan_set_order(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         def change(expression: cst.CSTNode) -> cst.CSTNode:
             return sorted_call(expression)  # type: ignore[arg-type]
 
+    deduplicated = _set_of_a_list(module, node)
+    if deduplicated is not None:
+        # The elements came from a list: keep its first-seen order instead of sorting.
+        def first_seen(found: cst.CSTNode) -> cst.CSTNode:
+            target = _set_of_a_list(module, found)
+            if target is None:
+                return found
+            fromkeys = cst.Call(func=cst.Attribute(value=cst.Name("dict"), attr=cst.Name("fromkeys")), args=target.args)
+            if found is target:
+                return fromkeys
+            assert isinstance(found, cst.Call)  # the call taking the set's order
+            first, *rest = found.args
+            return found.with_changes(args=[first.with_changes(value=fromkeys), *rest])
+
+        return FixAction(
+            d.path, ("fromkeys", d.span), planner.applicability(d.code),
+            "Deduplicate in first-seen order with `dict.fromkeys(...)`",
+            lambda m: fixes.rewrite(m, d.span, first_seen, (type(node),)),
+        )
     return FixAction(
         d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the set in `sorted(...)`",
         lambda m: fixes.rewrite(m, d.span, change, (type(node),)),
     )
+
+
+_LIST_METHODS = ("split", "splitlines", "readlines", "rsplit")
+
+
+def _set_of_a_list(module: cst.Module, node: cst.CSTNode) -> Optional[cst.Call]:
+    """The ``set(name)`` in ``node`` (``node`` itself, or the first argument of the call
+    taking its order) whose ``name`` the module binds once, to a list (a list display or
+    comprehension, ``list(...)``, ``.split()``, ``.readlines()``): None otherwise."""
+    candidate: cst.CSTNode = node
+    if isinstance(node, cst.Call) and not _is_set_call(node) and node.args:
+        candidate = node.args[0].value
+    if not (isinstance(candidate, cst.Call) and _is_set_call(candidate)):
+        return None
+    [argument] = candidate.args
+    if argument.star or not isinstance(argument.value, cst.Name):
+        return None
+    name = argument.value.value
+    values = []
+    for found, _ in fixes.walk(module):
+        if isinstance(found, cst.Assign):
+            values += [found.value for t in found.targets if isinstance(t.target, cst.Name) and t.target.value == name]
+            if any(not isinstance(t.target, cst.Name) and name in node_code(t.target) for t in found.targets):
+                return None  # unpacked or subscripted: not one plain binding
+        elif isinstance(found, (cst.AugAssign, cst.AnnAssign, cst.For, cst.Param, cst.WithItem, cst.NamedExpr)):
+            target = getattr(found, "target", None) or getattr(found, "name", None) or getattr(found, "asname", None)
+            if target is not None and name in node_code(target).replace("as ", " ").split():
+                return None
+    if len(values) != 1:
+        return None
+    value = values[0]
+    if isinstance(value, (cst.List, cst.ListComp)):
+        return candidate
+    if isinstance(value, cst.Call):
+        func = value.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _LIST_METHODS:
+            return candidate
+        if isinstance(func, cst.Name) and func.value == "list":
+            return candidate
+    return None
+
+
+def _is_set_call(node: cst.Call) -> bool:
+    return isinstance(node.func, cst.Name) and node.func.value == "set" and len(node.args) == 1 and node.args[0].keyword is None
 
 
 @SetIterationOrder.fix_prechecker

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from reprolint.analysis.facts import Call, LocalFinding, ModuleFacts
-from reprolint.analysis.program import ProgramIndex, is_test_module
+from reprolint.analysis.program import ProgramIndex
 from reprolint.analysis.usage_events import TrainStep
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Related, Span
@@ -127,7 +127,7 @@ class SharedModelTraining(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         for path, facts in ctx.facts.items():
-            if is_test_module(path, facts) and not ctx.settings.include_tests:
+            if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue
             for finding in facts.findings:
                 if finding.code != self.code:

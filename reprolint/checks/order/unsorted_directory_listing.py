@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from reprolint import fixes
-from reprolint.analysis.program import Role, is_test_module
+from reprolint.analysis.program import Role
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
 from reprolint.model import Applicability, Diagnostic
@@ -75,8 +75,9 @@ class UnsortedDirectoryListing(Rule):
       reported.
 
     Also `tf.io.gfile.listdir/glob`. Reported wherever it appears, library code
-    included, at the listing call; not in test modules (`tests/`, `test_*.py`,
-    pytest/unittest imports) unless `include-tests`.
+    included, at the listing call; not in test modules (what a test runner collects:
+    test functions or classes in `tests/`, `test_*.py`, pytest/unittest modules; and their
+    helpers) unless `include-tests`.
 
     ## Why is this bad?
     Directory order is whatever the file system returns: it differs between machines,
@@ -98,8 +99,8 @@ class UnsortedDirectoryListing(Rule):
     ```
 
     ## Fix safety
-    Unsafe: sorting changes which files land where compared to the unsorted run (from
-    then on every run and machine agrees). The listing call is wrapped in `sorted(...)`
+    Safe: the listing's order was whatever the file system gave, so the sorted order is
+    one the original could have produced (from then on every run and machine agrees). The listing call is wrapped in `sorted(...)`
     (`os.scandir` with `key=lambda entry: entry.name`). No fix for `os.walk`: its
     directory and file lists must be sorted inside the loop.
 
@@ -111,7 +112,7 @@ class UnsortedDirectoryListing(Rule):
     code = "RPL402"
     message = "`{function}` returns entries in file-system order, which differs between machines and runs; the order is used here without `sorted()`"
     fix_title = "Wrap the listing in `sorted(...)`"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "python"
 
     VALID = [
@@ -147,7 +148,7 @@ class UnsortedDirectoryListing(Rule):
             for module in program.modules:
                 roles.setdefault(module, set()).add(program.role)
         for path, facts in ctx.facts.items():
-            if is_test_module(path, facts) and not ctx.settings.include_tests:
+            if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's file order reaches no training result
             # a module only evaluation, demo or test programs run: a loop over every entry
             # gives each entry the same result in any order (an index, slice or split of

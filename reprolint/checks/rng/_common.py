@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from reprolint.analysis.program import Program
     from reprolint.checks.base import CheckContext
     from reprolint.fixes.planning import FixPlanner
-    from reprolint.model import Diagnostic
+    from reprolint.model import Applicability, Diagnostic
 
 T = TypeVar("T")
 
@@ -78,6 +78,7 @@ def located_action(
     title: str,
     locate: Callable[[cst.Module], Optional[T]],
     change: Callable[[cst.Module, T], cst.Module],
+    level: "Optional[Applicability]" = None,
 ) -> Optional[FixAction]:
     """A fix in the finding's own file: ``locate`` finds what to change in a module (None:
     not there, so no fix), ``change`` rewrites the module there. The action finds it
@@ -90,7 +91,7 @@ def located_action(
         found = locate(m)
         return m if found is None else change(m, found)
 
-    return FixAction(d.path, key, planner.applicability(d.code), title, apply)
+    return FixAction(d.path, key, level or planner.applicability(d.code), title, apply)
 
 
 def rpl101_reports(ctx: "CheckContext", program: "Program", library: str) -> bool:

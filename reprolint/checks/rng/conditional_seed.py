@@ -52,7 +52,8 @@ class ConditionalSeed(Rule):
     ```
 
     ## Fix safety
-    Unsafe: giving the default path a seed changes the random stream of default runs.
+    Safe: the default path was unseeded, so seeding it gives a run the original could
+    have produced; a run given a seed is unchanged.
     The fix adds an `else:` branch to the guarding `if` that makes the same call with
     the configured seed; an `if` that already has an `else`/`elif` needs a manual change.
 
@@ -63,7 +64,7 @@ class ConditionalSeed(Rule):
     code = "RPL104"
     message = "`{call}` runs only when `{condition}`, which is false with the default options, so a default run is unseeded"
     fix_title = "Give the seed a default so the default run is seeded too"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "random, numpy, torch, tensorflow"
 
     VALID = [

@@ -56,7 +56,8 @@ class EntropySeed(Rule):
     ```
 
     ## Fix safety
-    Unsafe: replacing the entropy with the configured seed changes the random stream.
+    Safe: the seed came from entropy, so the configured seed gives a run the original
+    could have produced.
     The fix passes the configured seed (`seed` in the configuration, default 0) instead
     of the entropy; for an argparse option whose default is entropy, the option's
     default becomes the configured seed, so `--seed` still overrides it.
@@ -70,7 +71,7 @@ class EntropySeed(Rule):
     message = "`{call}` seeds {libraries} from {source}, which differs on every run"
     messages = {"no-seed": "`{call}()` without a seed seeds {libraries} from OS entropy"}
     fix_title = "Seed from the configured seed instead of {source}"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "random, numpy, torch, tensorflow"
 
     VALID = [

@@ -49,7 +49,8 @@ class PartialSeed(Rule):
     ```
 
     ## Fix safety
-    Unsafe: seeding the missing library changes its random stream. The `hooks` style
+    Safe: the missing library was never seeded (unsafe only in the `hooks` style where
+    an op without a deterministic implementation runs, as for RPL101). The `hooks` style
     inserts `reprolint.runtime.install(seed=<seed>)` at the entry point, which seeds
     every library; the `inline` style adds the missing libraries' seeding calls right
     after the reported one, with the same seed expression (inside the project's
@@ -62,7 +63,7 @@ class PartialSeed(Rule):
     code = "RPL105"
     message = "`{call}` seeds {seeded} but the program also draws from {missing}, which is never seeded (entry point: {entry}; {example})"
     fix_title = "Seed {missing} next to the other seeds"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "random, numpy, torch, tensorflow"
 
     VALID = [
@@ -132,6 +133,16 @@ def _partial_programs(planner: FixPlanner, d: Diagnostic) -> list[Program]:
         and any(o.library not in p.seeded_libraries and o.library in SEEDERS for o in p.draws)
         and (not d.entry_points or p.entry in d.entry_points)
     ]
+
+
+@PartialSeed.fix_leveller
+def _partial_level(planner: FixPlanner, d: Diagnostic) -> Applicability:
+    """Safe (the libraries added were never seeded), unless the ``install()`` of style
+    hooks turns deterministic mode on where an op without it runs."""
+    if planner.style != "hooks":
+        return Applicability.SAFE
+    programs = [p for p in _partial_programs(planner, d) if not planner.has_install(p.entry)]
+    return Applicability.UNSAFE if any(planner.runs_raising_op(p.entry) for p in programs) else Applicability.SAFE
 
 
 @PartialSeed.fix_planner

@@ -95,8 +95,12 @@ class UnseededGlobalRng(Rule):
     ```
 
     ## Fix safety
-    Unsafe: seeding (or moving a seed above the first draw) changes the random stream,
-    so the numbers the program produces change. When the seeding call comes after the
+    Safe when the fix seeds a library the program never seeds: every run of the fixed
+    program is a run the original could have produced. Unsafe when it moves an existing
+    seeding call above earlier draws (the draws that followed the seed get other
+    numbers), and in the `hooks` style where an op without a deterministic
+    implementation runs (RPL202) or the program uses TensorFlow, since `install()` also
+    turns deterministic mode on, which can make such an op raise. When the seeding call comes after the
     draw in the same block and nothing it reads is assigned in between, the fix moves
     it above the draw. Otherwise, at each entry point right after the imports, the
     `hooks` style inserts `import reprolint.runtime` and
@@ -125,7 +129,7 @@ class UnseededGlobalRng(Rule):
         ),
     }
     fix_title = "Seed {library} at the entry point, before the first draw"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "random, numpy, torch, tensorflow, sklearn"
     severity = Severity.WARNING
 
@@ -316,9 +320,22 @@ def _plan_move(planner: FixPlanner, d: Diagnostic, seed_span: Span) -> Optional[
         moved = fixes.move_before(suite, statement, anchor)  # on the original nodes
         return fixes.replace_nodes(m, {id(suite): lambda _: moved})
 
+    # Moving a seed changes the draws that ran after it where it was: unsafe.
     return located_action(
         planner, d, ("move", seed_span), "Move the seeding call above the first draw", locate, move,
+        Applicability.UNSAFE,
     )
+
+
+@UnseededGlobalRng.fix_leveller
+def _unseeded_global_level(planner: FixPlanner, d: Diagnostic) -> Applicability:
+    if data_field(d, "variant") == "late":
+        action = planner.plan(d)  # a move of the seeding call, or seeding at the entry
+        return action.applicability if action is not None else Applicability.UNSAFE
+    programs = reported_programs(planner, d)
+    if any(planner.entry_level(p.entry) is Applicability.UNSAFE for p in programs):
+        return Applicability.UNSAFE
+    return Applicability.SAFE
 
 
 @UnseededGlobalRng.fix_prechecker

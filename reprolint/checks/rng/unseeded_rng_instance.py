@@ -58,7 +58,10 @@ class UnseededRngInstance(Rule):
     ```
 
     ## Fix safety
-    Unsafe: a fixed or recorded seed changes the numbers the generator produces. The
+    Safe: the generator was seeded from OS entropy, so any seed gives a run the original
+    could have produced (unsafe only in the `hooks` style where the `install()` the fix
+    adds turns deterministic mode on over an op without a deterministic implementation,
+    as for RPL101). The
     `hooks` fix style passes `reprolint.runtime.seed("<site>")` (the site is the file,
     the enclosing function and the callee, so it survives edits elsewhere), which
     derives the seed from the run's master seed and records it so a run can be
@@ -89,7 +92,7 @@ class UnseededRngInstance(Rule):
         ),
     }
     fix_title = "Pass a seed to `{call}`"
-    fix_applicability = Applicability.UNSAFE
+    fix_applicability = Applicability.SAFE
     framework = "random, numpy, torch, jax"
 
     VALID = [
@@ -116,11 +119,9 @@ class UnseededRngInstance(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        from reprolint.analysis.program import is_test_module
-
         for path, facts in ctx.facts.items():
             # environments in test modules are fixtures, not runs (unless include-tests)
-            skip_envs = not ctx.settings.include_tests and is_test_module(path, facts)
+            skip_envs = not ctx.settings.include_tests and ctx.index.is_test(path)
             for finding in facts.findings:
                 if finding.code != self.code:
                     continue
@@ -187,6 +188,16 @@ def _plan_instance(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         f"Pass {how} to `{callee}`", apply,
     )
     return together([action, *(entry_action(planner, p, d.code) for p in others)])
+
+
+@UnseededRngInstance.fix_leveller
+def _instance_level(planner: FixPlanner, d: Diagnostic) -> Applicability:
+    """Safe: the generator took its seed from OS entropy; unsafe only where the
+    ``install()`` added with it turns deterministic mode on over an op that lacks it."""
+    if planner.style != "hooks":
+        return Applicability.SAFE
+    programs = [p for p in planner.ctx.programs if d.path in p.modules and not planner.has_install(p.entry)]
+    return Applicability.UNSAFE if any(planner.runs_raising_op(p.entry) for p in programs) else Applicability.SAFE
 
 
 @UnseededRngInstance.fix_prechecker

@@ -15,10 +15,8 @@ def _reprolint_start() -> None:
         from reprolint.runtime import _boot
     except ImportError:
         # The command runs another interpreter than verify's: use verify's copy.
-        home = os.environ.get("REPROLINT_HOME")
-        if home and home not in sys.path:
-            sys.path.append(home)
         try:
+            _load_verifys_reprolint(os.environ.get("REPROLINT_HOME", ""))
             from reprolint.runtime import _boot
         except ImportError as exc:
             sys.stderr.write(f"reprolint verify: cannot trace this process ({exc})\n")
@@ -34,6 +32,27 @@ def _reprolint_start() -> None:
             _profile_recorder.start()
         except Exception as exc:
             sys.stderr.write(f"reprolint profile: the op recorder failed to start ({exc!r})\n")
+
+
+def _load_verifys_reprolint(home: str) -> None:
+    """Import the reprolint package at `home` (its own folder) as `reprolint`, without
+    adding anything to sys.path: the folder above it is verify's environment or an
+    editable checkout, whose other packages and files must not shadow the program's."""
+    import importlib.util
+
+    init = os.path.join(home, "__init__.py")
+    if not home or not os.path.isfile(init):
+        raise ImportError(f"no reprolint package at REPROLINT_HOME={home!r}")
+    spec = importlib.util.spec_from_file_location("reprolint", init, submodule_search_locations=[home])
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load reprolint from {home}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["reprolint"] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop("reprolint", None)
+        raise
 
 
 def _chain_to_shadowed_sitecustomize() -> None:

@@ -20,6 +20,7 @@ import io
 import os
 import secrets
 import shutil
+import socket
 import sys
 import tarfile
 import tempfile
@@ -116,6 +117,7 @@ class RayExecutor:
             if upload:  # a Ray the caller set up: its runtime environment stays theirs
                 raise BackendUnavailable("--working-dir upload needs a Ray that reprolint starts or joins itself")
             return
+        check_reachable(self.options.address)
         try:
             self.ray.init(
                 address=self.options.address, include_dashboard=False, log_to_driver=False,
@@ -152,8 +154,21 @@ class RayExecutor:
         return "shared" if all(seen) else "upload"
 
     def _upload_env(self) -> Dict[str, Any]:
+        """The runtime environment of an upload: a staged copy of the project's regular
+        files (Ray would follow links out of the project), and reprolint itself."""
+        from reprolint.harness.backends.upload import stage_project
+
+        staging = Path(tempfile.mkdtemp(prefix="reprolint-upload-"))
+        self._staging = getattr(self, "_staging", []) + [staging]
+        skipped = stage_project(Path(self.cwd), staging, UPLOAD_EXCLUDES)
+        if skipped:
+            shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+            sys.stderr.write(
+                f"reprolint: warning: --working-dir upload ships regular files only; "
+                f"{len(skipped)} symbolic link{'s' if len(skipped) != 1 else ''} left out: {shown}\n"
+            )
         return {
-            "working_dir": self.cwd,
+            "working_dir": str(staging),
             "excludes": UPLOAD_EXCLUDES,
             "py_modules": [str(Path(reprolint.__file__).resolve().parent)],
         }
@@ -258,8 +273,36 @@ class RayExecutor:
 
     def close(self) -> None:
         self._disconnect()
+        for staging in getattr(self, "_staging", []):
+            shutil.rmtree(staging, ignore_errors=True)
         if sys.stdout is sys.stderr:
             sys.stdout = self._stdout
+
+
+CONNECT_TIMEOUT = 10.0  # seconds to reach a cluster's address before giving up
+
+
+def check_reachable(address: Optional[str], timeout: float = CONNECT_TIMEOUT) -> None:
+    """Raise BackendUnavailable unless something answers at `address` (`host:port` or
+    `ray://host:port`) within `timeout` seconds: `ray.init` retries a dead address for
+    many minutes, and ignores SIGTERM meanwhile. `auto`, `local` and no address (a new
+    local Ray, or RAY_ADDRESS) are left to Ray."""
+    if not address or address in ("auto", "local"):
+        return
+    target = address.split("://", 1)[1] if "://" in address else address
+    host, _, port = target.rstrip("/").rpartition(":")
+    if not host or not port.isdigit():
+        return  # not host:port: Ray says what it makes of it
+    host = host.strip("[]")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, socket.timeout) else (exc.strerror or str(exc))
+        raise BackendUnavailable(
+            f"cannot join Ray at {address}: nothing answers there within {timeout:g} s ({reason}); "
+            "start the cluster (`ray start --head`) or check --address"
+        ) from None
 
 
 def _text(resources: Dict[str, float]) -> str:

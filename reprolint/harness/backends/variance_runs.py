@@ -6,7 +6,6 @@ same `run.json` per run (what `--resume` keeps) and the same order in the result
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -28,22 +27,22 @@ def run_all(
     seed_arg: Optional[str],
     seed_env: Optional[str],
 ) -> None:
-    from reprolint.harness.variance import RunRecord, _save_run, collect, load_finished, run_command, run_env
+    from reprolint.harness.variance import (
+        RunRecord, _save_run, collect, load_finished, prepare_run_dir, run_command, run_env,
+    )
 
     total = len(planned)
     done: Dict[int, Any] = {}
     tasks: List[RunTask] = []
     for position, (group, index, run_seed) in enumerate(planned, start=1):
         run_dir = root / group / f"run-{index}"
-        kept = load_finished(run_dir) if resume else None
+        kept = load_finished(run_dir, root) if resume else None
         if kept is not None and kept.seed == run_seed:
             done[position] = kept
             if progress:
                 progress("end", kept, position, total)
             continue
-        if run_dir.exists():  # an unfinished or failed run of an earlier session
-            shutil.rmtree(run_dir)
-        run_dir.mkdir(parents=True)
+        prepare_run_dir(run_dir, root)
         record = RunRecord(group, index, run_seed, str(run_dir))
         env = run_env(run_dir, run_seed, deterministic, seed_env)
         tasks.append(RunTask(f"{group}/run-{index}", index, run_command(command, run_seed, seed_arg),

@@ -7,7 +7,7 @@ run 1 records alone first, and the later runs replay its record side by side.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from reprolint.harness import process as _process
 from reprolint.harness.backends import ExecutionOptions, RunTask, open_executor
@@ -25,6 +25,7 @@ def run_all(
     options: ExecutionOptions,
     record: Path,
     hash_seed: Optional[str],
+    extra_env: Optional[Dict[str, str]] = None,
 ) -> None:
     from reprolint.harness.verify import RunOutcome, _recorded_hash_seed, child_env
 
@@ -33,7 +34,7 @@ def run_all(
     def task(index: int) -> RunTask:
         run_dir = root / f"run-{index}"
         run_dir.mkdir(parents=True, exist_ok=True)
-        env = child_env(run_dir, replay, index == 1, record, hash_seed)
+        env = child_env(run_dir, replay, index == 1, record, hash_seed, extra=extra_env)
         inputs = [str(record.relative_to(root))] if replay and index > 1 else []
         return RunTask(f"run-{index}", index, list(command), run_dir, env, artifacts, timeout, inputs)
 
