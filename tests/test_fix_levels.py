@@ -15,7 +15,7 @@ TRAIN_CUDA = (
     "    opt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
     "    for i in range(3):\n"
     "        opt.zero_grad()\n"
-    "        m(torch.ones(2, 2).cuda()).sum().backward()\n"
+    "        m(torch.ones(2, 2).cuda()).index_select(0, idx).sum().backward()\n"
     "        opt.step()\n"
 )
 
@@ -35,7 +35,7 @@ CASES = [
         "if a.seed is not None:\n    torch.manual_seed(a.seed)\nprint(torch.rand(2))\n",
         "RPL104", "safe",
     ),
-    ("partial-seed", "import torch, numpy as np\ntorch.manual_seed(0)\nprint(torch.rand(2), np.random.rand(2))\n", "RPL105", "safe"),
+    ("partial-seed", "import torch, numpy as np\ntorch.manual_seed(0)\nprint(torch.rand(2), np.random.rand(2))\n", "RPL101", "safe"),
     ("cudnn-benchmark", "import torch\ntorch.backends.cudnn.benchmark = True\n", "RPL203", "unsafe"),
     ("deterministic-mode", TRAIN_CUDA, "RPL301", "safe"),
     (

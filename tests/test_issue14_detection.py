@@ -39,7 +39,7 @@ def test_device_option_default_cpu_runs_on_cuda_when_asked() -> None:
         "import argparse\nimport torch\n\np = argparse.ArgumentParser()\n"
         "p.add_argument('--device', default='cpu')\nargs = p.parse_args()\n"
         "torch.manual_seed(0)\nmodel = torch.nn.Linear(2, 1).to(torch.device(args.device))\n"
-        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(torch.ones(1, 2)).sum().backward()\nopt.step()\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(torch.ones(1, 2)).index_select(0, idx).sum().backward()\nopt.step()\n"
     )
     found = _found({"train.py": source})
     assert [(c, line) for c, line, _ in found] == [("RPL301", 5)]

@@ -11,7 +11,7 @@ HEAD = "import argparse\nimport torch\n\np = argparse.ArgumentParser()\n"
 TRAIN = (
     "torch.manual_seed(0)\nmodel = torch.nn.Conv2d(3, 8, 3)\n{cuda}\n"
     "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
-    "model(torch.zeros(1, 3, 8, 8)).sum().backward()\nopt.step()\n"
+    "model(torch.zeros(1, 3, 8, 8)).flatten(1).index_select(0, idx).sum().backward()\nopt.step()\n"
 )
 
 
@@ -45,7 +45,9 @@ def test_the_message_names_the_flag_when_cuda_needs_one(option: str, asked: str 
 
 def test_set_defaults_overrides_the_argument_default() -> None:
     assert messages(program("p.add_argument('--cuda', action='store_true')", extra="p.set_defaults(cuda=True)\n")) == [
-        "this torch training program selects CUDA (`.cuda()`) but never calls `torch.use_deterministic_algorithms(True)`"
+        "this torch training program selects CUDA (`.cuda()`) and trains through "
+        "`model(torch.zeros(1, 3, 8, 8)).flatten(1).index_select(...)`'s backward (train.py:13), "
+        "nondeterministic on CUDA, but never calls `torch.use_deterministic_algorithms(True)`"
     ]
     # deterministic mode on through set_defaults: nothing for RPL301
     det = "p.add_argument('--det', action='store_true')\np.add_argument('--cuda', action='store_false')"

@@ -30,7 +30,8 @@ CRASHING = ROOT / "tests" / "fixtures" / "server" / "crashing_server.py"
 WAIT = float(os.environ.get("REPROLINT_TEST_LSP_WAIT", "60"))  # seconds: generous, for a loaded CI machine; nothing here is timed
 
 UNSEEDED = "import torch\n\na = torch.randn(3)\nb = torch.rand(2)\n"
-# RPL101, RPL401 (both fixable, unsafe) and RPL307 (display-only).
+# RPL101, RPL401 (both fixable, safe: seeding a never-seeded library, sorting a set of
+# strings) and RPL307 (display-only).
 VOCAB = (
     "import torch\n\nx = torch.randn(3)\nwords = list(set(open('w.txt').read().split()))\n"
     "vocab = {w: i for i, w in enumerate(words)}\ntorch.save(vocab, 'v.pt')\n"
@@ -183,7 +184,8 @@ async def test_quick_fix_is_fixs_edit_and_clears_the_finding(tmp_path: Path) -> 
         [d] = [d for d in await _until(client, uri, bool) if d.code == "RPL101"]
         actions = await _actions(client, uri, d)
         [fix] = [a for a in actions if a.title.startswith("reprolint (RPL101): Seed")]
-        assert "unsafe" in fix.title and not fix.is_preferred  # RPL101's fix is unsafe
+        # seeding a library the program never seeds is safe (issue 27): preferred
+        assert "unsafe" not in fix.title and fix.is_preferred
         assert fix.kind == types.CodeActionKind.QuickFix and fix.diagnostics[0].code == "RPL101"
         fixed = _apply(UNSEEDED, fix.edit.changes[uri])
         assert fixed == fix_source(UNSEEDED, str(tmp_path / "train.py"), Settings(root=str(tmp_path)), unsafe_fixes=True)
@@ -222,9 +224,9 @@ async def test_fix_all_in_file_writes_what_fix_writes(tmp_path: Path) -> None:
         uri = _open(client, tmp_path / "train.py")
         shown = await _until(client, uri, bool)
         actions = await _actions(client, uri, shown[0], only=["source.fixAll"])
-        # Every fix here is unsafe: only the action that says so has something to do.
+        # Every fix here is safe: the plain action has them all to do.
         [action] = actions
-        assert action.title == "reprolint: Fix all reprolint problems in this file, unsafe fixes too"
+        assert action.title == "reprolint: Fix all reprolint problems in this file"
         assert action.edit is None  # resolved on demand (VS Code supports resolving edits)
         resolved = await asyncio.wait_for(client.code_action_resolve_async(action), WAIT)
         fixed = _apply(source, resolved.edit.changes[uri])
@@ -263,7 +265,7 @@ async def test_editing_one_module_republishes_another_modules_findings(tmp_path:
     (tmp_path / "model.py").write_text("import torch\n\n\ndef build():\n    return torch.nn.Linear(2, 2)\n")
     train = (
         "import torch\n\nfrom model import build\n\nnet = build()\n"
-        "opt = torch.optim.SGD(net.parameters(), lr=0.1)\nnet(torch.ones(2)).sum().backward()\nopt.step()\n"
+        "opt = torch.optim.SGD(net.parameters(), lr=0.1)\nnet(torch.ones(2)).index_select(0, idx).sum().backward()\nopt.step()\n"
     )
     (tmp_path / "train.py").write_text(train)
     client = await _start(tmp_path)
@@ -295,7 +297,7 @@ async def test_notebook_cells_get_their_findings(tmp_path: Path) -> None:
     cells = [
         "import torch\n", "# Train\n",
         "net = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
-        "net(torch.rand(2)).sum().backward()\nopt.step()\n",
+        "net(torch.rand(2)).index_select(0, idx).sum().backward()\nopt.step()\n",
     ]
     kinds = [types.NotebookCellKind.Code, types.NotebookCellKind.Markup, types.NotebookCellKind.Code]
     cell_uris = [f"vscode-notebook-cell:{tmp_path}/explore.ipynb#cell{i}" for i in range(3)]

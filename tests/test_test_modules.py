@@ -11,7 +11,7 @@ TRAINING = (
     "import torch\nfrom torch import nn\n\n"
     "def main():\n    model = nn.Linear(4, 2)\n"
     "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
-    "    loss = model(torch.ones(1, 4)).sum()\n    loss.backward()\n    opt.step()\n\n"
+    "    loss = model(torch.ones(1, 4)).index_select(0, idx).sum()\n    loss.backward()\n    opt.step()\n\n"
     "if __name__ == '__main__':\n    main()\n"
 )
 TOP_LEVEL = "import numpy as np\n\nw = np.zeros(3)\nfor _ in range(3):\n    w += np.random.rand(3)\n"

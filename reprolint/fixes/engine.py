@@ -258,7 +258,7 @@ def fix_files(
     # the changed lines go back to their cells.
     texts = {path: notebooks[path][0] if path in notebooks else s.text for path, s in sources.items()}
     tests: list[int] = []
-    new, fixed, remaining, met, converged = fix_texts(texts, settings, _roots(paths), unsafe, tests)
+    new, fixed, remaining, met, converged = fix_texts(texts, settings, _roots(paths), unsafe, tests_left_out=tests)
     problems.extend(met)
     if not converged:
         problems.append(f"fixes did not converge after {MAX_ROUNDS} rounds; the last result is kept")
