@@ -29,7 +29,7 @@ from reprolint.analysis.cst_helpers import simple_code
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import CudaWork, TrainStep
-from reprolint.analysis.calls import environments, keras, spawn
+from reprolint.analysis.calls import environments, keras, pandas, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
@@ -576,6 +576,7 @@ class _Collector(UsageMixin):
                 if dest is not None:
                     params[dest] = default
                     self.facts.arg_defaults.setdefault(dest, default)
+        pandas.note_parameters(self, node.params)
         outer = self.scope
         qualname = f"{outer.name}{node.name.value}"
         fn = FunctionFacts(qualname, no_grad=any(self._no_grad(d.decorator) for d in node.decorators))
@@ -697,6 +698,7 @@ class _Collector(UsageMixin):
             isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict"
         )
         keras.note_assignment(self, names, value)
+        pandas.note_assignment(self, targets, value)
         for name in names:
             if is_dict:
                 self.scope.dicts[name] = value
@@ -970,7 +972,7 @@ class _Collector(UsageMixin):
                 return
         library: Optional[str] = draw.library
         if draw.input is not None:
-            library = keras.INPUT_CHECKS[draw.input](self, node)
+            library = _INPUT_CHECKS[draw.input](self, node)
             if library is None:
                 return  # e.g. `fit(dataset)`: the input brings its own order
         if len(self.scopes) == 1 and library in ("numpy", "random"):
@@ -986,6 +988,10 @@ class _Collector(UsageMixin):
                 conds=self.current_conds(),
             )
         )
+
+
+# What decides a draw whose catalog entry names an `input`: the library it draws from, or None.
+_INPUT_CHECKS = {**keras.INPUT_CHECKS, "pandas-frame": pandas.frame_sample_draws}
 
 
 def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:

@@ -772,6 +772,19 @@ def _datasets_shuffle(datasets: Any) -> Any:
 RECIPES["datasets:shuffle"] = _datasets_shuffle
 
 
+def _pandas_sample(pandas: Any) -> Any:
+    """DataFrame.sample, Series.sample and GroupBy.sample without random_state."""
+    frame = pandas.DataFrame({"x": list(range(60)), "y": [i % 3 for i in range(60)]})
+    return [
+        frame.sample(frac=1.0)["x"].tolist(),
+        frame["x"].sample(10).tolist(),
+        frame.groupby("y").sample(n=4)["x"].tolist(),
+    ]
+
+
+RECIPES["pandas:sample"] = _pandas_sample
+
+
 # --------------------------------------------------------------------------- Keras 2 ImageDataGenerator
 
 
