@@ -824,7 +824,7 @@ class UsageMixin(OrderFacts):
                 state.fresh_tensors.discard(name)
         json_value = isinstance(value, cst.Call) and (self.qualify(value.func) or "") in ("json.load", "json.loads")  # type: ignore[attr-defined]
         for name in names:
-            for bucket in (state.str_names, state.str_iters, state.str_sets, state.empty_sets, state.json_names):
+            for bucket in (state.str_names, state.str_iters, state.str_nested, state.str_sets, state.empty_sets, state.json_names):
                 bucket.discard(name)
             if json_value:
                 state.json_names.add(name)
@@ -832,6 +832,8 @@ class UsageMixin(OrderFacts):
                 state.str_sets.add(name)
             elif kind == "iter":
                 state.str_iters.add(name)
+            elif kind == "iters":
+                state.str_nested.add(name)
             elif kind == "str":
                 state.str_names.add(name)
             elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "set" and not value.args:
@@ -872,6 +874,8 @@ class UsageMixin(OrderFacts):
         if isinstance(node.target, cst.Name):
             if kind in ("iter", "set", "str"):
                 state.str_names.add(node.target.value)
+            elif kind == "iters":
+                state.str_iters.add(node.target.value)
         # RPL401: for w in <set of str>
         if kind == "set" and id(node.iter) not in self._u_claimed and not self._u_order_free_loop(node):
             self._u_claimed.add(id(node.iter))

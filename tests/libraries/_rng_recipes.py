@@ -670,6 +670,8 @@ RECIPES.update({
     "tensorflow.compat.v1.layers.conv3d": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 5, 2]), 2, 3)),
     "tensorflow.compat.v1.layers.conv2d_transpose": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 2]), 2, 3)),
     "tensorflow.compat.v1.layers.separable_conv2d": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 2]), 2, 3)),
+    "tensorflow.get_variable": lambda f: tf1_graph(lambda tf: f("w", [4, 4]), runs=1),
+    "tensorflow.compat.v1.get_variable": lambda f: tf1_graph(lambda tf: f("w", [4, 4]), runs=1),
     "tensorflow.compat.v1.layers.dropout": lambda f: tf1_graph(lambda tf: f(tf.ones([64]), 0.5, training=True)),
     # TF 1.x names, run as their tf.compat.v1 twins (the test resolves them there).
     "tensorflow.random_uniform": lambda f: f([5]),

@@ -74,7 +74,10 @@ class UnsortedDirectoryListing(Rule):
       loop that can stop early (`break`, `return`), picks files by position and is
       reported.
 
-    Also `tf.io.gfile.listdir/glob`. Reported wherever it appears, library code
+    Also TensorFlow's `tf.io.gfile.listdir`/`glob`/`walk` and their TF 1.x spellings
+    `tf.gfile.Glob`/`ListDirectory`/`Walk` (and `tf.compat.v1.gfile.*`): like `glob.glob`,
+    they return each folder's entries in the file system's order, unsorted, and a pattern
+    with wildcards in several folders lists them in parallel threads. Reported wherever it appears, library code
     included, at the listing call; not in test modules (`tests/`, `test_*.py`,
     pytest/unittest imports) unless `include-tests`.
 
