@@ -730,6 +730,12 @@ class _Collector(UsageMixin):
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self.bound_values[(id(self.scope), node.targets[0].target.value)] = node.value
+            if len(self.scopes) == 1 and isinstance(node.value, cst.Attribute):
+                # `tf1 = tf.compat.v1` (or `tf = tf.compat.v1`) at module level: the name
+                # is that module from here on, like `import tensorflow.compat.v1 as tf1`
+                module = self.qualify(node.value)
+                if module in _MODULE_ALIASES:
+                    self.aliases[node.targets[0].target.value] = module
         self.usage_assign([t.target for t in node.targets], node.value)
         self._note_assignment([t.target for t in node.targets], node.value)
 
@@ -988,6 +994,10 @@ class _Collector(UsageMixin):
                 conds=self.current_conds(),
             )
         )
+
+
+# Modules a program commonly renames by assignment (`tf1 = tf.compat.v1`).
+_MODULE_ALIASES = frozenset({"tensorflow.compat.v1", "tensorflow.compat.v2"})
 
 
 # What decides a draw whose catalog entry names an `input`: the library it draws from, or None.

@@ -169,6 +169,13 @@ def _unpickles(node: cst.Call) -> bool:
     return name.endswith("Unpickler")
 
 
+
+# TF lookups whose gradient into their `params` is an IndexedSlices, and what makes a variable.
+_TF_GATHERS = frozenset({"tensorflow.gather", "tensorflow.compat.v1.gather", "tensorflow.nn.embedding_lookup",
+                         "tensorflow.compat.v1.nn.embedding_lookup"})
+_TF_VARIABLES = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable", "tensorflow.get_variable",
+                           "tensorflow.compat.v1.get_variable"})
+
 class UsageMixin(OrderFacts):
     """Handlers and hooks of the fact collector for the RPL2xx-RPL4xx facts.
 
@@ -710,6 +717,17 @@ class UsageMixin(OrderFacts):
         name, args, kwargs = loss
         self._u_emit(OpCall, name, node, args=args, kwargs=kwargs, facts=("spatial-input",))
 
+    def _u_tf_variable(self, node: Optional[cst.BaseExpression]) -> bool:
+        """``node`` is a name last bound, here or at module level, to a TensorFlow variable
+        (``tf.Variable(...)``, ``tf.get_variable(...)``, ``tf.compat.v1.get_variable(...)``)."""
+        if not isinstance(node, cst.Name):
+            return False
+        for scope in (self.scope, self.scopes[0]):  # type: ignore[attr-defined]
+            value = self.bound_values.get((id(scope), node.value))  # type: ignore[attr-defined]
+            if value is not None:
+                return isinstance(value, cst.Call) and (self.qualify(value.func) or "") in _TF_VARIABLES  # type: ignore[attr-defined]
+        return False
+
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`OpCall.facts`."""
         from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
@@ -747,6 +765,10 @@ class UsageMixin(OrderFacts):
             or (source is not None and integer_kind(source, self.qualify, self._u_bound_kinds))  # type: ignore[attr-defined]
         ):
             facts.append("integer-input")
+        if name in _TF_GATHERS and self._u_tf_variable(keywords.get("params", positional[0] if positional else None)):
+            # the gradient of a lookup into a variable is an IndexedSlices, summed into the
+            # dense gradient by UnsortedSegmentSum (tests/libraries checks the op)
+            facts.append("indexed-slices-input")
         if name.endswith("gather"):
             dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
