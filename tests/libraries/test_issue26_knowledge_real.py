@@ -143,3 +143,40 @@ def test_tf1_dense_adds_its_bias_with_bias_add_and_a_gather_gradient_is_a_segmen
     assert "BiasAdd" in ops["dense"], ops["dense"]
     assert ops["gather_grad_kind"] == "IndexedSlices"
     assert "UnsortedSegmentSum" in ops["gather_grad"], ops["gather_grad"]
+
+
+# --------------------------------------------------------------------------- RPL204 interleave
+
+INTERLEAVE_ORDERS = """
+import json, time
+import tensorflow as tf
+
+def slow(x):
+    if int(x) < 10:  # the first input's elements take longer
+        time.sleep(0.3)
+    return x
+
+def inner(i):
+    return tf.data.Dataset.range(i * 10, i * 10 + 3).map(lambda x: tf.py_function(slow, [x], tf.int64))
+
+source = tf.data.Dataset.range(2)
+orders = {
+    "deterministic": source.interleave(inner, cycle_length=2, block_length=1, num_parallel_calls=2),
+    "deterministic_false": source.interleave(
+        inner, cycle_length=2, block_length=1, num_parallel_calls=2, deterministic=False),
+    "not_sloppy": source.apply(tf.data.experimental.parallel_interleave(inner, cycle_length=2)),
+    "sloppy": source.apply(tf.data.experimental.parallel_interleave(inner, cycle_length=2, sloppy=True)),
+}
+print(json.dumps({k: [int(v) for v in ds.as_numpy_iterator()] for k, ds in orders.items()}))
+"""
+
+
+def test_interleave_without_determinism_hands_elements_over_as_they_are_ready() -> None:
+    pytest.importorskip("tensorflow")
+    orders = json.loads(_run(INTERLEAVE_ORDERS))
+    round_robin = [0, 10, 1, 11, 2, 12]
+    assert orders["deterministic"] == orders["not_sloppy"] == round_robin
+    # the fast input's elements overtake the slow one's: the order follows thread timing
+    assert orders["deterministic_false"] != round_robin, orders
+    assert orders["sloppy"] != round_robin, orders
+    assert sorted(orders["sloppy"]) == sorted(orders["deterministic_false"]) == sorted(round_robin)
