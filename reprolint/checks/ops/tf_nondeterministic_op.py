@@ -47,7 +47,9 @@ class TfNondeterministicOp(Rule):
       comprehension over `range(n)`), `tf.estimator.inputs.numpy_input_fn`/
       `pandas_input_fn` with `num_threads` above 1 (before TF 2.16, which removed them);
       and `tf.data.experimental.parallel_interleave(...,
-      sloppy=True)`. Op determinism does not change them. `tf.data`'s
+      sloppy=True)` (also as `tf.compat.v1.data.experimental` and `tf.contrib.data`;
+      measured: a slow input's elements are overtaken, as with `interleave(...,
+      deterministic=False)`). Op determinism does not change them. `tf.data`'s
       `map(num_parallel_calls=...)` keeps its order by default and is not reported;
     - ops that raise under op determinism or stay nondeterministic (e.g.
       `tf.image.adjust_contrast`, `crop_and_resize` backprop, `tf.math.bincount`,
