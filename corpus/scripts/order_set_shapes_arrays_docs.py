@@ -12,14 +12,14 @@ class_to_idx = {c: i for i, c in enumerate(set(names))}  # expect: RPL401
 
 with open("train.tsv", encoding="utf-8") as f:
     rows = [line.rstrip("\n").split("\t") for line in f]
-tags = [row[1] for row in rows]
-tag_ids = dict(zip(set(tags), range(1000)))  # expect: RPL401
+intents = [row[1] for row in rows]
+intent_ids = dict(zip(set(intents), range(1000)))  # expect: RPL401
 
 docs = [line.lower().split() for line in open("corpus.txt", encoding="utf-8")]
 itos = list(set(w for doc in docs for w in doc))  # expect: RPL401
 stoi = {w: i for i, w in enumerate(sorted(set(w for doc in docs for w in doc)))}
 
-y = np.asarray(tags).astype(str)
+y = np.asarray(intents).astype(str)
 classes = list(set(y))  # expect: RPL401
 
 label_ids = np.array([int(row[2]) for row in rows])
@@ -28,4 +28,4 @@ counts = len(set(w for doc in docs for w in doc))
 
 with open("vocab.json", "w") as out:
     json.dump({"itos": itos, "stoi": stoi, "classes": classes, "digits": [int(d) for d in digits],
-               "tags": tag_ids, "names": class_to_idx, "types": counts}, out)
+               "intents": intent_ids, "names": class_to_idx, "types": counts}, out)

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import children as _children, descendants
+from reprolint.analysis.cst_helpers import children as _children, descendants, literal as _literal
 
 __all__ = ["OrderFacts"]
 
@@ -1019,10 +1019,15 @@ class OrderFacts:
             if inner == "str":
                 return "str"
             if inner in ("iter", "iters") and len(node.slice) == 1:  # type: ignore[attr-defined]
-                # one element of an iterable of text is text (`line.split()[1]`); a slice
-                # keeps the kind (`tokens[:10]`)
-                sliced = isinstance(node.slice[0].slice, cst.Slice)  # type: ignore[attr-defined]
-                return inner if sliced else ("str" if inner == "iter" else "iter")
+                # one element of an iterable of text is text (`line.split()[1]`,
+                # `parts[-1]`); a slice keeps the kind (`tokens[:10]`). Only a literal
+                # position: `vocab[word]` may be a dict lookup that gives an id
+                index = node.slice[0].slice  # type: ignore[attr-defined]
+                if isinstance(index, cst.Slice):
+                    return inner
+                position = _literal(index.value) if isinstance(index, cst.Index) else None
+                if isinstance(position, int) and not isinstance(position, bool):
+                    return "str" if inner == "iter" else "iter"
             return None
         if kind is cst.BinaryOperation:
             left = self._u_kind(node.left, depth + 1)

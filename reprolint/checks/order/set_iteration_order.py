@@ -28,8 +28,9 @@ class SetIterationOrder(Rule):
     `.splitlines()`, `.readlines()`, a file opened with `with open(...) as f`, a string,
     `re.findall`, a list of strings, loop variables over those); names bound to such
     sets, including `s = set()` later filled with `s.add(word)`/`s.update(tokens)`; set
-    algebra on them; one element of an iterable of text (`line.split("\t")[1]`, so a
-    column of a tab-separated file); NumPy arrays of str (`np.array(words)`,
+    algebra on them; the element at a literal position of an iterable of text
+    (`line.split("\t")[1]`, so a column of a tab-separated file; `vocab[word]` may be a
+    dict lookup and is not text); NumPy arrays of str (`np.array(words)`,
     `np.loadtxt(f, dtype=str)`, `labels.astype(str)`: their `np.str_` elements hash like
     `str`); the words of tokenised documents flattened by a nested comprehension or
     generator (`set(w for doc in docs for w in doc)` where `docs` holds `line.split()`
