@@ -13,6 +13,9 @@
   ``UnsortedSegmentSum``; the ops whose GPU backward the catalog cites as
   nondeterministic. A CPU shows the op in the graph, not the GPU's nondeterminism (that
   stays the cited documentation's claim).
+* RPL204 settings: ``interleave(..., deterministic=False)`` and
+  ``parallel_interleave(..., sloppy=True)`` let a fast input's elements overtake a slow
+  one's (thread timing); the defaults keep the round-robin order.
 
 Each program runs in a fresh interpreter (its own hash seed, its own TensorFlow state).
 """
