@@ -171,3 +171,42 @@ def test_keras2_fit_generator_on_a_flow_iterator_shuffles_with_pythons_random() 
     ((line, message),) = _rpl101(source)
     assert line == 9
     assert message.startswith("`model.fit_generator(...)` shuffles with the `random` module's global RNG")
+
+
+def test_keras2_messages_say_what_tf_random_set_seed_seeds_and_what_it_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Measured on tf-keras (tests/libraries/test_issue26_knowledge_real.py): with only
+    # tf.random.set_seed(42), two fresh processes build different Dense weights.
+    import importlib.metadata
+
+    installed = {"tensorflow": "2.14.1", "keras": "2.14.0"}  # tf.keras is Keras 2
+
+    def version(dist: str) -> str:
+        if dist not in installed:
+            raise importlib.metadata.PackageNotFoundError(dist)
+        return installed[dist]
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    rng_catalog_module.keras_major.cache_clear()
+    rng_catalog_module.rng_catalog.cache_clear()  # its draws are filtered by Keras version
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n\ntf.random.set_seed(42)\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(16), tf.keras.layers.Dropout(0.5), tf.keras.layers.Dense(1)])\n"
+        "model.compile('adam', 'mse')\nmodel.fit(np.ones((8, 1)), np.ones((8,)), epochs=1)\n"
+    )
+    try:
+        found = {d.code: d for d in check_sources({"train.py": source})}
+    finally:
+        rng_catalog_module.keras_major.cache_clear()
+        rng_catalog_module.rng_catalog.cache_clear()
+    partial, unseeded = found["RPL105"], found["RPL101"]
+    assert partial.message.startswith(
+        "`tf.random.set_seed` seeds TensorFlow but the program also draws from `random`, which is never seeded"
+    )
+    assert "NumPy" not in partial.message
+    assert unseeded.span.start_line == 5
+    assert "`tf.keras.layers.Dense(...)` initialises weights from the `random` module's global RNG" in unseeded.message
+    related = " ".join(r.message for r in unseeded.related)
+    assert "Dropout" not in related  # Keras 2 dropout masks follow TensorFlow's seed, which is set
+    assert "TensorFlow" not in unseeded.message  # the TF seed is set: nothing is said against it

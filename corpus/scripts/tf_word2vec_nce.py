@@ -1,4 +1,6 @@
-"""Skip-gram word2vec with NCE loss (TF2): TensorFlow is never seeded."""
+"""Skip-gram word2vec with NCE loss (TF2): TensorFlow is never seeded, and the embedding
+lookup into a variable has an IndexedSlices gradient (UnsortedSegmentSum, nondeterministic
+on GPU without op determinism)."""
 import numpy as np  # expect: RPL304
 import tensorflow as tf
 
@@ -16,7 +18,7 @@ for start in range(0, len(pairs), 256):
     batch = pairs[start:start + 256]
     centers, contexts = batch[:, 0], batch[:, 1:2]
     with tf.GradientTape() as tape:
-        embedded = tf.nn.embedding_lookup(embeddings, centers)
+        embedded = tf.nn.embedding_lookup(embeddings, centers)  # expect: RPL204
         loss = tf.reduce_mean(tf.nn.nce_loss(nce_weights, nce_biases, contexts, embedded, SAMPLED, VOCAB))  # expect: RPL101
         eval_loss = tf.nn.sampled_softmax_loss(nce_weights, nce_biases, contexts, embedded, SAMPLED, VOCAB, sampled_values=fixed)
     grads = tape.gradient(loss, [embeddings, nce_weights, nce_biases])

@@ -29,7 +29,7 @@ from reprolint.analysis.cst_helpers import simple_code
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import CudaWork, TrainStep
-from reprolint.analysis.calls import environments, keras, spawn
+from reprolint.analysis.calls import environments, keras, pandas, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
@@ -605,6 +605,7 @@ class _Collector(UsageMixin):
                 if dest is not None:
                     params[dest] = default
                     self.facts.arg_defaults.setdefault(dest, default)
+        pandas.note_parameters(self, node.params)
         outer = self.scope
         qualname = f"{outer.name}{node.name.value}"
         fn = FunctionFacts(qualname, no_grad=any(self._no_grad(d.decorator) for d in node.decorators))
@@ -726,6 +727,7 @@ class _Collector(UsageMixin):
             isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict"
         )
         keras.note_assignment(self, names, value)
+        pandas.note_assignment(self, targets, value)
         for name in names:
             if is_dict:
                 self.scope.dicts[name] = value
@@ -763,6 +765,12 @@ class _Collector(UsageMixin):
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self.bound_values[(id(self.scope), node.targets[0].target.value)] = node.value
+            if len(self.scopes) == 1 and isinstance(node.value, cst.Attribute):
+                # `tf1 = tf.compat.v1` (or `tf = tf.compat.v1`) at module level: the name
+                # is that module from here on, like `import tensorflow.compat.v1 as tf1`
+                module = self.qualify(node.value)
+                if module in _MODULE_ALIASES:
+                    self.aliases[node.targets[0].target.value] = module
         self.usage_assign([t.target for t in node.targets], node.value)
         self._note_assignment([t.target for t in node.targets], node.value)
 
@@ -1056,7 +1064,7 @@ class _Collector(UsageMixin):
                 return
         library: Optional[str] = draw.library
         if draw.input is not None:
-            library = keras.INPUT_CHECKS[draw.input](self, node)
+            library = _INPUT_CHECKS[draw.input](self, node)
             if library is None:
                 return  # e.g. `fit(dataset)`: the input brings its own order
         if len(self.scopes) == 1 and library in ("numpy", "random"):
@@ -1072,6 +1080,14 @@ class _Collector(UsageMixin):
                 conds=self.current_conds(),
             )
         )
+
+
+# Modules a program commonly renames by assignment (`tf1 = tf.compat.v1`).
+_MODULE_ALIASES = frozenset({"tensorflow.compat.v1", "tensorflow.compat.v2"})
+
+
+# What decides a draw whose catalog entry names an `input`: the library it draws from, or None.
+_INPUT_CHECKS = {**keras.INPUT_CHECKS, "pandas-frame": pandas.frame_sample_draws}
 
 
 def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import children as _children, descendants
+from reprolint.analysis.cst_helpers import children as _children, descendants, literal as _literal
 
 __all__ = ["OrderFacts"]
 
@@ -23,6 +23,16 @@ _LISTINGS = {
     "glob.glob": "`glob.glob`", "glob.iglob": "`glob.iglob`",
     "tensorflow.io.gfile.listdir": "`tf.io.gfile.listdir`",
     "tensorflow.io.gfile.glob": "`tf.io.gfile.glob`",
+    "tensorflow.io.gfile.walk": "`tf.io.gfile.walk`",
+    # TF 1.x spellings (and their tf.compat.v1 twins): the same functions. Their order is
+    # the file system's, like os.listdir/glob.glob: GetMatchingPaths (tsl
+    # file_system_helper.cc) returns each folder's children in GetChildren (readdir) order,
+    # unsorted, and lists several folders of a multi-level pattern in parallel threads
+    # (tests/libraries/test_issue26_knowledge_real.py measures the unsorted order).
+    "tensorflow.gfile.Glob": "`tf.gfile.Glob`", "tensorflow.compat.v1.gfile.Glob": "`tf.compat.v1.gfile.Glob`",
+    "tensorflow.gfile.ListDirectory": "`tf.gfile.ListDirectory`",
+    "tensorflow.compat.v1.gfile.ListDirectory": "`tf.compat.v1.gfile.ListDirectory`",
+    "tensorflow.gfile.Walk": "`tf.gfile.Walk`", "tensorflow.compat.v1.gfile.Walk": "`tf.compat.v1.gfile.Walk`",
 }
 
 
@@ -58,6 +68,20 @@ _WORDY_NAMES = frozenset({
 })
 
 
+# NumPy functions that make an array from their data; a text dtype makes it an array of str.
+_NUMPY_ARRAYS = frozenset({"numpy.array", "numpy.asarray", "numpy.loadtxt", "numpy.genfromtxt"})
+
+
+def _text_dtype(node: cst.BaseExpression, qualify: Any) -> bool:
+    """``str``, ``"str"``, ``"U"``/``"<U20"``, ``np.str_``, ``np.unicode_``: a text dtype."""
+    if isinstance(node, cst.Name) and node.value == "str":
+        return True
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value
+        return isinstance(text, str) and (text in ("str", "unicode") or text.lstrip("<>=|").startswith("U"))
+    return (qualify(node) or "") in ("numpy.str_", "numpy.unicode_", "numpy.str")
+
+
 # Logger methods: a call of one only builds a message.
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
@@ -83,8 +107,8 @@ _ORDER_FREE_METHODS = frozenset({
 class _UsageScope:
     """Per-scope state of the order analyses."""
 
-    __slots__ = ("str_names", "str_iters", "str_sets", "empty_sets", "listings", "appended", "json_names",
-                 "fresh_tensors", "unique_indices")
+    __slots__ = ("str_names", "str_iters", "str_nested", "str_sets", "empty_sets", "listings", "appended",
+                 "json_names", "fresh_tensors", "unique_indices")
 
     def __init__(self) -> None:
         self.fresh_tensors: set[str] = set()  # names bound to a tensor factory's result (no grad)
@@ -92,6 +116,7 @@ class _UsageScope:
         self.json_names: set[str] = set()  # names bound to ``json.load(...)``/``json.loads(...)``
         self.str_names: set[str] = set()
         self.str_iters: set[str] = set()
+        self.str_nested: set[str] = set()  # iterables of iterables of text (tokenised documents)
         self.str_sets: set[str] = set()
         self.empty_sets: set[str] = set()
         # name -> [listing call node, description, order used?, sorted in place?]
@@ -908,8 +933,12 @@ class OrderFacts:
             elif self._u_kind(comp.iter) == "set" and id(comp.iter) not in self._u_claimed:
                 self._u_claimed.add(id(comp.iter))
                 self._u_finding("RPL401", comp.iter, expression=self._u_src(comp.iter), variant="comprehension")
-            if isinstance(comp.target, cst.Name) and self._u_kind(comp.iter) in ("iter", "set", "str"):
-                state.str_names.add(comp.target.value)
+            if isinstance(comp.target, cst.Name):
+                iter_kind = self._u_kind(comp.iter)
+                if iter_kind in ("iter", "set", "str"):
+                    state.str_names.add(comp.target.value)
+                elif iter_kind == "iters":
+                    state.str_iters.add(comp.target.value)
             for name_node in _target_names(comp.target):
                 self._u_store.add(id(name_node))
             comp = comp.inner_for_in
@@ -965,7 +994,8 @@ class OrderFacts:
                         state.str_sets.add(var)
 
     def _u_kind(self, node: Optional[cst.BaseExpression], depth: int = 0) -> Optional[str]:
-        """"str" (text), "iter" (iterable of text), "set" (set of text) or None."""
+        """"str" (text), "iter" (iterable of text), "iters" (iterable of iterables of
+        text: tokenised documents), "set" (set of text) or None."""
         if node is None or depth > 8:
             return None
         kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
@@ -977,13 +1007,28 @@ class OrderFacts:
                     return "set"
                 if node.value in state.str_iters:
                     return "iter"
+                if node.value in state.str_nested:
+                    return "iters"
                 if node.value in state.str_names:
                     return "str"
             if node.value in _WORDY_NAMES:
                 return "iter"
             return None
         if kind is cst.Subscript:
-            return "str" if self._u_kind(node.value, depth + 1) == "str" else None  # type: ignore[attr-defined]
+            inner = self._u_kind(node.value, depth + 1)  # type: ignore[attr-defined]
+            if inner == "str":
+                return "str"
+            if inner in ("iter", "iters") and len(node.slice) == 1:  # type: ignore[attr-defined]
+                # one element of an iterable of text is text (`line.split()[1]`,
+                # `parts[-1]`); a slice keeps the kind (`tokens[:10]`). Only a literal
+                # position: `vocab[word]` may be a dict lookup that gives an id
+                index = node.slice[0].slice  # type: ignore[attr-defined]
+                if isinstance(index, cst.Slice):
+                    return inner
+                position = _literal(index.value) if isinstance(index, cst.Index) else None
+                if isinstance(position, int) and not isinstance(position, bool):
+                    return "str" if inner == "iter" else "iter"
+            return None
         if kind is cst.BinaryOperation:
             left = self._u_kind(node.left, depth + 1)
             right = self._u_kind(node.right, depth + 1)
@@ -1002,13 +1047,15 @@ class OrderFacts:
         if kind is cst.Set:
             return "set" if any(self._u_kind(e.value, depth + 1) == "str" for e in node.elements) else None  # type: ignore[attr-defined]
         if kind is cst.List or kind is cst.Tuple:
-            return "iter" if node.elements and all(
-                self._u_kind(e.value, depth + 1) == "str" for e in node.elements
-            ) else None
+            kinds = {self._u_kind(e.value, depth + 1) for e in node.elements}  # type: ignore[attr-defined]
+            if kinds == {"str"}:
+                return "iter"
+            return "iters" if kinds and kinds <= {"iter", "set"} else None
         if kind is cst.SetComp:
             return "set" if self._u_elt_is_text(node, depth) else None
         if kind is cst.ListComp or kind is cst.GeneratorExp:
-            return "iter" if self._u_elt_is_text(node, depth) else None
+            elt = self._u_elt_kind(node, depth)
+            return "iter" if elt == "str" else ("iters" if elt in ("iter", "set") else None)
         if kind is cst.Call:
             func = node.func  # type: ignore[attr-defined]
             qn = self.qualify(func)  # type: ignore[attr-defined]
@@ -1021,7 +1068,9 @@ class OrderFacts:
                 return "str"
             if bare in ("list", "tuple", "sorted"):
                 inner = self._u_kind(node.args[0].value, depth + 1) if node.args else None
-                return "iter" if inner in ("iter", "set", "str") else None
+                return "iter" if inner in ("iter", "set", "str") else ("iters" if inner == "iters" else None)
+            if qn in _NUMPY_ARRAYS:
+                return self._u_numpy_array_kind(node, qn, depth)
             if qn in _STR_ITER_FUNCS or qn in _LISTINGS:
                 return "iter"
             if isinstance(func, cst.Attribute):
@@ -1035,23 +1084,51 @@ class OrderFacts:
                     return "iter"
                 if method in _STR_METHODS and qn is None:
                     return "str"
+                if method == "astype" and node.args and _text_dtype(node.args[0].value, self.qualify):  # type: ignore[attr-defined]
+                    return "iter"  # `labels.astype(str)`: a NumPy array of str
+                if method == "tolist" and receiver_kind in ("iter", "iters"):
+                    return receiver_kind
                 if method == "join" and receiver_kind == "str":
                     return "str"
             return None
         return None
 
     def _u_elt_is_text(self, node: Any, depth: int) -> bool:
-        saved = self._u_state().str_names.copy()
-        comp = node.for_in
+        return self._u_elt_kind(node, depth) == "str"
+
+    def _u_elt_kind(self, node: Any, depth: int) -> Optional[str]:
+        """The kind of a comprehension's element, with its targets bound: a target over
+        text is text; over tokenised documents (`for d in docs`), an iterable of text, so
+        `w for d in docs for w in d` is text."""
         state = self._u_state()
+        saved_names, saved_iters = state.str_names.copy(), state.str_iters.copy()
+        comp = node.for_in
         while comp is not None:
-            if isinstance(comp.target, cst.Name) and self._u_kind(comp.iter, depth + 1) in ("iter", "set", "str"):
-                state.str_names.add(comp.target.value)
+            if isinstance(comp.target, cst.Name):
+                iter_kind = self._u_kind(comp.iter, depth + 1)
+                if iter_kind in ("iter", "set", "str"):
+                    state.str_names.add(comp.target.value)
+                elif iter_kind == "iters":
+                    state.str_iters.add(comp.target.value)
             comp = comp.inner_for_in
-        result = self._u_kind(node.elt, depth + 1) == "str"
+        result = self._u_kind(node.elt, depth + 1)
         state.str_names.clear()
-        state.str_names.update(saved)
+        state.str_names.update(saved_names)
+        state.str_iters.clear()
+        state.str_iters.update(saved_iters)
         return result
+
+    def _u_numpy_array_kind(self, node: cst.Call, qn: str, depth: int) -> Optional[str]:
+        """``np.array(words)``, ``np.array(xs, dtype=str)``, ``np.loadtxt(f, dtype=str)``:
+        a NumPy array of str (its elements are ``np.str_``, a ``str`` subclass hashed like
+        ``str``), so a set of them is a set of text."""
+        dtype = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+        if dtype is not None:
+            return "iter" if _text_dtype(dtype, self.qualify) else None  # type: ignore[attr-defined]
+        if qn in ("numpy.array", "numpy.asarray") and node.args and node.args[0].keyword is None:
+            inner = self._u_kind(node.args[0].value, depth + 1)
+            return inner if inner in ("iter", "iters") else ("iter" if inner == "set" else None)
+        return None
 
     def _u_listing_root(self, node: cst.BaseExpression, depth: int = 0) -> Optional[tuple[cst.Call, str]]:
         """The listing call an expression takes its order from: the call itself,

@@ -168,6 +168,13 @@ def _unpickles(node: cst.Call) -> bool:
     return name.endswith("Unpickler")
 
 
+
+# TF lookups whose gradient into their `params` is an IndexedSlices, and what makes a variable.
+_TF_GATHERS = frozenset({"tensorflow.gather", "tensorflow.compat.v1.gather", "tensorflow.nn.embedding_lookup",
+                         "tensorflow.compat.v1.nn.embedding_lookup"})
+_TF_VARIABLES = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable", "tensorflow.get_variable",
+                           "tensorflow.compat.v1.get_variable"})
+
 class UsageMixin(OrderFacts):
     """Handlers and hooks of the fact collector for the RPL2xx-RPL4xx facts.
 
@@ -723,6 +730,17 @@ class UsageMixin(OrderFacts):
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
         return receiver is not None and self._u_text(receiver) in self._u_compiled
 
+    def _u_tf_variable(self, node: Optional[cst.BaseExpression]) -> bool:
+        """``node`` is a name last bound, here or at module level, to a TensorFlow variable
+        (``tf.Variable(...)``, ``tf.get_variable(...)``, ``tf.compat.v1.get_variable(...)``)."""
+        if not isinstance(node, cst.Name):
+            return False
+        for scope in (self.scope, self.scopes[0]):  # type: ignore[attr-defined]
+            value = self.bound_values.get((id(scope), node.value))  # type: ignore[attr-defined]
+            if value is not None:
+                return isinstance(value, cst.Call) and (self.qualify(value.func) or "") in _TF_VARIABLES  # type: ignore[attr-defined]
+        return False
+
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`OpCall.facts`."""
         from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
@@ -773,6 +791,10 @@ class UsageMixin(OrderFacts):
             value = _literal(repeats) if repeats is not None else UNKNOWN
             if isinstance(value, int) and not isinstance(value, bool):
                 facts.append("scalar-repeats")
+        if name in _TF_GATHERS and self._u_tf_variable(keywords.get("params", positional[0] if positional else None)):
+            # the gradient of a lookup into a variable is an IndexedSlices, summed into the
+            # dense gradient by UnsortedSegmentSum (tests/libraries checks the op)
+            facts.append("indexed-slices-input")
         if name.endswith("gather"):
             dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
@@ -850,7 +872,7 @@ class UsageMixin(OrderFacts):
                 state.fresh_tensors.discard(name)
         json_value = isinstance(value, cst.Call) and (self.qualify(value.func) or "") in ("json.load", "json.loads")  # type: ignore[attr-defined]
         for name in names:
-            for bucket in (state.str_names, state.str_iters, state.str_sets, state.empty_sets, state.json_names):
+            for bucket in (state.str_names, state.str_iters, state.str_nested, state.str_sets, state.empty_sets, state.json_names):
                 bucket.discard(name)
             if json_value:
                 state.json_names.add(name)
@@ -858,6 +880,8 @@ class UsageMixin(OrderFacts):
                 state.str_sets.add(name)
             elif kind == "iter":
                 state.str_iters.add(name)
+            elif kind == "iters":
+                state.str_nested.add(name)
             elif kind == "str":
                 state.str_names.add(name)
             elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "set" and not value.args:
@@ -898,6 +922,8 @@ class UsageMixin(OrderFacts):
         if isinstance(node.target, cst.Name):
             if kind in ("iter", "set", "str"):
                 state.str_names.add(node.target.value)
+            elif kind == "iters":
+                state.str_iters.add(node.target.value)
         # RPL401: for w in <set of str>
         if kind == "set" and id(node.iter) not in self._u_claimed and not self._u_order_free_loop(node):
             self._u_claimed.add(id(node.iter))

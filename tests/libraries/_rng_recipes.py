@@ -670,6 +670,8 @@ RECIPES.update({
     "tensorflow.compat.v1.layers.conv3d": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 5, 2]), 2, 3)),
     "tensorflow.compat.v1.layers.conv2d_transpose": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 2]), 2, 3)),
     "tensorflow.compat.v1.layers.separable_conv2d": _v1_layer(lambda f, tf, ones: f(ones([1, 5, 5, 2]), 2, 3)),
+    "tensorflow.get_variable": lambda f: tf1_graph(lambda tf: f("w", [4, 4]), runs=1),
+    "tensorflow.compat.v1.get_variable": lambda f: tf1_graph(lambda tf: f("w", [4, 4]), runs=1),
     "tensorflow.compat.v1.layers.dropout": lambda f: tf1_graph(lambda tf: f(tf.ones([64]), 0.5, training=True)),
     # TF 1.x names, run as their tf.compat.v1 twins (the test resolves them there).
     "tensorflow.random_uniform": lambda f: f([5]),
@@ -770,6 +772,19 @@ def _datasets_shuffle(datasets: Any) -> Any:
 
 
 RECIPES["datasets:shuffle"] = _datasets_shuffle
+
+
+def _pandas_sample(pandas: Any) -> Any:
+    """DataFrame.sample, Series.sample and GroupBy.sample without random_state."""
+    frame = pandas.DataFrame({"x": list(range(60)), "y": [i % 3 for i in range(60)]})
+    return [
+        frame.sample(frac=1.0)["x"].tolist(),
+        frame["x"].sample(10).tolist(),
+        frame.groupby("y").sample(n=4)["x"].tolist(),
+    ]
+
+
+RECIPES["pandas:sample"] = _pandas_sample
 
 
 # --------------------------------------------------------------------------- Keras 2 ImageDataGenerator

@@ -34,14 +34,19 @@ _SEEDING_FACTORIES = ("make", "make_vec", "make_gym", "make_gymnasium", "make_dm
 
 
 @functools.lru_cache(maxsize=1)
-def _catalog() -> tuple[frozenset[str], frozenset[str]]:
-    """(libraries, reset-like methods) of ``[[environment_draws]]`` in rules/rng.toml."""
+def _catalog() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(libraries, reset-like methods, old gym's seeding methods) of
+    ``[[environment_draws]]`` in rules/rng.toml."""
     from reprolint.catalog import load_catalog
 
     entries = load_catalog("rng").get("environment_draws", [])
     libraries = frozenset(lib for e in entries for lib in e.get("requires", ()))
     methods = frozenset(m for e in entries for m in e.get("methods", ()) if "." not in m)
-    return libraries or frozenset({"gym", "gymnasium"}), methods or frozenset({"reset"})
+    seeders = frozenset(m for e in entries for m in e.get("seed_methods", ()))
+    return (
+        libraries or frozenset({"gym", "gymnasium"}), methods or frozenset({"reset"}),
+        seeders or frozenset({"seed"}),
+    )
 
 
 @dataclass
@@ -73,7 +78,7 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> None:
     func = node.func
     if not isinstance(func, cst.Attribute):
         return
-    libraries, reset_methods = _catalog()
+    libraries, reset_methods, seed_methods = _catalog()
     if not uses & libraries:
         return
     method, receiver = func.attr.value, func.value
@@ -89,8 +94,8 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> None:
         return
     if not _env_like(receiver):
         return
-    if method == "seed" and node.args:
-        state.seeded_envs = True  # gym < 0.26: env.seed(s)
+    if method in seed_methods and node.args:
+        state.seeded_envs = True  # gym < 0.26: env.seed(s) seeds it; a later reset() continues
     elif method in reset_methods:
         if any((a.keyword is not None and a.keyword.value == "seed") or a.star for a in node.args):
             state.seeded_envs = True

@@ -74,7 +74,10 @@ def _joined(c: Any, site: CallSite) -> None:
     c._u_emit(TfSetting, _name(site.qualname), site.node, kwargs=(("num_threads", threads),))
 
 
-@on_call("tensorflow.data.experimental.parallel_interleave", "tensorflow.contrib.data.parallel_interleave")
+@on_call(
+    "tensorflow.data.experimental.parallel_interleave", "tensorflow.contrib.data.parallel_interleave",
+    "tensorflow.compat.v1.data.experimental.parallel_interleave",
+)
 def _parallel_interleave(c: Any, site: CallSite) -> None:
     if any(a.star for a in site.node.args):
         return

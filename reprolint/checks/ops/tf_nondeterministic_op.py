@@ -47,22 +47,31 @@ class TfNondeterministicOp(Rule):
       comprehension over `range(n)`), `tf.estimator.inputs.numpy_input_fn`/
       `pandas_input_fn` with `num_threads` above 1 (before TF 2.16, which removed them);
       and `tf.data.experimental.parallel_interleave(...,
-      sloppy=True)`. Op determinism does not change them. `tf.data`'s
+      sloppy=True)` (also as `tf.compat.v1.data.experimental` and `tf.contrib.data`;
+      measured: a slow input's elements are overtaken, as with `interleave(...,
+      deterministic=False)`). Op determinism does not change them. `tf.data`'s
       `map(num_parallel_calls=...)` keeps its order by default and is not reported;
     - ops that raise under op determinism or stay nondeterministic (e.g.
       `tf.image.adjust_contrast`, `crop_and_resize` backprop, `tf.math.bincount`,
       `sparse_dense_matmul`, nearest-neighbour resize / `UpSampling2D` backprop):
       always;
     - ops that op determinism makes deterministic (segment reductions, softmax
-      cross-entropy, `scatter_nd`, depthwise conv backprop, bilinear resize backprop):
-      when the program never turns op determinism on.
+      cross-entropy, `scatter_nd`, depthwise conv backprop, bilinear resize backprop,
+      the `BiasAdd` backprop of `tf.nn.bias_add` and of `tf.compat.v1.layers.dense`
+      with its default `use_bias=True`, and `tf.gather`/`tf.nn.embedding_lookup` into a
+      variable made in the same scope, `tf.Variable`/`tf.get_variable`, whose gradient
+      is an `IndexedSlices` summed by `UnsortedSegmentSum`): when the program never turns
+      op determinism on. (The ops are checked in the graph on a CPU; that their GPU
+      backward is nondeterministic is the cited NVIDIA and TensorFlow documentation's
+      claim, which a CPU cannot show.) `tf1 = tf.compat.v1` at module level names the
+      module, like the import alias.
 
     TensorFlow places ops on a visible GPU without being asked, so every TF program is
     taken to run on a GPU unless it hides it (`tf.config.set_visible_devices([],
     "GPU")`, `CUDA_VISIBLE_DEVICES=""`/`"-1"`). Plain convolutions and pooling (cuDNN)
     are covered once per program by RPL304. Entries that depend on run-time facts
     (Keras `BatchNormalization` fine-tuned in inference mode, `IndexedSlices`
-    gradients) are not reported.
+    gradients other than a lookup into a visible variable) are not reported.
 
     ## Why is this bad?
     These kernels use atomic accumulation or thread-order-dependent reductions on the

@@ -27,7 +27,14 @@ class SetIterationOrder(Rule):
     `.splitlines()`, `.readlines()`, a file opened with `with open(...) as f`, a string,
     `re.findall`, a list of strings, loop variables over those); names bound to such
     sets, including `s = set()` later filled with `s.add(word)`/`s.update(tokens)`; set
-    algebra on them; and, as a heuristic, iterables named `words`, `tokens`, `chars`,
+    algebra on them; the element at a literal position of an iterable of text
+    (`line.split("\t")[1]`, so a column of a tab-separated file; `vocab[word]` may be a
+    dict lookup and is not text); NumPy arrays of str (`np.array(words)`,
+    `np.loadtxt(f, dtype=str)`, `labels.astype(str)`: their `np.str_` elements hash like
+    `str`); the words of tokenised documents flattened by a nested comprehension or
+    generator (`set(w for doc in docs for w in doc)` where `docs` holds `line.split()`
+    lists), so class maps such as `{c: i for i, c in enumerate(set(tags))}` are seen;
+    and, as a heuristic, iterables named `words`, `tokens`, `chars`,
     `vocab`, `tags`, `class_names`, `label_names`, `categories`, `filenames`,
     `sentences`, `stopwords`; the keys of an object read with `json.load`/`json.loads`.
     A difference `a - b` holds `a`'s elements (`set(device_map.values()) - {"cpu"}` is
@@ -97,6 +104,8 @@ class SetIterationOrder(Rule):
         Valid("words = open('a').read().split()\nvocab = sorted(set(words))\n"),
         Valid("words = open('a').read().split()\nn = len(set(words))\nok = 'x' in set(words)\n"),
         Valid("ids = [3, 1, 2]\nprint(list(set(ids)))\n"),
+        Valid("import numpy as np\nids = np.array([3, 1, 2])\nprint(list(set(ids)))\n"),
+        Valid("docs = [l.split() for l in open('a')]\nitos = sorted(set(w for d in docs for w in d))\n"),
         Valid("a = {'x', 'y'}\nb = {'y'}\nif a - b:\n    print(sorted(a | b))\n"),
         Valid("seen = set()\nfor w in open('a').read().split():\n    seen.add(w)\nprint(sorted(seen))\n"),
     ]
@@ -110,6 +119,14 @@ class SetIterationOrder(Rule):
         Invalid(
             "words = open('a').read().split()\nvocab = list(set(words))\n", line=2,
             fixed="words = open('a').read().split()\nvocab = list(dict.fromkeys(words))\n",
+        ),
+        Invalid(
+            "docs = [l.split() for l in open('a')]\nitos = list(set(w for d in docs for w in d))\n", line=2,
+            message="`list(set(w for d in docs for w in d))` takes the order of a set of strings",
+        ),
+        Invalid(
+            "import numpy as np\nnames = np.loadtxt('y.txt', dtype=str)\nidx = {c: i for i, c in enumerate(set(names))}\n",
+            line=3,
         ),
         Invalid(
             "tokens = []\nvocab = {w: i for i, w in enumerate(set(tokens))}\n", line=2,

@@ -74,10 +74,12 @@ class UnsortedDirectoryListing(Rule):
       loop that can stop early (`break`, `return`), picks files by position and is
       reported.
 
-    Also `tf.io.gfile.listdir/glob`. Reported wherever it appears, library code
-    included, at the listing call; not in test modules (what a test runner collects:
-    test functions or classes in `tests/`, `test_*.py`, pytest/unittest modules; and their
-    helpers) unless `include-tests`.
+    Also TensorFlow's `tf.io.gfile.listdir`/`glob`/`walk` and their TF 1.x spellings
+    `tf.gfile.Glob`/`ListDirectory`/`Walk` (and `tf.compat.v1.gfile.*`): like `glob.glob`,
+    they return each folder's entries in the file system's order, unsorted, and a pattern
+    with wildcards in several folders lists them in parallel threads. Reported wherever it appears, library code
+    included, at the listing call; not in test modules (what a test runner collects: test functions or classes in `tests/`, `test_*.py`,
+    pytest/unittest modules; and their helpers) unless `include-tests`.
 
     ## Why is this bad?
     Directory order is whatever the file system returns: it differs between machines,

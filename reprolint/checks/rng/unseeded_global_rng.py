@@ -23,8 +23,11 @@ class UnseededGlobalRng(Rule):
     Global draws are Python `random`, NumPy's legacy `np.random.*`, torch's default
     generator (including `nn.init`, modules with randomly initialised weights,
     `Dropout`, `randperm`, shuffling `DataLoader`s and `random_split` without
-    `generator=`), TensorFlow/Keras initialisers and `tf.random.*`, and scikit-learn
-    estimators with `random_state=None` (which fall back to NumPy's global RNG).
+    `generator=`), TensorFlow/Keras initialisers and `tf.random.*`, scikit-learn
+    estimators with `random_state=None` (which fall back to NumPy's global RNG), and
+    pandas `DataFrame.sample`/`Series.sample`/`GroupBy.sample` without `random_state`
+    (NumPy's global RNG too, so `np.random.seed` fixes them) on a receiver that is visibly
+    a pandas object (built by `pd.read_csv`, `pd.DataFrame`... or selected from one).
     Model constructors draw every weight: `torchvision.models.resnet18()`,
     `models.get_model(name)`, and one picked by name at run time
     (`models.__dict__[args.arch]()`, `getattr(models, name)()`, `vars(models)[name]()`);
@@ -130,7 +133,7 @@ class UnseededGlobalRng(Rule):
     }
     fix_title = "Seed {library} at the entry point, before the first draw"
     fix_applicability = Applicability.SAFE
-    framework = "random, numpy, torch, tensorflow, sklearn"
+    framework = "random, numpy, torch, tensorflow, sklearn, pandas"
     severity = Severity.WARNING
 
     VALID = [
@@ -138,6 +141,8 @@ class UnseededGlobalRng(Rule):
         Valid("import numpy as np\nrng = np.random.default_rng(0)\nx = rng.normal()\n"),
         Valid("import torch\ng = torch.Generator().manual_seed(1)\nx = torch.randn(3, generator=g)\n"),
         Valid("from sklearn.model_selection import KFold\nfolds = KFold(n_splits=5)\nprint(folds)\n"),
+        Valid("import numpy as np\nimport pandas as pd\nnp.random.seed(0)\ndf = pd.read_csv('a.csv')\nprint(df.sample(5))\n"),
+        Valid("import pandas as pd\ndf = pd.read_csv('a.csv')\nprint(df.sample(5, random_state=0))\n"),
         Valid(
             "import utils\nimport torch\n\nif __name__ == '__main__':\n"
             "    utils.set_seed(1)\n    print(torch.rand(2))\n",
@@ -168,6 +173,11 @@ class UnseededGlobalRng(Rule):
         Invalid(
             "from sklearn.ensemble import RandomForestClassifier\nclf = RandomForestClassifier()\nclf.fit([[0]], [0])\n",
             line=2,
+        ),
+        Invalid(
+            "import pandas as pd\ndf = pd.read_csv('a.csv')\ntrain = df.sample(frac=0.8)\nprint(train)\n",
+            line=3,
+            message="`df.sample(...)` draws from NumPy's global RNG",
         ),
         Invalid(
             "import torch\nfrom model import Net\n\nif __name__ == '__main__':\n"

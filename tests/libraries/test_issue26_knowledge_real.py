@@ -1,0 +1,185 @@
+"""Knowledge found missing on real code (issue 26), checked against the real libraries.
+
+* RPL401: a set of NumPy strings (``np.str_``) iterates in ``PYTHONHASHSEED`` order like a
+  set of ``str``; a set of NumPy ints does not.
+* RPL402: ``tf.io.gfile.glob`` (``tf.gfile.Glob`` in TF 1.x) returns a folder's entries
+  in the file system's order, unsorted, like ``glob.glob``.
+* RPL101 / RPL105 messages: with Keras 2 (tf-keras, what ``tf.keras`` is up to TF 2.15),
+  ``tf.random.set_seed`` alone leaves a ``Dense`` layer's initial weights different in two
+  fresh processes (they take their seed from Python's ``random``), while it fixes the
+  ``Dropout`` masks (TensorFlow's seed); ``random.seed`` fixes the weights.
+* RPL204 catalog (``rules/tf.toml``): ``tf.compat.v1.layers.dense`` adds its bias with a
+  ``BiasAdd`` op, and the gradient of ``tf.gather`` made dense is an
+  ``UnsortedSegmentSum``; the ops whose GPU backward the catalog cites as
+  nondeterministic. A CPU shows the op in the graph, not the GPU's nondeterminism (that
+  stays the cited documentation's claim).
+* RPL204 settings: ``interleave(..., deterministic=False)`` and
+  ``parallel_interleave(..., sloppy=True)`` let a fast input's elements overtake a slow
+  one's (thread timing); the defaults keep the round-robin order.
+
+Each program runs in a fresh interpreter (its own hash seed, its own TensorFlow state).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _run(code: str, *args: str, env: "dict[str, str] | None" = None) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+# --------------------------------------------------------------------------- RPL401
+
+SET_ORDER = """
+import json, sys
+import numpy as np
+words = np.array([f"class_{i}" for i in range(40)])
+ints = np.array(list(range(1000, 1040)))
+print(json.dumps([[str(w) for w in set(words)], [int(i) for i in set(ints)]]))
+"""
+
+
+def test_a_set_of_numpy_strings_iterates_in_hash_seed_order_and_ints_do_not() -> None:
+    pytest.importorskip("numpy")
+    runs = [json.loads(_run(SET_ORDER, env={"PYTHONHASHSEED": str(seed)})) for seed in (1, 2, 1)]
+    assert runs[0][0] == runs[2][0], "the same PYTHONHASHSEED gave another order"
+    assert runs[0][0] != runs[1][0], "another PYTHONHASHSEED gave the same order of np.str_"
+    assert runs[0][1] == runs[1][1], "a set of NumPy ints changed order with the hash seed"
+
+
+# --------------------------------------------------------------------------- RPL402
+
+GFILE_ORDER = """
+import glob, json, os, sys
+import tensorflow as tf
+folder = sys.argv[1]
+print(json.dumps({
+    "gfile": [os.path.basename(p) for p in tf.io.gfile.glob(os.path.join(folder, "*.rec"))],
+    "v1": [os.path.basename(p) for p in tf.compat.v1.gfile.Glob(os.path.join(folder, "*.rec"))],
+    "listdir": [n for n in os.listdir(folder) if n.endswith(".rec")],
+    "glob": [os.path.basename(p) for p in glob.glob(os.path.join(folder, "*.rec"))],
+}))
+"""
+
+
+def test_tf_gfile_glob_returns_the_file_systems_order_unsorted(tmp_path: Path) -> None:
+    pytest.importorskip("tensorflow")
+    for i in range(60):  # created in an order that is neither sorted nor the hash order
+        (tmp_path / f"shard-{(i * 37) % 60:03d}.rec").write_bytes(b"")
+    orders = json.loads(_run(GFILE_ORDER, str(tmp_path)))
+    if orders["listdir"] == sorted(orders["listdir"]):
+        pytest.skip("this file system lists the folder sorted: the two orders cannot be told apart")
+    assert orders["gfile"] == orders["v1"] == orders["listdir"] == orders["glob"]
+    assert orders["gfile"] != sorted(orders["gfile"])
+
+
+# --------------------------------------------------------------------------- Keras 2 seeds
+
+KERAS2 = """
+import json, random, sys
+import tensorflow as tf
+import tf_keras as keras
+tf.random.set_seed(42)
+if sys.argv[1] == "random":
+    random.seed(42)
+dense = keras.layers.Dense(4)
+dense.build((None, 3))
+mask = keras.layers.Dropout(0.5)(tf.ones([1, 64]), training=True)
+print(json.dumps({"weights": dense.get_weights()[0].tolist(), "mask": mask.numpy().tolist()}))
+"""
+
+
+def test_keras2_tf_seed_alone_fixes_dropout_but_not_initial_weights() -> None:
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("tf_keras")
+    first, second = (json.loads(_run(KERAS2, "tf-only")) for _ in range(2))
+    assert first["weights"] != second["weights"], "tf.random.set_seed alone fixed Keras 2 initial weights"
+    assert first["mask"] == second["mask"], "tf.random.set_seed did not fix Keras 2 dropout masks"
+    seeded = [json.loads(_run(KERAS2, "random")) for _ in range(2)]
+    assert seeded[0]["weights"] == seeded[1]["weights"], "random.seed did not fix Keras 2 initial weights"
+
+
+# --------------------------------------------------------------------------- RPL204 ops
+
+TF1_OPS = """
+import json
+import tensorflow as tf
+import tf_keras  # noqa: F401  (tf.compat.v1.layers are tf-keras's legacy layers)
+from tf_keras.api._v1.keras.__internal__.legacy import layers as v1_layers
+tf1 = tf.compat.v1
+with tf.Graph().as_default() as graph:
+    x = tf1.placeholder(tf.float32, [None, 3])
+    dense_out = v1_layers.dense(x, 4)
+    dense_ops = sorted({op.type for op in graph.get_operations()})
+with tf.Graph().as_default() as graph:
+    params = tf1.get_variable("p", [10, 3])
+    ids = tf1.placeholder(tf.int32, [None])
+    (grad,) = tf.gradients(tf.reduce_sum(tf.gather(params, ids)), [params])
+    before = {op.name for op in graph.get_operations()}
+    dense_grad = tf.convert_to_tensor(grad)
+    gather_grad_ops = sorted({op.type for op in graph.get_operations() if op.name not in before})
+    kind = type(grad).__name__
+print(json.dumps({"dense": dense_ops, "gather_grad": gather_grad_ops, "gather_grad_kind": kind}))
+"""
+
+
+def test_tf1_dense_adds_its_bias_with_bias_add_and_a_gather_gradient_is_a_segment_sum() -> None:
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("tf_keras")
+    ops = json.loads(_run(TF1_OPS))
+    assert "BiasAdd" in ops["dense"], ops["dense"]
+    assert ops["gather_grad_kind"] == "IndexedSlices"
+    assert "UnsortedSegmentSum" in ops["gather_grad"], ops["gather_grad"]
+
+
+# --------------------------------------------------------------------------- RPL204 interleave
+
+INTERLEAVE_ORDERS = """
+import json, time
+import tensorflow as tf
+
+def slow(x):
+    if int(x) < 10:  # the first input's elements take longer
+        time.sleep(0.3)
+    return x
+
+def inner(i):
+    return tf.data.Dataset.range(i * 10, i * 10 + 3).map(lambda x: tf.py_function(slow, [x], tf.int64))
+
+source = tf.data.Dataset.range(2)
+orders = {
+    "deterministic": source.interleave(inner, cycle_length=2, block_length=1, num_parallel_calls=2),
+    "deterministic_false": source.interleave(
+        inner, cycle_length=2, block_length=1, num_parallel_calls=2, deterministic=False),
+    "not_sloppy": source.apply(tf.data.experimental.parallel_interleave(inner, cycle_length=2)),
+    "sloppy": source.apply(tf.data.experimental.parallel_interleave(inner, cycle_length=2, sloppy=True)),
+}
+print(json.dumps({k: [int(v) for v in ds.as_numpy_iterator()] for k, ds in orders.items()}))
+"""
+
+
+def test_interleave_without_determinism_hands_elements_over_as_they_are_ready() -> None:
+    pytest.importorskip("tensorflow")
+    orders = json.loads(_run(INTERLEAVE_ORDERS))
+    round_robin = [0, 10, 1, 11, 2, 12]
+    assert orders["deterministic"] == orders["not_sloppy"] == round_robin
+    # the fast input's elements overtake the slow one's: the order follows thread timing
+    assert orders["deterministic_false"] != round_robin, orders
+    assert orders["sloppy"] != round_robin, orders
+    assert sorted(orders["sloppy"]) == sorted(orders["deterministic_false"]) == sorted(round_robin)
