@@ -75,7 +75,12 @@ def test_rpl201_reports_repeat_interleave_exactly_when_its_backward_indexes(expr
         "x = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
         f"y = {expression}\ny.sum().backward()\n"
     )
-    reported = any(d.code == "RPL201" for d in check_source(source, path="train.py"))
+    # a CUDA training program: the site is RPL301's evidence (a related location)
+    reported = any(
+        d.code == "RPL201" and d.span.start_line == 4
+        or d.code == "RPL301" and any(r.span.start_line == 4 for r in d.related)
+        for d in check_source(source, path="train.py")
+    )
     assert reported is not scalar, expression
 
 
@@ -88,4 +93,7 @@ def test_repeat_interleave_with_integer_repeats_is_reported_for_a_torch_before_2
         "x.repeat_interleave(2, dim=0).sum().backward()\n"
     )
     old = check_source(source, path="train.py", settings=Settings(torch_version="2.0"))
-    assert [d.code for d in old if d.code == "RPL201"] == ["RPL201"]
+    (program,) = [d for d in old if d.code == "RPL301"]
+    assert [r.span.start_line for r in program.related] == [4]
+    new = check_source(source, path="train.py", settings=Settings(torch_version="2.13"))
+    assert [d.code for d in new if d.code in ("RPL201", "RPL301")] == []
