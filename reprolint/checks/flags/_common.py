@@ -16,14 +16,7 @@ def report_per_cuda_site(rule: Rule, programs: Iterable[Program]) -> Iterator[Fi
     which, `.cuda()` when run with `--cuda`), naming every program that reaches it: a
     shared `dist_util.dev()` is one problem of each training script. Programs that run
     torch on the CPU whatever their options are passed over."""
-    sites: dict[tuple[str, object], tuple[str, CudaWork, Optional[str], list[Program]]] = {}
-    for program in programs:
-        found = program.cuda_when_asked()
-        if found is None:
-            continue
-        (_, path, usage), asked = found
-        sites.setdefault((path, usage.span), (path, usage, asked, []))[3].append(program)
-    for path, usage, asked, group in sites.values():
+    for path, usage, asked, group in cuda_sites(programs):
         entries = list(dict.fromkeys(e for p in group for e in p.entry_points))
         roles = {p.entry: p.role.value for p in group}
         what = usage.name if asked is None else f"{usage.name} when run with {asked}"
@@ -31,3 +24,17 @@ def report_per_cuda_site(rule: Rule, programs: Iterable[Program]) -> Iterator[Fi
             path, usage.span, what=what, roles=roles, entry_points=entries,
             **({"cuda_option": asked.strip("`")} if asked else {}),
         )
+
+
+def cuda_sites(programs: Iterable[Program]) -> list[tuple[str, CudaWork, Optional[str], list[Program]]]:
+    """The programs grouped by CUDA site: (path, the usage, how to ask for it when an
+    option selects it, the programs), in first-seen order. Programs that run torch on the
+    CPU whatever their options are left out."""
+    sites: dict[tuple[str, object], tuple[str, CudaWork, Optional[str], list[Program]]] = {}
+    for program in programs:
+        found = program.cuda_when_asked()
+        if found is None:
+            continue
+        (_, path, usage), asked = found
+        sites.setdefault((path, usage.span), (path, usage, asked, []))[3].append(program)
+    return list(sites.values())

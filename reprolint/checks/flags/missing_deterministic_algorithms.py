@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Iterator
 
-from reprolint.analysis.program import Program
 from reprolint.analysis.usage_events import FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.flags._common import cuda_sites
 from reprolint.checks.ops._ops import (
     OpFinding, call_text, nondeterministic_kernels, without_deterministic_mode,
 )
@@ -210,14 +210,7 @@ class MissingDeterministicAlgorithms(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         # One finding per CUDA site (the programs that share it share the finding), with
         # the kernels of all of them as evidence.
-        sites: dict[tuple[str, object], tuple[str, Any, Optional[str], list[Program]]] = {}
-        for program in without_deterministic_mode(ctx):
-            found = program.cuda_when_asked()
-            if found is None:
-                continue
-            (_, path, usage), asked = found
-            sites.setdefault((path, usage.span), (path, usage, asked, []))[3].append(program)
-        for path, usage, asked, group in sites.values():
+        for path, usage, asked, group in cuda_sites(without_deterministic_mode(ctx)):
             kernels: dict[tuple[str, object], OpFinding] = {}
             for program in group:
                 for found in nondeterministic_kernels(ctx, program.entry):
