@@ -119,3 +119,11 @@ def test_frozen_notebook_labels_are_renumbered_to_checks_code_cells(tmp_path):
     evalset = EvalSet("frozen", [], [], labels, 1, blind=True, sample_only=True)
     evalsets.code_cell_numbers(evalset, "o/r", tmp_path)
     assert [p.cell for p in evalset.problems] == [1, 2, -1]  # the markdown cell matches nothing
+
+
+def test_an_rpl201_problem_is_found_through_the_program_finding_that_lists_it():
+    wanted = problem(codes=("RPL201",), line=30)
+    listing = finding(code="RPL301", line=4, related=[("train.py", 31, None)])
+    assert evalsets.is_found(wanted, [listing])
+    # at its own line, the program finding is not the op's finding
+    assert not evalsets.is_found(problem(codes=("RPL201",), line=4), [finding(code="RPL301", line=4)])

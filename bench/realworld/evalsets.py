@@ -33,6 +33,11 @@ PROGRAM_CODES = frozenset(
     {"RPL105", "RPL301", "RPL302", "RPL303", "RPL304", "RPL305", "RPL306", "RPL307"}
 )
 LINE_SLACK = 3  # a finding within this many lines of a labelled line points at it
+# Program-level codes that report other codes' sites as their related locations (the rule
+# contract since issue 26: RPL301 lists the ops RPL201 would report one by one, and RPL201
+# leaves those sites to it). Such a finding finds a problem of the covered code only
+# through a related location.
+COVERS = {"RPL301": frozenset({"RPL201"})}
 VERDICTS = ("TP", "TP*", "FP")
 
 
@@ -318,6 +323,11 @@ def is_found(problem: Problem, findings: Iterable[Finding], slack: int = LINE_SL
     lines = (problem.line, *problem.also)
     for f in findings:
         if not any(code_matches(f.code, c) for c in problem.codes):
+            covered = COVERS.get(f.code, frozenset())
+            if any(c in covered for c in problem.codes) and any(
+                _near(p, l, c, problem.path, lines, problem.cell, slack) for p, l, c in f.related
+            ):
+                return True
             continue
         if problem.program:
             # Anywhere in the program: a finding that names the entry point, or one
