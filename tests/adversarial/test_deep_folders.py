@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 try:  # as a package (tests/adversarial/__init__.py) or as a rootdir-relative module
@@ -17,7 +18,10 @@ except ImportError:
     from test_hostile_trees import _remove_tree  # type: ignore[no-redef]
 
 
-def test_check_and_fix_walk_a_folder_chain_1000_deep(tmp_path: Path) -> None:
+def test_check_and_fix_walk_a_folder_chain_1000_deep() -> None:
+    # outside pytest's basetemp: a chain left by a killed run must not reach pytest's
+    # recursive clean-up (see test_hostile_trees._scratch)
+    tmp_path = Path(tempfile.mkdtemp(prefix="reprolint-deep-"))
     project = tmp_path / "project"
     project.mkdir()
     try:
@@ -30,4 +34,4 @@ def test_check_and_fix_walk_a_folder_chain_1000_deep(tmp_path: Path) -> None:
             assert "RecursionError" not in done.stderr, done.stderr[-2000:]
             assert "/d/deep.py" in done.stdout
     finally:
-        _remove_tree(project)
+        _remove_tree(tmp_path)

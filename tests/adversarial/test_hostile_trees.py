@@ -215,13 +215,20 @@ def check_tree(root: Path, names: list[str], size: int) -> None:
 CASES = sorted(hostile_trees.GENERATORS)
 
 
+def _scratch() -> Path:
+    """A folder outside pytest's basetemp: a tree 1,000 folders deep left behind by a
+    killed run must never reach pytest's own clean-up, whose rmtree recurses per level
+    (RecursionError at the end of a later session)."""
+    return Path(tempfile.mkdtemp(prefix="reprolint-hostile-"))
+
+
 @pytest.mark.parametrize("name", CASES)
-def test_each_hostile_ingredient_alone(name: str, tmp_path: Path) -> None:
+def test_each_hostile_ingredient_alone(name: str) -> None:
+    root = _scratch()
     try:
-        check_tree(tmp_path, [name], size=3)
+        check_tree(root, [name], size=3)
     finally:
-        _remove_tree(tmp_path / "project")
-        _remove_tree(tmp_path / "outside")
+        _remove_tree(root)
 
 
 @settings(
@@ -240,7 +247,8 @@ def test_combined_hostile_trees(names: list[str], size: int) -> None:
         _remove_tree(root)
 
 
-def test_the_generators_make_what_they_say(tmp_path: Path) -> None:
+def test_the_generators_make_what_they_say() -> None:
+    tmp_path = _scratch()
     project, outside = hostile_trees.make_project(tmp_path)
     for name in CASES:
         hostile_trees.GENERATORS[name](project, outside, 1)
@@ -250,4 +258,4 @@ def test_the_generators_make_what_they_say(tmp_path: Path) -> None:
     if "fifo" in hostile_trees.GENERATORS:
         assert not (project / "pipe.py").is_file() and (project / "pipe.py").exists()
     assert (project / ".reprolint").is_symlink() or (project / ".reprolint" / "runs").is_symlink()
-    _remove_tree(tmp_path / "project")
+    _remove_tree(tmp_path)
