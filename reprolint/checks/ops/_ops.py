@@ -52,14 +52,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             if usage.name.startswith(("tensorflow.", "keras.")):
                 continue
             usage = with_option_defaults(program, usage)
-            matches = [
-                m for m in match_op(usage, version, cuda=cuda, training=program.trains)
-                if not (m.entry.backward_only and no_backward(program, position, usage))
-                and not no_collision(m, usage)
-                and not global_mean(m, usage)
-                and not expanded_repeat(m, usage, version)
-                and not (cuda and on_the_accelerator(m, usage))
-            ]
+            matches = _kernels_that_run(program, position, usage, version, cuda)
             raising = [m for m in matches if m.entry.kind == "raises"]
             flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
             key = (path, usage.span)
@@ -67,11 +60,8 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             if not cuda and not program.is_library and program.can_use_cuda:
                 # CUDA only when the user asks (`--cuda`): RPL301's evidence is what runs then
                 kernels = [
-                    m for m in match_op(usage, version, cuda=True, training=program.trains)
+                    m for m in _kernels_that_run(program, position, usage, version, cuda=True)
                     if m.entry.kind == "deterministic-with-flag"
-                    and not (m.entry.backward_only and no_backward(program, position, usage))
-                    and not no_collision(m, usage) and not expanded_repeat(m, usage, version)
-                    and not on_the_accelerator(m, usage)
                 ]
             if kernels and not program.is_library:
                 evidence.setdefault(program.entry, []).append(
@@ -99,6 +89,21 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
     ctx.memo["torch_op_findings"] = out
     ctx.memo["torch_op_evidence"] = evidence
     return out
+
+
+def _kernels_that_run(program: Program, position: int, usage: OpCall, version: str, cuda: bool) -> list[OpMatch]:
+    """The catalog entries the call matches whose kernel runs with these arguments, in a
+    program on CUDA (``cuda``) or not: no backward where no gradient flows, no atomic
+    collision on a unique index, no pooling kernel for a global mean, no index backward
+    for integer repeats, no CPU path for a parameter that lives on the GPU."""
+    return [
+        m for m in match_op(usage, version, cuda=cuda, training=program.trains)
+        if not (m.entry.backward_only and no_backward(program, position, usage))
+        and not no_collision(m, usage)
+        and not global_mean(m, usage)
+        and not expanded_repeat(m, usage, version)
+        and not (cuda and on_the_accelerator(m, usage))
+    ]
 
 
 def nondeterministic_kernels(ctx: CheckContext, entry: str) -> list[OpFinding]:
