@@ -161,6 +161,9 @@ def check_tree(root: Path, names: list[str], size: int) -> None:
     env = {**os.environ, "NO_COLOR": "1", "XDG_CACHE_HOME": str(root / "xdg"), "COLUMNS": "200"}
     env.pop("FORCE_COLOR", None)
     hostile_cache_dir = "hostile_cache_dir" in names
+    # planted_cache plants nothing where another ingredient made the cache folder a link
+    planted = project / ".reprolint_cache" / "src-of-the-project.py"
+    planted_file = not (project / ".reprolint_cache").is_symlink() and planted.is_file()
     outside_before = _snapshot(outside)
     before = _snapshot(project)
 
@@ -171,7 +174,7 @@ def check_tree(root: Path, names: list[str], size: int) -> None:
         assert checked.returncode == 2 and "cache-dir" in checked.stderr
     else:
         assert checked.returncode == 1, (checked.stdout, checked.stderr)
-        assert "train.py:6:" in checked.stdout and "RPL101" in checked.stdout
+        assert "train.py:6:" in checked.stdout and "RPL101" in checked.stdout, (checked.stdout, checked.stderr)
     assert _snapshot(outside) == outside_before
     changed = _changes(before, _snapshot(project))
     assert all(_in_cache(rel) for rel in changed), changed
@@ -182,8 +185,8 @@ def check_tree(root: Path, names: list[str], size: int) -> None:
     github = _run(["check", ".", "--output-format", "github"], project, env)
     assert TRACEBACK not in github.stderr + github.stdout, github.stderr
     assert _forged_commands(github.stdout) == [] and _forged_commands(github.stderr) == [], github
-    if "planted_cache" in names:
-        assert (project / ".reprolint_cache" / "src-of-the-project.py").read_text() == "keep = True\n"
+    if planted_file:
+        assert planted.read_text() == "keep = True\n"
 
     middle = _snapshot(project)
     fixed = _run(["fix", ".", "--write", "--unsafe-fixes"], project, env)
@@ -227,6 +230,16 @@ def test_each_hostile_ingredient_alone(name: str) -> None:
     root = _scratch()
     try:
         check_tree(root, [name], size=3)
+    finally:
+        _remove_tree(root)
+
+
+def test_linked_cache_then_planted_cache() -> None:
+    """The pair another derandomized seed drew: the cache folder is a link, so nothing is
+    planted in it, and check, fix and clean still write nothing outside the project."""
+    root = _scratch()
+    try:
+        check_tree(root, ["linked_cache", "planted_cache"], size=3)
     finally:
         _remove_tree(root)
 
