@@ -89,6 +89,18 @@ SPLIT_IMPORTS = (
 )
 
 
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"])
+def test_a_fix_keeps_the_last_line_ending_of_any_newline_style(end: str) -> None:
+    # libcst's round trip drops the final "\r" of a file whose lines end in a lone CR
+    source = end.join(["import random", "s = {'a', 'b'}", "for w in s:", "    print(w, random.random())", ""])
+    fixed = fix_source(source, "train.py", unsafe_fixes=True)
+    assert fixed != source and "sorted(s)" in fixed
+    assert fixed.endswith("print(w, random.random())" + end)
+    assert not any(ch in fixed.replace(end, "") for ch in "\r\n")  # one newline style throughout
+    # what was not meant to change is there byte for byte
+    assert fixed.startswith("import random" + end)
+
+
 def test_inline_fix_goes_after_an_import_block_split_by_a_statement() -> None:
     inline = Settings().replace(fix_style="inline")
     fixed = fix_source(SPLIT_IMPORTS, "train.py", inline, unsafe_fixes=True)

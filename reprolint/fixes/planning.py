@@ -14,6 +14,8 @@ Each action is idempotent (it looks for its own result before adding it).
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
@@ -137,6 +139,7 @@ class FixPlanner:
         self._realised: dict[tuple[Any, ...], tuple[Edit, ...]] = {}
         self._draws_on_import: dict[str, bool] = {}
         self._lines: dict[str, list[str]] = {}
+        self._lost_tails: dict[str, str] = {}
 
     # -- helpers
     def module(self, path: str) -> Optional[cst.Module]:
@@ -147,6 +150,18 @@ class FixPlanner:
             except Exception:  # noqa: BLE001 - an unparsable file has no fixes
                 self._modules[path] = None
         return self._modules[path]
+
+    def lost_tail(self, path: str, module: cst.Module, source: str) -> str:
+        """The line ending libcst's round trip leaves off the end of ``source`` ("" when
+        none). Measured: libcst 1.x drops the last line's ending of a file whose lines end
+        in a lone "\r". (Other bytes it does not give back, form feeds, stay untouched:
+        edits are diffed line by line against ``source``.)"""
+        if path not in self._lost_tails:
+            again = module.code
+            ending = re.search(r"(?:\r\n|\r|\n)\Z", source)
+            lost = ending is not None and not again.endswith(ending.group())
+            self._lost_tails[path] = ending.group() if lost else ""
+        return self._lost_tails[path]
 
     @staticmethod
     def realise_key(action: FixAction) -> tuple[Any, ...]:
@@ -169,7 +184,10 @@ class FixPlanner:
         edits: tuple[Edit, ...] = ()
         if module is not None and source is not None:
             try:
+                tail = self.lost_tail(action.path, module, source)
                 code = action.apply(module).code
+                if tail and not code.endswith(tail):
+                    code += tail
                 if code != source:
                     check_parses(code, source, action.path, libcst_too=False)
                     edits = diff_edits(source, code)
