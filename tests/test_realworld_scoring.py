@@ -127,3 +127,26 @@ def test_an_rpl201_problem_is_found_through_the_program_finding_that_lists_it():
     assert evalsets.is_found(wanted, [listing])
     # at its own line, the program finding is not the op's finding
     assert not evalsets.is_found(problem(codes=("RPL201",), line=4), [finding(code="RPL301", line=4)])
+
+
+def test_a_verdicts_accuracy_counts_only_for_the_message_it_judged():
+    old = Verdict("o/r", "train.py", None, 10, "RPL304", "TP", False, message="TensorFlow 2.10")
+    evalset = EvalSet("t", [Repo("o/r", "0" * 40, "k")], [old], [], 1, blind=True, sample_only=True)
+    same = Finding("o/r", "RPL304", "train.py", 10, None, "TensorFlow 2.10", (), ("train.py",))
+    changed = Finding("o/r", "RPL304", "train.py", 10, None, "TensorFlow 1.15, declared", (), ("train.py",))
+    judged = evalsets.score(evalset, [same], [same])
+    assert judged.accurate == Counter({False: 1}) and judged.message_changed == []
+    rewritten = evalsets.score(evalset, [changed], [changed])
+    # the verdict still says TP; its accuracy waits for a judge of the new message
+    assert rewritten.judged == Counter({"TP": 1}) and rewritten.accurate == Counter()
+    assert rewritten.message_changed == [changed]
+    # a later verdict of the new message is the one that counts
+    new = Verdict("o/r", "train.py", None, 10, "RPL304", "TP", True, message="TensorFlow 1.15, declared")
+    evalset = EvalSet("t", [Repo("o/r", "0" * 40, "k")], [old, new], [], 1, blind=True, sample_only=True)
+    assert evalsets.score(evalset, [changed], [changed]).accurate == Counter({True: 1})
+    assert evalsets.score(evalset, [same], [same]).accurate == Counter({False: 1})
+
+
+def test_every_frozen_verdict_keeps_the_message_it_judged():
+    evalset = evalsets.load("frozen")
+    assert evalset.verdicts and all(v.message for v in evalset.verdicts)

@@ -80,6 +80,8 @@ class Verdict:
     accurate: Optional[bool]  # None: not judged
     reason: str = ""
     slack: int = 0  # lines of tolerance when joining to a finding (B: 0.1.0's lines)
+    # The message the judge read: its accuracy holds for that text only (None: not kept).
+    message: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,7 @@ def load_frozen(root: Path = HERE / "frozen") -> EvalSet:
                 Verdict(
                     repo, norm_path(item["path"]), _cell(item), int(item["line"]), item["code"],
                     item["verdict"], None if accurate is None else bool(accurate),
-                    item.get("reason", ""),
+                    item.get("reason", ""), message=item.get("message"),
                 )
             )
     missing = sorted(names - labelled)
@@ -293,11 +295,13 @@ def _near(path: str, line: int, cell: Optional[int], where: str, lines: Iterable
 
 
 def verdict_of(finding: Finding, index: dict[tuple, list[Verdict]]) -> Optional[Verdict]:
-    """The verdict that judges `finding`: exact location first, then within the slack."""
+    """The verdict that judges `finding`: exact location first, then within the slack.
+    Of several at one location, the one that judged this message, else the latest."""
     exact = [v for v in index.get((finding.repo, finding.code), ())
              if v.path == finding.path and v.cell == finding.cell and v.line == finding.line]
     if exact:
-        return exact[0]
+        same = [v for v in exact if v.message == finding.message]
+        return (same or exact)[-1]
     best = None
     for v in index.get((finding.repo, finding.code), ()):
         if not v.slack:
@@ -363,6 +367,8 @@ class Score:
     misses: list[Problem] = field(default_factory=list)
     fps: list[tuple[Finding, Verdict]] = field(default_factory=list)
     unjudged: list[Finding] = field(default_factory=list)
+    # judged, but the message changed since: its accuracy is not counted until judged again
+    message_changed: list[Finding] = field(default_factory=list)
     all_problems: Counter = field(default_factory=Counter)  # confidence -> count
 
 
@@ -390,7 +396,9 @@ def score(evalset: EvalSet, findings: list[Finding], scored: list[Finding]) -> S
         result.judged[v.verdict] += 1
         result.per_rule[f.code][v.verdict] += 1
         result.per_repo[f.repo][v.verdict] += 1
-        if v.accurate is not None:
+        if v.message is not None and v.message != f.message:
+            result.message_changed.append(f)
+        elif v.accurate is not None:
             result.accurate[v.accurate] += 1
             result.per_rule[f.code]["accurate" if v.accurate else "inaccurate"] += 1
         if v.verdict == "FP":
@@ -446,7 +454,8 @@ def report_lines(evalset: EvalSet, s: Score, sample_size: int) -> list[str]:
         f"{len(evalset.verdicts)} verdicts"
     )
     what = "the stratified sample" if evalset.sample_only else "every finding"
-    lines.append(f"precision over {what} ({sample_size} findings, {len(s.unjudged)} without a verdict)")
+    lines.append(f"precision over {what} ({sample_size} findings, {len(s.unjudged)} without a verdict, "
+                 f"{len(s.message_changed)} whose message changed since judged: accuracy not counted)")
     lines += [""] + [SUMMARY_HEADER, summary_line(evalset.name, s)] + [""]
     lines.append("### Per rule")
     lines.append(

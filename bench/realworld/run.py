@@ -23,7 +23,8 @@ messages. The dev and frozen sets score a stratified sample of 150 findings (eve
 represented) fixed by a hash of (repo, path, code, line, message), so unrelated changes do
 not reshuffle it; set B scores every finding that joins one of its verdicts. Findings of
 the sample without a verdict are counted as unjudged (``--to-judge FILE`` writes them out
-for a blind judge). Recall: the share of
+for a blind judge, with those whose message changed since their verdict: a verdict's
+accuracy holds for the message it judged, which it keeps). Recall: the share of
 high-confidence labelled problems that a finding of a matching code points at, or lists
 among its related locations, within 3 lines; a program-level problem (RPL105, RPL30x) is
 found by a finding of its code that names its entry point.
@@ -291,9 +292,15 @@ def run_set(evalset: EvalSet, args: argparse.Namespace, source: Optional[Path],
         runs.append(run)
         if dumped is not None:
             run.findings = dumped.get(repo.name, [])
-            tree = args.work_root / repo.slug
-            if tree.is_dir():
-                code_cell_numbers(evalset, repo.name, tree)
+            if any(p.repo == repo.name and p.cell is not None for p in evalset.problems):
+                # the notebooks give the cell numbers of the labels: export them if need be
+                tree = args.work_root / repo.slug
+                if not tree.is_dir():
+                    tree, why = export(repo, args.fetch_root, args.work_root)
+                if tree is not None:
+                    code_cell_numbers(evalset, repo.name, tree)
+                else:
+                    print(f"{repo.name}: notebook labels not renumbered: {why}", file=sys.stderr)
             continue
         tree, why = export(repo, args.fetch_root, args.work_root)
         if tree is None:
@@ -375,7 +382,9 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
             body += [f"  skipped: {r.repo.name}: {r.skipped}" for r in skipped]
         summary.append(summary_line(name, result))
         if args.to_judge and name != "dev":
-            to_judge(args.to_judge.with_suffix(f".{name}.json"), runs, result.unjudged)
+            # a changed message is judged again, whole (the judge does not see the old verdict)
+            to_judge(args.to_judge.with_suffix(f".{name}.json"), runs,
+                     result.unjudged + result.message_changed)
         if not args.no_save and not args.from_dump:
             dumps = RESULTS / "dumps"
             dumps.mkdir(parents=True, exist_ok=True)
