@@ -142,6 +142,9 @@ class FlagSet(Usage):
     warn_only: bool = False  # ``use_deterministic_algorithms(True, warn_only=True)``
     # the parameter or module constant whose default ``value`` is (for the message)
     default_of: Optional[str] = None
+    # set by what a call's ``**mapping`` spreads, not by a keyword of its own (the code
+    # of the mapping: ``trainer_cfg``); the call cannot be given the keyword again
+    spread: Optional[str] = None
 
 
 @dataclass(frozen=True)

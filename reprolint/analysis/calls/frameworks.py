@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from reprolint.analysis.calls import CallSite, on_call
 from reprolint.analysis.cst_helpers import literal as _literal
@@ -103,6 +103,16 @@ def _trainer_kwargs(c: Any, node: Any, namespace: bool = False) -> tuple[tuple[s
     return tuple({**spread, **lits}.items())
 
 
+def _spread_of(c: Any, node: Any, key: str) -> Optional[str]:
+    """The code of the ``**mapping`` that gives the call ``key``, when no keyword does."""
+    if any(arg.keyword is not None and arg.keyword.value == key for arg in node.args):
+        return None
+    spread = [arg.value for arg in node.args if arg.star == "**"]
+    giving = [v for v in spread if any(k == key for k, _ in _dict_items(c, v) or ())]
+    chosen = (giving or spread)[-1:]  # the last one wins, as in the call
+    return c.text(chosen[0]) if chosen else None
+
+
 def _lightning_trainer(c: Any, node: Any, qualname: str, lits: tuple[tuple[str, Any], ...]) -> None:
     from reprolint.analysis.values import OptionRef
 
@@ -111,7 +121,7 @@ def _lightning_trainer(c: Any, node: Any, qualname: str, lits: tuple[tuple[str, 
     c._u_emit(LightningTrainer, qualname, node, kwargs=lits)
     benchmark = keyword_value(lits, "benchmark")
     if benchmark is True:
-        c._u_emit(FlagSet, "cudnn.benchmark", node, value=True)
+        c._u_emit(FlagSet, "cudnn.benchmark", node, value=True, spread=_spread_of(c, node, "benchmark"))
     elif isinstance(benchmark, OptionRef):
         from reprolint.analysis.values import UNKNOWN
 

@@ -8,7 +8,7 @@ from reprolint import fixes
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.fixes.planning import FixAction, FixPlanner, node_code
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code
 from reprolint.model import Applicability, Diagnostic
 
 
@@ -58,7 +58,9 @@ class CudnnBenchmark(Rule):
 
     ## Fix safety
     Unsafe: `benchmark = True` becomes `False` (`Trainer(benchmark=True)` and
-    `cudnn.flags(benchmark=True)` get `benchmark=False`). The program's meaning is kept
+    `cudnn.flags(benchmark=True)` get `benchmark=False`; no fix where the Trainer's
+    `benchmark` comes from a `**mapping`, since giving the keyword again raises
+    `TypeError`: set it to false in the mapping). The program's meaning is kept
     but the kernels change, so the numbers change slightly and training may be slower.
 
     ## References
@@ -72,6 +74,10 @@ class CudnnBenchmark(Rule):
         "default": (
             "`{setting}` turns cuDNN autotuning on (`{name}` is true by default): kernels are "
             "picked per run, so runs differ"
+        ),
+        "spread": (
+            "`{setting}` turns cuDNN autotuning on (`benchmark` is true in `{spread}`): kernels "
+            "are picked per run, so runs differ"
         ),
     }
     fix_title = "Set `torch.backends.cudnn.benchmark = False`"
@@ -109,6 +115,11 @@ class CudnnBenchmark(Rule):
             line=3,
         ),
         Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=3, benchmark=True)\n", line=2),
+        # From a mapping spread into the Trainer: the message quotes the call as written.
+        Invalid(
+            "import lightning as L\ncfg = {'max_epochs': 3, 'benchmark': True}\ntrainer = L.Trainer(**cfg)\n",
+            line=3, message="`L.Trainer(**cfg)` turns cuDNN autotuning on (`benchmark` is true in `cfg`)",
+        ),
         # From a parameter whose default turns autotuning on.
         Invalid(
             "import torch\n\ndef training_loop(rank=0, cudnn_benchmark=True):\n"
@@ -138,6 +149,10 @@ class CudnnBenchmark(Rule):
                 yield self.report(path, span, variant="default", name=source,
                                   setting=f"torch.backends.cudnn.benchmark = {source}", entry_points=entries)
                 continue
+            if trainer and usage.spread is not None:  # `L.Trainer(**trainer_cfg)`
+                yield self.report(path, span, variant="spread", setting=f"{usage.text}(**{usage.spread})",
+                                  spread=usage.spread, entry_points=entries)
+                continue
             setting = "Trainer(benchmark=True)" if trainer else "torch.backends.cudnn.benchmark = True"
             yield self.report(path, span, setting=setting, entry_points=entries)
 
@@ -149,6 +164,9 @@ class CudnnBenchmark(Rule):
 def _plan_cudnn_benchmark(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     module = planner.module(d.path)
     if module is None:
+        return None
+
+    if data_field(d, "spread") is not None:
         return None
 
     def apply(m: cst.Module) -> cst.Module:
@@ -171,4 +189,6 @@ def _plan_cudnn_benchmark(planner: FixPlanner, d: Diagnostic) -> Optional[FixAct
 
 @CudnnBenchmark.fix_prechecker
 def _fix_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
-    return True  # the setting is rewritten where it is reported
+    # The setting is rewritten where it is reported; not where a `**mapping` gives it:
+    # `Trainer(**cfg, benchmark=False)` raises TypeError (the keyword given twice).
+    return data_field(d, "spread") is None

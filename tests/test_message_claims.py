@@ -1,0 +1,101 @@
+"""Every claim a message makes about the checked code is true of that code (issue 26 item 5).
+
+A message names the call it reports, the entry point, the lines of related draws, seeds
+and ops, and the versions it assumed and where they were declared. This test checks each
+of those claims, for every finding on the bundled corpus, against the source it names
+(the rule messages' templates are tested apart, in test_rule_messages.py).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from reprolint.api import check_paths
+from reprolint.config import Settings
+from reprolint.model import Diagnostic
+
+REPO = Path(__file__).resolve().parent.parent
+
+# `name(...)`, `a.b[...]`: the code a message quotes first (what it reports).
+_SUBJECT = re.compile(r"^`([^`]+)`")
+_REFERENCE = re.compile(r"((?:corpus/)[\w./+-]+\.py):(\d+)")
+_ENTRY = re.compile(r"\(entry point: ([^;)]+)")
+_DECLARED = re.compile(r"declared in ([\w./-]+) as `([^`]+)`")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@cache
+def _findings() -> tuple[Diagnostic, ...]:
+    result = check_paths(["corpus"], Settings(), jobs=1)
+    return tuple(d for d in result.diagnostics if d.cell is None and d.code != "RPL900")
+
+
+@cache
+def _lines(path: str) -> tuple[str, ...]:
+    return tuple((REPO / path).read_text(encoding="utf-8").splitlines())
+
+
+def _quoted_words(quoted: str) -> list[str]:
+    """The names of a quoted expression, without what the message elided (`...`)."""
+    text = quoted.replace("...", " ")
+    return [w for w in _WORD.findall(text) if w not in {"for", "in", "num_workers"}]
+
+
+def _lines_of(d: Diagnostic) -> str:
+    lines = _lines(d.path)
+    return "\n".join(lines[d.span.start_line - 1 : d.span.end_line])
+
+
+def _ids() -> list[str]:
+    return [f"{d.path}:{d.span.start_line}:{d.code}" for d in _findings()]
+
+
+def test_the_corpus_gives_findings_of_most_rules() -> None:
+    assert len({d.code for d in _findings()}) >= 20
+
+
+@pytest.mark.parametrize("d", _findings(), ids=_ids())
+def test_the_reported_code_is_the_code_at_the_finding(d: Diagnostic) -> None:
+    match = _SUBJECT.match(d.message)
+    if match is None or d.span.start_line == 1 and d.span.start_column == 1:
+        return  # a program-level message (anchored at the module's start) quotes no call
+    here = _lines_of(d)
+    missing = [w for w in _quoted_words(match.group(1)) if w not in here]
+    assert not missing, (d.message, here)
+
+
+@pytest.mark.parametrize("d", _findings(), ids=_ids())
+def test_related_locations_point_at_what_their_notes_quote(d: Diagnostic) -> None:
+    for related in d.related:
+        lines = _lines(related.path)
+        assert 1 <= related.span.start_line <= len(lines), related
+        match = _SUBJECT.match(related.message)
+        if match:
+            text = lines[related.span.start_line - 1]
+            missing = [w for w in _quoted_words(match.group(1)) if w not in text]
+            assert not missing, (related, text)
+
+
+@pytest.mark.parametrize("d", _findings(), ids=_ids())
+def test_lines_and_entry_points_a_message_names_exist(d: Diagnostic) -> None:
+    for path, line in _REFERENCE.findall(d.message):
+        assert 1 <= int(line) <= len(_lines(path)), (d.message, path, line)
+        # a line the message names is one of the finding's own or a related location
+        places = {(d.path, d.span.start_line)} | {(r.path, r.span.start_line) for r in d.related}
+        assert (path, int(line)) in places, d.message
+    for entry in _ENTRY.findall(d.message):
+        assert entry.strip() in d.entry_points, (d.message, d.entry_points)
+        assert (REPO / entry.strip()).is_file()
+
+
+@pytest.mark.parametrize("d", _findings(), ids=_ids())
+def test_a_declared_version_is_what_the_named_file_declares(d: Diagnostic) -> None:
+    for filename, spec in _DECLARED.findall(d.message):
+        folder = REPO / d.path
+        candidates = [p / filename for p in folder.parents if (p / filename).is_file()]
+        assert candidates, (d.message, filename)
+        assert spec in candidates[0].read_text(encoding="utf-8"), (d.message, candidates[0])
