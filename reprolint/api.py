@@ -342,6 +342,13 @@ class ProgramCheck:
 def check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots: Sequence[str]) -> ProgramCheck:
     """Run every enabled rule over analysed files as one project (imports resolve up
     to ``roots``); what ``check_paths`` does after reading and parsing the files."""
+    # A program's walk nests once per import level (a chain of 2,000 modules importing
+    # the next one is 4,000 frames deep).
+    with _deep_recursion():
+        return _check_analyses(analyses, settings, roots)
+
+
+def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots: Sequence[str]) -> ProgramCheck:
     from reprolint.checks.parse import ParseError
 
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
@@ -412,7 +419,8 @@ def _diagnostics(
 ) -> list[Diagnostic]:
     """``fix_edits=False``: fixes say only that they exist and their level (no edits).
     ``jobs``: processes for computing fix edits (None: every core)."""
-    return check_analyses(analyses, settings, roots).finish(fix_edits=fix_edits, jobs=jobs)
+    with _deep_recursion():
+        return check_analyses(analyses, settings, roots).finish(fix_edits=fix_edits, jobs=jobs)
 
 
 def _configured_entries(facts: Mapping[str, ModuleFacts], settings: Settings) -> list[str]:

@@ -419,3 +419,19 @@ def test_chains_of_every_operator_kind_are_refused() -> None:
     deep = "y = " + "(" * (MAX_NESTING + 1) + ")" * (MAX_NESTING + 1) + "\n"
     reason = parse_problem(chain + deep)
     assert reason is not None and "nested" in reason[0] and reason[1] == 2
+
+
+def test_a_chain_of_two_thousand_modules_importing_the_next_is_checked_and_fixed(cli, tmp_path: Path) -> None:
+    # Each import level nests the program's walk (found by bench/lsp_latency.py's
+    # 2,000-file workspace: an internal RecursionError, exit 2, no finding).
+    n = 2000
+    for i in range(n - 1):
+        (tmp_path / f"m{i}.py").write_text(f"import m{i + 1}\n\ndef f():\n    return 1\n\nm{i + 1}.f()\n")
+    (tmp_path / f"m{n - 1}.py").write_text("import random\n\ndef f():\n    return random.random()\n")
+    (tmp_path / "train.py").write_text("import m0\n\nif __name__ == '__main__':\n    m0.f()\n")
+    checked = cli("check", "--no-cache", str(tmp_path))
+    assert checked.status == 1, checked.err
+    assert f"m{n - 1}.py:4:12: RPL101" in checked.out and "internal error" not in checked.err
+    fixed = cli("fix", "--no-cache", "--write", str(tmp_path))
+    assert fixed.status == 0, fixed.err
+    assert "reprolint.runtime.install(seed=0)" in (tmp_path / "train.py").read_text()
