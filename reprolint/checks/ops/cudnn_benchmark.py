@@ -112,7 +112,7 @@ class CudnnBenchmark(Rule):
         Invalid(
             "import torch\nfrom torch.backends import cudnn\ncudnn.benchmark = True\n"
             "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n",
-            line=3,
+            line=3, message="`cudnn.benchmark = True` lets",  # quoted as written
         ),
         Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=3, benchmark=True)\n", line=2),
         # From a mapping spread into the Trainer: the message quotes the call as written.
@@ -147,13 +147,17 @@ class CudnnBenchmark(Rule):
             source = usage.default_of if not trainer else None
             if source is not None:  # `cudnn.benchmark = cudnn_benchmark` (a parameter or constant)
                 yield self.report(path, span, variant="default", name=source,
-                                  setting=f"torch.backends.cudnn.benchmark = {source}", entry_points=entries)
+                                  setting=f"{usage.text} = {source}", entry_points=entries)
                 continue
             if trainer and usage.spread is not None:  # `L.Trainer(**trainer_cfg)`
                 yield self.report(path, span, variant="spread", setting=f"{usage.text}(**{usage.spread})",
                                   spread=usage.spread, entry_points=entries)
                 continue
-            setting = "Trainer(benchmark=True)" if trainer else "torch.backends.cudnn.benchmark = True"
+            # quoted as written (`cudnn.benchmark = True` after `from torch.backends import cudnn`)
+            if trainer or usage.text.endswith("flags"):  # a call: `cudnn.flags(benchmark=True)`
+                setting = f"{usage.text.rsplit('.', 1)[-1] if trainer else usage.text}(benchmark=True)"
+            else:
+                setting = f"{usage.text} = True"
             yield self.report(path, span, setting=setting, entry_points=entries)
 
 
