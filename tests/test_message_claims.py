@@ -2,16 +2,18 @@
 
 A message names the call it reports, the entry point, the lines of related draws, seeds
 and ops, and the versions it assumed and where they were declared. This test checks each
-of those claims, for every finding on the bundled corpus, against the source it names
+of those claims against the source it names, for every finding on the bundled corpus
 and on the rules' INVALID examples (the templates are tested apart, in
-test_rule_messages.py).
+test_rule_messages.py; run.py checks the same claims on the evaluation sets).
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from functools import cache
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -20,15 +22,10 @@ from reprolint.checks.base import all_rules
 from reprolint.config import Settings
 from reprolint.model import Diagnostic
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench" / "realworld"))
+import claims  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
-
-# `name(...)`, `a.b[...]`: the code a message quotes first (what it reports).
-_SUBJECT = re.compile(r"^`([^`]+)`")
-_REFERENCE = re.compile(r"((?:corpus/|examples/)[\w./+-]+\.py):(\d+)")
-_ENTRY = re.compile(r"\(entry point: ([^;)]+)")
-_DECLARED = re.compile(r"declared in ([\w./-]+) as `([^`]+)`")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
 
 # The sources of the rules' INVALID examples, by path, for the examples' findings.
 _EXAMPLE_SOURCES: dict[str, dict[str, str]] = {}
@@ -58,15 +55,16 @@ def _exists(path: str) -> bool:
     return path in _EXAMPLE_SOURCES or (REPO / path).is_file()
 
 
-def _quoted_words(quoted: str) -> list[str]:
-    """The names of a quoted expression, without what the message elided (`...`)."""
-    text = quoted.replace("...", " ")
-    return [w for w in _WORD.findall(text) if w not in {"for", "in", "num_workers"}]
+def _claimed(d: Diagnostic) -> claims.Claimed:
+    places = ((d.path, d.span.start_line), *((r.path, r.span.start_line) for r in d.related))
+    return claims.Claimed(
+        d.path, d.span.start_line, d.span.end_line, d.message, places, d.entry_points,
+        program_level=d.span.start_line == 1 and d.span.start_col == 1,
+    )
 
 
-def _lines_of(d: Diagnostic) -> str:
-    lines = _lines(d.path)
-    return "\n".join(lines[d.span.start_line - 1 : d.span.end_line])
+def _maybe_lines(path: str) -> Optional[tuple[str, ...]]:
+    return _lines(path) if _exists(path) else None
 
 
 def _ids() -> list[str]:
@@ -78,13 +76,10 @@ def test_the_corpus_gives_findings_of_most_rules() -> None:
 
 
 @pytest.mark.parametrize("d", _findings(), ids=_ids())
-def test_the_reported_code_is_the_code_at_the_finding(d: Diagnostic) -> None:
-    match = _SUBJECT.match(d.message)
-    if match is None or d.span.start_line == 1 and d.span.start_col == 1:
-        return  # a program-level message (anchored at the module's start) quotes no call
-    here = _lines_of(d)
-    missing = [w for w in _quoted_words(match.group(1)) if w not in here]
-    assert not missing, (d.message, here)
+def test_every_claim_of_the_message_holds_in_the_source(d: Diagnostic) -> None:
+    # the quoted code is at the finding, named lines are its places, the entry point is
+    # its program, a declared version is in the file it names (bench/realworld/claims.py)
+    assert claims.failed_claims(_claimed(d), _maybe_lines) == [], d.message
 
 
 @pytest.mark.parametrize("d", _findings(), ids=_ids())
@@ -92,29 +87,33 @@ def test_related_locations_point_at_what_their_notes_quote(d: Diagnostic) -> Non
     for related in d.related:
         lines = _lines(related.path)
         assert 1 <= related.span.start_line <= len(lines), related
-        match = _SUBJECT.match(related.message)
+        match = re.match(r"^`([^`]+)`", related.message)
         if match:
             text = lines[related.span.start_line - 1]
-            missing = [w for w in _quoted_words(match.group(1)) if w not in text]
+            missing = [w for w in claims.quoted_names(match.group(1)) if w not in text]
             assert not missing, (related, text)
 
 
-@pytest.mark.parametrize("d", _findings(), ids=_ids())
-def test_lines_and_entry_points_a_message_names_exist(d: Diagnostic) -> None:
-    for path, line in _REFERENCE.findall(d.message):
-        assert 1 <= int(line) <= len(_lines(path)), (d.message, path, line)
-        # a line the message names is one of the finding's own or a related location
-        places = {(d.path, d.span.start_line)} | {(r.path, r.span.start_line) for r in d.related}
-        assert (path, int(line)) in places, d.message
-    for entry in _ENTRY.findall(d.message):
-        assert entry.strip() in d.entry_points, (d.message, d.entry_points)
-        assert _exists(entry.strip())
-
-
-@pytest.mark.parametrize("d", _findings(), ids=_ids())
-def test_a_declared_version_is_what_the_named_file_declares(d: Diagnostic) -> None:
-    for filename, spec in _DECLARED.findall(d.message):
-        folders = Path(d.path).parents
-        candidates = [str(p / filename) for p in folders if _exists(str(p / filename))]
-        assert candidates, (d.message, filename)
-        assert spec in "\n".join(_lines(candidates[0])), (d.message, candidates[0])
+@pytest.mark.parametrize(
+    "message, failed",
+    [
+        ("`nn.Linear(...)` initialises weights (entry point: train.py)", []),
+        ("`nn.Conv2d(...)` initialises weights", ["quoted code not at the finding (Conv2d)"]),
+        ("`nn.Linear(...)` (entry point: eval.py)", ["names an entry point that is not its program (eval.py)"]),
+        ("`nn.Linear(...)` (entry point: train.py, eval.py and 2 more)",
+         ["names an entry point that is not its program (eval.py)"]),
+        ("`nn.Linear(...)` draws first (model.py:3)", []),
+        ("`nn.Linear(...)` draws first (model.py:9)", ["names a line that does not exist (model.py:9)"]),
+        ("`nn.Linear(...)` draws first (model.py:1)", ["names a line that is none of its places (model.py:1)"]),
+        ("`nn.Linear(...)` (torch 1.7, declared in requirements.txt as `torch==1.7.1`)", []),
+        ("`nn.Linear(...)` (torch 1.8, declared in requirements.txt as `torch==1.8.0`)",
+         ["declaration not in requirements.txt (torch==1.8.0)"]),
+    ],
+)
+def test_each_kind_of_false_claim_is_caught(message: str, failed: list[str]) -> None:
+    files = {
+        "model.py": ("import torch.nn as nn", "", "layer = nn.Linear(3, 4)"),
+        "requirements.txt": ("torch==1.7.1",),
+    }
+    claimed = claims.Claimed("model.py", 3, 3, message, (("model.py", 3),), ("train.py",), program_level=False)
+    assert claims.failed_claims(claimed, files.get) == failed

@@ -49,6 +49,7 @@ from typing import Any, Iterable, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from claims import Claimed, failed_claims  # noqa: E402
 from evalsets import (  # noqa: E402  (a script beside its module)
     SUMMARY_HEADER,
     code_cell_numbers,
@@ -314,6 +315,51 @@ def run_set(evalset: EvalSet, args: argparse.Namespace, source: Optional[Path],
     return runs
 
 
+def claim_lines(evalset: EvalSet, runs: list[RepoRun], work_root: Path) -> list[str]:
+    """The message claims that the exported source does not bear out, per rule, over
+    every finding (claims.py; notebooks and findings of repositories not exported are
+    not checked). A blind set gets counts only."""
+    checked: Counter = Counter()
+    failing: Counter = Counter()
+    kinds: Counter = Counter()
+    shown: list[str] = []
+    for run in runs:
+        tree = work_root / run.repo.slug
+        if not tree.is_dir():
+            continue
+        cache: dict[str, Optional[list[str]]] = {}
+
+        def lines(path: str) -> Optional[list[str]]:
+            if path not in cache:
+                try:
+                    cache[path] = (tree / path).read_text(encoding="utf-8", errors="replace").splitlines()
+                except OSError:
+                    cache[path] = None
+            return cache[path]
+
+        for f in run.findings:
+            if f.cell is not None or f.code == "RPL900":
+                continue
+            places = ((f.path, f.line), *((p, l) for p, l, c in f.related if c is None))
+            # a dump keeps first lines only: a quoted call may go on over the next two
+            claimed = Claimed(f.path, f.line, f.line + 2, f.message, places, tuple(f.entry_points or ()),
+                              program_level=f.line == 1)
+            checked[f.code] += 1
+            failed = failed_claims(claimed, lines)
+            if failed:
+                failing[f.code] += 1
+                kinds.update(kind.split(" (")[0] for kind in failed)
+                if not evalset.blind and len(shown) < 30:
+                    shown.append(f"  {f.code} {f.repo}:{f.path}:{f.line}  {'; '.join(failed)}")
+    if not checked:
+        return []
+    out = ["", f"### Message claims the source does not bear out (claims.py; {sum(checked.values())} findings checked)",
+           f"{'rule':7} {'checked':>7} {'failing':>7}"]
+    out += [f"{code:7} {checked[code]:>7} {failing[code]:>7}" for code in sorted(checked)]
+    out += [f"  {n:>4}  {kind}" for kind, n in kinds.most_common()]
+    return out + shown
+
+
 def to_judge(path: Path, runs: list[RepoRun], unjudged: list[Finding]) -> None:
     """Write the findings that need a verdict, per repository, for a blind judge."""
     wanted = {f.key for f in unjudged}
@@ -378,6 +424,7 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
         result = score(evalset, findings, scored)
         skipped = [r for r in runs if r.skipped]
         body += [""] + report_lines(evalset, result, len(scored))
+        body += claim_lines(evalset, runs, args.work_root)
         if skipped:
             body += [f"  skipped: {r.repo.name}: {r.skipped}" for r in skipped]
         summary.append(summary_line(name, result))
