@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from reprolint.analysis.determinism import program_usages, short, tf_determinism, tf_version
-from reprolint.analysis.usage_events import GpuSelected
+from reprolint.analysis.determinism import program_usages, tf_determinism
+from reprolint.analysis.tf_versions import program_tf, tf_switch
+from reprolint.analysis.usage_events import EnvSet, GpuSelected
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, plan_determinism
 from reprolint.model import Applicability
@@ -66,7 +67,13 @@ class MissingTfOpDeterminism(Rule):
     """
 
     code = "RPL304"
-    message = "this TensorFlow training program never turns on op determinism (`tf.config.experimental.enable_op_determinism()`, TensorFlow {version}), so its GPU kernels may differ between runs{note}"
+    message = (
+        "this TensorFlow training program never turns on op determinism ({tf}), so its GPU kernels "
+        "may differ between runs: {advice}{note}"
+    )
+    messages = {
+        "partial": "this TensorFlow training program's GPU kernels may differ between runs ({tf}): {advice}{note}",
+    }
     fix_title = "Call `tf.config.experimental.enable_op_determinism()` at the entry point"
     fix_applicability = Applicability.UNSAFE
     framework = "tensorflow"
@@ -93,25 +100,40 @@ class MissingTfOpDeterminism(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        version = tf_version()
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
             if not program.is_training or not program.trains_with("tf") or program.hides_gpu("tf"):
                 continue
+            # the TensorFlow it runs on: declared, else the TF1 API it calls, else the default
+            assumed = program_tf(ctx, program)
+            version = assumed.version
             det = tf_determinism(program, version)
-            if det.on:
-                continue
+            switch = tf_switch(assumed)
+            if det.on or (det.cudnn_only and switch.kind == "cudnn-env"):
+                continue  # on, or the one switch this version has is set
             gpu = program.first(GpuSelected, "tf")
             where = (gpu[1], gpu[2]) if gpu else program.entry_event
             if where is None or (where[0], where[1].span) in seen:
                 continue
             seen.add((where[0], where[1].span))
-            note = (
-                " (`TF_CUDNN_DETERMINISTIC` only makes cuDNN convolutions deterministic)"
-                if det.cudnn_only else ""
-            )
+            notes = []
+            if det.cudnn_only:
+                notes.append("`TF_CUDNN_DETERMINISTIC` only makes cuDNN convolutions deterministic")
+            unread = sorted({
+                env.name for _, _, env in program.of(EnvSet) if env.name == "TF_DETERMINISTIC_OPS"
+            }) if switch.kind in ("cudnn-env", "none") else []
+            if unread:
+                notes.append(
+                    "the `TF_DETERMINISTIC_OPS` it sets is read by stock TensorFlow from 2.1 (and NVIDIA's "
+                    "NGC containers), not by this version"
+                )
+            if assumed.compat_v1 and assumed.major >= 2:
+                notes.append(f"it runs TF1 graph code through `tf.compat.v1` ({assumed.compat_v1})")
+            note = "".join(f" ({n})" for n in notes)
             yield self.report(
-                where[0], where[1].span, version=short(version), note=note, cudnn_only=det.cudnn_only,
+                where[0], where[1].span, variant="partial" if switch.kind in ("cudnn-env", "none") else None,
+                tf=assumed.phrase(), advice=switch.advice, note=note, cudnn_only=det.cudnn_only,
+                switch=switch.kind, version=assumed.to_data(),
                 roles={program.entry: program.role.value}, entry_points=program.entry_points,
             )
 

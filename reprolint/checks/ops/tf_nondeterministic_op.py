@@ -2,14 +2,8 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from reprolint.analysis.determinism import (
-    match_op,
-    program_usages,
-    short,
-    tf_determinism,
-    tf_settings_by_name,
-    tf_version,
-)
+from reprolint.analysis.determinism import match_op, program_usages, tf_determinism, tf_settings_by_name
+from reprolint.analysis.tf_versions import TfAssumed, program_tf
 from reprolint.analysis.usage_events import OpCall, TfSetting, TrainStep
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.catalog import ops as catalog_ops
@@ -108,8 +102,8 @@ class TfNondeterministicOp(Rule):
     """
 
     code = "RPL204"
-    message = "`{call}(...)`{gradient} is nondeterministic on GPU in TensorFlow {version}: {why}{instead}"
-    messages = {"setting": "`{call}` is nondeterministic in TensorFlow {version}: {why}"}
+    message = "`{call}(...)`{gradient} is nondeterministic on GPU in {tf}: {why}{instead}"
+    messages = {"setting": "`{call}` is nondeterministic in {tf}: {why}"}
     framework = "tensorflow"
 
     VALID = [
@@ -139,13 +133,14 @@ class TfNondeterministicOp(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        version = tf_version()
-        short_version = short(version)
         settings = tf_settings_by_name()
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
             if not (program.uses("tensorflow", ctx.facts) or program.uses("keras", ctx.facts)):
                 continue
+            # the TensorFlow it runs on: declared, else the TF1 API it calls, else the default
+            assumed = program_tf(ctx, program)
+            version, phrase = assumed.version, assumed.phrase()
             gpu = not program.hides_gpu("tf")
             det = tf_determinism(program, version)
             seeded = program.program.seeded_libraries if program.program is not None else set()
@@ -164,8 +159,8 @@ class TfNondeterministicOp(Rule):
                     continue
                 seen.add((path, usage.span))
                 yield self.report(
-                    path, usage.span, variant="setting", call=usage.text, version=short_version, why=why,
-                    setting=usage.name, entry_points=program.entry_points,
+                    path, usage.span, variant="setting", call=usage.text, tf=phrase, why=why,
+                    setting=usage.name, entry_points=program.entry_points, version=assumed.to_data(),
                 )
             for _, path, op_call in program.of(OpCall, default_only=False):
                 if not op_call.name.startswith(("tensorflow.", "keras.")) or (path, op_call.span) in seen:
@@ -179,18 +174,15 @@ class TfNondeterministicOp(Rule):
                 flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
                 if strict:
                     entry = strict[0].entry
-                    if entry.kind == "raises":
-                        why = "it has no deterministic GPU kernel and raises under op determinism"
-                    else:
-                        why = "it stays nondeterministic even with op determinism on"
+                    why = _strict_why(entry.kind, assumed)
                 elif flagged and not det.on:
                     entry = flagged[0].entry
-                    why = f"it is deterministic only with {_ENABLE}, which this program never calls"
+                    why = f"it is deterministic only with {_switch(assumed)}, which this program never turns on"
                 else:
                     continue
                 seen.add((path, op_call.span))
                 yield self.report(
-                    path, op_call.span, call=op_call.text, version=short_version, why=why,
+                    path, op_call.span, call=op_call.text, tf=phrase, why=why, version=assumed.to_data(),
                     gradient=" (its gradient)" if entry.backward_only else "",
                     instead=f"; instead: {entry.alternative}" if entry.alternative and entry.kind != "deterministic-with-flag" else "",
                     op=entry.id, entry_points=program.entry_points,
@@ -212,13 +204,38 @@ class TfNondeterministicOp(Rule):
                         f"finish; instead: {setting.alternative}")
             if "sloppy" in kwargs:
                 return f"`sloppy=True` hands elements over as they are ready; instead: {setting.alternative}"
-            return "`deterministic=False` hands elements over in completion order; drop it or enable op determinism"
+            if setting.overridden_since is not None and parse_version(version) >= setting.overridden_since:
+                return "`deterministic=False` hands elements over in completion order; drop it or enable op determinism"
+            return "`deterministic=False` hands elements over in completion order; drop it"
         if setting.form == "assign":
             if usage.value != setting.value or overridden:
                 return None
             return "`tf.data` returns elements in completion order; leave `deterministic` at True"
         alternative = f"; instead: {setting.alternative}" if setting.alternative else ""
         return f"it has no op-determinism support{alternative}"
+
+
+def _switch(assumed: TfAssumed) -> str:
+    """The switch that makes a flagged op deterministic in this TensorFlow."""
+    version = parse_version(assumed.version)
+    if version >= (2, 8, 0):
+        return _ENABLE
+    if version >= (2, 1, 0):
+        return "`TF_DETERMINISTIC_OPS=1` (`enable_op_determinism()` arrives in 2.8)"
+    return "`TF_CUDNN_DETERMINISTIC=1` (cuDNN convolutions and pooling only)"
+
+
+def _strict_why(kind: str, assumed: TfAssumed) -> str:
+    """Why an op with no deterministic kernel in this TensorFlow is reported."""
+    version = parse_version(assumed.version)
+    if kind == "raises":
+        where = "op determinism" if version >= (2, 8, 0) else "`TF_DETERMINISTIC_OPS=1`"
+        return f"it has no deterministic GPU kernel and raises under {where}"
+    if version >= (2, 8, 0):
+        return "it stays nondeterministic even with op determinism on"
+    if version >= (2, 1, 0):
+        return "it stays nondeterministic even with `TF_DETERMINISTIC_OPS=1`"
+    return "no switch of this version makes it deterministic"
 
 
 def _known(value: object) -> object:

@@ -1,0 +1,152 @@
+"""The TensorFlow a program runs on, as the TF rules (RPL204, RPL304) assume it, and
+where that came from.
+
+In order: what the project of the program's entry point declares (the nearest
+declaration files, :func:`reprolint.analysis.declared.declarations_for`: ``tensorflow``,
+``tensorflow-gpu``, ``tensorflow-cpu``, ``tf-nightly``); else the TF1 API the program
+calls (``tf.Session``, ``tf.placeholder``, ``tf.contrib.*``...: names TF 2 removed, so
+the program runs on TensorFlow 1.x); else the installed TensorFlow, else the newest the
+catalog knows. A declared range that admits both TF 1 and TF 2 (``tensorflow>=1.12``)
+is narrowed by the TF1 API to its highest 1.x release. TF1 graph code written against
+``tf.compat.v1`` runs on TF 2 (and on 1.14/1.15): it is recorded (``compat_v1``) but does
+not move the version.
+
+The determinism switches each version has (``rules/tf.toml`` flags, checked against
+TensorFlow's release notes and NVIDIA's framework-reproducibility notes):
+``tf.config.experimental.enable_op_determinism()`` from 2.8; ``TF_DETERMINISTIC_OPS=1``
+from 2.1 (deprecated, still read, from 2.8); in 1.14, 1.15 and 2.0 only
+``TF_CUDNN_DETERMINISTIC=1`` (cuDNN convolution and max-pooling algorithms; bias_add's
+gradient stays nondeterministic without NVIDIA's patch); nothing in stock TensorFlow
+before 1.14.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any, Optional
+
+from reprolint.analysis.usage_events import TfApi
+
+__all__ = ["TF1_LAST", "TfAssumed", "TfSwitch", "program_tf", "tf_switch"]
+
+TF1_LAST = "1.15.0"  # the last TensorFlow 1 release: what "TF 1.x" is looked up as
+
+
+@dataclass(frozen=True)
+class TfAssumed:
+    """The TensorFlow a program is taken to run on."""
+
+    version: str  # what the catalog is asked with ("1.15.0" for an unknown 1.x)
+    label: str  # "TensorFlow 1.15", "TensorFlow 1.x", "TensorFlow 2.21"
+    source: str  # "declared in requirements.txt as `tensorflow==1.15`", ...
+    kind: str  # "declared", "tf1-api", "installed", "catalog", "configured"
+    compat_v1: Optional[str] = None  # "`tf.compat.v1.Session`, train.py line 6": TF1 graph code on TF 2
+
+    @property
+    def major(self) -> int:
+        return int(self.version.split(".")[0])
+
+    def phrase(self) -> str:
+        """``TensorFlow 1.15, declared in requirements.txt as `tensorflow==1.15```."""
+        return f"{self.label}, {self.source}"
+
+    def to_data(self) -> dict[str, str]:
+        data = {"library": "tensorflow", "version": self.label.split(" ", 1)[1], "source": self.source, "kind": self.kind}
+        if self.compat_v1:
+            data["compat_v1"] = self.compat_v1
+        return data
+
+
+@dataclass(frozen=True)
+class TfSwitch:
+    """What a TensorFlow version offers to make its GPU kernels deterministic."""
+
+    kind: str  # "call" (enable_op_determinism), "env" (TF_DETERMINISTIC_OPS), "cudnn-env", "none"
+    advice: str  # for messages
+    lines: tuple[str, ...]  # what a fix inserts ("{tf}" / "{os}": the names the module binds)
+
+
+def tf_switch(assumed: TfAssumed) -> TfSwitch:
+    """The switch the assumed TensorFlow honours (``rules/tf.toml``'s flags)."""
+    from reprolint.catalog import ops as catalog_ops
+
+    version = catalog_ops.parse_version(assumed.version)
+    if version >= (2, 8, 0):
+        return TfSwitch(
+            "call", "call `tf.config.experimental.enable_op_determinism()` at its start",
+            ("{tf}.config.experimental.enable_op_determinism()",),
+        )
+    if version >= (2, 1, 0):
+        return TfSwitch(
+            "env", "set `TF_DETERMINISTIC_OPS=1` before its first op (TF 2.1-2.7; "
+            "`enable_op_determinism()` only exists from 2.8)",
+            ('{os}.environ["TF_DETERMINISTIC_OPS"] = "1"',),
+        )
+    cudnn = (
+        "`TF_CUDNN_DETERMINISTIC=1` makes only its cuDNN convolutions and max-pooling deterministic "
+        "(bias_add's gradient and other ops stay nondeterministic without NVIDIA's patch); "
+        "it has neither `enable_op_determinism()` (TF 2.8) nor `TF_DETERMINISTIC_OPS` (TF 2.1)"
+    )
+    if assumed.kind == "tf1-api":
+        return TfSwitch("cudnn-env", f"from TF 1.14, {cudnn}; before 1.14 stock TensorFlow has no switch",
+                        ('{os}.environ["TF_CUDNN_DETERMINISTIC"] = "1"',))
+    if version >= (1, 14, 0):
+        return TfSwitch("cudnn-env", cudnn, ('{os}.environ["TF_CUDNN_DETERMINISTIC"] = "1"',))
+    return TfSwitch(
+        "none", "stock TensorFlow before 1.14 has no switch for deterministic GPU kernels "
+        "(`TF_CUDNN_DETERMINISTIC` arrives in 1.14, `TF_DETERMINISTIC_OPS` in 2.1)", (),
+    )
+
+
+def _tf1_call(program: Any, tf1: bool) -> Optional[str]:
+    """"`tf.Session`, train.py line 6" for the program's first TF1 API call of that kind."""
+    for _, path, usage in program.of(TfApi, default_only=False):
+        if usage.tf1 is tf1:
+            return f"`{usage.text}`, {PurePosixPath(path).name} line {usage.span.start_line}"
+    return None
+
+
+def program_tf(ctx: Any, program: Any) -> TfAssumed:
+    """The TensorFlow ``program`` runs on (see the module docstring); memoised per
+    entry point."""
+    memo = ctx.memo.setdefault("tf_by_entry", {})
+    entry = program.entry
+    assumed = memo.get(entry)
+    if assumed is None:
+        assumed = memo[entry] = _assume(ctx, program)
+    return assumed
+
+
+def _assume(ctx: Any, program: Any) -> TfAssumed:
+    from reprolint.analysis.declared import assume, declarations_for, spec_admits
+    from reprolint.analysis.determinism import default_tf_source, default_tf_version, short
+
+    tf1 = _tf1_call(program, True)
+    compat = _tf1_call(program, False)
+    fallback = default_tf_version()
+    fallback_kind = "installed" if default_tf_source() == "installed" else "catalog"
+    fallback_source = "installed" if fallback_kind == "installed" else "the newest catalogued, nothing declared"
+    configured = getattr(ctx.settings, "tf_version", None)
+    if configured:
+        return TfAssumed(configured, f"TensorFlow {short(configured)}", "configured", "configured", compat)
+    found = declarations_for(program.entry, ctx.index.roots)
+    declared = next((d for d in found if d.library == "tensorflow" and spec_admits(d.spec, None) is not None), None)
+    if declared is not None:
+        written = f"`{declared.written}` in {declared.source}"
+        if tf1 is not None and spec_admits(declared.spec, TF1_LAST):
+            if not spec_admits(declared.spec, "2.0.0"):
+                pass  # a TF 1 declaration: decided below like any other
+            else:  # a range open to TF 1 and TF 2, and code only TF 1 runs
+                return TfAssumed(
+                    TF1_LAST, "TensorFlow 1.15",
+                    f"declared as {written}, narrowed to 1.x by the TF1 API it calls ({tf1})", "declared", compat,
+                )
+        result = assume("tensorflow", None, [declared], fallback, fallback_source)
+        if result.declared:
+            return TfAssumed(result.version, f"TensorFlow {short(result.version)}", f"declared as {written}", "declared", compat)
+        source = f"{fallback_source.split(',')[0]}, which {written} admits"
+        return TfAssumed(result.version, f"TensorFlow {short(result.version)}", source, fallback_kind, compat)
+    if tf1 is not None:
+        return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
+    return TfAssumed(fallback, f"TensorFlow {short(fallback)}", fallback_source, fallback_kind, compat)
