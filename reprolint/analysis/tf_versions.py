@@ -146,7 +146,15 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
         if result.declared:
             return TfAssumed(result.version, f"TensorFlow {short(result.version)}", f"declared as {written}", "declared", compat)
         source = f"{fallback_source.split(',')[0]}, which {written} admits"
-        return TfAssumed(result.version, f"TensorFlow {short(result.version)}", source, fallback_kind, compat)
+        return TfAssumed(result.version, _label(result.version, fallback_kind), source, fallback_kind, compat)
     if tf1 is not None:
         return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
-    return TfAssumed(fallback, f"TensorFlow {short(fallback)}", fallback_source, fallback_kind, compat)
+    return TfAssumed(fallback, _label(fallback, fallback_kind), fallback_source, fallback_kind, compat)
+
+
+def _label(version: str, kind: str) -> str:
+    """``TensorFlow 2.15`` (installed), ``TensorFlow 2.x`` for the newest catalogued: the
+    catalog's answers hold from its newest entry on, no release is known."""
+    from reprolint.analysis.determinism import short
+
+    return f"TensorFlow {version.split('.')[0]}.x" if kind == "catalog" else f"TensorFlow {short(version)}"

@@ -13,8 +13,12 @@ from reprolint.model import Applicability
 class MissingTfOpDeterminism(Rule):
     """
     ## What it does
-    Reports a TensorFlow program without `tf.config.experimental.enable_op_determinism()`
-    (or `TF_DETERMINISTIC_OPS=1` before TF 2.8).
+    Reports a TensorFlow training program that never turns on what its TensorFlow
+    version has for deterministic GPU kernels: `tf.config.experimental.enable_op_determinism()`
+    from TF 2.8, `TF_DETERMINISTIC_OPS=1` in TF 2.1-2.7, and in TF 1.14-2.0 only
+    `TF_CUDNN_DETERMINISTIC=1` (cuDNN convolution and max-pooling algorithms; bias_add's
+    gradient and other ops stay nondeterministic without NVIDIA's patch). Before 1.14
+    stock TensorFlow has no switch: the finding says so and has no fix.
 
     Training programs only (not tests, demos or evaluation scripts). A TensorFlow
     program is one that imports `tensorflow` or `keras` and trains
@@ -23,9 +27,20 @@ class MissingTfOpDeterminism(Rule):
     unless it hides the GPU (`tf.config.set_visible_devices([], "GPU")`,
     `CUDA_VISIBLE_DEVICES=""` or `"-1"`). Accepted: the call, or the environment
     variable `TF_DETERMINISTIC_OPS` set to `1`/`true` in the code (honoured from TF 2.1,
-    deprecated from 2.8); `TF_CUDNN_DETERMINISTIC` alone only covers cuDNN and is
-    reported with a note. Which flags a TF version honours comes from `rules/tf.toml`
-    for the installed TensorFlow (else the newest catalogued). It is reported once per
+    deprecated from 2.8); `TF_CUDNN_DETERMINISTIC` alone is reported with a note where a
+    better switch exists (TF 2.1 on), and accepted where it is the only one (TF 1.14-2.0).
+
+    The TensorFlow version, and where it came from, is in the message and in JSON
+    (`assumed.version`: `version`, `source`, `kind`): what the project of the entry point
+    declares (`tensorflow`, `tensorflow-gpu`, `tensorflow-cpu`, `tf-nightly` in
+    requirements files, setup.py/cfg, pyproject, conda, Pipfile, lock files), else
+    "TensorFlow 1.x" when the program calls the TF1 API that TF 2 removed (`tf.Session`,
+    `tf.placeholder`, `tf.get_variable`, `tf.train.AdamOptimizer`, `tf.contrib.*`,
+    `tf.app.run`, `tf.flags.*`, `tf.layers.*`), else the installed TensorFlow, else
+    "TensorFlow 2.x", the newest catalogued. A declared range open to TF 1 and TF 2 is
+    narrowed to 1.15 by TF1 API calls. TF1 graph code written against `tf.compat.v1`
+    runs on TF 2: it keeps the TF 2 version, and the message names its first call. Which
+    switch a version honours comes from `rules/tf.toml`'s flags. It is reported once per
     program, at the line that selects a GPU (`tf.device("/GPU:0")`,
     `MirroredStrategy()`, `set_memory_growth`) or else the entry point's first
     statement.
@@ -57,13 +72,19 @@ class MissingTfOpDeterminism(Rule):
     ## Fix safety
     Unsafe: ops without a deterministic kernel start raising, and no catalog lists
     TensorFlow's; deterministic kernels can also be slower. `hooks`: `reprolint.runtime.install()` at the
-    entry point (it calls `enable_op_determinism()` when TensorFlow is imported);
-    `inline`: `tf.config.experimental.enable_op_determinism()` right after the entry
-    point's imports.
+    entry point (it calls `enable_op_determinism()` when TensorFlow has it, else sets
+    `TF_DETERMINISTIC_OPS=1`, and on TF < 2.1 `TF_CUDNN_DETERMINISTIC=1`); `inline`: what
+    the assumed version supports, right after the entry point's imports (before its first
+    op, where NVIDIA's examples set the variables): `enable_op_determinism()` (2.8+),
+    `os.environ["TF_DETERMINISTIC_OPS"] = "1"` (2.1-2.7) or
+    `os.environ["TF_CUDNN_DETERMINISTIC"] = "1"` (1.14-2.0, TF 1.x code). No fix before 1.14.
 
     ## References
     - https://www.tensorflow.org/api_docs/python/tf/config/experimental/enable_op_determinism
     - https://github.com/NVIDIA/framework-reproducibility/blob/master/doc/d9m/tensorflow.md
+    - https://github.com/NVIDIA/framework-reproducibility/blob/master/README.md (stock TF 1.14/1.15/2.0 need a patch; 2.1+ `TF_DETERMINISTIC_OPS`)
+    - https://github.com/tensorflow/tensorflow/blob/master/RELEASE.md (2.8: `enable_op_determinism` replaces `TF_DETERMINISTIC_OPS`)
+    - https://www.tensorflow.org/guide/migrate (TF1 API under `tf.compat.v1`; `tf.contrib` and `tf.flags` removed)
     """
 
     code = "RPL304"
@@ -96,6 +117,11 @@ class MissingTfOpDeterminism(Rule):
             "import os\nos.environ['TF_CUDNN_DETERMINISTIC'] = '1'\nimport tensorflow as tf\n"
             "with tf.GradientTape() as tape:\n    loss = f(x)\n",
             line=1, message="TF_CUDNN_DETERMINISTIC",
+        ),
+        Invalid(  # TF1 code, nothing declared: TF 1.x advice, not enable_op_determinism()
+            "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\n"
+            "op = tf.train.AdamOptimizer().minimize(tf.reduce_sum(x))\nwith tf.Session() as s:\n    s.run(op)\n",
+            line=1, message="TensorFlow 1.x, from the TF1 API this program calls (`tf.placeholder`",
         ),
     ]
 

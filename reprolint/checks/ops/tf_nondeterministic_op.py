@@ -25,8 +25,12 @@ class TfNondeterministicOp(Rule):
     Reports TensorFlow/Keras ops or settings known to be nondeterministic (`tf.data`
     with `deterministic=False`, TF1 `Session`, segment reductions on GPU, ...).
 
-    From the catalog `rules/tf.toml`, for the installed TensorFlow (else the newest
-    catalogued release):
+    From the catalog `rules/tf.toml`, for the TensorFlow the program runs on, named in
+    the message with where it came from (JSON `assumed.version`): the project's
+    declaration, else TF 1.x when the program calls the TF1 API TF 2 removed, else the
+    installed TensorFlow, else the newest catalogued (as RPL304 decides it). The switch
+    named is the one that version has: `enable_op_determinism()` from 2.8,
+    `TF_DETERMINISTIC_OPS=1` in 2.1-2.7, none for these ops before 2.1:
 
     - settings: `Dataset.map/interleave/batch(..., deterministic=False)` and
       `options.deterministic = False` (overridden by op determinism from TF 2.8, so not
