@@ -185,3 +185,11 @@ def test_rpl204_under_tf_2_12_names_enable_op_determinism(cli, tmp_path: Path) -
     out = cli("check", "--no-cache", "--select", "RPL204", str(project)).out
     assert "in TensorFlow 2.12, declared as `tensorflow==2.12.0` in requirements.txt: it is deterministic only with " \
         "`tf.config.experimental.enable_op_determinism()`" in out
+
+
+def test_an_unversioned_declaration_is_named_not_called_nothing_declared(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"requirements.txt": "tensorflow\n", "train.py": KERAS, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    if item["assumed"]["version"]["source"] != "installed":
+        assert "the newest catalogued; `tensorflow` in requirements.txt states no version" in item["message"]
+        assert "nothing declared" not in item["message"]

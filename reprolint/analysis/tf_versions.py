@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Optional
 
-from reprolint.analysis.usage_events import TfApi
+from reprolint.analysis.usage_events import EnvSet, KerasFit, TfApi, TrainStep
 
-__all__ = ["TF1_LAST", "TfAssumed", "TfSwitch", "program_tf", "tf_switch"]
+__all__ = ["TF1_LAST", "TfAssumed", "TfSwitch", "keras_backend", "program_tf", "tf_switch", "trains_tf_kernels"]
 
 TF1_LAST = "1.15.0"  # the last TensorFlow 1 release: what "TF 1.x" is looked up as
 
@@ -132,6 +132,9 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
         return TfAssumed(configured, f"TensorFlow {short(configured)}", "configured", "configured", compat)
     found = declarations_for(program.entry, ctx.index.roots)
     declared = next((d for d in found if d.library == "tensorflow" and spec_admits(d.spec, None) is not None), None)
+    unversioned = next((d for d in found if d.library == "tensorflow" and spec_admits(d.spec, None) is None), None)
+    if unversioned is not None and fallback_kind == "catalog":
+        fallback_source = f"the newest catalogued; `{unversioned.written}` in {unversioned.source} states no version"
     if declared is not None:
         written = f"`{declared.written}` in {declared.source}"
         if tf1 is not None and spec_admits(declared.spec, TF1_LAST):
@@ -145,7 +148,7 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
         result = assume("tensorflow", None, [declared], fallback, fallback_source)
         if result.declared:
             return TfAssumed(result.version, f"TensorFlow {short(result.version)}", f"declared as {written}", "declared", compat)
-        source = f"{fallback_source.split(',')[0]}, which {written} admits"
+        source = f"{fallback_source.split(',')[0].split(';')[0]}, which {written} admits"
         return TfAssumed(result.version, _label(result.version, fallback_kind), source, fallback_kind, compat)
     if tf1 is not None:
         return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
@@ -158,3 +161,30 @@ def _label(version: str, kind: str) -> str:
     from reprolint.analysis.determinism import short
 
     return f"TensorFlow {version.split('.')[0]}.x" if kind == "catalog" else f"TensorFlow {short(version)}"
+
+
+def keras_backend(program: Any) -> Optional[str]:
+    """The Keras backend the program selects with ``KERAS_BACKEND`` (``"jax"``,
+    ``"torch"``, ``"tensorflow"``...; Keras 3, and multi-backend Keras 2 for ``theano``/
+    ``cntk``), None when it sets none or its value is not visible."""
+    for _, _, env in program.of(EnvSet, "KERAS_BACKEND", default_only=False):
+        if env.value is not None:
+            return str(env.value).strip().lower()
+    return None
+
+
+def trains_tf_kernels(program: Any) -> bool:
+    """A TensorFlow training step runs (as :meth:`Program.trains_with` ``"tf"``), not
+    counting Keras ``fit`` calls when the program selects another Keras backend
+    (``KERAS_BACKEND="jax"``: Keras 3 trains with JAX's kernels, not TensorFlow's)."""
+    backend = keras_backend(program)
+    if backend in (None, "tensorflow"):
+        return bool(program.trains_with("tf"))
+    fits = {(path, usage.span) for _, path, usage in program.of(KerasFit, default_only=False)}
+    for step in program.usage_steps:
+        usage = step.event
+        if type(usage) is not TrainStep or usage.name != "tf" or step.context.uncalled:
+            continue
+        if (step.path, usage.span) not in fits and program.on_default_path(step):
+            return True
+    return False

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages, tf_determinism
-from reprolint.analysis.tf_versions import program_tf, tf_switch
+from reprolint.analysis.tf_versions import program_tf, tf_switch, trains_tf_kernels
 from reprolint.analysis.usage_events import EnvSet, GpuSelected
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, plan_determinism
@@ -43,7 +43,10 @@ class MissingTfOpDeterminism(Rule):
     switch a version honours comes from `rules/tf.toml`'s flags. It is reported once per
     program, at the line that selects a GPU (`tf.device("/GPU:0")`,
     `MirroredStrategy()`, `set_memory_growth`) or else the entry point's first
-    statement.
+    statement. A program that selects another Keras backend (`KERAS_BACKEND="jax"` or
+    `"torch"`: Keras 3 then trains with that framework's kernels) is a TensorFlow training
+    program only where it trains with TensorFlow itself (`tf.GradientTape`,
+    `apply_gradients`), not for its Keras `fit` calls.
 
     ## Why is this bad?
     Without op determinism TensorFlow's GPU kernels for convolution backprop, bias
@@ -104,6 +107,11 @@ class MissingTfOpDeterminism(Rule):
         Valid("import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\nimport tensorflow as tf\nmodel.fit(x, y, epochs=2)\n"),
         Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nmodel.fit(x, y, epochs=2)\n"),
         Valid("import tensorflow as tf\nprint(tf.constant(1))\n"),  # no training
+        Valid(  # Keras 3 on JAX: fit runs JAX kernels (RPL305's concern), tf only loads data
+            "import os\nos.environ['KERAS_BACKEND'] = 'jax'\nimport keras\nimport tensorflow as tf\n"
+            "ds = tf.data.Dataset.range(8).batch(2)\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
+            "model.compile(loss='mse')\nmodel.fit(x, y, epochs=2)\n"
+        ),
     ]
     INVALID = [
         Invalid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=2)\n", line=1,
@@ -128,7 +136,7 @@ class MissingTfOpDeterminism(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            if not program.is_training or not program.trains_with("tf") or program.hides_gpu("tf"):
+            if not program.is_training or not trains_tf_kernels(program) or program.hides_gpu("tf"):
                 continue
             # the TensorFlow it runs on: declared, else the TF1 API it calls, else the default
             assumed = program_tf(ctx, program)

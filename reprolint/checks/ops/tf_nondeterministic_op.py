@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from reprolint.analysis.determinism import match_op, program_usages, tf_determinism, tf_settings_by_name
-from reprolint.analysis.tf_versions import TfAssumed, program_tf
+from reprolint.analysis.tf_versions import TfAssumed, keras_backend, program_tf
 from reprolint.analysis.usage_events import OpCall, TfSetting, TrainStep
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.catalog import ops as catalog_ops
@@ -64,6 +64,10 @@ class TfNondeterministicOp(Rule):
       claim, which a CPU cannot show.) `tf1 = tf.compat.v1` at module level names the
       module, like the import alias.
 
+    A program that selects another Keras backend (`KERAS_BACKEND="jax"`/`"torch"`) runs
+    its `keras.*` layers and losses with that framework's kernels: they are not reported
+    (its `tf.*` calls still are).
+
     TensorFlow places ops on a visible GPU without being asked, so every TF program is
     taken to run on a GPU unless it hides it (`tf.config.set_visible_devices([],
     "GPU")`, `CUDA_VISIBLE_DEVICES=""`/`"-1"`). Plain convolutions and pooling (cuDNN)
@@ -119,9 +123,18 @@ class TfNondeterministicOp(Rule):
         Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nb = tf.math.bincount(x)\n"),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\n"),  # no op determinism relied on
         Valid("import tensorflow as tf\nb = tf.compat.v1.train.batch([x], 32, num_threads=1)\nc = tf.train.batch([x], 32)\n"),
+        Valid(  # Keras 3 on JAX: the upsampling backward is JAX's, not TensorFlow's
+            "import os\nos.environ['KERAS_BACKEND'] = 'jax'\nimport keras\n"
+            "model = keras.Sequential([keras.layers.Dense(4), keras.layers.UpSampling2D(2)])\n"
+            "model.compile(loss='mse')\nmodel.fit(x, y)\n"
+        ),
     ]
     INVALID = [
         Invalid("import tensorflow as tf\nds = tf.data.Dataset.range(4).map(f, deterministic=False)\n", line=2),
+        Invalid(  # the same model on Keras's TensorFlow backend
+            "import keras\nmodel = keras.Sequential([keras.layers.Dense(4), keras.layers.UpSampling2D(2)])\n"
+            "model.compile(loss='mse')\nmodel.fit(x, y)\n", line=2, message="raises",
+        ),
         Invalid(
             "import tensorflow as tf\ntf.config.experimental.enable_op_determinism()\nsess = tf.compat.v1.Session()\n",
             line=3, message="Session",
@@ -145,6 +158,9 @@ class TfNondeterministicOp(Rule):
             # the TensorFlow it runs on: declared, else the TF1 API it calls, else the default
             assumed = program_tf(ctx, program)
             version, phrase = assumed.version, assumed.phrase()
+            # Keras 3 on another backend (`KERAS_BACKEND="jax"`) runs `keras.*` layers
+            # with that framework's kernels: TensorFlow's catalog says nothing of them
+            other_backend = keras_backend(program) not in (None, "tensorflow")
             gpu = not program.hides_gpu("tf")
             det = tf_determinism(program, version)
             seeded = program.program.seeded_libraries if program.program is not None else set()
@@ -168,6 +184,8 @@ class TfNondeterministicOp(Rule):
                 )
             for _, path, op_call in program.of(OpCall, default_only=False):
                 if not op_call.name.startswith(("tensorflow.", "keras.")) or (path, op_call.span) in seen:
+                    continue
+                if other_backend and op_call.name.startswith("keras."):
                     continue
                 matches = [
                     m for m in match_op(op_call, version, cuda=gpu, training=trains, framework="tf",
