@@ -193,3 +193,20 @@ def test_an_unversioned_declaration_is_named_not_called_nothing_declared(cli, tm
     if item["assumed"]["version"]["source"] != "installed":
         assert "the newest catalogued; `tensorflow` in requirements.txt states no version" in item["message"]
         assert "nothing declared" not in item["message"]
+
+
+def test_a_declared_multi_backend_keras_2_2_runs_on_tf1(cli, tmp_path: Path) -> None:
+    train = "import keras\nmodel = keras.models.Sequential([keras.layers.Dense(1)])\nmodel.compile('sgd', 'mse')\nmodel.fit(x, y)\n"
+    project = write(tmp_path, {"requirements.txt": "keras==2.2.4\n", "train.py": train, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "(TensorFlow 1.x, from `keras==2.2.4` in requirements.txt (multi-backend Keras up to 2.2.5 runs on TensorFlow 1 only))" in item["message"]
+    assert "enable_op_determinism()` at" not in item["message"]
+    assert item["assumed"]["version"]["kind"] == "keras-declared"
+
+
+def test_a_declared_keras_3_runs_on_tf_2_16_or_newer(cli, tmp_path: Path) -> None:
+    train = "import keras\nmodel = keras.models.Sequential([keras.layers.Dense(1)])\nmodel.compile('sgd', 'mse')\nmodel.fit(x, y)\n"
+    project = write(tmp_path, {"requirements.txt": "keras>=3.0\n", "train.py": train, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "from `keras>=3.0` in requirements.txt (Keras 3's TensorFlow backend needs TensorFlow 2.16)" in item["message"]
+    assert "call `tf.config.experimental.enable_op_determinism()` at its start" in item["message"]

@@ -3,7 +3,9 @@ where that came from.
 
 In order: what the project of the program's entry point declares (the nearest
 declaration files, :func:`reprolint.analysis.declared.declarations_for`: ``tensorflow``,
-``tensorflow-gpu``, ``tensorflow-cpu``, ``tf-nightly``); else the TF1 API the program
+``tensorflow-gpu``, ``tensorflow-cpu``, ``tf-nightly``); else what a declared Keras runs
+on (multi-backend Keras up to 2.2.5: TensorFlow 1 only; Keras 3: TensorFlow 2.16 or
+newer); else the TF1 API the program
 calls (``tf.Session``, ``tf.placeholder``, ``tf.contrib.*``...: names TF 2 removed, so
 the program runs on TensorFlow 1.x); else the installed TensorFlow, else the newest the
 catalog knows. A declared range that admits both TF 1 and TF 2 (``tensorflow>=1.12``)
@@ -40,7 +42,7 @@ class TfAssumed:
     version: str  # what the catalog is asked with ("1.15.0" for an unknown 1.x)
     label: str  # "TensorFlow 1.15", "TensorFlow 1.x", "TensorFlow 2.21"
     source: str  # "declared in requirements.txt as `tensorflow==1.15`", ...
-    kind: str  # "declared", "tf1-api", "installed", "catalog", "configured"
+    kind: str  # "declared", "keras-declared", "tf1-api", "installed", "catalog", "configured"
     compat_v1: Optional[str] = None  # "`tf.compat.v1.Session`, train.py line 6": TF1 graph code on TF 2
 
     @property
@@ -52,7 +54,7 @@ class TfAssumed:
         return f"{self.label}, {self.source}"
 
     def to_data(self) -> dict[str, str]:
-        data = {"library": "tensorflow", "version": self.label.split(" ", 1)[1], "source": self.source, "kind": self.kind}
+        data = {"library": "tensorflow", "version": self.label.split(" ", 1)[1].split(" ")[0], "source": self.source, "kind": self.kind}
         if self.compat_v1:
             data["compat_v1"] = self.compat_v1
         return data
@@ -88,7 +90,7 @@ def tf_switch(assumed: TfAssumed) -> TfSwitch:
         "(bias_add's gradient and other ops stay nondeterministic without NVIDIA's patch); "
         "it has neither `enable_op_determinism()` (TF 2.8) nor `TF_DETERMINISTIC_OPS` (TF 2.1)"
     )
-    if assumed.kind == "tf1-api":
+    if assumed.label == "TensorFlow 1.x":  # the minor is not known
         return TfSwitch("cudnn-env", f"from TF 1.14, {cudnn}; before 1.14 stock TensorFlow has no switch",
                         ('{os}.environ["TF_CUDNN_DETERMINISTIC"] = "1"',))
     if version >= (1, 14, 0):
@@ -121,6 +123,7 @@ def program_tf(ctx: Any, program: Any) -> TfAssumed:
 def _assume(ctx: Any, program: Any) -> TfAssumed:
     from reprolint.analysis.declared import assume, declarations_for, spec_admits
     from reprolint.analysis.determinism import default_tf_source, default_tf_version, short
+    from reprolint.catalog.ops import parse_version
 
     tf1 = _tf1_call(program, True)
     compat = _tf1_call(program, False)
@@ -150,6 +153,27 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
             return TfAssumed(result.version, f"TensorFlow {short(result.version)}", f"declared as {written}", "declared", compat)
         source = f"{fallback_source.split(',')[0].split(';')[0]}, which {written} admits"
         return TfAssumed(result.version, _label(result.version, fallback_kind), source, fallback_kind, compat)
+    keras = next((d for d in found if d.library == "keras" and spec_admits(d.spec, None)), None)
+    if keras is not None:
+        # the TensorFlow a declared Keras runs on: multi-backend Keras up to 2.2.5 supports
+        # TensorFlow 1 only (keras.io, "Multi-backend Keras and tf.keras"); Keras 3's
+        # TensorFlow backend needs TensorFlow 2.16 (keras-team/keras README)
+        written = f"`{keras.written}` in {keras.source}"
+        # the release the declaration stands for (a pin, else its upper bound, else its
+        # lower bound), as for torch
+        stands = parse_version(assume("keras", None, [keras], "0.0.0", "").version)
+        if stands < (2, 3, 0):
+            return TfAssumed(
+                TF1_LAST, "TensorFlow 1.x",
+                f"from {written} (multi-backend Keras up to 2.2.5 runs on TensorFlow 1 only)", "keras-declared", compat,
+            )
+        if stands >= (3, 0, 0):
+            version = fallback if parse_version(fallback) >= (2, 16, 0) else "2.16.0"
+            label = "TensorFlow 2.16 or newer" if version == "2.16.0" else f"TensorFlow {short(version)}"
+            return TfAssumed(
+                version, label, f"from {written} (Keras 3's TensorFlow backend needs TensorFlow 2.16)",
+                "keras-declared", compat,
+            )
     if tf1 is not None:
         return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
     return TfAssumed(fallback, _label(fallback, fallback_kind), fallback_source, fallback_kind, compat)
