@@ -4,8 +4,8 @@ where that came from.
 In order: what the project of the program's entry point declares (the nearest
 declaration files, :func:`reprolint.analysis.declared.declarations_for`: ``tensorflow``,
 ``tensorflow-gpu``, ``tensorflow-cpu``, ``tf-nightly``); else what a declared Keras runs
-on (multi-backend Keras up to 2.2.5: TensorFlow 1 only; Keras 3: TensorFlow 2.16 or
-newer); else the TF1 API the program
+on (after the TF1 API below: multi-backend Keras up to 2.2.5: TensorFlow 1 only; Keras 3:
+TensorFlow 2.16 or newer); else the TF1 API the program
 calls (``tf.Session``, ``tf.placeholder``, ``tf.contrib.*``...: names TF 2 removed, so
 the program runs on TensorFlow 1.x); else the installed TensorFlow, else the newest the
 catalog knows. A declared range that admits both TF 1 and TF 2 (``tensorflow>=1.12``)
@@ -140,19 +140,20 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
         fallback_source = f"the newest catalogued; `{unversioned.written}` in {unversioned.source} states no version"
     if declared is not None:
         written = f"`{declared.written}` in {declared.source}"
-        if tf1 is not None and spec_admits(declared.spec, TF1_LAST):
-            if not spec_admits(declared.spec, "2.0.0"):
-                pass  # a TF 1 declaration: decided below like any other
-            else:  # a range open to TF 1 and TF 2, and code only TF 1 runs
-                return TfAssumed(
-                    TF1_LAST, "TensorFlow 1.15",
-                    f"declared as {written}, narrowed to 1.x by the TF1 API it calls ({tf1})", "declared", compat,
-                )
+        if tf1 is not None and spec_admits(declared.spec, TF1_LAST) and spec_admits(declared.spec, "2.0.0"):
+            # a range open to TF 1 and TF 2, and code only TF 1 runs
+            return TfAssumed(
+                TF1_LAST, "TensorFlow 1.15",
+                f"declared as {written}, narrowed to 1.x by the TF1 API it calls ({tf1})", "declared", compat,
+            )
         result = assume("tensorflow", None, [declared], fallback, fallback_source)
         if result.declared:
             return TfAssumed(result.version, f"TensorFlow {short(result.version)}", f"declared as {written}", "declared", compat)
         source = f"{fallback_source.split(',')[0].split(';')[0]}, which {written} admits"
         return TfAssumed(result.version, _label(result.version, fallback_kind), source, fallback_kind, compat)
+    if tf1 is not None:
+        return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
+    # the TF1 API it calls is direct evidence; a declared Keras only says what it admits
     keras = next((d for d in found if d.library == "keras" and spec_admits(d.spec, None)), None)
     if keras is not None:
         # the TensorFlow a declared Keras runs on: multi-backend Keras up to 2.2.5 supports
@@ -174,8 +175,6 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
                 version, label, f"from {written} (Keras 3's TensorFlow backend needs TensorFlow 2.16)",
                 "keras-declared", compat,
             )
-    if tf1 is not None:
-        return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
     return TfAssumed(fallback, _label(fallback, fallback_kind), fallback_source, fallback_kind, compat)
 
 
