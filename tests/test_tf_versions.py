@@ -210,3 +210,18 @@ def test_a_declared_keras_3_runs_on_tf_2_16_or_newer(cli, tmp_path: Path) -> Non
     item = rpl304(cli, project)
     assert "from `keras>=3.0` in requirements.txt (Keras 3's TensorFlow backend needs TensorFlow 2.16)" in item["message"]
     assert "call `tf.config.experimental.enable_op_determinism()` at its start" in item["message"]
+
+
+def test_tf1_bias_add_is_named_once_by_rpl304_with_the_calls_as_related_locations(cli, tmp_path: Path) -> None:
+    train = TF1.replace(
+        "loss = tf.reduce_mean(tf.matmul(x, w))\n",
+        "h = tf.layers.dense(x, 8)\nz = tf.layers.dense(h, 1, use_bias=False)\nloss = tf.reduce_mean(z)\n",
+    )
+    project = write(tmp_path, {"setup.py": "setup(install_requires=['tensorflow>=1.8,<2.0'])\n", "train.py": train, ".git/HEAD": ""})
+    out = cli("check", "--no-cache", "--select", "RPL204,RPL304", "--output-format", "json", str(project)).out
+    (item,) = json.loads(out)  # no RPL204 per dense call
+    assert item["code"] == "RPL304"
+    assert "(TensorFlow 1.15, declared as `tensorflow>=1.8,<2.0` in setup.py)" in item["message"]  # not 1.99
+    assert [(r["line"], r["message"]) for r in item["related"]] == [
+        (6, "`tf.layers.dense(...)` adds a bias with `bias_add`, whose gradient is nondeterministic on GPU in TensorFlow 1.15"),
+    ]

@@ -30,7 +30,7 @@ from typing import Any, Optional
 
 from reprolint.analysis.usage_events import EnvSet, KerasFit, TfApi, TrainStep
 
-__all__ = ["TF1_LAST", "TfAssumed", "TfSwitch", "keras_backend", "program_tf", "tf_switch", "trains_tf_kernels"]
+__all__ = ["COVERED_BY_PROGRAM_FINDING", "TF1_LAST", "TfAssumed", "TfSwitch", "keras_backend", "gets_program_finding", "program_tf", "tf_switch", "trains_tf_kernels"]
 
 TF1_LAST = "1.15.0"  # the last TensorFlow 1 release: what "TF 1.x" is looked up as
 
@@ -148,7 +148,8 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
             )
         result = assume("tensorflow", None, [declared], fallback, fallback_source)
         if result.declared:
-            return TfAssumed(result.version, f"TensorFlow {short(result.version)}", f"declared as {written}", "declared", compat)
+            version = _released(result.version)
+            return TfAssumed(version, f"TensorFlow {short(version)}", f"declared as {written}", "declared", compat)
         source = f"{fallback_source.split(',')[0].split(';')[0]}, which {written} admits"
         return TfAssumed(result.version, _label(result.version, fallback_kind), source, fallback_kind, compat)
     if tf1 is not None:
@@ -176,6 +177,20 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
                 "keras-declared", compat,
             )
     return TfAssumed(fallback, _label(fallback, fallback_kind), fallback_source, fallback_kind, compat)
+
+
+def _released(version: str) -> str:
+    """A range's bound as a TensorFlow release: ``<2.0`` stands for 1.15, the last TF 1."""
+    from reprolint.catalog.ops import parse_version
+
+    major, minor, _ = parse_version(version)
+    return TF1_LAST if major == 1 and minor > 15 else version
+
+
+# Catalog ops whose nondeterminism RPL304's message already names for the version
+# (bias_add's gradient before TF 2.1, which no stock switch covers): RPL204 leaves them to
+# the program's RPL304 finding, which lists them as related locations.
+COVERED_BY_PROGRAM_FINDING = frozenset({"bias-add-backprop-before-2-1"})
 
 
 def _label(version: str, kind: str) -> str:
@@ -211,3 +226,14 @@ def trains_tf_kernels(program: Any) -> bool:
         if (step.path, usage.span) not in fits and program.on_default_path(step):
             return True
     return False
+
+
+def gets_program_finding(program: Any, version: str) -> bool:
+    """Whether RPL304 reports the program (a TensorFlow training program on a visible GPU
+    without the switch its version has): what it names, RPL204 does not repeat."""
+    from reprolint.analysis.determinism import tf_determinism
+
+    if not program.is_training or not trains_tf_kernels(program) or program.hides_gpu("tf"):
+        return False
+    det = tf_determinism(program, version)
+    return not det.on

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from reprolint.analysis.determinism import program_usages, tf_determinism
-from reprolint.analysis.tf_versions import program_tf, tf_switch, trains_tf_kernels
-from reprolint.analysis.usage_events import EnvSet, GpuSelected
+from reprolint.analysis.determinism import match_op, program_usages, tf_determinism
+from reprolint.analysis.tf_versions import COVERED_BY_PROGRAM_FINDING, program_tf, tf_switch, trains_tf_kernels
+from reprolint.analysis.usage_events import EnvSet, GpuSelected, OpCall
+from reprolint.model import Related
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, plan_determinism
 from reprolint.model import Applicability
@@ -165,11 +166,28 @@ class MissingTfOpDeterminism(Rule):
                 notes.append(f"it runs TF1 graph code through `tf.compat.v1` ({assumed.compat_v1})")
             note = "".join(f" ({n})" for n in notes)
             yield self.report(
-                where[0], where[1].span, variant="partial" if switch.kind in ("cudnn-env", "none") else None,
+                where[0], where[1].span, related=self._covered_ops(program, version, assumed.label), variant="partial" if switch.kind in ("cudnn-env", "none") else None,
                 tf=assumed.phrase(), advice=switch.advice, note=note, cudnn_only=det.cudnn_only,
                 switch=switch.kind, version=assumed.to_data(),
                 roles={program.entry: program.role.value}, entry_points=program.entry_points,
             )
+
+    @staticmethod
+    def _covered_ops(program, version: str, label: str) -> list[Related]:  # type: ignore[no-untyped-def]
+        """The calls whose nondeterminism the message names (bias_add's gradient before
+        TF 2.1), as related locations (RPL204 does not report them again)."""
+        related, seen = [], set()
+        for _, path, op_call in program.of(OpCall, default_only=False):
+            if not op_call.name.startswith("tensorflow.") or (path, op_call.span) in seen:
+                continue
+            matches = match_op(op_call, version, cuda=True, training=True, framework="tf")
+            if any(m.entry.id in COVERED_BY_PROGRAM_FINDING for m in matches):
+                seen.add((path, op_call.span))
+                related.append(Related(
+                    path, op_call.span,
+                    f"`{op_call.text}(...)` adds a bias with `bias_add`, whose gradient is nondeterministic on GPU in {label}",
+                ))
+        return related
 
 
 # ----------------------------------------------------------------------------- fix

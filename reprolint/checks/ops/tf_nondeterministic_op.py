@@ -3,7 +3,13 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from reprolint.analysis.determinism import match_op, program_usages, tf_determinism, tf_settings_by_name
-from reprolint.analysis.tf_versions import TfAssumed, keras_backend, program_tf
+from reprolint.analysis.tf_versions import (
+    COVERED_BY_PROGRAM_FINDING,
+    TfAssumed,
+    gets_program_finding,
+    keras_backend,
+    program_tf,
+)
 from reprolint.analysis.usage_events import OpCall, TfSetting, TrainStep
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.catalog import ops as catalog_ops
@@ -63,6 +69,10 @@ class TfNondeterministicOp(Rule):
       backward is nondeterministic is the cited NVIDIA and TensorFlow documentation's
       claim, which a CPU cannot show.) `tf1 = tf.compat.v1` at module level names the
       module, like the import alias.
+
+    Before TF 2.1 the `BiasAdd` backprop (`tf.nn.bias_add`, `tf.layers.dense`) has no
+    deterministic kernel in stock TensorFlow; in a training program RPL304 reports that
+    once, listing the calls as related locations, and RPL204 does not repeat it per call.
 
     A program that selects another Keras backend (`KERAS_BACKEND="jax"`/`"torch"`) runs
     its `keras.*` layers and losses with that framework's kernels: they are not reported
@@ -161,6 +171,7 @@ class TfNondeterministicOp(Rule):
             # Keras 3 on another backend (`KERAS_BACKEND="jax"`) runs `keras.*` layers
             # with that framework's kernels: TensorFlow's catalog says nothing of them
             other_backend = keras_backend(program) not in (None, "tensorflow")
+            covered = COVERED_BY_PROGRAM_FINDING if gets_program_finding(program, version) else frozenset()
             gpu = not program.hides_gpu("tf")
             det = tf_determinism(program, version)
             seeded = program.program.seeded_libraries if program.program is not None else set()
@@ -192,6 +203,8 @@ class TfNondeterministicOp(Rule):
                                         tf_unseeded_det=det.on and "tensorflow" not in seeded)
                     if not (m.entry.backward_only and "no-grad-input" in op_call.facts)
                 ]
+                if covered and any(m.entry.id in covered for m in matches):
+                    continue  # named by the program's RPL304 finding (a related location there)
                 strict = [m for m in matches if m.entry.kind in ("raises", "nondeterministic")]
                 flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
                 if strict:
