@@ -156,7 +156,9 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
         return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
     # the TF1 API it calls is direct evidence; a declared Keras only says what it admits
     keras = next((d for d in found if d.library == "keras" and spec_admits(d.spec, None)), None)
-    if keras is not None:
+    if keras is not None and (program.uses("keras") or program.has(KerasFit, default_only=False)):
+        # (only for a program that runs Keras: one that only feeds data with tf.data says
+        # nothing about the TensorFlow a Keras backend needs)
         # the TensorFlow a declared Keras runs on: multi-backend Keras up to 2.2.5 supports
         # TensorFlow 1 only (keras.io, "Multi-backend Keras and tf.keras"); Keras 3's
         # TensorFlow backend needs TensorFlow 2.16 (keras-team/keras README)

@@ -32,6 +32,10 @@ GRAPH_NAMES = (
     "train.GradientDescentOptimizer", "train.AdamOptimizer", "train.MomentumOptimizer",
     "train.RMSPropOptimizer", "train.AdagradOptimizer", "train.AdadeltaOptimizer",
     "train.Optimizer", "summary.FileWriter", "summary.merge_all",
+    # queue-runner input pipelines (tf.data replaces them in TF 2)
+    "train.string_input_producer", "train.slice_input_producer", "train.input_producer",
+    "train.batch", "train.shuffle_batch", "train.batch_join", "train.shuffle_batch_join",
+    "train.start_queue_runners", "TFRecordReader", "parse_single_example",
 )
 # TF 1.x only, not graph-specific: removed from TF 2's top level too.
 TF1_ONLY_NAMES = ("random_normal", "random_uniform", "truncated_normal", "set_random_seed", "enable_eager_execution")
