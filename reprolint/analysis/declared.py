@@ -22,6 +22,7 @@ from typing import Iterable, Optional
 
 __all__ = [
     "Assumed", "ConsoleScript", "Declared", "assume", "console_scripts", "declaration_files", "declarations", "declarations_for", "declared_digest",
+    "spec_admits",
 ]
 
 # Distribution names per library the catalogs know (conda names too).
@@ -29,6 +30,8 @@ _NAMES = {
     "torch": ("torch", "pytorch", "torch-gpu"),
     "tensorflow": ("tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tf-nightly"),
     "keras": ("keras",),
+    # Keras 2 as its own package (TF >= 2.16 runs it with TF_USE_LEGACY_KERAS=1)
+    "tf-keras": ("tf-keras",),
 }
 _REQUIREMENT = re.compile(
     r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?P<spec>(?:[=<>!~]=?|===)\s*[^;#\s][^;#]*)?"
@@ -50,6 +53,12 @@ class Declared:
     library: str
     spec: str  # "==1.8.1", ">=1.4,<1.9", "" (no version)
     source: str  # "requirements.txt", "setup.py (install_requires)"
+    name: str = ""  # the distribution as written ("tensorflow-gpu"); the library when empty
+
+    @property
+    def written(self) -> str:
+        """``tensorflow-gpu==1.15`` (the distribution and its specifier)."""
+        return f"{self.name or self.library}{self.spec}"
 
 
 @dataclass(frozen=True)
@@ -228,7 +237,7 @@ def _requirements(lines: Iterable[str], source: str) -> list[Declared]:
         library = _library(match.group("name"))
         if library is not None:
             spec = re.sub(r"\s+", "", match.group("spec") or "")
-            out.append(Declared(library, spec, source))
+            out.append(Declared(library, spec, source, match.group("name")))
     return out
 
 
@@ -262,7 +271,7 @@ def _toml_file(text: str, name: str) -> list[Declared]:
                 value = value.get("version", "")
             if isinstance(value, str) and _library(dist):
                 spec = "" if value.strip() in ("*", "") else _poetry_spec(value.strip())
-                out.append(Declared(_library(dist) or dist, spec, f"{name} ({label})"))
+                out.append(Declared(_library(dist) or dist, spec, f"{name} ({label})", dist))
     return out
 
 
@@ -280,11 +289,11 @@ def _lock(text: str, name: str) -> list[Declared]:
     if name == "Pipfile.lock":
         for dist, version in re.findall(r'"([A-Za-z0-9._-]+)":\s*\{[^{}]*?"version":\s*"([^"]+)"', text):
             if _library(dist):
-                out.append(Declared(_library(dist) or dist, version, name))
+                out.append(Declared(_library(dist) or dist, version, name, dist))
         return out
     for dist, version in re.findall(r'name\s*=\s*"([^"]+)"\s*\n\s*version\s*=\s*"([^"]+)"', text):
         if _library(dist):
-            out.append(Declared(_library(dist) or dist, "==" + version, name))
+            out.append(Declared(_library(dist) or dist, "==" + version, name, dist))
     return out
 
 
@@ -394,6 +403,19 @@ def _bound(clauses: list[tuple[str, tuple[int, int, int], int]]) -> Optional[tup
         return (b[0], b[1] - 1, 0) if b[1] > 0 else (b[0] - 1, 99, 0) if b[0] > 0 else None
     lowers = [b for op, b, _ in clauses if op in (">=", ">")]
     return max(lowers) if lowers else None
+
+
+def spec_admits(spec: str, version: Optional[str]) -> Optional[bool]:
+    """Whether a declared specifier admits ``version`` (``"1.15.0"``); None when the
+    specifier states no version (``tensorflow`` alone); True for ``version=None`` when
+    it states one."""
+    clauses = _clauses(spec)
+    if not clauses:
+        return None
+    if version is None:
+        return True
+    parsed = _parse(version)
+    return parsed is not None and _admits(clauses, parsed)
 
 
 def assume(library: str, configured: Optional[str], found: list[Declared], fallback: str, fallback_source: str) -> Assumed:

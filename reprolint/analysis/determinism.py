@@ -34,6 +34,8 @@ __all__ = [
     "program_usages",
     "tensor_method_names",
     "tf_version",
+    "default_tf_source",
+    "default_tf_version",
     "program_torch",
     "torch_version",
 ]
@@ -123,8 +125,18 @@ def default_torch_source() -> str:
 
 
 def tf_version() -> str:
-    """The installed TensorFlow's version, else the latest the catalog knows."""
+    """The installed TensorFlow's version, else the latest the catalog knows (per
+    program, :func:`reprolint.analysis.tf_versions.program_tf` decides)."""
     return _default_tf_version()
+
+
+def default_tf_version() -> str:
+    return _default_tf_version()
+
+
+def default_tf_source() -> str:
+    """Where :func:`tf_version`'s default comes from."""
+    return "installed" if _installed("tensorflow") or _installed("tensorflow-cpu") else "the newest catalogued"
 
 
 def short(version: str) -> str:

@@ -38,6 +38,7 @@ __all__ = [
     "SamplerBuilt",
     "SetEpochCall",
     "SetOrderTaken",
+    "TfApi",
     "TfSetting",
     "TimedCode",
     "TrainStep",
@@ -191,6 +192,15 @@ class TfSetting(_KeywordCall):
     keywords its conditions read (``deterministic``, ``num_threads``, ``sloppy``)."""
 
     value: Any = None  # what an ``Options`` attribute is assigned
+
+
+@dataclass(frozen=True)
+class TfApi(Usage):
+    """A call of the TensorFlow 1 API (``name``: its qualified name): ``tf1`` when the
+    name exists only in TF 1.x (``tf.Session``, ``tf.placeholder``, ``tf.contrib.*``,
+    ``tf.app.run``), else TF1 graph code that TF2 runs through ``tf.compat.v1``."""
+
+    tf1: bool = False
 
 
 # ----------------------------------------------------------------------------- training

@@ -50,6 +50,16 @@ def _torch_lines(program: Any, torch: str, os_name: str) -> list[str]:
     return lines
 
 
+def _tf_lines(planner: FixPlanner, program: Any) -> tuple[str, ...]:
+    """RPL304's statements for the TensorFlow the program runs on
+    (:func:`reprolint.analysis.tf_versions.tf_switch`): ``enable_op_determinism()`` from
+    2.8, ``TF_DETERMINISTIC_OPS=1`` for 2.1-2.7, ``TF_CUDNN_DETERMINISTIC=1`` for
+    1.14-2.0 and TF 1.x code; nothing before 1.14 (no switch exists)."""
+    from reprolint.analysis.tf_versions import program_tf, tf_switch
+
+    return tf_switch(program_tf(planner.ctx, program)).lines
+
+
 def turned_off(program: Any, d: Diagnostic) -> bool:
     """The program turns torch's deterministic mode off itself: its author's call (and
     any switch inserted above would be undone by it)."""
@@ -90,6 +100,8 @@ def determinism_action(planner: FixPlanner, d: Diagnostic, program: Any) -> Opti
     entry = program.entry
     if planner.module(entry) is None or turned_off(program, d):
         return None
+    if d.code == "RPL304" and data_field(d, "switch") == "none":
+        return None  # stock TensorFlow before 1.14 has no switch to turn on
     stop = planner.import_stop(entry)
     seed = planner.seed
     if planner.style == "hooks":
@@ -105,14 +117,23 @@ def determinism_action(planner: FixPlanner, d: Diagnostic, program: Any) -> Opti
         return None  # a wrong value the user chose: `setdefault` would not change it
     module = planner.module(entry)
     assert module is not None
+    template: tuple[str, ...] = ()
+    if framework == "tensorflow":
+        # what the TensorFlow this program runs on supports (none before 1.14)
+        template = _tf_lines(planner, program)
+        if not template:
+            return None
+        needed = tuple(dotted for dotted, key in (("tensorflow", "{tf}"), ("os", "{os}")) if any(key in t for t in template))
+    else:
+        needed = ("torch", "os")
     names = {}
-    for dotted in (("tensorflow",) if framework == "tensorflow" else ("torch", "os")):
+    for dotted in needed:
         name, _ = binding(module, dotted)
         if name is None:
             return None
         names[dotted] = name
     if framework == "tensorflow":
-        lines = [f"{names['tensorflow']}.config.experimental.enable_op_determinism()"]
+        lines = [t.format(tf=names.get("tensorflow", ""), os=names.get("os", "")) for t in template]
     else:
         lines = _torch_lines(program, names["torch"], names["os"])
     if not lines:
@@ -123,6 +144,8 @@ def determinism_action(planner: FixPlanner, d: Diagnostic, program: Any) -> Opti
         return fixes.add_imports(fixes.ensure_after_imports(m, lines, stop), imports)
 
     what = "TensorFlow op determinism" if framework == "tensorflow" else "torch's deterministic mode"
+    if framework == "tensorflow" and data_field(d, "switch") == "cudnn-env":
+        what = "TensorFlow's deterministic cuDNN algorithms (`TF_CUDNN_DETERMINISTIC`)"
     return FixAction(
         entry, ("determinism", framework, tuple(lines)), determinism_level(planner, d, [program]),
         f"Turn on {what} at the entry point", apply,
@@ -144,6 +167,8 @@ def determinism_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
     programs = [p for p in usage_programs(planner, d) if not turned_off(p, d)]
     if not programs:
         return False
+    if d.code == "RPL304" and data_field(d, "switch") == "none":
+        return False  # stock TensorFlow before 1.14 has no switch to insert
     if planner.style == "hooks":
         return any(not planner.has_install(p.entry) for p in programs)
     if d.code == "RPL303" and data_field(d, "problem_kind") == "wrong-value":

@@ -59,7 +59,10 @@ def apply_torch(torch: ModuleType, flags: Dict[str, Any]) -> None:
 
 
 def apply_tensorflow(tf: ModuleType, flags: Dict[str, Any]) -> None:
-    """TF >= 2.8 has an API for op determinism; older versions read an env var."""
+    """TF >= 2.8 has an API for op determinism; 2.1-2.7 read ``TF_DETERMINISTIC_OPS``;
+    1.14-2.0 only ``TF_CUDNN_DETERMINISTIC`` (cuDNN convolution and max-pooling
+    algorithms: NVIDIA's framework-reproducibility notes). The variables are read when
+    the first kernels are built, after the import (NVIDIA's own examples set them there)."""
     experimental = getattr(getattr(tf, "config", None), "experimental", None)
     if experimental is not None and hasattr(experimental, "enable_op_determinism"):
         experimental.enable_op_determinism()
@@ -67,6 +70,10 @@ def apply_tensorflow(tf: ModuleType, flags: Dict[str, Any]) -> None:
     else:
         os.environ.setdefault("TF_DETERMINISTIC_OPS", "1")
         flags["tf_op_determinism"] = "TF_DETERMINISTIC_OPS=1"
+        version = str(getattr(tf, "__version__", ""))
+        if version.startswith(("1.", "2.0.")) or version == "2.0":
+            os.environ.setdefault("TF_CUDNN_DETERMINISTIC", "1")
+            flags["tf_op_determinism"] = "TF_CUDNN_DETERMINISTIC=1"
 
 
 def hash_seed_unset() -> bool:

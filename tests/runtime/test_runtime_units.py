@@ -87,3 +87,27 @@ def test_a_failing_hook_warns_and_the_import_still_works(tmp_path: Path, monkeyp
         import rpl_watched_bad  # noqa: F401
     assert rpl_watched_bad.VALUE == 1
     del sys.modules["rpl_watched_bad"]
+
+
+@pytest.mark.parametrize(
+    "version, env",
+    [
+        ("1.15.5", {"TF_DETERMINISTIC_OPS": "1", "TF_CUDNN_DETERMINISTIC": "1"}),
+        ("2.0.4", {"TF_DETERMINISTIC_OPS": "1", "TF_CUDNN_DETERMINISTIC": "1"}),
+        ("2.4.1", {"TF_DETERMINISTIC_OPS": "1"}),
+    ],
+)
+def test_tensorflow_without_enable_op_determinism_gets_the_variables_its_version_reads(version, env, monkeypatch) -> None:
+    """A stand-in module (TF before 2.8 has no `config.experimental.enable_op_determinism`):
+    TF 1.14-2.0 read only TF_CUDNN_DETERMINISTIC, 2.1-2.7 TF_DETERMINISTIC_OPS."""
+    import os
+    import types
+
+    from reprolint.runtime import _determinism
+
+    for name in ("TF_DETERMINISTIC_OPS", "TF_CUDNN_DETERMINISTIC"):
+        monkeypatch.delenv(name, raising=False)
+    tf = types.SimpleNamespace(__version__=version, config=types.SimpleNamespace(experimental=types.SimpleNamespace()))
+    flags: dict = {}
+    _determinism.apply_tensorflow(tf, flags)  # type: ignore[arg-type]
+    assert {k: os.environ[k] for k in ("TF_DETERMINISTIC_OPS", "TF_CUDNN_DETERMINISTIC") if k in os.environ} == env

@@ -12,7 +12,8 @@ family knows about a new API is one decorated function in its module::
 Families: :mod:`.flags` (determinism switches), :mod:`.frameworks` (Lightning, Hugging
 Face, Accelerate trainers), :mod:`.env` (environment variables, re-exec),
 :mod:`.devices` (TF/JAX device selection), :mod:`.order` (samplers, loaders, seeds
-taken from the rank), :mod:`.tf_pipelines` (TF input pipelines ordered by thread timing).
+taken from the rank), :mod:`.tf_pipelines` (TF input pipelines ordered by thread timing), :mod:`.tf1`
+(calls of the TensorFlow 1 API: which TensorFlow a program is written for).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, Callable, Optional
 
 import libcst as cst
 
-__all__ = ["CallSite", "Handler", "handlers_for", "on_call"]
+__all__ = ["CallSite", "Handler", "handlers_for", "on_call", "on_call_prefix"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class CallSite:
 Handler = Callable[[Any, CallSite], None]
 
 _HANDLERS: dict[str, list[Handler]] = {}
+_PREFIX_HANDLERS: list[tuple[str, Handler]] = []
 
 
 def on_call(*qualnames: str) -> Callable[[Handler], Handler]:
@@ -52,10 +54,23 @@ def on_call(*qualnames: str) -> Callable[[Handler], Handler]:
     return register
 
 
+def on_call_prefix(*prefixes: str) -> Callable[[Handler], Handler]:
+    """Register a handler for calls of every qualified name under these prefixes
+    (``tensorflow.contrib.``: a whole removed namespace)."""
+
+    def register(handler: Handler) -> Handler:
+        _PREFIX_HANDLERS.extend((prefix, handler) for prefix in prefixes)
+        return handler
+
+    return register
+
+
 def handlers_for(qualname: str) -> list[Handler]:
     if not _LOADED:
         _load()
-    return _HANDLERS.get(qualname, [])
+    found = _HANDLERS.get(qualname, [])
+    prefixed = [h for prefix, h in _PREFIX_HANDLERS if qualname.startswith(prefix)]
+    return found + prefixed if prefixed else found
 
 
 _LOADED = False
@@ -64,6 +79,6 @@ _LOADED = False
 def _load() -> None:
     # Importing the family modules registers their handlers.
     global _LOADED
-    from reprolint.analysis.calls import devices, env, flags, frameworks, order, tf_pipelines  # noqa: F401
+    from reprolint.analysis.calls import devices, env, flags, frameworks, order, tf1, tf_pipelines  # noqa: F401
 
     _LOADED = True

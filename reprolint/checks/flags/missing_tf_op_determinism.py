@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from reprolint.analysis.determinism import program_usages, short, tf_determinism, tf_version
-from reprolint.analysis.usage_events import GpuSelected
+from reprolint.analysis.determinism import match_op, program_usages, tf_determinism
+from reprolint.analysis.tf_versions import COVERED_BY_PROGRAM_FINDING, program_tf, tf_switch, trains_tf_kernels
+from reprolint.analysis.usage_events import EnvSet, GpuSelected, OpCall
+from reprolint.model import Related
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, plan_determinism
 from reprolint.model import Applicability
@@ -12,8 +14,12 @@ from reprolint.model import Applicability
 class MissingTfOpDeterminism(Rule):
     """
     ## What it does
-    Reports a TensorFlow program without `tf.config.experimental.enable_op_determinism()`
-    (or `TF_DETERMINISTIC_OPS=1` before TF 2.8).
+    Reports a TensorFlow training program that never turns on what its TensorFlow
+    version has for deterministic GPU kernels: `tf.config.experimental.enable_op_determinism()`
+    from TF 2.8, `TF_DETERMINISTIC_OPS=1` in TF 2.1-2.7, and in TF 1.14-2.0 only
+    `TF_CUDNN_DETERMINISTIC=1` (cuDNN convolution and max-pooling algorithms; bias_add's
+    gradient and other ops stay nondeterministic without NVIDIA's patch). Before 1.14
+    stock TensorFlow has no switch: the finding says so and has no fix.
 
     Training programs only (not tests, demos or evaluation scripts). A TensorFlow
     program is one that imports `tensorflow` or `keras` and trains
@@ -22,12 +28,26 @@ class MissingTfOpDeterminism(Rule):
     unless it hides the GPU (`tf.config.set_visible_devices([], "GPU")`,
     `CUDA_VISIBLE_DEVICES=""` or `"-1"`). Accepted: the call, or the environment
     variable `TF_DETERMINISTIC_OPS` set to `1`/`true` in the code (honoured from TF 2.1,
-    deprecated from 2.8); `TF_CUDNN_DETERMINISTIC` alone only covers cuDNN and is
-    reported with a note. Which flags a TF version honours comes from `rules/tf.toml`
-    for the installed TensorFlow (else the newest catalogued). It is reported once per
+    deprecated from 2.8); `TF_CUDNN_DETERMINISTIC` alone is reported with a note where a
+    better switch exists (TF 2.1 on), and accepted where it is the only one (TF 1.14-2.0).
+
+    The TensorFlow version, and where it came from, is in the message and in JSON
+    (`assumed.version`: `version`, `source`, `kind`): what the project of the entry point
+    declares (`tensorflow`, `tensorflow-gpu`, `tensorflow-cpu`, `tf-nightly` in
+    requirements files, setup.py/cfg, pyproject, conda, Pipfile, lock files), else
+    "TensorFlow 1.x" when the program calls the TF1 API that TF 2 removed (`tf.Session`,
+    `tf.placeholder`, `tf.get_variable`, `tf.train.AdamOptimizer`, `tf.contrib.*`,
+    `tf.app.run`, `tf.flags.*`, `tf.layers.*`), else the installed TensorFlow, else
+    "TensorFlow 2.x", the newest catalogued. A declared range open to TF 1 and TF 2 is
+    narrowed to 1.15 by TF1 API calls. TF1 graph code written against `tf.compat.v1`
+    runs on TF 2: it keeps the TF 2 version, and the message names its first call. Which
+    switch a version honours comes from `rules/tf.toml`'s flags. It is reported once per
     program, at the line that selects a GPU (`tf.device("/GPU:0")`,
     `MirroredStrategy()`, `set_memory_growth`) or else the entry point's first
-    statement.
+    statement. A program that selects another Keras backend (`KERAS_BACKEND="jax"` or
+    `"torch"`: Keras 3 then trains with that framework's kernels) is a TensorFlow training
+    program only where it trains with TensorFlow itself (`tf.GradientTape`,
+    `apply_gradients`), not for its Keras `fit` calls.
 
     ## Why is this bad?
     Without op determinism TensorFlow's GPU kernels for convolution backprop, bias
@@ -56,17 +76,29 @@ class MissingTfOpDeterminism(Rule):
     ## Fix safety
     Unsafe: ops without a deterministic kernel start raising, and no catalog lists
     TensorFlow's; deterministic kernels can also be slower. `hooks`: `reprolint.runtime.install()` at the
-    entry point (it calls `enable_op_determinism()` when TensorFlow is imported);
-    `inline`: `tf.config.experimental.enable_op_determinism()` right after the entry
-    point's imports.
+    entry point (it calls `enable_op_determinism()` when TensorFlow has it, else sets
+    `TF_DETERMINISTIC_OPS=1`, and on TF < 2.1 `TF_CUDNN_DETERMINISTIC=1`); `inline`: what
+    the assumed version supports, right after the entry point's imports (before its first
+    op, where NVIDIA's examples set the variables): `enable_op_determinism()` (2.8+),
+    `os.environ["TF_DETERMINISTIC_OPS"] = "1"` (2.1-2.7) or
+    `os.environ["TF_CUDNN_DETERMINISTIC"] = "1"` (1.14-2.0, TF 1.x code). No fix before 1.14.
 
     ## References
     - https://www.tensorflow.org/api_docs/python/tf/config/experimental/enable_op_determinism
     - https://github.com/NVIDIA/framework-reproducibility/blob/master/doc/d9m/tensorflow.md
+    - https://github.com/NVIDIA/framework-reproducibility/blob/master/README.md (stock TF 1.14/1.15/2.0 need a patch; 2.1+ `TF_DETERMINISTIC_OPS`)
+    - https://github.com/tensorflow/tensorflow/blob/master/RELEASE.md (2.8: `enable_op_determinism` replaces `TF_DETERMINISTIC_OPS`)
+    - https://www.tensorflow.org/guide/migrate (TF1 API under `tf.compat.v1`; `tf.contrib` and `tf.flags` removed)
     """
 
     code = "RPL304"
-    message = "this TensorFlow training program never turns on op determinism (`tf.config.experimental.enable_op_determinism()`, TensorFlow {version}), so its GPU kernels may differ between runs{note}"
+    message = (
+        "this TensorFlow training program never turns on op determinism ({tf}), so its GPU kernels "
+        "may differ between runs: {advice}{note}"
+    )
+    messages = {
+        "partial": "this TensorFlow training program's GPU kernels may differ between runs ({tf}): {advice}{note}",
+    }
     fix_title = "Call `tf.config.experimental.enable_op_determinism()` at the entry point"
     fix_applicability = Applicability.UNSAFE
     framework = "tensorflow"
@@ -76,6 +108,11 @@ class MissingTfOpDeterminism(Rule):
         Valid("import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\nimport tensorflow as tf\nmodel.fit(x, y, epochs=2)\n"),
         Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nmodel.fit(x, y, epochs=2)\n"),
         Valid("import tensorflow as tf\nprint(tf.constant(1))\n"),  # no training
+        Valid(  # Keras 3 on JAX: fit runs JAX kernels (RPL305's concern), tf only loads data
+            "import os\nos.environ['KERAS_BACKEND'] = 'jax'\nimport keras\nimport tensorflow as tf\n"
+            "ds = tf.data.Dataset.range(8).batch(2)\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
+            "model.compile(loss='mse')\nmodel.fit(x, y, epochs=2)\n"
+        ),
     ]
     INVALID = [
         Invalid("import tensorflow as tf\nmodel = tf.keras.Sequential()\nmodel.fit(x, y, epochs=2)\n", line=1,
@@ -90,30 +127,67 @@ class MissingTfOpDeterminism(Rule):
             "with tf.GradientTape() as tape:\n    loss = f(x)\n",
             line=1, message="TF_CUDNN_DETERMINISTIC",
         ),
+        Invalid(  # TF1 code, nothing declared: TF 1.x advice, not enable_op_determinism()
+            "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\n"
+            "op = tf.train.AdamOptimizer().minimize(tf.reduce_sum(x))\nwith tf.Session() as s:\n    s.run(op)\n",
+            line=1, message="TensorFlow 1.x, from the TF1 API this program calls (`tf.placeholder`",
+        ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        version = tf_version()
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
-            if not program.is_training or not program.trains_with("tf") or program.hides_gpu("tf"):
+            if not program.is_training or not trains_tf_kernels(program) or program.hides_gpu("tf"):
                 continue
+            # the TensorFlow it runs on: declared, else the TF1 API it calls, else the default
+            assumed = program_tf(ctx, program)
+            version = assumed.version
             det = tf_determinism(program, version)
-            if det.on:
-                continue
+            switch = tf_switch(assumed)
+            if det.on or (det.cudnn_only and switch.kind == "cudnn-env"):
+                continue  # on, or the one switch this version has is set
             gpu = program.first(GpuSelected, "tf")
             where = (gpu[1], gpu[2]) if gpu else program.entry_event
             if where is None or (where[0], where[1].span) in seen:
                 continue
             seen.add((where[0], where[1].span))
-            note = (
-                " (`TF_CUDNN_DETERMINISTIC` only makes cuDNN convolutions deterministic)"
-                if det.cudnn_only else ""
-            )
+            notes = []
+            if det.cudnn_only:
+                notes.append("`TF_CUDNN_DETERMINISTIC` only makes cuDNN convolutions deterministic")
+            unread = sorted({
+                env.name for _, _, env in program.of(EnvSet) if env.name == "TF_DETERMINISTIC_OPS"
+            }) if switch.kind in ("cudnn-env", "none") else []
+            if unread:
+                notes.append(
+                    "the `TF_DETERMINISTIC_OPS` it sets is read by stock TensorFlow from 2.1 (and NVIDIA's "
+                    "NGC containers), not by this version"
+                )
+            if assumed.compat_v1 and assumed.major >= 2:
+                notes.append(f"it runs TF1 graph code through `tf.compat.v1` ({assumed.compat_v1})")
+            note = "".join(f" ({n})" for n in notes)
             yield self.report(
-                where[0], where[1].span, version=short(version), note=note, cudnn_only=det.cudnn_only,
+                where[0], where[1].span, related=self._covered_ops(program, version, assumed.label), variant="partial" if switch.kind in ("cudnn-env", "none") else None,
+                tf=assumed.phrase(), advice=switch.advice, note=note, cudnn_only=det.cudnn_only,
+                switch=switch.kind, version=assumed.to_data(),
                 roles={program.entry: program.role.value}, entry_points=program.entry_points,
             )
+
+    @staticmethod
+    def _covered_ops(program, version: str, label: str) -> list[Related]:  # type: ignore[no-untyped-def]
+        """The calls whose nondeterminism the message names (bias_add's gradient before
+        TF 2.1), as related locations (RPL204 does not report them again)."""
+        related, seen = [], set()
+        for _, path, op_call in program.of(OpCall, default_only=False):
+            if not op_call.name.startswith("tensorflow.") or (path, op_call.span) in seen:
+                continue
+            matches = match_op(op_call, version, cuda=True, training=True, framework="tf")
+            if any(m.entry.id in COVERED_BY_PROGRAM_FINDING for m in matches):
+                seen.add((path, op_call.span))
+                related.append(Related(
+                    path, op_call.span,
+                    f"`{op_call.text}(...)` adds a bias with `bias_add`, whose gradient is nondeterministic on GPU in {label}",
+                ))
+        return related
 
 
 # ----------------------------------------------------------------------------- fix

@@ -2,13 +2,13 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from reprolint.analysis.determinism import (
-    match_op,
-    program_usages,
-    short,
-    tf_determinism,
-    tf_settings_by_name,
-    tf_version,
+from reprolint.analysis.determinism import match_op, program_usages, tf_determinism, tf_settings_by_name
+from reprolint.analysis.tf_versions import (
+    COVERED_BY_PROGRAM_FINDING,
+    TfAssumed,
+    gets_program_finding,
+    keras_backend,
+    program_tf,
 )
 from reprolint.analysis.usage_events import OpCall, TfSetting, TrainStep
 from reprolint.analysis.values import UNKNOWN, OptionRef
@@ -31,8 +31,12 @@ class TfNondeterministicOp(Rule):
     Reports TensorFlow/Keras ops or settings known to be nondeterministic (`tf.data`
     with `deterministic=False`, TF1 `Session`, segment reductions on GPU, ...).
 
-    From the catalog `rules/tf.toml`, for the installed TensorFlow (else the newest
-    catalogued release):
+    From the catalog `rules/tf.toml`, for the TensorFlow the program runs on, named in
+    the message with where it came from (JSON `assumed.version`): the project's
+    declaration, else TF 1.x when the program calls the TF1 API TF 2 removed, else the
+    installed TensorFlow, else the newest catalogued (as RPL304 decides it). The switch
+    named is the one that version has: `enable_op_determinism()` from 2.8,
+    `TF_DETERMINISTIC_OPS=1` in 2.1-2.7, none for these ops before 2.1:
 
     - settings: `Dataset.map/interleave/batch(..., deterministic=False)` and
       `options.deterministic = False` (overridden by op determinism from TF 2.8, so not
@@ -65,6 +69,14 @@ class TfNondeterministicOp(Rule):
       backward is nondeterministic is the cited NVIDIA and TensorFlow documentation's
       claim, which a CPU cannot show.) `tf1 = tf.compat.v1` at module level names the
       module, like the import alias.
+
+    Before TF 2.1 the `BiasAdd` backprop (`tf.nn.bias_add`, `tf.layers.dense`) has no
+    deterministic kernel in stock TensorFlow; in a training program RPL304 reports that
+    once, listing the calls as related locations, and RPL204 does not repeat it per call.
+
+    A program that selects another Keras backend (`KERAS_BACKEND="jax"`/`"torch"`) runs
+    its `keras.*` layers and losses with that framework's kernels: they are not reported
+    (its `tf.*` calls still are).
 
     TensorFlow places ops on a visible GPU without being asked, so every TF program is
     taken to run on a GPU unless it hides it (`tf.config.set_visible_devices([],
@@ -108,8 +120,8 @@ class TfNondeterministicOp(Rule):
     """
 
     code = "RPL204"
-    message = "`{call}(...)`{gradient} is nondeterministic on GPU in TensorFlow {version}: {why}{instead}"
-    messages = {"setting": "`{call}` is nondeterministic in TensorFlow {version}: {why}"}
+    message = "`{call}(...)`{gradient} is nondeterministic on GPU in {tf}: {why}{instead}"
+    messages = {"setting": "`{call}` is nondeterministic in {tf}: {why}"}
     framework = "tensorflow"
 
     VALID = [
@@ -121,9 +133,18 @@ class TfNondeterministicOp(Rule):
         Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nb = tf.math.bincount(x)\n"),
         Valid("import tensorflow as tf\nsess = tf.compat.v1.Session()\n"),  # no op determinism relied on
         Valid("import tensorflow as tf\nb = tf.compat.v1.train.batch([x], 32, num_threads=1)\nc = tf.train.batch([x], 32)\n"),
+        Valid(  # Keras 3 on JAX: the upsampling backward is JAX's, not TensorFlow's
+            "import os\nos.environ['KERAS_BACKEND'] = 'jax'\nimport keras\n"
+            "model = keras.Sequential([keras.layers.Dense(4), keras.layers.UpSampling2D(2)])\n"
+            "model.compile(loss='mse')\nmodel.fit(x, y)\n"
+        ),
     ]
     INVALID = [
         Invalid("import tensorflow as tf\nds = tf.data.Dataset.range(4).map(f, deterministic=False)\n", line=2),
+        Invalid(  # the same model on Keras's TensorFlow backend
+            "import keras\nmodel = keras.Sequential([keras.layers.Dense(4), keras.layers.UpSampling2D(2)])\n"
+            "model.compile(loss='mse')\nmodel.fit(x, y)\n", line=2, message="raises",
+        ),
         Invalid(
             "import tensorflow as tf\ntf.config.experimental.enable_op_determinism()\nsess = tf.compat.v1.Session()\n",
             line=3, message="Session",
@@ -139,13 +160,18 @@ class TfNondeterministicOp(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        version = tf_version()
-        short_version = short(version)
         settings = tf_settings_by_name()
         seen: set[tuple[str, object]] = set()
         for program in program_usages(ctx):
             if not (program.uses("tensorflow", ctx.facts) or program.uses("keras", ctx.facts)):
                 continue
+            # the TensorFlow it runs on: declared, else the TF1 API it calls, else the default
+            assumed = program_tf(ctx, program)
+            version, phrase = assumed.version, assumed.phrase()
+            # Keras 3 on another backend (`KERAS_BACKEND="jax"`) runs `keras.*` layers
+            # with that framework's kernels: TensorFlow's catalog says nothing of them
+            other_backend = keras_backend(program) not in (None, "tensorflow")
+            covered = COVERED_BY_PROGRAM_FINDING if gets_program_finding(program, version) else frozenset()
             gpu = not program.hides_gpu("tf")
             det = tf_determinism(program, version)
             seeded = program.program.seeded_libraries if program.program is not None else set()
@@ -164,33 +190,34 @@ class TfNondeterministicOp(Rule):
                     continue
                 seen.add((path, usage.span))
                 yield self.report(
-                    path, usage.span, variant="setting", call=usage.text, version=short_version, why=why,
-                    setting=usage.name, entry_points=program.entry_points,
+                    path, usage.span, variant="setting", call=usage.text, tf=phrase, why=why,
+                    setting=usage.name, entry_points=program.entry_points, version=assumed.to_data(),
                 )
             for _, path, op_call in program.of(OpCall, default_only=False):
                 if not op_call.name.startswith(("tensorflow.", "keras.")) or (path, op_call.span) in seen:
+                    continue
+                if other_backend and op_call.name.startswith("keras."):
                     continue
                 matches = [
                     m for m in match_op(op_call, version, cuda=gpu, training=trains, framework="tf",
                                         tf_unseeded_det=det.on and "tensorflow" not in seeded)
                     if not (m.entry.backward_only and "no-grad-input" in op_call.facts)
                 ]
+                if covered and any(m.entry.id in covered for m in matches):
+                    continue  # named by the program's RPL304 finding (a related location there)
                 strict = [m for m in matches if m.entry.kind in ("raises", "nondeterministic")]
                 flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
                 if strict:
                     entry = strict[0].entry
-                    if entry.kind == "raises":
-                        why = "it has no deterministic GPU kernel and raises under op determinism"
-                    else:
-                        why = "it stays nondeterministic even with op determinism on"
+                    why = _strict_why(entry.kind, assumed)
                 elif flagged and not det.on:
                     entry = flagged[0].entry
-                    why = f"it is deterministic only with {_ENABLE}, which this program never calls"
+                    why = f"it is deterministic only with {_switch(assumed)}, which this program never turns on"
                 else:
                     continue
                 seen.add((path, op_call.span))
                 yield self.report(
-                    path, op_call.span, call=op_call.text, version=short_version, why=why,
+                    path, op_call.span, call=op_call.text, tf=phrase, why=why, version=assumed.to_data(),
                     gradient=" (its gradient)" if entry.backward_only else "",
                     instead=f"; instead: {entry.alternative}" if entry.alternative and entry.kind != "deterministic-with-flag" else "",
                     op=entry.id, entry_points=program.entry_points,
@@ -212,13 +239,38 @@ class TfNondeterministicOp(Rule):
                         f"finish; instead: {setting.alternative}")
             if "sloppy" in kwargs:
                 return f"`sloppy=True` hands elements over as they are ready; instead: {setting.alternative}"
-            return "`deterministic=False` hands elements over in completion order; drop it or enable op determinism"
+            if setting.overridden_since is not None and parse_version(version) >= setting.overridden_since:
+                return "`deterministic=False` hands elements over in completion order; drop it or enable op determinism"
+            return "`deterministic=False` hands elements over in completion order; drop it"
         if setting.form == "assign":
             if usage.value != setting.value or overridden:
                 return None
             return "`tf.data` returns elements in completion order; leave `deterministic` at True"
         alternative = f"; instead: {setting.alternative}" if setting.alternative else ""
         return f"it has no op-determinism support{alternative}"
+
+
+def _switch(assumed: TfAssumed) -> str:
+    """The switch that makes a flagged op deterministic in this TensorFlow."""
+    version = parse_version(assumed.version)
+    if version >= (2, 8, 0):
+        return _ENABLE
+    if version >= (2, 1, 0):
+        return "`TF_DETERMINISTIC_OPS=1` (`enable_op_determinism()` arrives in 2.8)"
+    return "`TF_CUDNN_DETERMINISTIC=1` (cuDNN convolutions and pooling only)"
+
+
+def _strict_why(kind: str, assumed: TfAssumed) -> str:
+    """Why an op with no deterministic kernel in this TensorFlow is reported."""
+    version = parse_version(assumed.version)
+    if kind == "raises":
+        where = "op determinism" if version >= (2, 8, 0) else "`TF_DETERMINISTIC_OPS=1`"
+        return f"it has no deterministic GPU kernel and raises under {where}"
+    if version >= (2, 8, 0):
+        return "it stays nondeterministic even with op determinism on"
+    if version >= (2, 1, 0):
+        return "it stays nondeterministic even with `TF_DETERMINISTIC_OPS=1`"
+    return "no switch of this version makes it deterministic"
 
 
 def _known(value: object) -> object:

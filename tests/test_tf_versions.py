@@ -1,0 +1,227 @@
+"""Issue 25 item 8 (TF/Keras half) and issue 26 item 5: the TensorFlow a program runs on
+(declared, else the TF1 API it calls, else the default) decides what RPL304 and RPL204
+say, what `fix` inserts and what JSON carries."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reprolint.analysis.declared import declarations
+
+# A TF1 graph-mode training loop: placeholders, a TF1 optimizer, a Session.
+TF1 = (
+    "import numpy as np\nimport tensorflow as tf\n\n"
+    "x = tf.placeholder(tf.float32, [None, 4])\n"
+    "w = tf.Variable(tf.zeros([4, 1]))\n"
+    "loss = tf.reduce_mean(tf.matmul(x, w))\n"
+    "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+    "with tf.Session() as sess:\n"
+    "    for step in range(10):\n"
+    "        sess.run(train_op, {x: np.ones((2, 4), 'float32')})\n"
+)
+# A Keras program that runs on TF 1 and TF 2 alike.
+KERAS = (
+    "import tensorflow as tf\n\n"
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+    "model.compile(optimizer='sgd', loss='mse')\n"
+    "model.fit(x, y, epochs=2)\n"
+)
+COMPAT = (
+    "import tensorflow.compat.v1 as tf\n\n"
+    "tf.disable_v2_behavior()\n"
+    "x = tf.placeholder(tf.float32, [None, 4])\n"
+    "loss = tf.reduce_sum(x)\n"
+    "step = tf.train.AdamOptimizer(0.1).minimize(loss)\n"
+    "with tf.Session() as sess:\n"
+    "    sess.run(step)\n"
+)
+
+
+def write(folder: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return folder
+
+
+def rpl304(cli, project: Path) -> dict:
+    result = cli("check", "--no-cache", "--select", "RPL304", "--output-format", "json", str(project))
+    (item,) = json.loads(result.out)
+    return item
+
+
+@pytest.mark.parametrize(
+    "name, text, library, written",
+    [
+        ("requirements.txt", "tensorflow-gpu==1.15.5\n", "tensorflow", "tensorflow-gpu==1.15.5"),
+        ("requirements.txt", "tensorflow-cpu>=2.4,<2.5\n", "tensorflow", "tensorflow-cpu>=2.4,<2.5"),
+        ("requirements.txt", "tf-nightly==2.16.0.dev20231101\n", "tensorflow", "tf-nightly==2.16.0.dev20231101"),
+        ("setup.py", "setup(install_requires=['tensorflow>=1.12,<2'])\n", "tensorflow", "tensorflow>=1.12,<2"),
+        ("environment.yml", "dependencies:\n  - tensorflow-gpu=1.14.0\n", "tensorflow", "tensorflow-gpu==1.14.0"),
+        ("pyproject.toml", "[project]\nname='x'\ndependencies = ['keras>=3.0']\n", "keras", "keras>=3.0"),
+        ("requirements.txt", "tf_keras==2.16.0\n", "tf-keras", "tf_keras==2.16.0"),
+        ("Pipfile", "[packages]\ntensorflow = '==2.12.0'\n", "tensorflow", "tensorflow==2.12.0"),
+    ],
+)
+def test_tensorflow_and_keras_declarations_are_read(tmp_path: Path, name: str, text: str, library: str, written: str) -> None:
+    write(tmp_path, {name: text, ".git/HEAD": ""})
+    (found,) = [d for d in declarations([str(tmp_path)]) if d.library == library]
+    assert found.written == written
+
+
+def test_declared_tf1_gets_tf1_advice_and_json_says_where(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"requirements.txt": "tensorflow==1.15\n", "train.py": TF1, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "(TensorFlow 1.15, declared as `tensorflow==1.15` in requirements.txt)" in item["message"]
+    assert "`TF_CUDNN_DETERMINISTIC=1` makes only its cuDNN convolutions and max-pooling deterministic" in item["message"]
+    assert "enable_op_determinism()` at" not in item["message"]  # no such call in TF 1
+    assert item["assumed"]["version"] == {
+        "library": "tensorflow", "version": "1.15", "kind": "declared",
+        "source": "declared as `tensorflow==1.15` in requirements.txt",
+    }
+
+
+def test_undeclared_tf1_code_is_taken_as_tf1_from_the_api_it_calls(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"train.py": TF1, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "(TensorFlow 1.x, from the TF1 API this program calls (`tf.placeholder`, train.py line 4))" in item["message"]
+    assert item["assumed"]["version"]["kind"] == "tf1-api"
+    assert "before 1.14 stock TensorFlow has no switch" in item["message"]
+
+
+def test_a_range_open_to_tf1_and_tf2_is_narrowed_by_the_tf1_api(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"requirements.txt": "tensorflow>=1.12\n", "train.py": TF1, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "TensorFlow 1.15, declared as `tensorflow>=1.12` in requirements.txt, narrowed to 1.x" in item["message"]
+
+
+def test_nothing_declared_and_no_tf1_api_is_the_default_version(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"train.py": KERAS, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    source = item["assumed"]["version"]["source"]
+    assert source in ("installed", "the newest catalogued, nothing declared")
+    if source != "installed":
+        assert "(TensorFlow 2.x, the newest catalogued, nothing declared)" in item["message"]
+    assert "call `tf.config.experimental.enable_op_determinism()` at its start" in item["message"]
+
+
+def test_tf_2_4_is_told_to_set_tf_deterministic_ops(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"requirements.txt": "tensorflow==2.4.1\n", "train.py": KERAS, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "(TensorFlow 2.4, declared as `tensorflow==2.4.1` in requirements.txt)" in item["message"]
+    assert "set `TF_DETERMINISTIC_OPS=1` before its first op" in item["message"]
+    # and the variable is accepted there
+    write(project, {"train.py": "import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\n" + KERAS})
+    assert "RPL304" not in cli("check", "--no-cache", "--select", "RPL304", str(project)).out
+
+
+def test_tf_1_15_with_its_only_switch_set_is_not_reported(cli, tmp_path: Path) -> None:
+    train = "import os\nos.environ['TF_CUDNN_DETERMINISTIC'] = '1'\n" + TF1
+    project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.15.0\n", "train.py": train, ".git/HEAD": ""})
+    assert "RPL304" not in cli("check", "--no-cache", "--select", "RPL304", str(project)).out
+
+
+def test_tf_deterministic_ops_set_under_tf1_is_said_to_be_unread(cli, tmp_path: Path) -> None:
+    train = "import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\n" + TF1
+    project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.15.0\n", "train.py": train, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "the `TF_DETERMINISTIC_OPS` it sets is read by stock TensorFlow from 2.1" in item["message"]
+
+
+def test_compat_v1_graph_code_under_a_tf2_declaration_is_tf2(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"requirements.txt": "tensorflow==2.12.0\n", "train.py": COMPAT, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "(TensorFlow 2.12, declared as `tensorflow==2.12.0` in requirements.txt)" in item["message"]
+    assert "call `tf.config.experimental.enable_op_determinism()` at its start" in item["message"]
+    assert "it runs TF1 graph code through `tf.compat.v1` (`tf.disable_v2_behavior`, train.py line 3)" in item["message"]
+    assert item["assumed"]["version"]["compat_v1"] == "`tf.disable_v2_behavior`, train.py line 3"
+
+
+@pytest.mark.parametrize(
+    "declared, inserted, absent",
+    [
+        ("tensorflow==2.12.0", "tf.config.experimental.enable_op_determinism()", "TF_DETERMINISTIC_OPS"),
+        ("tensorflow==2.4.1", 'os.environ["TF_DETERMINISTIC_OPS"] = "1"', "enable_op_determinism"),
+        ("tensorflow-gpu==1.15.0", 'os.environ["TF_CUDNN_DETERMINISTIC"] = "1"', "enable_op_determinism"),
+    ],
+)
+def test_the_inline_fix_inserts_what_the_version_supports(cli, tmp_path: Path, declared: str, inserted: str, absent: str) -> None:
+    project = write(tmp_path, {"requirements.txt": declared + "\n", "train.py": KERAS, ".git/HEAD": ""})
+    result = cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "--select", "RPL304", str(project))
+    assert result.status == 0
+    fixed = (project / "train.py").read_text()
+    assert inserted in fixed and absent not in fixed
+    assert fixed.index(inserted) < fixed.index("model.fit")
+    assert "RPL304" not in cli("check", "--no-cache", "--select", "RPL304", str(project)).out
+
+
+def test_tf_before_1_14_is_reported_without_a_fix(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.12.0\n", "train.py": TF1, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "stock TensorFlow before 1.14 has no switch for deterministic GPU kernels" in item["message"]
+    assert item["fix"] is None
+    before = (project / "train.py").read_text()
+    cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "--select", "RPL304", str(project))
+    assert (project / "train.py").read_text() == before
+
+
+def test_rpl204_under_tf1_names_the_tf1_version_and_no_tf2_switch(cli, tmp_path: Path) -> None:
+    train = TF1 + "s = tf.math.unsorted_segment_sum(x, ids, 3)\n"
+    project = write(tmp_path, {"requirements.txt": "tensorflow==1.15\n", "train.py": train, ".git/HEAD": ""})
+    out = cli("check", "--no-cache", "--select", "RPL204", "--output-format", "json", str(project)).out
+    (item,) = json.loads(out)
+    assert "in TensorFlow 1.15, declared as `tensorflow==1.15` in requirements.txt" in item["message"]
+    assert "enable_op_determinism" not in item["message"]
+    assert item["assumed"]["version"]["version"] == "1.15"
+
+
+def test_rpl204_under_tf_2_12_names_enable_op_determinism(cli, tmp_path: Path) -> None:
+    train = KERAS + "s = tf.math.unsorted_segment_sum(x, ids, 3)\n"
+    project = write(tmp_path, {"requirements.txt": "tensorflow==2.12.0\n", "train.py": train, ".git/HEAD": ""})
+    out = cli("check", "--no-cache", "--select", "RPL204", str(project)).out
+    assert "in TensorFlow 2.12, declared as `tensorflow==2.12.0` in requirements.txt: it is deterministic only with " \
+        "`tf.config.experimental.enable_op_determinism()`" in out
+
+
+def test_an_unversioned_declaration_is_named_not_called_nothing_declared(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"requirements.txt": "tensorflow\n", "train.py": KERAS, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    if item["assumed"]["version"]["source"] != "installed":
+        assert "the newest catalogued; `tensorflow` in requirements.txt states no version" in item["message"]
+        assert "nothing declared" not in item["message"]
+
+
+def test_a_declared_multi_backend_keras_2_2_runs_on_tf1(cli, tmp_path: Path) -> None:
+    train = "import keras\nmodel = keras.models.Sequential([keras.layers.Dense(1)])\nmodel.compile('sgd', 'mse')\nmodel.fit(x, y)\n"
+    project = write(tmp_path, {"requirements.txt": "keras==2.2.4\n", "train.py": train, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "(TensorFlow 1.x, from `keras==2.2.4` in requirements.txt (multi-backend Keras up to 2.2.5 runs on TensorFlow 1 only))" in item["message"]
+    assert "enable_op_determinism()` at" not in item["message"]
+    assert item["assumed"]["version"]["kind"] == "keras-declared"
+
+
+def test_a_declared_keras_3_runs_on_tf_2_16_or_newer(cli, tmp_path: Path) -> None:
+    train = "import keras\nmodel = keras.models.Sequential([keras.layers.Dense(1)])\nmodel.compile('sgd', 'mse')\nmodel.fit(x, y)\n"
+    project = write(tmp_path, {"requirements.txt": "keras>=3.0\n", "train.py": train, ".git/HEAD": ""})
+    item = rpl304(cli, project)
+    assert "from `keras>=3.0` in requirements.txt (Keras 3's TensorFlow backend needs TensorFlow 2.16)" in item["message"]
+    assert "call `tf.config.experimental.enable_op_determinism()` at its start" in item["message"]
+
+
+def test_tf1_bias_add_is_named_once_by_rpl304_with_the_calls_as_related_locations(cli, tmp_path: Path) -> None:
+    train = TF1.replace(
+        "loss = tf.reduce_mean(tf.matmul(x, w))\n",
+        "h = tf.layers.dense(x, 8)\nz = tf.layers.dense(h, 1, use_bias=False)\nloss = tf.reduce_mean(z)\n",
+    )
+    project = write(tmp_path, {"setup.py": "setup(install_requires=['tensorflow>=1.8,<2.0'])\n", "train.py": train, ".git/HEAD": ""})
+    out = cli("check", "--no-cache", "--select", "RPL204,RPL304", "--output-format", "json", str(project)).out
+    (item,) = json.loads(out)  # no RPL204 per dense call
+    assert item["code"] == "RPL304"
+    assert "(TensorFlow 1.15, declared as `tensorflow>=1.8,<2.0` in setup.py)" in item["message"]  # not 1.99
+    assert [(r["line"], r["message"]) for r in item["related"]] == [
+        (6, "`tf.layers.dense(...)` adds a bias with `bias_add`, whose gradient is nondeterministic on GPU in TensorFlow 1.15"),
+    ]
