@@ -108,6 +108,9 @@ def test_related_locations_point_at_what_their_notes_quote(d: Diagnostic) -> Non
         ("`nn.Linear(...)` (torch 1.7, declared in requirements.txt as `torch==1.7.1`)", []),
         ("`nn.Linear(...)` (torch 1.8, declared in requirements.txt as `torch==1.8.0`)",
          ["declaration not in requirements.txt (torch==1.8.0)"]),
+        ("`nn.Linear(...)` (torch 1.7, declared as `torch==1.7.1` in requirements.txt)", []),
+        ("`nn.Linear(...)` (torch 1.8, declared as `torch==1.8.0` in requirements.txt): more",
+         ["declaration not in requirements.txt (torch==1.8.0)"]),
     ],
 )
 def test_each_kind_of_false_claim_is_caught(message: str, failed: list[str]) -> None:

@@ -22,6 +22,7 @@ _SUBJECT = re.compile(r"^`([^`]+)`")
 _REFERENCE = re.compile(r"([\w./+-]+\.(?:py|ipynb)):(\d+)")
 _ENTRY = re.compile(r"\(entry point: ([^;)]+)")
 _DECLARED = re.compile(r"declared in ([\w./-]+) as `([^`]+)`")
+_DECLARED_AS = re.compile(r"declared as `([^`]+)` in ([\w./-]+\w)")
 _CHAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _NOT_CODE = {"for", "in"}  # `for ... in labels`: the message's own words
 
@@ -69,7 +70,8 @@ def failed_claims(f: Claimed, lines: Callable[[str], Optional[Sequence[str]]]) -
         for entry in re.split(r", | and ", re.sub(r" and \d+ more$", "", named.strip())):
             if entry not in f.entry_points:
                 failed.append(f"names an entry point that is not its program ({entry})")
-    for filename, spec in _DECLARED.findall(f.message):
+    declared = _DECLARED.findall(f.message) + [(n, s) for s, n in _DECLARED_AS.findall(f.message)]
+    for filename, spec in declared:
         found = None
         for folder in PurePosixPath(f.path).parents:
             found = lines(str(folder / filename) if str(folder) != "." else filename)
