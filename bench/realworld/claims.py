@@ -20,7 +20,6 @@ __all__ = ["Claimed", "failed_claims"]
 
 _SUBJECT = re.compile(r"^`([^`]+)`")
 _REFERENCE = re.compile(r"([\w./+-]+\.(?:py|ipynb)):(\d+)")
-_ENTRY = re.compile(r"\(entry point: ([^;)]+)")
 _DECLARED = re.compile(r"declared in ([\w./-]+) as `([^`]+)`")
 _DECLARED_AS = re.compile(r"declared as `([^`]+)` in ([\w./-]+\w)")
 _CHAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -47,6 +46,27 @@ def quoted_names(quoted: str) -> list[str]:
     return [c.rsplit(".", 1)[-1] for c in chains if c not in _NOT_CODE]
 
 
+def _named_entries(message: str, entries: Sequence[str]) -> list[str]:
+    """The entry points a message names after ``entry point: `` (`a.py`, `a.py and b.py`,
+    `a.py, b.py and 4 more`), read with the finding's own entry points first, since a
+    path may hold commas, parentheses and spaces."""
+    named = []
+    for match in re.finditer(r"\(entry points?: ", message):
+        rest = message[match.end():]
+        while rest:
+            if re.match(r"\d+ more\b", rest):
+                break
+            known = sorted((e for e in entries if rest.startswith(e)), key=len, reverse=True)
+            name = known[0] if known else re.split(r", | and |;|\)", rest, maxsplit=1)[0]
+            named.append(name)
+            rest = rest[len(name):]
+            separator = re.match(r", | and ", rest)
+            if separator is None:
+                break
+            rest = rest[separator.end():]
+    return named
+
+
 def failed_claims(f: Claimed, lines: Callable[[str], Optional[Sequence[str]]]) -> list[str]:
     """The claims of ``f``'s message that the source (``lines(path)``: a file's lines, or
     None when the file is not there) does not bear out, each in a few words."""
@@ -65,18 +85,16 @@ def failed_claims(f: Claimed, lines: Callable[[str], Optional[Sequence[str]]]) -
                 failed.append(f"names a line that does not exist ({path}:{line})")
             else:
                 failed.append(f"names a line that is none of its places ({path}:{line})")
-    for named in _ENTRY.findall(f.message):
-        # `train.py`, `a.py and b.py`, `a.py, b.py and 4 more`
-        for entry in re.split(r", | and ", re.sub(r" and \d+ more$", "", named.strip())):
-            if entry not in f.entry_points:
-                failed.append(f"names an entry point that is not its program ({entry})")
+    for named in _named_entries(f.message, f.entry_points):
+        if named not in f.entry_points:
+            failed.append(f"names an entry point that is not its program ({named})")
     declared = _DECLARED.findall(f.message) + [(n, s) for s, n in _DECLARED_AS.findall(f.message)]
     for filename, spec in declared:
-        found = None
-        for folder in PurePosixPath(f.path).parents:
-            found = lines(str(folder / filename) if str(folder) != "." else filename)
-            if found is not None:
-                break
-        if found is None or spec not in "\n".join(found):
+        # a file of that name in the finding's folder or one above it
+        texts = [lines(str(folder / filename) if str(folder) != "." else filename)
+                 for folder in PurePosixPath(f.path).parents]
+        # as the requirement reads without its spaces (`torch >= 1.7` is quoted `torch>=1.7`)
+        bare = re.sub(r"\s+", "", spec)
+        if not any(text is not None and bare in re.sub(r"[ \t]+", "", "\n".join(text)) for text in texts):
             failed.append(f"declaration not in {filename} ({spec})")
     return failed
