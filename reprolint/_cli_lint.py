@@ -418,10 +418,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         if isinstance(exc, ConfigError):  # bad configuration
             sys.stderr.write(f"reprolint: error: {exc}\n")
             return EXIT_ERROR
-        return _internal_error(exc)
+        return internal_error(exc)
 
 
-def _internal_error(exc: BaseException) -> int:
+def internal_error(exc: BaseException) -> int:
     """A bug in reprolint: one clear line (where it happened), exit status 2.
 
     REPROLINT_DEBUG=1 prints the whole traceback.

@@ -38,7 +38,7 @@ from reprolint.model import Applicability, Diagnostic, Edit, Fix
 from reprolint.parallel import forks, run_ordered
 
 if TYPE_CHECKING:
-    from reprolint.checks.base import CheckContext
+    from reprolint.analysis.context import CheckContext
 
 __all__ = [
     "MAX_ROUNDS",

@@ -25,12 +25,13 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.facts import Call, Draw, Guard, Import
 from reprolint.fixes.edits import FixError, check_parses, diff_edits
-from reprolint.fixes.engine import _PROBLEMS
+from reprolint.fixes.engine import FIX_PROBLEMS
 from reprolint.model import Applicability, Diagnostic, Edit, Span
 
 if TYPE_CHECKING:
+    from reprolint.analysis.context import CheckContext
     from reprolint.analysis.program import Program
-    from reprolint.checks.base import CheckContext, Rule
+    from reprolint.checks.base import Rule
 
 __all__ = [
     "STYLES",
@@ -192,7 +193,7 @@ class FixPlanner:
                     check_parses(code, source, action.path, libcst_too=False)
                     edits = diff_edits(source, code)
             except FixError as exc:
-                problems = _PROBLEMS.get()
+                problems = FIX_PROBLEMS.get()
                 if problems is not None:
                     problems.append(f"{action.path}: fix dropped ({action.title}): {exc}")
             except LookupError:
