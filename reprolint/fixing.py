@@ -104,7 +104,10 @@ def attach_fixes(
     todo = [i for i, d in enumerate(diagnostics) if _needs_planning(d)]
     if not todo:
         return out
-    planner = FixPlanner(ctx, sources)
+    from reprolint.checks.base import get_rule
+    from reprolint.checks.ops._ops import torch_op_findings
+
+    planner = FixPlanner(ctx, sources, get_rule, torch_op_findings)
     if not edits:
         for index in todo:
             out[index] = _with_availability(planner, diagnostics[index])

@@ -3,7 +3,8 @@
 The analysis (per-module facts and the program model rules query) never imports the
 rules, fixes, reporters or the front ends, at any level: module top, function bodies,
 ``if TYPE_CHECKING:`` blocks. Between the packages analysis, checks, fixes and reporters,
-the imports a module runs when it is imported form no cycle.
+the imports at a module's top (those it runs when imported, and those under
+``if TYPE_CHECKING:``) form no cycle.
 """
 
 from __future__ import annotations
@@ -183,7 +184,7 @@ def test_layered_packages_import_each_other_without_a_cycle() -> None:
             continue
         for site in import_sites(path.read_text(encoding="utf-8"), module, is_package):
             target_layer = _layer(site.target)
-            if site.level != "module" or target_layer in (None, source_layer):
+            if site.level == "function" or target_layer in (None, source_layer):
                 continue
             graph[source_layer].add(target_layer)
             why.setdefault((source_layer, target_layer), f"{module}:{site.line} imports {site.target}")

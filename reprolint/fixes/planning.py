@@ -18,7 +18,7 @@ import re
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol, Sequence
 
 import libcst as cst
 
@@ -31,12 +31,12 @@ from reprolint.model import Applicability, Diagnostic, Edit, Span
 if TYPE_CHECKING:
     from reprolint.analysis.context import CheckContext
     from reprolint.analysis.program import Program
-    from reprolint.checks.base import Rule
 
 __all__ = [
     "STYLES",
     "FixAction",
     "FixPlanner",
+    "RuleFixHooks",
     "binding",
     "data_field",
     "literal_seed",
@@ -121,18 +121,36 @@ def sorted_call(expression: cst.BaseExpression, key: Optional[str] = None) -> cs
     return wrapped
 
 
-def _rule(code: str) -> Optional[type["Rule"]]:
-    from reprolint.checks.base import get_rule
+class RuleFixHooks(Protocol):
+    """What the planner reads of a rule (a ``reprolint.checks.base.Rule`` class): its
+    declared fix level and the hooks registered next to its detection."""
 
-    return get_rule(code)
+    fix_applicability: Optional[Applicability]
+    plan_fix: Optional[Callable[..., Any]]
+    fix_precheck: Optional[Callable[..., Optional[bool]]]
+    fix_level: Optional[Callable[..., Any]]
 
 
 class FixPlanner:
-    """Plans and realises the actions for one checked project state."""
+    """Plans and realises the actions for one checked project state.
 
-    def __init__(self, ctx: "CheckContext", sources: Mapping[str, str]) -> None:
+    The rules are the caller's (the fixes never import them): ``rule_of`` gives a
+    finding's rule by code, ``op_findings`` the op call sites of the check (the torch op
+    rules' findings, RPL201/RPL202), from which the planner tells where deterministic
+    mode can make a program fail.
+    """
+
+    def __init__(
+        self,
+        ctx: "CheckContext",
+        sources: Mapping[str, str],
+        rule_of: Callable[[str], Optional[RuleFixHooks]],
+        op_findings: Callable[["CheckContext"], Iterable[Any]],
+    ) -> None:
         self.ctx = ctx
         self.sources = sources
+        self.rule_of = rule_of
+        self.op_findings = op_findings
         self.settings = ctx.settings
         self.seed = ctx.settings.seed
         self.style = ctx.settings.fix_style if ctx.settings.fix_style in STYLES else "hooks"
@@ -203,7 +221,7 @@ class FixPlanner:
 
     def plan(self, d: Diagnostic) -> Optional[FixAction]:
         """The fix the finding's rule plans for it (its ``plan_fix`` hook), or None."""
-        rule = _rule(d.code)
+        rule = self.rule_of(d.code)
         if rule is None or rule.plan_fix is None:
             return None
         return rule.plan_fix(self, d)
@@ -215,7 +233,7 @@ class FixPlanner:
         parse, no transform); a test that cannot tell (None) falls back to planning,
         which parses the file but still transforms nothing.
         """
-        rule = _rule(d.code)
+        rule = self.rule_of(d.code)
         if rule is None or rule.plan_fix is None:
             return False
         test = rule.fix_precheck
@@ -245,13 +263,13 @@ class FixPlanner:
 
     def applicability(self, code: str) -> Applicability:
         """The level the rule declares for its fix (its usual one)."""
-        rule = _rule(code)
+        rule = self.rule_of(code)
         return rule.fix_applicability if rule and rule.fix_applicability else Applicability.UNSAFE
 
     def level(self, d: Diagnostic) -> Applicability:
         """The level of the fix for this finding: the rule's ``fix_level`` hook where the
         level depends on the program (``@MyRule.fix_leveller``), else the declared one."""
-        rule = _rule(d.code)
+        rule = self.rule_of(d.code)
         hook = rule.fix_level if rule is not None else None
         return hook(self, d) if hook is not None else self.applicability(d.code)
 
@@ -267,15 +285,13 @@ class FixPlanner:
         can make it fail there."""
         memo = self.ctx.memo.setdefault("fix.raising_ops", {})
         if entry not in memo:
-            from reprolint.checks.ops._ops import torch_op_findings
-
             program = next((p for p in self.ctx.programs if p.entry == entry), None)
             # TensorFlow's op determinism raises for ops it has no deterministic kernel
             # for, and no catalog here lists them: a TF program counts as one that may.
             tf = program is not None and bool({"tensorflow", "keras"} & set(self.libraries(program)))
             memo[entry] = tf or any(
                 f.code == "RPL202" and (not f.entry_points or entry in f.entry_points)
-                for f in torch_op_findings(self.ctx)
+                for f in self.op_findings(self.ctx)
             )
         return bool(memo[entry])
 
