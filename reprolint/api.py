@@ -21,7 +21,8 @@ from reprolint.analysis.context import CheckContext
 from reprolint.analysis.execution import ExecutionModel
 from reprolint.analysis.facts import ModuleFacts, collect_facts
 from reprolint.analysis.program import ProgramIndex, analyse_programs
-from reprolint.checks.base import Finding, all_rules
+from reprolint.checks.base import Finding
+from reprolint.checks.registry import all_rules
 from reprolint.config import Settings
 from reprolint.discovery import discover, read_regular
 from reprolint.model import Diagnostic, Severity, Span

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Optional
 
 # The context rules query is the analysis layer's (reprolint.analysis.context); rule
@@ -24,8 +25,7 @@ __all__ = [
     "Invalid",
     "Rule",
     "Valid",
-    "all_rules",
-    "get_rule",
+    "registered_rules",
 ]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Fix safety", "References")
@@ -195,21 +195,7 @@ class Rule:
         return iter(())
 
 
-def _load_rule_modules() -> None:
-    # Importing the packages registers every rule class.
-    import reprolint.checks.flags  # noqa: F401
-    import reprolint.checks.ops  # noqa: F401
-    import reprolint.checks.order  # noqa: F401
-    import reprolint.checks.parse  # noqa: F401
-    import reprolint.checks.rng  # noqa: F401
-
-
-def all_rules() -> list[type[Rule]]:
-    """Every registered rule class, sorted by code."""
-    _load_rule_modules()
-    return [_REGISTRY[code] for code in sorted(_REGISTRY)]
-
-
-def get_rule(code: str) -> Optional[type[Rule]]:
-    _load_rule_modules()
-    return _REGISTRY.get(code.upper())
+def registered_rules() -> Mapping[str, type[Rule]]:
+    """Code -> rule class of every rule class defined so far (read only). Every rule of
+    reprolint: :func:`reprolint.checks.registry.all_rules`."""
+    return MappingProxyType(_REGISTRY)

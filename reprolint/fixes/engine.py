@@ -19,12 +19,13 @@ from reprolint._gc import cycle_collection_paused
 from reprolint.fixes.edits import FixError, apply_edits, check_parses, overlaps
 from reprolint.fixes.files import FileChange, SourceFile, read_source
 from reprolint.fixes.notebook_edits import notebook_with_program, read_notebook_source
+from reprolint.fixes.planning import FIX_PROBLEMS
 from reprolint.model import Applicability, Diagnostic, Edit, Fix
 
 if TYPE_CHECKING:
     from reprolint.config import Settings
 
-__all__ = ["FIX_PROBLEMS", "MAX_ROUNDS", "FixReport", "PlannedFix", "fix_files", "fix_texts", "summary"]
+__all__ = ["MAX_ROUNDS", "FixReport", "PlannedFix", "fix_files", "fix_texts", "summary"]
 
 MAX_ROUNDS = 8
 
@@ -48,13 +49,6 @@ class PlannedFix(Fix):
     def file_changes(self) -> tuple[tuple[str, tuple[Edit, ...]], ...]:
         """(path, edits) for every file the fix changes."""
         return tuple((p, c) for p, c in ((self.path, self.changes), *self.more) if c)
-
-
-# Problems met while planning (fixes dropped because they would not parse), collected
-# for the `fix` command's report; None outside a fix run.
-FIX_PROBLEMS: contextvars.ContextVar[Optional[list[str]]] = contextvars.ContextVar(
-    "reprolint_fix_problems", default=None
-)
 
 
 @dataclass

@@ -14,6 +14,7 @@ Each action is idempotent (it looks for its own result before adding it).
 
 from __future__ import annotations
 
+import contextvars
 import re
 
 from dataclasses import dataclass, field, replace
@@ -25,7 +26,6 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.facts import Call, Draw, Guard, Import
 from reprolint.fixes.edits import FixError, check_parses, diff_edits
-from reprolint.fixes.engine import FIX_PROBLEMS
 from reprolint.model import Applicability, Diagnostic, Edit, Span
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from reprolint.analysis.program import Program
 
 __all__ = [
+    "FIX_PROBLEMS",
     "STYLES",
     "FixAction",
     "FixPlanner",
@@ -48,6 +49,12 @@ __all__ = [
 
 STYLES = ("hooks", "inline")
 LIBRARY_ORDER = ("random", "numpy", "torch", "tensorflow", "keras")
+
+# Problems met while planning (fixes dropped because they would not parse), collected
+# for the `fix` command's report; None outside a fix run.
+FIX_PROBLEMS: contextvars.ContextVar[Optional[list[str]]] = contextvars.ContextVar(
+    "reprolint_fix_problems", default=None
+)
 
 
 @dataclass(frozen=True)

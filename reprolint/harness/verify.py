@@ -427,7 +427,7 @@ def static_findings(command: Sequence[str], cuda: bool = True) -> List[Any]:
         return []
     try:
         from reprolint.api import check_paths
-        from reprolint.checks.base import get_rule
+        from reprolint.checks.registry import get_rule
 
         diagnostics = check_paths(scripts).diagnostics
     except Exception:  # the checker is another component; verify must not fail with it
