@@ -196,3 +196,42 @@ def test_layered_packages_import_each_other_without_a_cycle() -> None:
 def test_the_old_catalog_paths_are_gone(old: str) -> None:
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(old)
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """module -> the reprolint modules it imports, at any level."""
+    names = {module for module, _, _ in package_modules()}
+
+    def resolve(target: str) -> str | None:
+        while target and target not in names:
+            target = target.rpartition(".")[0]
+        return target or None
+
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, path, is_package in package_modules():
+        for site in import_sites(path.read_text(encoding="utf-8"), module, is_package):
+            found = resolve(site.target)
+            if found is not None and found != module and found != "reprolint":
+                graph[module].add(found)
+    return graph
+
+
+def test_no_rule_module_is_in_an_import_cycle() -> None:
+    """The rules (reprolint.checks) import the model and the fix helpers; nothing they
+    import, at any level, leads back to them (the registry loads the rules from above)."""
+    graph = _module_graph()
+    in_cycle = []
+    for module in sorted(graph):
+        if not _within(module, "reprolint.checks"):
+            continue
+        seen: set[str] = set()
+        stack = list(graph[module])
+        while stack:
+            current = stack.pop()
+            if current == module:
+                in_cycle.append(module)
+                break
+            if current not in seen:
+                seen.add(current)
+                stack.extend(graph.get(current, ()))
+    assert in_cycle == []
