@@ -96,7 +96,7 @@ def main(argv: list[str]) -> int:
         files += 1
         reference = positions.codegen_spans(module, nodes)
         fast = positions.node_spans(module, nodes, source)
-        from_source = positions._SourceSpans(module, source).spans(nodes)
+        from_source = positions.SourceSpans(module, source).spans(nodes)
         compared += len(nodes)
         by_source += len(from_source)
         for node in nodes:
@@ -107,7 +107,7 @@ def main(argv: list[str]) -> int:
         if args.stress:
             every = all_nodes(module)
             reference = positions.codegen_spans(module, every)
-            from_source = positions._SourceSpans(module, source).spans(every)
+            from_source = positions.SourceSpans(module, source).spans(every)
             stress_compared += len(every)
             stress_by_source += len(from_source)
             for node in every:

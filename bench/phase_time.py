@@ -13,7 +13,7 @@ def wrap(mod, name):
         try: return f(*a, **k)
         finally: acc[name] = acc.get(name, 0) + time.process_time() - t
     setattr(mod, name, g)
-wrap(api, "_diagnostics"); wrap(pipeline, "analyse_all")
+wrap(api, "diagnose_analyses"); wrap(pipeline, "analyse_all")
 from reprolint.cli import main
 t=time.process_time()
 try: main(["check", "--exit-zero", "-q", "--no-cache", "--jobs", "1", sys.argv[1]])

@@ -134,7 +134,7 @@ class _KnownCodes:
     configuration without codes (or a run served from the cache) never needs them."""
 
     def __iter__(self):  # type: ignore[no-untyped-def]
-        from reprolint.checks.base import all_rules
+        from reprolint.checks.registry import all_rules
 
         return iter([r.code for r in all_rules()])
 
@@ -305,7 +305,7 @@ def _fix(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from reprolint.checks.base import all_rules
+    from reprolint.checks.registry import all_rules
 
     rows = [
         {
@@ -337,7 +337,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from reprolint.checks.base import get_rule
+    from reprolint.checks.registry import get_rule
     from reprolint.docs import rule_markdown
 
     rule = get_rule(args.code)
@@ -418,10 +418,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         if isinstance(exc, ConfigError):  # bad configuration
             sys.stderr.write(f"reprolint: error: {exc}\n")
             return EXIT_ERROR
-        return _internal_error(exc)
+        return internal_error(exc)
 
 
-def _internal_error(exc: BaseException) -> int:
+def internal_error(exc: BaseException) -> int:
     """A bug in reprolint: one clear line (where it happened), exit status 2.
 
     REPROLINT_DEBUG=1 prints the whole traceback.

@@ -17,10 +17,12 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequenc
 import libcst as cst
 
 from reprolint._gc import cycle_collection_paused
+from reprolint.analysis.context import CheckContext
 from reprolint.analysis.execution import ExecutionModel
 from reprolint.analysis.facts import ModuleFacts, collect_facts
 from reprolint.analysis.program import ProgramIndex, analyse_programs
-from reprolint.checks.base import CheckContext, Finding, all_rules
+from reprolint.checks.base import Finding
+from reprolint.checks.registry import all_rules
 from reprolint.config import Settings
 from reprolint.discovery import discover, read_regular
 from reprolint.model import Diagnostic, Severity, Span
@@ -36,12 +38,15 @@ __all__ = [
     "analyse_file",
     "analyse_source",
     "check_analyses",
+    "check_roots",
     "check_paths",
     "check_source",
     "check_sources",
     "decode_source",
+    "diagnose_analyses",
     "fix_paths",
     "fix_source",
+    "literal_share",
 ]
 
 # Files above this size are reported (RPL900) and skipped: generated tables of literals
@@ -248,7 +253,7 @@ def _analyse_bytes(path: str, data: bytes) -> FileAnalysis:
     if "\x00" in source:
         return FileAnalysis(path, error=SourceError("contains NUL bytes (not a text file?)"))
     if len(data) > DATA_FILE_BYTES:
-        share = _literal_share(source)
+        share = literal_share(source)
         if share >= DATA_FILE_LITERAL_SHARE:
             return FileAnalysis(
                 path,
@@ -260,7 +265,7 @@ def _analyse_bytes(path: str, data: bytes) -> FileAnalysis:
     return analyse_source(source, path)
 
 
-def _literal_share(source: str) -> float:
+def literal_share(source: str) -> float:
     """The share of the text inside displays of constants (dicts, lists, tuples, sets)."""
     # A cheap first look: most lines of a data table end with a comma or an opening
     # bracket (torch's data files: 94-100% of their text; its big modules: 6-36%).
@@ -297,7 +302,8 @@ def _constant_display(node: ast.AST) -> bool:
     return True
 
 
-def _roots(paths: Iterable[str]) -> list[str]:
+def check_roots(paths: Iterable[str]) -> list[str]:
+    """The folders a check of ``paths`` resolves imports up to (see ``runcache.scan_roots``)."""
     from reprolint.runcache import scan_roots
 
     return scan_roots(paths)
@@ -410,14 +416,16 @@ def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots:
     )
 
 
-def _diagnostics(
+def diagnose_analyses(
     analyses: list[FileAnalysis],
     settings: Settings,
     roots: list[str],
     fix_edits: bool = True,
     jobs: Optional[int] = 1,
 ) -> list[Diagnostic]:
-    """``fix_edits=False``: fixes say only that they exist and their level (no edits).
+    """The diagnostics of ``analyses``, checked as one project.
+
+    ``fix_edits=False``: fixes say only that they exist and their level (no edits).
     ``jobs``: processes for computing fix edits (None: every core)."""
     with _deep_recursion():
         return check_analyses(analyses, settings, roots).finish(fix_edits=fix_edits, jobs=jobs)
@@ -474,10 +482,10 @@ def check_paths(
         analyses = analyse_all(
             files, settings, progress=progress, jobs=jobs, cache=cache, keys=analysed_keys,
         )
-        diagnostics = _diagnostics(analyses, settings, _roots(paths), fix_edits, jobs)
-    notes = _import_notes(analyses, _roots(paths))
+        diagnostics = diagnose_analyses(analyses, settings, check_roots(paths), fix_edits, jobs)
+    notes = _import_notes(analyses, check_roots(paths))
     skipped = [f"{a.path} ({a.skipped})" for a in analyses if a.skipped]
-    tests = count_tests_left_out(analyses, settings, _roots(paths))
+    tests = count_tests_left_out(analyses, settings, check_roots(paths))
     if run is not None and not skipped:
         # Under the keys of the bytes analysed, not of the lookup's earlier read. (A run
         # that skipped files is not stored whole: a warm run must name them again.)
@@ -568,7 +576,7 @@ def check_sources(
     """Check in-memory files (path -> source) as one project rooted at ``root``."""
     settings = settings or Settings()
     analyses = [analyse_source(source, path) for path, source in sources.items()]
-    return _diagnostics(analyses, settings, [root], fix_edits)
+    return diagnose_analyses(analyses, settings, [root], fix_edits)
 
 
 def check_source(
@@ -586,10 +594,10 @@ def check_source(
         from reprolint.notebooks import analyse_notebook
 
         data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
-        return _diagnostics([analyse_notebook(path, data)], settings or Settings(), ["."], fix_edits)
+        return diagnose_analyses([analyse_notebook(path, data)], settings or Settings(), ["."], fix_edits)
     if isinstance(source, bytes):
         analysis = analyse_bytes(path, source)
-        return _diagnostics([analysis], settings or Settings(), [str(PurePosixPath(path).parent)], fix_edits)
+        return diagnose_analyses([analysis], settings or Settings(), [str(PurePosixPath(path).parent)], fix_edits)
     return check_sources({path: source}, settings, str(PurePosixPath(path).parent), fix_edits)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from reprolint.checks.base import Rule, all_rules
+from reprolint.checks.base import Rule
+
+from reprolint.checks.registry import all_rules
 
 __all__ = ["GUIDE_ORDER", "guide_markdown", "rule_markdown", "rules_table_markdown"]
 

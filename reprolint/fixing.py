@@ -38,7 +38,7 @@ from reprolint.model import Applicability, Diagnostic, Edit, Fix
 from reprolint.parallel import forks, run_ordered
 
 if TYPE_CHECKING:
-    from reprolint.checks.base import CheckContext
+    from reprolint.analysis.context import CheckContext
 
 __all__ = [
     "MAX_ROUNDS",
@@ -104,7 +104,10 @@ def attach_fixes(
     todo = [i for i, d in enumerate(diagnostics) if _needs_planning(d)]
     if not todo:
         return out
-    planner = FixPlanner(ctx, sources)
+    from reprolint.checks.registry import get_rule
+    from reprolint.checks.ops._ops import torch_op_findings
+
+    planner = FixPlanner(ctx, sources, get_rule, torch_op_findings)
     if not edits:
         for index in todo:
             out[index] = _with_availability(planner, diagnostics[index])
@@ -118,14 +121,14 @@ def attach_fixes(
 
 
 def _needs_planning(d: Diagnostic) -> bool:
-    from reprolint.checks.base import get_rule
+    from reprolint.checks.registry import get_rule
 
     rule = get_rule(d.code)
     return d.fix is None and rule is not None and rule.fix_applicability is not None
 
 
 def _title(d: Diagnostic) -> tuple[Applicability, str]:
-    from reprolint.checks.base import get_rule
+    from reprolint.checks.registry import get_rule
 
     rule = get_rule(d.code)
     assert rule is not None and rule.fix_applicability is not None

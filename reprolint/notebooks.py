@@ -340,7 +340,7 @@ def to_cells(d: Diagnostic, cell_maps: Mapping[str, CellMap]) -> Diagnostic:
         moved = True
     message = d.message
     if moved:
-        from reprolint.checks.base import get_rule
+        from reprolint.checks.registry import get_rule
 
         rule = get_rule(d.code)
         message = rule.render(data) if rule is not None else message

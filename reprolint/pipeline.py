@@ -19,7 +19,8 @@ from typing import Any, Callable, Optional, Sequence
 
 from reprolint._gc import cycle_collection_paused
 from reprolint.api import FileAnalysis, SourceError, analyse_bytes, analyse_source, decode_source
-from reprolint.cache import MAX_POSITION, CorruptEntry, FactsCache, encode
+from reprolint.cache import FactsCache
+from reprolint.cache_codec import MAX_POSITION, CorruptEntry, encode
 from reprolint.config import Settings
 from reprolint.discovery import read_regular
 from reprolint.parallel import Crash, run_ordered

@@ -26,7 +26,8 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping, Optional
 
-from reprolint.cache import MAX_POSITION, FactsCache, run_key
+from reprolint.cache import FactsCache, run_key
+from reprolint.cache_codec import MAX_POSITION
 from reprolint.config import Settings
 from reprolint.discovery import discover
 

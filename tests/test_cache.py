@@ -21,9 +21,9 @@ from reprolint import cache as cache_module
 from reprolint import pipeline
 from reprolint.analysis import facts as facts_module
 from reprolint.api import analyse_file, check_paths
-from reprolint.cache import (
-    CorruptEntry, FactsCache, decode, encode, fact_types, is_cache_folder, loads,
-    model_types,
+from reprolint.cache import FactsCache, is_cache_folder
+from reprolint.cache_codec import (
+    CorruptEntry, decode, encode, fact_types, loads, model_types, plain_data,
 )
 from reprolint.config import Settings
 from reprolint.model import Span
@@ -125,10 +125,10 @@ def test_a_dataclass_holding_more_than_data_is_never_a_fact_type() -> None:
         span: Span
         values: tuple[int, ...]
 
-    assert not cache_module._plain_data(HoldsANode)
-    assert cache_module._plain_data(HoldsData)
+    assert not plain_data(HoldsANode)
+    assert plain_data(HoldsData)
     for cls in fact_types().values():
-        assert cache_module._plain_data(cls), cls
+        assert plain_data(cls), cls
 
 
 def test_real_facts_round_trip_exactly() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from reprolint import _toml
 from reprolint.catalog import CatalogError
-from reprolint.catalog_ops import (
+from reprolint.catalog.ops import (
     UNKNOWN,
     OpEntry,
     entries_for_tf,

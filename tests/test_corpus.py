@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from corpus_eval import score
-from reprolint.checks.base import all_rules
+from reprolint.checks.registry import all_rules
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "corpus"

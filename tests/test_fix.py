@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from reprolint.api import check_source, check_sources, fix_source
-from reprolint.checks.base import Invalid, all_rules
+from reprolint.checks.base import Invalid
+from reprolint.checks.registry import all_rules
 from reprolint.config import Settings
 
 UNSEEDED = "import torch\n\n# weights\nx = torch.randn(3)  # draw\n"

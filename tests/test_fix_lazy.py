@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reprolint.api import check_paths, check_sources
-from reprolint.checks.base import all_rules
+from reprolint.checks.registry import all_rules
 from reprolint.cli import main
 from reprolint.config import Settings
 from reprolint.fixes.planning import FixPlanner

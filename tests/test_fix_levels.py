@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reprolint.api import check_source, fix_source
-from reprolint.checks.base import all_rules
+from reprolint.checks.registry import all_rules
 
 TRAIN_CUDA = (
     "import torch\n\nif __name__ == '__main__':\n"

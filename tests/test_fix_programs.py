@@ -87,7 +87,7 @@ def test_the_count_of_fixable_findings_is_what_fix_does_after_one_entry_is_fixed
 
 
 def _fixed_examples() -> list:
-    from reprolint.checks.base import all_rules
+    from reprolint.checks.registry import all_rules
 
     return [
         pytest.param(rule, example, id=f"{rule.code}-{i}")

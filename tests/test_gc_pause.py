@@ -67,7 +67,7 @@ def test_a_failing_analysis_still_turns_the_collector_back_on(
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(api, "_diagnostics", boom)
+    monkeypatch.setattr(api, "diagnose_analyses", boom)
     gc.enable()
     with pytest.raises(KeyboardInterrupt):
         api.check_paths([str(tmp_path)], Settings(root=str(tmp_path)), jobs=1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reprolint.checks.base import all_rules
+from reprolint.checks.registry import all_rules
 from reprolint.docs import guide_markdown
 
 REPO = Path(__file__).resolve().parent.parent

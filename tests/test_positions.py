@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reprolint.analysis.cst_helpers import descendants
-from reprolint.analysis.positions import _SourceSpans, codegen_spans, node_spans
+from reprolint.analysis.positions import SourceSpans, codegen_spans, node_spans
 from reprolint.model import Span
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,7 @@ def _compare(source: str) -> dict[int, Span]:
     module = cst.parse_module(source)
     nodes = _nodes(module)
     reference = codegen_spans(module, nodes)
-    found = _SourceSpans(module, source).spans(nodes)
+    found = SourceSpans(module, source).spans(nodes)
     wrong = {
         module.code_for_node(n): (found[id(n)], reference[id(n)])
         for n in nodes if id(n) in found and found[id(n)] != reference[id(n)]
@@ -48,7 +48,7 @@ def _call_spans(source: str) -> dict[str, Span]:
     must be found there)."""
     module = cst.parse_module(source)
     calls = _calls(module)
-    found = _SourceSpans(module, source).spans(calls)
+    found = SourceSpans(module, source).spans(calls)
     assert set(found) == {id(c) for c in calls}, "a call was left to the pass"
     return {module.code_for_node(c.func): found[id(c)] for c in calls}
 
@@ -123,7 +123,7 @@ def test_calls_inside_f_strings() -> None:
     source = 'print(f"{g(x)} and {h(x)!r:>{w(1)}}" "tail")\nv = f"{k(1)}" f"{k(1)}"\n'
     module = cst.parse_module(source)
     calls = {module.code_for_node(c): c for c in _calls(module)}
-    found = _SourceSpans(module, source).spans(list(calls.values()))
+    found = SourceSpans(module, source).spans(list(calls.values()))
     assert found[id(calls["g(x)"])] == Span(1, 10, 1, 14)
     assert found[id(calls["w(1)"])] == Span(1, 30, 1, 34)
     # the same call twice in one f-string: the pass tells them apart
@@ -135,7 +135,7 @@ def test_dotted_imports_are_not_attributes_for_ast() -> None:
     source = "import torch.nn\nfrom a.b import c\nx = torch.nn.Linear(1, 2)\n"
     module = cst.parse_module(source)
     attributes = [n for n in _nodes(module) if isinstance(n, cst.Attribute)]
-    found = _SourceSpans(module, source).spans(attributes)
+    found = SourceSpans(module, source).spans(attributes)
     by_code = {module.code_for_node(a): found.get(id(a)) for a in attributes}
     assert by_code["torch.nn.Linear"] == Span(3, 5, 3, 20)
     _compare(source)
@@ -150,7 +150,7 @@ def test_syntax_newer_than_ast_leaves_calls_to_the_pass(source: str) -> None:
     # libcst parses these; Python 3.11's ast does not
     module = cst.parse_module(source)
     calls = _calls(module)
-    assert _SourceSpans(module, source).spans(calls) == {}
+    assert SourceSpans(module, source).spans(calls) == {}
     assert node_spans(module, calls, source) == codegen_spans(module, calls)
     _compare(source)
 
@@ -210,7 +210,7 @@ def test_torch_nn_spans_equal_the_pass() -> None:
         module = cst.parse_module(source)
         calls = _calls(module)
         reference = codegen_spans(module, calls)
-        found = _SourceSpans(module, source).spans(calls)
+        found = SourceSpans(module, source).spans(calls)
         assert all(reference[key] == span for key, span in found.items()), path
         assert node_spans(module, calls, source) == reference, path
         compared += len(calls)

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from reprolint import __version__
-from reprolint.checks.base import all_rules
+from reprolint.checks.registry import all_rules
 from reprolint.docs import rule_markdown
 from reprolint.model import Applicability, Diagnostic, Edit, Fix, Related, Severity, Span
 from reprolint.reporters import Report, render

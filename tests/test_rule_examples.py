@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from reprolint.api import check_sources
-from reprolint.checks.base import Invalid, Rule, Valid, all_rules
+from reprolint.checks.base import Invalid, Rule, Valid
+from reprolint.checks.registry import all_rules
 
 
 def _cases() -> list[object]:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from reprolint.api import check_paths, check_sources
-from reprolint.checks.base import Rule, all_rules, get_rule
+from reprolint.checks.base import Rule
+from reprolint.checks.registry import all_rules, get_rule
 from reprolint.config import Settings
 from reprolint.model import Diagnostic
 

@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from reprolint.analysis.rng_catalog import rng_catalog
-from reprolint.checks.base import DOC_SECTIONS, Rule, all_rules
+from reprolint.catalog.rng import rng_catalog
+from reprolint.checks.base import DOC_SECTIONS, Rule
+from reprolint.checks.registry import all_rules
 from reprolint.docs import fixes_table_markdown, guide_markdown, rules_table_markdown
 from reprolint.model import Applicability
 

@@ -21,7 +21,7 @@ from lsprotocol import types  # noqa: E402
 from pygls.uris import from_fs_path  # noqa: E402
 
 from reprolint.api import check_paths, fix_source  # noqa: E402
-from reprolint.checks.base import get_rule  # noqa: E402
+from reprolint.checks.registry import get_rule  # noqa: E402
 from reprolint.config import Settings  # noqa: E402
 from reprolint.docs import rule_markdown  # noqa: E402
 

@@ -12,7 +12,7 @@ import libcst as cst
 
 from reprolint.analysis.values import UNKNOWN
 
-__all__ = ["child_fields", "children", "descendants", "find_argument", "is_node", "literal"]
+__all__ = ["child_fields", "children", "descendants", "find_argument", "is_node", "literal", "visit_order"]
 
 # Fields that hold only whitespace, brackets and punctuation: never walked.
 _SKIPPED_FIELDS = frozenset({
@@ -87,7 +87,8 @@ def find_argument(call: cst.Call, keyword: Optional[str], position: Optional[int
     return None
 
 
-def _visit_order(kind: type) -> Optional[tuple[str, ...]]:
+def visit_order(kind: type) -> Optional[tuple[str, ...]]:
+    """The fields libcst visits for a node type, in its order (None: not readable)."""
     if kind in _VISIT_ORDER:
         return _VISIT_ORDER[kind]
     fields = {f.name for f in dataclasses.fields(kind)}
@@ -107,9 +108,9 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     The field order is read once per node type from libcst's own visiting code.
 
     The order walks of the fact pass call this for every node they pass, so the type
-    memos of :func:`_visit_order` and :func:`is_node` are read inline here."""
+    memos of :func:`visit_order` and :func:`is_node` are read inline here."""
     kind = type(node)
-    order = _VISIT_ORDER[kind] if kind in _VISIT_ORDER else _visit_order(kind)
+    order = _VISIT_ORDER[kind] if kind in _VISIT_ORDER else visit_order(kind)
     if order is None:
         return node.children
     known = _IS_NODE.get

@@ -15,16 +15,14 @@ import functools
 import importlib.metadata
 from pathlib import PurePosixPath
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from reprolint.catalog import ops as catalog_ops
+from reprolint.analysis.context import CheckContext
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.analysis.values import OptionRef
 from reprolint.analysis.program import Program
 from reprolint.analysis.usage_events import EnvSet, FlagSet, OpCall
-
-if TYPE_CHECKING:
-    from reprolint.checks.base import CheckContext
 
 __all__ = [
     "OpMatch",
@@ -246,7 +244,7 @@ def _src_may_be_tensor(args: tuple, kwargs: dict) -> bool:
 ProgramUsage = Program
 
 
-def program_usages(ctx: "CheckContext") -> list[Program]:
+def program_usages(ctx: CheckContext) -> list[Program]:
     """Every program of the check, then every module no program reaches (as a library)."""
     return ctx.all_programs
 

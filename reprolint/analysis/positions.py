@@ -43,10 +43,10 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from reprolint._gc import cycle_collection_paused
-from reprolint.analysis.cst_helpers import _visit_order, child_fields, descendants, is_node
+from reprolint.analysis.cst_helpers import visit_order, child_fields, descendants, is_node
 from reprolint.model import Span
 
-__all__ = ["node_spans"]
+__all__ = ["SourceSpans", "node_spans"]
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 _INDENT = re.compile(r"[ \t\f]*")
@@ -100,14 +100,14 @@ def node_spans(
         # ast's tree is many short-lived objects without cycles; the collections their
         # allocation would start traverse every libcst tree alive (reprolint._gc).
         with cycle_collection_paused():
-            spans = _SourceSpans(module, source).spans(nodes)
+            spans = SourceSpans(module, source).spans(nodes)
     left = [n for n in nodes if id(n) not in spans]
     if left:
         spans.update(codegen_spans(module, left))
     return spans
 
 
-class _SourceSpans:
+class SourceSpans:
     """Steps 1 and 2 for one module."""
 
     def __init__(self, module: cst.Module, source: str) -> None:
@@ -315,7 +315,7 @@ def _reversed_source_order(kind: type) -> tuple[str, ...]:
     order = _REVERSED_ORDER.get(kind)
     if order is None:
         code = set(child_fields(kind))
-        visited = _visit_order(kind)  # libcst visits children in source order
+        visited = visit_order(kind)  # libcst visits children in source order
         if visited is None:
             raise RuntimeError(f"libcst's visiting order of {kind.__name__} is unknown")
         order = _REVERSED_ORDER[kind] = tuple(name for name in reversed(visited) if name in code)

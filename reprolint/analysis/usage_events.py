@@ -6,7 +6,7 @@ collector (:mod:`reprolint.analysis.usage` and the call handlers of
 :mod:`reprolint.analysis.calls`) records them in the ordered event lists beside seeds and
 draws; the one execution walker gives them in execution order and rules ask a program for
 them by class (``program.of(LoaderBuilt)``). They are plain data, so the cache stores and
-rebuilds them (:mod:`reprolint.cache`).
+rebuilds them (:mod:`reprolint.cache_codec`).
 """
 
 from __future__ import annotations

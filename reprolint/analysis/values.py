@@ -1,6 +1,6 @@
 """The values facts hold besides literals: the one ``UNKNOWN`` marker and option references.
 
-Both are plain data so facts can be cached as JSON (see :mod:`reprolint.cache`).
+Both are plain data so facts can be cached as JSON (see :mod:`reprolint.cache_codec`).
 """
 
 from __future__ import annotations

@@ -11,15 +11,13 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Mapping, Optional
+from types import MappingProxyType
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Optional
 
+# The context rules query is the analysis layer's (reprolint.analysis.context); rule
+# modules take it from here with the rest of their framework.
+from reprolint.analysis.context import CheckContext
 from reprolint.model import Applicability, Fix, Related, Severity, Span
-
-if TYPE_CHECKING:
-    from reprolint.analysis.execution import ExecutionModel
-    from reprolint.analysis.facts import ModuleFacts
-    from reprolint.analysis.program import Program, ProgramIndex
-    from reprolint.config import Settings
 
 __all__ = [
     "CheckContext",
@@ -27,8 +25,7 @@ __all__ = [
     "Invalid",
     "Rule",
     "Valid",
-    "all_rules",
-    "get_rule",
+    "registered_rules",
 ]
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Fix safety", "References")
@@ -69,46 +66,6 @@ class Finding:
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
     entry_points: tuple[str, ...] = ()
     related: tuple[Related, ...] = ()
-
-
-@dataclass
-class CheckContext:
-    """Everything rules may look at: per-module facts and the analysed programs.
-
-    ``memo`` holds results several rules share within one check (keyed by the module
-    that computes them), so no rule stores state in another object.
-    """
-
-    facts: dict[str, "ModuleFacts"]
-    index: "ProgramIndex"
-    programs: list["Program"]
-    settings: "Settings"
-    sources: dict[str, str] = field(default_factory=dict)
-    model: Optional["ExecutionModel"] = None
-    memo: dict[str, Any] = field(default_factory=dict)
-    # path -> line -> codes suppressed there by `# noqa` ("*": every code); rules that
-    # report a cause at its first site move to the next site when that one is suppressed.
-    suppressions: Mapping[str, Mapping[int, Any]] = field(default_factory=dict)
-
-    def suppressed(self, code: str, path: str, span: Span) -> bool:
-        marks = self.suppressions.get(path, {})
-        return any(
-            "*" in marks.get(n, ()) or code in marks.get(n, ())
-            for n in {span.start_line, span.end_line}
-        )
-
-    @property
-    def all_programs(self) -> list["Program"]:
-        """The programs, then every module no program reaches, as a library program."""
-        found = self.memo.get("all_programs")
-        if found is None:
-            from reprolint.analysis.execution import ExecutionModel
-            from reprolint.analysis.program import library_programs
-
-            if self.model is None:
-                self.model = ExecutionModel(self.index)
-            found = self.memo["all_programs"] = [*self.programs, *library_programs(self.model, self.programs)]
-        return found  # type: ignore[no-any-return]
 
 
 _REGISTRY: dict[str, type["Rule"]] = {}
@@ -238,21 +195,7 @@ class Rule:
         return iter(())
 
 
-def _load_rule_modules() -> None:
-    # Importing the packages registers every rule class.
-    import reprolint.checks.flags  # noqa: F401
-    import reprolint.checks.ops  # noqa: F401
-    import reprolint.checks.order  # noqa: F401
-    import reprolint.checks.parse  # noqa: F401
-    import reprolint.checks.rng  # noqa: F401
-
-
-def all_rules() -> list[type[Rule]]:
-    """Every registered rule class, sorted by code."""
-    _load_rule_modules()
-    return [_REGISTRY[code] for code in sorted(_REGISTRY)]
-
-
-def get_rule(code: str) -> Optional[type[Rule]]:
-    _load_rule_modules()
-    return _REGISTRY.get(code.upper())
+def registered_rules() -> Mapping[str, type[Rule]]:
+    """Code -> rule class of every rule class defined so far (read only). Every rule of
+    reprolint: :func:`reprolint.checks.registry.all_rules`."""
+    return MappingProxyType(_REGISTRY)

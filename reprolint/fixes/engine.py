@@ -19,6 +19,7 @@ from reprolint._gc import cycle_collection_paused
 from reprolint.fixes.edits import FixError, apply_edits, check_parses, overlaps
 from reprolint.fixes.files import FileChange, SourceFile, read_source
 from reprolint.fixes.notebook_edits import notebook_with_program, read_notebook_source
+from reprolint.fixes.planning import FIX_PROBLEMS
 from reprolint.model import Applicability, Diagnostic, Edit, Fix
 
 if TYPE_CHECKING:
@@ -48,13 +49,6 @@ class PlannedFix(Fix):
     def file_changes(self) -> tuple[tuple[str, tuple[Edit, ...]], ...]:
         """(path, edits) for every file the fix changes."""
         return tuple((p, c) for p, c in ((self.path, self.changes), *self.more) if c)
-
-
-# Problems met while planning (fixes dropped because they would not parse), collected
-# for the `fix` command's report; None outside a fix run.
-_PROBLEMS: contextvars.ContextVar[Optional[list[str]]] = contextvars.ContextVar(
-    "reprolint_fix_problems", default=None
-)
 
 
 @dataclass
@@ -138,7 +132,7 @@ def fix_texts(
     finding that a fix creates and a later round fixes (a seeding line added inside a
     guarded `if`) is no problem the user had and is not counted.
     """
-    from reprolint.api import _diagnostics, count_tests_left_out
+    from reprolint.api import diagnose_analyses, count_tests_left_out
 
     current = dict(texts)
     analyses = {path: _reuse(analysed, path, text) or _analyse(text, path) for path, text in current.items()}
@@ -146,13 +140,13 @@ def fix_texts(
         tests_left_out.append(count_tests_left_out(list(analyses.values()), settings, roots))
     fixed: dict[str, dict[str, int]] = {}
     problems: list[str] = []
-    token = _PROBLEMS.set(problems)
+    token = FIX_PROBLEMS.set(problems)
     converged = False
     original: Optional[list[tuple[tuple[str, str, str], Diagnostic]]] = None
     applied: Counter[tuple[str, str, str]] = Counter()
     try:
         for _ in range(MAX_ROUNDS):
-            diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
+            diagnostics = diagnose_analyses(list(analyses.values()), settings, list(roots))
             if original is None:
                 original = [(_identity(d, current), d) for d in diagnostics if _allowed(d.fix, unsafe)]
             # Per file: groups of identical edits and the diagnostics they fix. A fix
@@ -201,9 +195,9 @@ def fix_texts(
                         counts.setdefault(d.code, 0)  # the file names the code it fixes
                         applied[key] += int(first)
         else:
-            diagnostics = _diagnostics(list(analyses.values()), settings, list(roots))
+            diagnostics = diagnose_analyses(list(analyses.values()), settings, list(roots))
     finally:
-        _PROBLEMS.reset(token)
+        FIX_PROBLEMS.reset(token)
     left = Counter(_identity(d, current) for d in diagnostics)
     for key, d in original or ():
         if applied[key] > 0:
@@ -225,7 +219,7 @@ def fix_files(
     unsafe: Optional[bool] = None,
 ) -> FixReport:
     """Plan and compute the fixes for files and folders (nothing is written)."""
-    from reprolint.api import SourceError, _roots
+    from reprolint.api import SourceError, check_roots
     from reprolint.discovery import discover
 
     unsafe = settings.unsafe_fixes if unsafe is None else unsafe
@@ -258,7 +252,7 @@ def fix_files(
     # the changed lines go back to their cells.
     texts = {path: notebooks[path][0] if path in notebooks else s.text for path, s in sources.items()}
     tests: list[int] = []
-    new, fixed, remaining, met, converged = fix_texts(texts, settings, _roots(paths), unsafe, tests_left_out=tests)
+    new, fixed, remaining, met, converged = fix_texts(texts, settings, check_roots(paths), unsafe, tests_left_out=tests)
     problems.extend(met)
     if not converged:
         problems.append(f"fixes did not converge after {MAX_ROUNDS} rounds; the last result is kept")

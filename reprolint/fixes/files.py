@@ -54,7 +54,7 @@ def read_regular(path: str) -> bytes:
 
 def _size_refusal(data: bytes, text: Optional[str] = None) -> Optional[str]:
     """Why ``check`` skips a file this big (the same limits apply to ``fix``), or None."""
-    from reprolint.api import DATA_FILE_BYTES, DATA_FILE_LITERAL_SHARE, MAX_FILE_BYTES, _literal_share
+    from reprolint.api import DATA_FILE_BYTES, DATA_FILE_LITERAL_SHARE, MAX_FILE_BYTES, literal_share
 
     if len(data) > MAX_FILE_BYTES:
         return (
@@ -62,7 +62,7 @@ def _size_refusal(data: bytes, text: Optional[str] = None) -> Optional[str]:
             "for one file (generated data, not training code?)"
         )
     if text is not None and len(data) > DATA_FILE_BYTES:
-        share = _literal_share(text)
+        share = literal_share(text)
         if share >= DATA_FILE_LITERAL_SHARE:
             return (
                 f"skipped: {len(data):,} bytes, {share:.0%} of it literal data tables, is over "

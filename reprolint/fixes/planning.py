@@ -14,28 +14,30 @@ Each action is idempotent (it looks for its own result before adding it).
 
 from __future__ import annotations
 
+import contextvars
 import re
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol, Sequence
 
 import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.facts import Call, Draw, Guard, Import
 from reprolint.fixes.edits import FixError, check_parses, diff_edits
-from reprolint.fixes.engine import _PROBLEMS
 from reprolint.model import Applicability, Diagnostic, Edit, Span
 
 if TYPE_CHECKING:
+    from reprolint.analysis.context import CheckContext
     from reprolint.analysis.program import Program
-    from reprolint.checks.base import CheckContext, Rule
 
 __all__ = [
+    "FIX_PROBLEMS",
     "STYLES",
     "FixAction",
     "FixPlanner",
+    "RuleFixHooks",
     "binding",
     "data_field",
     "literal_seed",
@@ -47,6 +49,12 @@ __all__ = [
 
 STYLES = ("hooks", "inline")
 LIBRARY_ORDER = ("random", "numpy", "torch", "tensorflow", "keras")
+
+# Problems met while planning (fixes dropped because they would not parse), collected
+# for the `fix` command's report; None outside a fix run.
+FIX_PROBLEMS: contextvars.ContextVar[Optional[list[str]]] = contextvars.ContextVar(
+    "reprolint_fix_problems", default=None
+)
 
 
 @dataclass(frozen=True)
@@ -120,18 +128,36 @@ def sorted_call(expression: cst.BaseExpression, key: Optional[str] = None) -> cs
     return wrapped
 
 
-def _rule(code: str) -> Optional[type["Rule"]]:
-    from reprolint.checks.base import get_rule
+class RuleFixHooks(Protocol):
+    """What the planner reads of a rule (a ``reprolint.checks.base.Rule`` class): its
+    declared fix level and the hooks registered next to its detection."""
 
-    return get_rule(code)
+    fix_applicability: Optional[Applicability]
+    plan_fix: Optional[Callable[..., Any]]
+    fix_precheck: Optional[Callable[..., Optional[bool]]]
+    fix_level: Optional[Callable[..., Any]]
 
 
 class FixPlanner:
-    """Plans and realises the actions for one checked project state."""
+    """Plans and realises the actions for one checked project state.
 
-    def __init__(self, ctx: "CheckContext", sources: Mapping[str, str]) -> None:
+    The rules are the caller's (the fixes never import them): ``rule_of`` gives a
+    finding's rule by code, ``op_findings`` the op call sites of the check (the torch op
+    rules' findings, RPL201/RPL202), from which the planner tells where deterministic
+    mode can make a program fail.
+    """
+
+    def __init__(
+        self,
+        ctx: "CheckContext",
+        sources: Mapping[str, str],
+        rule_of: Callable[[str], Optional[RuleFixHooks]],
+        op_findings: Callable[["CheckContext"], Iterable[Any]],
+    ) -> None:
         self.ctx = ctx
         self.sources = sources
+        self.rule_of = rule_of
+        self.op_findings = op_findings
         self.settings = ctx.settings
         self.seed = ctx.settings.seed
         self.style = ctx.settings.fix_style if ctx.settings.fix_style in STYLES else "hooks"
@@ -192,7 +218,7 @@ class FixPlanner:
                     check_parses(code, source, action.path, libcst_too=False)
                     edits = diff_edits(source, code)
             except FixError as exc:
-                problems = _PROBLEMS.get()
+                problems = FIX_PROBLEMS.get()
                 if problems is not None:
                     problems.append(f"{action.path}: fix dropped ({action.title}): {exc}")
             except LookupError:
@@ -202,7 +228,7 @@ class FixPlanner:
 
     def plan(self, d: Diagnostic) -> Optional[FixAction]:
         """The fix the finding's rule plans for it (its ``plan_fix`` hook), or None."""
-        rule = _rule(d.code)
+        rule = self.rule_of(d.code)
         if rule is None or rule.plan_fix is None:
             return None
         return rule.plan_fix(self, d)
@@ -214,7 +240,7 @@ class FixPlanner:
         parse, no transform); a test that cannot tell (None) falls back to planning,
         which parses the file but still transforms nothing.
         """
-        rule = _rule(d.code)
+        rule = self.rule_of(d.code)
         if rule is None or rule.plan_fix is None:
             return False
         test = rule.fix_precheck
@@ -244,13 +270,13 @@ class FixPlanner:
 
     def applicability(self, code: str) -> Applicability:
         """The level the rule declares for its fix (its usual one)."""
-        rule = _rule(code)
+        rule = self.rule_of(code)
         return rule.fix_applicability if rule and rule.fix_applicability else Applicability.UNSAFE
 
     def level(self, d: Diagnostic) -> Applicability:
         """The level of the fix for this finding: the rule's ``fix_level`` hook where the
         level depends on the program (``@MyRule.fix_leveller``), else the declared one."""
-        rule = _rule(d.code)
+        rule = self.rule_of(d.code)
         hook = rule.fix_level if rule is not None else None
         return hook(self, d) if hook is not None else self.applicability(d.code)
 
@@ -266,15 +292,13 @@ class FixPlanner:
         can make it fail there."""
         memo = self.ctx.memo.setdefault("fix.raising_ops", {})
         if entry not in memo:
-            from reprolint.checks.ops._ops import torch_op_findings
-
             program = next((p for p in self.ctx.programs if p.entry == entry), None)
             # TensorFlow's op determinism raises for ops it has no deterministic kernel
             # for, and no catalog here lists them: a TF program counts as one that may.
             tf = program is not None and bool({"tensorflow", "keras"} & set(self.libraries(program)))
             memo[entry] = tf or any(
                 f.code == "RPL202" and (not f.entry_points or entry in f.entry_points)
-                for f in torch_op_findings(self.ctx)
+                for f in self.op_findings(self.ctx)
             )
         return bool(memo[entry])
 

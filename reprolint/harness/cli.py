@@ -191,7 +191,7 @@ _SUMMARIES = {
 
 
 def _parsers() -> List[argparse.ArgumentParser]:
-    from reprolint.harness.variance_cli import _parser as variance_parser
+    from reprolint.harness.variance_cli import build_parser as variance_parser
 
     return [_verify_parser(), _profile_parser(), variance_parser()]
 
@@ -253,8 +253,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         if command == "profile":
             return profile_main(rest)
     except Exception as exc:  # noqa: BLE001 - exit status 1 means "runs differ": never a crash's
-        from reprolint._cli_lint import _internal_error
+        from reprolint._cli_lint import internal_error
 
-        return _internal_error(exc)
+        return internal_error(exc)
     print(f"reprolint: error: unknown harness command {command!r}", file=sys.stderr)
     return EXIT_USAGE

@@ -162,7 +162,7 @@ def _matching(control: Control, findings: Sequence[Any]) -> List[Any]:
 
 
 def _fix_text(d: Any) -> Optional[str]:
-    from reprolint.checks.base import get_rule
+    from reprolint.checks.registry import get_rule
 
     if d.fix is not None and d.fix.applicability.value in ("safe", "unsafe"):
         how = "`reprolint fix --write`" if d.fix.applicability.value == "safe" else "`reprolint fix --write --unsafe-fixes`"

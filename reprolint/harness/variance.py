@@ -511,14 +511,14 @@ def _run(
         if outcome is not None:
             record.returncode, record.seconds = outcome.returncode, outcome.seconds
         exc.record = record  # type: ignore[attr-defined]
-        _save_run(record)
+        save_run(record)
         raise
     record.returncode = outcome.returncode
     record.seconds = outcome.seconds
     record.failure = outcome.failure()
     record.stderr_tail = outcome.stderr_tail
     collect(record, load_run(run_dir))
-    _save_run(record)
+    save_run(record)
     if progress:
         progress("end", record, position, total)
     return record
@@ -534,7 +534,7 @@ def prepare_run_dir(run_dir: Path, session: Path) -> None:
     _process.refuse_links(run_dir, session)
 
 
-def _save_run(record: RunRecord) -> None:
+def save_run(record: RunRecord) -> None:
     write_sealed(Path(record.run_dir) / RUN_FILE, json.dumps(record.to_dict(), indent=2, default=str))
 
 

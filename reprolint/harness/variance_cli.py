@@ -19,7 +19,7 @@ from reprolint.harness._cli_common import (
 from reprolint.harness.backends.cli_options import add_options, options_from
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reprolint variance",
         description=(
@@ -82,7 +82,7 @@ def _join_seed_arg(options: List[str]) -> List[str]:
 
 
 def variance_main(argv: Sequence[str]) -> int:
-    parsed = parse_command_line("variance", _parser(), argv, prepare=_join_seed_arg)
+    parsed = parse_command_line("variance", build_parser(), argv, prepare=_join_seed_arg)
     if isinstance(parsed, int):
         return parsed
     args, command = parsed

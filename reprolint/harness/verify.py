@@ -342,7 +342,7 @@ def verify(
                 run_dir = root / f"run-{index}"
                 run_dir.mkdir(parents=True, exist_ok=True)
                 if replay and index > 1:
-                    hash_seed = _recorded_hash_seed(record) or hash_seed
+                    hash_seed = recorded_hash_seed(record) or hash_seed
                 env = child_env(run_dir, replay, index == 1, record, hash_seed, extra=extra_env)
                 placeholder = RunOutcome(index, str(run_dir))
                 on_tick = None
@@ -427,7 +427,7 @@ def static_findings(command: Sequence[str], cuda: bool = True) -> List[Any]:
         return []
     try:
         from reprolint.api import check_paths
-        from reprolint.checks.base import get_rule
+        from reprolint.checks.registry import get_rule
 
         diagnostics = check_paths(scripts).diagnostics
     except Exception:  # the checker is another component; verify must not fail with it
@@ -457,7 +457,7 @@ def static_hints(command: Sequence[str], cuda: bool = True, first: Sequence[str]
     return hints[:MAX_HINTS] + ([f"+{len(hints) - MAX_HINTS} more"] if len(hints) > MAX_HINTS else [])
 
 
-def _recorded_hash_seed(record: Path) -> Optional[str]:
+def recorded_hash_seed(record: Path) -> Optional[str]:
     try:
         value = json.loads(record.read_text(encoding="utf-8")).get("python_hash_seed")
     except (OSError, ValueError):

@@ -158,7 +158,7 @@ def _related(number: int, r: Related, cwd: str) -> dict[str, Any]:
 
 def sarif_log(report: "Report", cwd: Optional[str] = None) -> dict[str, Any]:
     """The SARIF log of a report, as a JSON-ready dict."""
-    from reprolint.checks.base import all_rules
+    from reprolint.checks.registry import all_rules
 
     cwd = cwd or os.getcwd()
     rules = all_rules()

@@ -19,12 +19,12 @@ from typing import Callable, Dict, List, Optional
 
 from reprolint.runtime._record import Draw
 
-_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
-_STDLIB_DIRS = tuple(
+RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+STDLIB_DIRS = tuple(
     os.path.abspath(p) + os.sep
     for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]}
 )
-_SITE_DIRS = tuple(
+SITE_DIRS = tuple(
     os.path.abspath(p) + os.sep
     for p in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
 )
@@ -112,12 +112,12 @@ def caller_site(skip_files: tuple = ()) -> Optional[str]:
     frame = sys._getframe(1)
     while frame is not None:
         filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(_RUNTIME_DIR) and filename not in skip_files:
+        if not filename.startswith(RUNTIME_DIR) and filename not in skip_files:
             break
         frame = frame.f_back  # type: ignore[assignment]
     if frame is None:
         return "<unknown>"
-    if filename.startswith(_STDLIB_DIRS) and not filename.startswith(_SITE_DIRS):
+    if filename.startswith(STDLIB_DIRS) and not filename.startswith(SITE_DIRS):
         return None
     try:
         shown = os.path.relpath(filename)

@@ -11,7 +11,7 @@ import sys
 from types import ModuleType
 from typing import Any, Callable, Optional
 
-from reprolint.runtime._entropy import _RUNTIME_DIR, _SITE_DIRS, _STDLIB_DIRS, caller_site
+from reprolint.runtime._entropy import RUNTIME_DIR, SITE_DIRS, STDLIB_DIRS, caller_site
 
 # Returns the seed for a draw of `api` from the caller's site, or None to leave the call
 # alone (a standard-library caller). Supplied by the session.
@@ -35,10 +35,10 @@ def _user_site() -> Optional[str]:
     fallback = None
     while frame is not None:
         filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(_RUNTIME_DIR):
+        if not filename.startswith(RUNTIME_DIR):
             if fallback is None:
                 fallback = (filename, frame.f_lineno)
-            if not filename.startswith(_STDLIB_DIRS + _SITE_DIRS) and not filename.startswith("<"):
+            if not filename.startswith(STDLIB_DIRS + SITE_DIRS) and not filename.startswith("<"):
                 fallback = (filename, frame.f_lineno)
                 break
         frame = frame.f_back  # type: ignore[assignment]

@@ -155,7 +155,7 @@ def fix_all_edit(changed: Mapping[str, str], lines: Lines, uri: Uri) -> types.Wo
 
 def hover_markdown(found: Sequence[Diagnostic]) -> str:
     """Each finding's message, then its rule's documentation (as `reprolint explain`)."""
-    from reprolint.checks.base import get_rule
+    from reprolint.checks.registry import get_rule
     from reprolint.docs import rule_markdown
 
     parts = []

@@ -34,7 +34,7 @@ def normal_path(path: str) -> str:
 
 
 def _known_codes() -> list[str]:
-    from reprolint.checks.base import all_rules
+    from reprolint.checks.registry import all_rules
 
     return [r.code for r in all_rules()]
 

@@ -28,7 +28,7 @@ def run_all(
     seed_env: Optional[str],
 ) -> None:
     from reprolint.harness.variance import (
-        RunRecord, _save_run, collect, load_finished, prepare_run_dir, run_command, run_env,
+        RunRecord, save_run, collect, load_finished, prepare_run_dir, run_command, run_env,
     )
 
     total = len(planned)
@@ -61,7 +61,7 @@ def run_all(
         record.node = outcome.node
         if not outcome.interrupted:
             collect(record, load_run(task.run_dir))
-        _save_run(record)
+        save_run(record)
         done[position] = record
         if progress:
             progress("end", record, position, total)

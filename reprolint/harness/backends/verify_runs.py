@@ -27,7 +27,7 @@ def run_all(
     hash_seed: Optional[str],
     extra_env: Optional[Dict[str, str]] = None,
 ) -> None:
-    from reprolint.harness.verify import RunOutcome, _recorded_hash_seed, child_env
+    from reprolint.harness.verify import RunOutcome, recorded_hash_seed, child_env
 
     batches: List[List[int]] = [[1], list(range(2, runs + 1))] if replay else [list(range(1, runs + 1))]
 
@@ -51,7 +51,7 @@ def run_all(
         with _process.signals_interrupt():
             for batch in batches:
                 if replay and batch[0] > 1:
-                    hash_seed = _recorded_hash_seed(record) or hash_seed
+                    hash_seed = recorded_hash_seed(record) or hash_seed
                 outcomes = executor.run([task(i) for i in batch], on_start, on_end)
                 result.runs.extend(outcomes)
                 if not all(o.ok for o in outcomes):
