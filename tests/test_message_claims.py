@@ -18,7 +18,7 @@ from typing import Optional
 import pytest
 
 from reprolint.api import check_paths, check_sources
-from reprolint.checks.base import all_rules
+from reprolint.checks.registry import all_rules
 from reprolint.config import Settings
 from reprolint.model import Diagnostic
 
