@@ -24,9 +24,23 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Union
+from typing import Any, Final, Literal
 
 from reprolint.catalog import CatalogError, load_catalog
+from reprolint.catalog.op_entries import (
+    MISSING,
+    UNKNOWN,
+    ArgCondition,
+    CublasFacts,
+    Literal_,
+    OpEntry,
+    TfFlag,
+    TfSetting,
+    Version,
+    as_version,
+    normalize_name,
+    parse_version,
+)
 
 __all__ = [
     "ArgCondition",
@@ -49,30 +63,6 @@ __all__ = [
     "parse_torch_catalog",
     "parse_version",
 ]
-
-# --------------------------------------------------------------------------- versions
-
-Version = tuple[int, int, int]
-
-_VERSION_RE: Final = re.compile(r"^\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
-
-
-def parse_version(text: str) -> Version:
-    """Parse ``"2.13"``, ``"2.13.0+cpu"``, ``"2.1.0a0+git49444c3"`` into ``(2, 13, 0)``.
-
-    Pre-release and local suffixes are dropped on purpose: a nightly ``2.14.0.dev``
-    behaves like 2.14 for catalog purposes, which is what a user running it expects.
-    Raises :class:`ValueError` for text that does not start with a number.
-    """
-    match = _VERSION_RE.match(text)
-    if match is None:
-        raise ValueError(f"not a version: {text!r}")
-    major, minor, patch = (int(g) if g is not None else 0 for g in match.groups())
-    return (major, minor, patch)
-
-
-def _as_version(version: str | Version) -> Version:
-    return parse_version(version) if isinstance(version, str) else version
 
 
 # --------------------------------------------------------------------------- vocabularies
@@ -118,268 +108,6 @@ _IDENT_RE: Final = re.compile(r"^[A-Za-z_]\w*$")
 TORCH_DEVICES: Final = frozenset({"cuda", "cpu", "any"})
 TF_DEVICES: Final = frozenset({"gpu", "cpu", "any"})
 
-# --------------------------------------------------------------------------- conditions
-
-Literal_ = Union[str, int, float, bool, None]
-
-
-class _Unknown:
-    """Marker for an argument whose value is not a literal at the call site."""
-
-    _instance: _Unknown | None = None
-
-    def __new__(cls) -> _Unknown:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-
-UNKNOWN: Final = _Unknown()
-"""Pass this for an argument that is present but not a literal (a variable, a call)."""
-
-_MISSING: Final = object()
-
-Predicate = Literal["in", "not_in", "equals", "present"]
-
-
-@dataclass(frozen=True)
-class ArgCondition:
-    """One argument condition; an entry holds for a call when all its conditions do.
-
-    ``predicate`` is one of ``in`` / ``not_in`` (``values`` is the allowed or the
-    excluded set), ``equals`` (``values`` has one element) or ``present`` (``values``
-    is ``(True,)`` or ``(False,)``: the argument is given and is not the literal
-    ``None``). ``default`` is the value the callee uses when the argument is absent,
-    so ``in``/``equals`` can be decided for calls that omit it. ``positions`` pairs a
-    qualified name with the 0-based index of the argument in a call of that name
-    (``Tensor.*`` methods do not count ``self``); a name missing there matches the
-    keyword form only. ``names`` limits the condition to some of the entry's names
-    (empty: all of them).
-    """
-
-    arg: str
-    predicate: Predicate
-    values: tuple[Literal_, ...]
-    default: Literal_ | object = _MISSING
-    positions: tuple[tuple[str, int], ...] = ()
-    names: tuple[str, ...] = ()
-
-    def position_for(self, name: str) -> int | None:
-        """The 0-based position of the argument in a call of ``name``, if positional."""
-        for candidate, index in self.positions:
-            if candidate == name:
-                return index
-        return None
-
-    @property
-    def has_default(self) -> bool:
-        return self.default is not _MISSING
-
-    def applies_to(self, name: str) -> bool:
-        return not self.names or name in self.names
-
-    def value_in_call(
-        self, name: str, args: Sequence[object], kwargs: Mapping[str, object]
-    ) -> object:
-        """The argument's value in the call, ``_MISSING`` when it is not passed."""
-        if self.arg in kwargs:
-            return kwargs[self.arg]
-        position = self.position_for(name)
-        if position is not None and position < len(args):
-            return args[position]
-        return _MISSING
-
-    def evaluate(
-        self, name: str, args: Sequence[object], kwargs: Mapping[str, object]
-    ) -> bool | None:
-        """True/False when decidable from literals, None when the value is unknown.
-
-        ``args``/``kwargs`` hold Python literals for literal arguments and
-        :data:`UNKNOWN` for anything else. A ``*args``/``**kwargs`` splat at the call
-        site makes every absent argument unknown; the caller should then pass
-        ``UNKNOWN`` for this condition's argument itself.
-        """
-        if not self.applies_to(name):
-            return True
-        value = self.value_in_call(name, args, kwargs)
-        if self.predicate == "present":
-            want = bool(self.values[0])
-            if value is _MISSING:
-                return not want
-            if value is UNKNOWN:
-                # A variable may hold None; treat it as present, the common case,
-                # but say so: rules decide whether "probably" is enough.
-                return None
-            return (value is not None) == want
-        if value is _MISSING:
-            if not self.has_default:
-                return None
-            value = self.default
-        if value is UNKNOWN:
-            return None
-        found = any(_same_literal(value, v) for v in self.values)
-        return not found if self.predicate == "not_in" else found  # "in" and "equals"
-
-
-def _same_literal(a: object, b: object) -> bool:
-    """Literal equality that keeps ``True`` and ``1`` apart (Python's ``==`` does not)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    return a == b
-
-
-# --------------------------------------------------------------------------- entries
-
-
-@dataclass(frozen=True)
-class OpEntry:
-    """One op (or op family) with its behaviour under the framework's determinism flag."""
-
-    id: str
-    framework: Literal["torch", "tf"]
-    kind: str
-    names: tuple[str, ...]
-    since: Version
-    until: Version | None
-    reference: str
-    device: str = "any"
-    backward_only: bool = False
-    when: tuple[ArgCondition, ...] = ()
-    runtime: tuple[str, ...] = ()
-    alternative: str | None = None
-    fixed_by: tuple[str, ...] = ()
-    source: str = "other"
-    doc_names: tuple[str, ...] = ()
-    doc_match: str | None = None
-    evidence: str = "read"
-    notes: str | None = None
-
-    @property
-    def fixes(self) -> tuple[str, ...]:
-        """What makes a ``deterministic-with-flag`` op deterministic (the framework flag by default)."""
-        if self.fixed_by or self.kind != "deterministic-with-flag":
-            return self.fixed_by
-        if self.framework == "torch":
-            return ("torch.use_deterministic_algorithms",)
-        return ("tensorflow.config.experimental.enable_op_determinism",)
-
-    @property
-    def cuda_only(self) -> bool:
-        """True when the op is only a problem on an accelerator (CUDA / TF GPU)."""
-        return self.device in ("cuda", "gpu")
-
-    @property
-    def rule(self) -> str:
-        """The rule code that reports this entry."""
-        if self.framework == "tf":
-            return "RPL204"
-        return "RPL202" if self.kind == "raises" else "RPL201"
-
-    def holds_for(self, version: str | Version) -> bool:
-        """Whether this entry describes ``version`` (``since <= version < until``)."""
-        v = _as_version(version)
-        return self.since <= v and (self.until is None or v < self.until)
-
-    def match_call(
-        self, name: str, args: Sequence[object] = (), kwargs: Mapping[str, object] | None = None
-    ) -> bool | None:
-        """Whether a call of ``name`` with these arguments meets every ``when`` condition.
-
-        Returns True (all conditions hold), False (one fails) or None (none fails but
-        at least one depends on a non-literal value). ``name`` must be one of
-        :attr:`names` (after :func:`normalize_name`).
-        """
-        name = normalize_name(name)
-        if name not in self.names:
-            return False
-        kwargs = kwargs or {}
-        result: bool | None = True
-        for condition in self.when:
-            outcome = condition.evaluate(name, args, kwargs)
-            if outcome is False:
-                return False
-            if outcome is None:
-                result = None
-        return result
-
-
-@dataclass(frozen=True)
-class CublasFacts:
-    """When deterministic mode needs ``CUBLAS_WORKSPACE_CONFIG`` (RPL303)."""
-
-    env: str
-    accepted: tuple[str, ...]
-    min_cuda: str
-    ops: tuple[str, ...]
-    also_affects: tuple[str, ...]
-    required_since: Version
-    required_until: Version | None
-    set_before: str
-    reference: str
-    evidence: str
-    notes: str | None
-
-    def required_for(self, version: str | Version) -> bool:
-        """True when torch ``version`` raises on cuBLAS ops without the variable."""
-        v = _as_version(version)
-        return self.required_since <= v and (
-            self.required_until is None or v < self.required_until
-        )
-
-
-@dataclass(frozen=True)
-class TfSetting:
-    """A TensorFlow construct or setting that makes runs nondeterministic."""
-
-    id: str
-    form: Literal["call", "assign", "use"]
-    names: tuple[str, ...]
-    since: Version
-    until: Version | None
-    reference: str
-    when: tuple[ArgCondition, ...] = ()
-    value: Literal_ = None
-    overridden_by: tuple[str, ...] = ()
-    overridden_since: Version | None = None
-    alternative: str | None = None
-    evidence: str = "read"
-    notes: str | None = None
-
-    def holds_for(self, version: str | Version) -> bool:
-        v = _as_version(version)
-        return self.since <= v and (self.until is None or v < self.until)
-
-
-@dataclass(frozen=True)
-class TfFlag:
-    """A way of turning TensorFlow op determinism on, with the versions that honour it."""
-
-    id: str
-    form: Literal["call", "env"]
-    name: str
-    honoured_since: Version
-    honoured_until: Version | None
-    reference: str
-    values: tuple[str, ...] = ()
-    deprecated_since: Version | None = None
-    covers: str = ""
-    evidence: str = "read"
-    notes: str | None = None
-
-    def honoured_by(self, version: str | Version) -> bool:
-        v = _as_version(version)
-        return self.honoured_since <= v and (
-            self.honoured_until is None or v < self.honoured_until
-        )
-
-    def deprecated_in(self, version: str | Version) -> bool:
-        return self.deprecated_since is not None and _as_version(version) >= self.deprecated_since
-
-
-# --------------------------------------------------------------------------- validation
 
 
 class _Reader:
@@ -492,7 +220,7 @@ def _parse_condition(reader: _Reader, raw: Any, entry_names: Sequence[str]) -> A
         if not isinstance(raw_value, bool):
             reader.fail(f"condition on {arg!r}: 'present' must be true or false")
         values = (raw_value,)
-    default: Literal_ | object = _MISSING
+    default: Literal_ | object = MISSING
     if "default" in cond.table:
         if predicate == "present":
             reader.fail(f"condition on {arg!r}: 'default' makes no sense with 'present'")
@@ -910,25 +638,16 @@ def load_tf_flags() -> tuple[TfFlag, ...]:
 
 def entries_for_torch(version: str | Version) -> tuple[OpEntry, ...]:
     """The PyTorch entries that hold for ``version`` (e.g. ``"2.13.0+cpu"``)."""
-    v = _as_version(version)
+    v = as_version(version)
     return tuple(op for op in load_torch_ops() if op.holds_for(v))
 
 
 def entries_for_tf(version: str | Version) -> tuple[OpEntry, ...]:
     """The TensorFlow entries that hold for ``version``."""
-    v = _as_version(version)
+    v = as_version(version)
     return tuple(op for op in load_tf_ops() if op.holds_for(v))
 
 
-def normalize_name(name: str) -> str:
-    """Map the spellings of a name to the catalog's: ``torch.Tensor.X`` -> ``Tensor.X``.
-
-    (``tf.``/``nn.``/``F.`` aliases are resolved from the imports by the analysis
-    layer; the catalog only ever stores full import paths.)
-    """
-    if name.startswith("torch.Tensor."):
-        return name[len("torch.") :]
-    return name
 
 
 @functools.lru_cache(maxsize=1)
@@ -951,5 +670,5 @@ def lookup(qualified_name: str, version: str | Version | None = None) -> list[Op
     entries = _name_index().get(normalize_name(qualified_name), ())
     if version is None:
         return list(entries)
-    v = _as_version(version)
+    v = as_version(version)
     return [op for op in entries if op.holds_for(v)]
