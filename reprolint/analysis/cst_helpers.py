@@ -21,14 +21,14 @@ _SKIPPED_FIELDS = frozenset({
     "dot", "trailing_whitespace", "newline", "first_line", "empty_lines", "operator",
     "asynchronous", "indent", "star_tok", "walrus",
 })
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # The fields each node type's ``_visit_and_replace_children`` visits, in its order (None:
 # its source could not be read, use libcst's own ``children``).
 _VISIT_ORDER: dict[type, Optional[tuple[str, ...]]] = {}
 _VISITED_FIELD = re.compile(r'visit_\w+\(\s*self,\s*"(\w+)"')
 
 
-_IS_NODE: dict[type, bool] = {}
+IS_NODE: dict[type, bool] = {}
 
 # libcst's concrete node classes have no subclasses, so for a node of a parsed tree
 # ``type(node) is cst.Name`` answers what ``isinstance(node, cst.Name)`` does. The hot
@@ -52,9 +52,9 @@ def is_node(value: object) -> bool:
     analysis walks ask it of every field of every node (most are strings, sentinels and
     whitespace, the slow negative case)."""
     kind = type(value)
-    found = _IS_NODE.get(kind)
+    found = IS_NODE.get(kind)
     if found is None:
-        found = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+        found = IS_NODE[kind] = issubclass(kind, cst.CSTNode)
     return found
 
 
@@ -64,13 +64,13 @@ def child_fields(kind: type) -> tuple[str, ...]:
     Walking these directly is several times faster than libcst's visitor protocol,
     which rebuilds every node it visits.
     """
-    fields = _CHILD_FIELDS.get(kind)
+    fields = CHILD_FIELDS.get(kind)
     if fields is None:
         fields = tuple(
             f.name for f in dataclasses.fields(kind)
             if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
         )
-        _CHILD_FIELDS[kind] = fields
+        CHILD_FIELDS[kind] = fields
     return fields
 
 
@@ -113,7 +113,7 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     order = _VISIT_ORDER[kind] if kind in _VISIT_ORDER else visit_order(kind)
     if order is None:
         return node.children
-    known = _IS_NODE.get
+    known = IS_NODE.get
     out: list[cst.CSTNode] = []
     for name in order:
         value = getattr(node, name)

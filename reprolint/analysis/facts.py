@@ -24,7 +24,7 @@ import dataclasses
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import _CHILD_FIELDS, _IS_NODE, child_fields, find_argument, is_node, literal
+from reprolint.analysis.cst_helpers import CHILD_FIELDS, IS_NODE, child_fields, find_argument, is_node, literal
 from reprolint.analysis.cst_helpers import simple_code
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
@@ -68,7 +68,7 @@ class Cond:
     # back at the guard); not part of equality
     span: Any = field(default=None, compare=False, hash=False)
 
-_EXTERNAL_ROOTS = frozenset(
+EXTERNAL_ROOTS = frozenset(
     set(getattr(sys, "stdlib_module_names", ()))
     | {
         "torch", "numpy", "tensorflow", "keras", "jax", "jaxlib", "flax", "optax", "sklearn",
@@ -188,14 +188,14 @@ class ModuleFacts:
 _literal = literal  # the name the collector's code uses
 
 
-_arg = find_argument
+call_argument = find_argument
 
 
 def _has_star(call: cst.Call) -> bool:
     return any(a.star for a in call.args)
 
 
-def _attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
+def attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
     parts: list[str] = []
     # type tests, not isinstance: see cst_helpers.CONCRETE (asked of most expressions)
     while type(node) is cst.Attribute:
@@ -337,10 +337,10 @@ class _Collector(UsageMixin):
         if handler is not None and handler(self, node) is False:  # type: ignore[operator]
             return
         # the memos of child_fields and is_node read inline: this runs for every node
-        fields = _CHILD_FIELDS.get(kind)
+        fields = CHILD_FIELDS.get(kind)
         if fields is None:
             fields = _child_fields(kind)
-        known = _IS_NODE.get
+        known = IS_NODE.get
         for name in fields:
             value = getattr(node, name)
             value_type = type(value)
@@ -374,7 +374,7 @@ class _Collector(UsageMixin):
 
     def qualify(self, node: cst.BaseExpression) -> Optional[str]:
         """The qualified name an expression refers to, through the import table."""
-        chain = _attr_chain(node)
+        chain = attr_chain(node)
         if chain is None:
             return None
         root = chain[0]
@@ -395,7 +395,7 @@ class _Collector(UsageMixin):
 
     def call_target(self, func: cst.BaseExpression) -> Optional[str]:
         """Where a call may go inside the project (resolved later against project files)."""
-        chain = _attr_chain(func)
+        chain = attr_chain(func)
         if chain is None:
             return None
         root = chain[0]
@@ -756,7 +756,7 @@ class _Collector(UsageMixin):
                 "dataclasses.field", "pydantic.Field", "attr.ib", "attrs.field",
             ):
                 # `cuda: bool = field(default=True, metadata=...)` (HfArgumentParser reads it)
-                given = _arg(value, "default", None)
+                given = call_argument(value, "default", None)
                 literal = _literal(given.value) if given is not None else UNKNOWN
             for name in names:
                 if literal != UNKNOWN:
@@ -792,7 +792,7 @@ class _Collector(UsageMixin):
         flag = (longs or flags or [None])[0]
         if flag is None:
             return None
-        action = _arg(call, "action", None)
+        action = call_argument(call, "action", None)
         bare = action is not None and (
             _literal(action.value) in ("store_true", "store_false", "store_const", "count")
             or self.text(action.value).endswith("BooleanOptionalAction")
@@ -813,15 +813,15 @@ class _Collector(UsageMixin):
                     dest = value.replace("-", "_")
                 elif dest is None:
                     dest = value.lstrip("-").replace("-", "_")
-        dest_arg = _arg(call, "dest", None)
+        dest_arg = call_argument(call, "dest", None)
         if dest_arg is not None and isinstance(_literal(dest_arg.value), str):
             dest = _literal(dest_arg.value)
-        default_arg = _arg(call, "default", None)
-        action = _arg(call, "action", None)
+        default_arg = call_argument(call, "default", None)
+        action = call_argument(call, "action", None)
         action_value = _literal(action.value) if action is not None else None
         if default_arg is not None:
-            default = _parsed_default(_literal(default_arg.value), _arg(call, "type", None))
-        elif action_value == "store_true" or _arg(call, "is_flag", None) is not None:
+            default = _parsed_default(_literal(default_arg.value), call_argument(call, "type", None))
+        elif action_value == "store_true" or call_argument(call, "is_flag", None) is not None:
             default = False
         elif action_value == "store_false":
             default = True
@@ -877,7 +877,7 @@ class _Collector(UsageMixin):
         # time draws like every member of a module the catalog lists by prefix
         # (`torchvision.models.*`); dunder members (`models.__dict__.keys()`) never do.
         member = qn if qn is not None else self.dynamic_member(func)
-        draw = catalog.draw(member) if member is not None and not _dunder_member(member) else None
+        draw = catalog.draw(member) if member is not None and not dunder_member(member) else None
         if draw is not None:
             self._maybe_draw(node, draw, self.text(func))
             return
@@ -906,7 +906,7 @@ class _Collector(UsageMixin):
             for arg in node.args:
                 entropy = entropy or self.entropy_of(arg.value)
                 ref = ref or self.attr_ref(arg.value)
-            chain = _attr_chain(func)
+            chain = attr_chain(func)
             text = ".".join(chain) if chain else self.text(func)
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds()))
 
@@ -955,7 +955,7 @@ class _Collector(UsageMixin):
         if default == "cuda" or default.startswith("cuda:"):
             self._u_emit(CudaWork, f"`--{dest.replace('_', '-')}` default {default!r}", node)
             return
-        choices = _arg(node, "choices", None)
+        choices = call_argument(node, "choices", None)
         listed = _literal(choices.value) if choices is not None else None
         if default == "cpu" and (
             choices is None
@@ -986,14 +986,14 @@ class _Collector(UsageMixin):
     def _is_generator(self, receiver: cst.BaseExpression) -> bool:
         if isinstance(receiver, cst.Call):
             return self.qualify(receiver.func) in ("torch.Generator", "torch._C.Generator")
-        chain = _attr_chain(receiver)
+        chain = attr_chain(receiver)
         return chain is not None and chain[-1] in self.generator_vars
 
     def _is_rng_instance(self, receiver: cst.BaseExpression) -> bool:
         if isinstance(receiver, cst.Call):
             qn = self.qualify(receiver.func) or ""
             return qn in self.catalog.instances or qn == "numpy.random.Generator"
-        chain = _attr_chain(receiver)
+        chain = attr_chain(receiver)
         if chain is None:
             return False
         if chain[0] in self.aliases:  # a module attribute, not an instance
@@ -1004,7 +1004,7 @@ class _Collector(UsageMixin):
         seeder = self.catalog.seeders[qn]
         arg = None
         if seeder.seed_arg is not None or seeder.keyword is not None:
-            arg = _arg(node, seeder.keyword, seeder.seed_arg)
+            arg = call_argument(node, seeder.keyword, seeder.seed_arg)
         no_seed = (
             seeder.entropy_without_seed
             and not _has_star(node)
@@ -1029,7 +1029,7 @@ class _Collector(UsageMixin):
         text = self.text(node.func)
         arg = None
         if instance.seed_arg is not None or instance.keyword is not None:
-            arg = _arg(node, instance.keyword, instance.seed_arg)
+            arg = call_argument(node, instance.keyword, instance.seed_arg)
         if arg is None and _has_star(node):
             return
         if arg is not None:
@@ -1056,7 +1056,7 @@ class _Collector(UsageMixin):
             # (`def linear(*args, **kwargs): return nn.Linear(*args, **kwargs)`).
             return
         for cond in draw.unless:
-            arg = _arg(node, cond.keyword, cond.position)
+            arg = call_argument(node, cond.keyword, cond.position)
             if (cond.default if arg is None else _literal(arg.value)) is not None:
                 return
         for cond in draw.when:
@@ -1112,7 +1112,7 @@ def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:
         ]
 
 
-def _dunder_member(qualname: str) -> bool:
+def dunder_member(qualname: str) -> bool:
     """``torchvision.models.__dict__.keys``: a module's dunder attributes build no model."""
     return any(part.startswith("__") and part.endswith("__") for part in qualname.split(".")[1:])
 
@@ -1150,7 +1150,7 @@ def _calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
 
 
 def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) -> bool:
-    arg = _arg(node, cond.keyword, cond.position)
+    arg = call_argument(node, cond.keyword, cond.position)
     if arg is None:
         value = cond.default
     elif cond.value == "keras-initializer" and collector is not None:

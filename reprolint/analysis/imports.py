@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from reprolint.analysis.facts import _EXTERNAL_ROOTS
+from reprolint.analysis.facts import EXTERNAL_ROOTS
 from reprolint.analysis.program import ProgramIndex
 
 __all__ = ["MissingImport", "missing_project_imports"]
 
 _REPOSITORY_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 # Known libraries, and reprolint itself (`import reprolint.runtime` is what `fix` inserts).
-_SKIPPED = _EXTERNAL_ROOTS | {"reprolint"}
+_SKIPPED = EXTERNAL_ROOTS | {"reprolint"}
 _MAX_LEVELS = 6  # folders searched above a checked folder when no repository marker is met
 
 

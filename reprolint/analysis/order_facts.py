@@ -40,7 +40,7 @@ _LISTING_METHODS = {"rglob": "`Path.rglob`", "iterdir": "`Path.iterdir`", "glob"
 
 
 # Consumers that do not depend on the order of their argument.
-_UNORDERED = frozenset({
+UNORDERED = frozenset({
     "sorted", "len", "set", "frozenset", "sum", "max", "min", "any", "all",
     "collections.Counter", "Counter", "numpy.unique",
 })
@@ -104,7 +104,7 @@ _ORDER_FREE_METHODS = frozenset({
 })
 
 
-class _UsageScope:
+class UsageScope:
     """Per-scope state of the order analyses."""
 
     __slots__ = ("str_names", "str_iters", "str_nested", "str_sets", "empty_sets", "listings", "appended",
@@ -125,22 +125,22 @@ class _UsageScope:
         self.appended: dict[str, list[Any]] = {}
 
 
-def _self_attr(node: cst.BaseExpression) -> Optional[str]:
+def self_attr(node: cst.BaseExpression) -> Optional[str]:
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
         return node.attr.value
     return None
 
 
-def _target_names(target: cst.BaseExpression) -> list[cst.Name]:
+def target_names(target: cst.BaseExpression) -> list[cst.Name]:
     if isinstance(target, cst.Name):
         return [target]
     if isinstance(target, (cst.Tuple, cst.List)):
         out: list[cst.Name] = []
         for element in target.elements:
-            out.extend(_target_names(element.value))
+            out.extend(target_names(element.value))
         return out
     if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
+        return target_names(target.value)
     return []
 
 
@@ -162,7 +162,7 @@ def _contains(node: cst.CSTNode, kinds: tuple[type, ...]) -> bool:
     return any(isinstance(child, kinds) for child in descendants(node))
 
 
-def _mentions(node: cst.CSTNode, name: str) -> bool:
+def mentions_of(node: cst.CSTNode, name: str) -> bool:
     return any(isinstance(child, cst.Name) and child.value == name for child in descendants(node))
 
 
@@ -211,7 +211,7 @@ def _keeps_one_name(comp: Any) -> bool:
     return False
 
 
-def _sorting(node: cst.BaseExpression) -> bool:
+def sorting_call(node: cst.BaseExpression) -> bool:
     """``sorted(...)``, or a helper named like a sort (``natural_sort(...)``)."""
     if not isinstance(node, cst.Call):
         return False
@@ -311,7 +311,7 @@ def _touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> b
         if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
             for target in targets:
-                own.update(n.value for n in _target_names(target))
+                own.update(n.value for n in target_names(target))
     for child in descendants(callee.body):
         if isinstance(child, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)):
             return False
@@ -365,7 +365,7 @@ def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
     allowed: set[int] = set()
     for child in descendants(body):
         if isinstance(child, cst.Call) and isinstance(child.func, cst.Name) and child.func.value == "print":
-            if not any(_mentions(child, entry) for entry in entries):
+            if not any(mentions_of(child, entry) for entry in entries):
                 allowed.update(id(c) for c in descendants(child))
         elif isinstance(child, cst.If) and child.orelse is None and isinstance(child.body, cst.IndentedBlock) and all(
             isinstance(stmt, cst.SimpleStatementLine) and all(
@@ -437,7 +437,7 @@ def _builds_in_order(function: cst.FunctionDef) -> bool:
                     return True
             elif isinstance(func, cst.Attribute):
                 if func.attr.value in _ORDERED_SINKS or (
-                    func.attr.value not in _PURE_METHODS and _self_attr(func) != name
+                    func.attr.value not in _PURE_METHODS and self_attr(func) != name
                 ):
                     return True
             else:
@@ -535,7 +535,7 @@ class OrderFacts:
                 and isinstance(node.target.elements[0].value, cst.Name)):
             return
         index = node.target.elements[0].value.value  # type: ignore[attr-defined]
-        entries = {n.value for n in _target_names(node.target.elements[1].value)}
+        entries = {n.value for n in target_names(node.target.elements[1].value)}
         if not _only_in_messages(node.body, index, entries):
             return
         inner = it.args[0].value
@@ -560,20 +560,20 @@ class OrderFacts:
         afresh before any other binding (``lines = f.readlines()``, ``with open(p) as
         f``; not ``x = x + ...`` nor ``x += ...`` first) that nothing outside the loop
         reads."""
-        bound = {n.value for n in _target_names(node.target)}
+        bound = {n.value for n in target_names(node.target)}
         first: dict[str, bool] = {}  # name -> its first binding in the body is fresh
         for child in _walk_in_order(node.body):
             if isinstance(child, cst.Assign):
                 for target in child.targets:
-                    for name in _target_names(target.target):
-                        first.setdefault(name.value, not _mentions(child.value, name.value))
+                    for name in target_names(target.target):
+                        first.setdefault(name.value, not mentions_of(child.value, name.value))
             elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name):
                 first.setdefault(child.target.value, False)
             elif isinstance(child, cst.WithItem) and child.asname is not None:
-                for name in _target_names(child.asname.name):  # type: ignore[arg-type]
+                for name in target_names(child.asname.name):  # type: ignore[arg-type]
                     first.setdefault(name.value, True)
             elif isinstance(child, (cst.For, cst.CompFor)):
-                for name in _target_names(child.target):
+                for name in target_names(child.target):
                     first.setdefault(name.value, True)
         fresh = {name for name, is_fresh in first.items() if is_fresh}
         if fresh:
@@ -597,7 +597,7 @@ class OrderFacts:
                 a.value for a in call.args if a.keyword is not None and a.keyword.value == "mode"
             ]
             appends = any(not isinstance(m, cst.SimpleString) or "a" in str(m.evaluated_value) for m in modes)
-            return not appends and any(_mentions(path, n) for n in local)
+            return not appends and any(mentions_of(path, n) for n in local)
         # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
         arg_names = {
             c.value for a in call.args for c in descendants(a.value)
@@ -638,7 +638,7 @@ class OrderFacts:
         known = self._u_scopes
         current = known.get(id(scopes[-1])) or self._u_state(scopes[-1])
         if scopes[-1] is scopes[0]:
-            states: tuple[_UsageScope, ...] = (current,)
+            states: tuple[UsageScope, ...] = (current,)
         else:
             states = (current, known.get(id(scopes[0])) or self._u_state(scopes[0]))
         for state in states:
@@ -653,7 +653,7 @@ class OrderFacts:
         self._u_store.add(id(node.attr))
         if not self._u_attr_listings:
             return
-        attr = _self_attr(node)
+        attr = self_attr(node)
         if attr is None or id(node) in self._u_store:
             return
         key = (self.current_class() or "", attr)  # type: ignore[attr-defined]
@@ -726,7 +726,7 @@ class OrderFacts:
           growing, ``yield``, output, accumulation, unknown call);
         * or the loop is a search that at most one element can satisfy (see
           :meth:`_u_unique_match_loop`)."""
-        names = {n.value for n in _target_names(node.target)}
+        names = {n.value for n in target_names(node.target)}
         if not names or not isinstance(node.body, cst.IndentedBlock):
             return False
         if self._u_unique_match_loop(node, names):
@@ -738,7 +738,7 @@ class OrderFacts:
                 if isinstance(small, (cst.Assign, cst.AugAssign)):
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
                     if not all(
-                        isinstance(t, cst.Subscript) and any(_mentions(e.slice, n) for e in t.slice for n in names)
+                        isinstance(t, cst.Subscript) and any(mentions_of(e.slice, n) for e in t.slice for n in names)
                         for t in targets
                     ):
                         return False
@@ -776,7 +776,7 @@ class OrderFacts:
             return isinstance(expr, cst.Name) and expr.value in names
 
         def free(expr: cst.BaseExpression) -> bool:
-            return not any(_mentions(expr, n) for n in names)
+            return not any(mentions_of(expr, n) for n in names)
 
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
             test.comparisons[0].operator, cst.Equal
@@ -830,20 +830,20 @@ class OrderFacts:
         if function is None:
             return False
         func = call.func
-        called = func.value if isinstance(func, cst.Name) else (_self_attr(func) or "")
-        if called != function.name.value or not any(_mentions(a.value, n) for a in call.args for n in names):
+        called = func.value if isinstance(func, cst.Name) else (self_attr(func) or "")
+        if called != function.name.value or not any(mentions_of(a.value, n) for a in call.args for n in names):
             return False
         return not _builds_in_order(function)
 
     def _u_is_json(self, name: str) -> bool:
         return any(name in state.json_names for state in self._u_states())
 
-    def _u_derived_listing(self, value: cst.BaseExpression) -> Optional[tuple[str, "_UsageScope"]]:
+    def _u_derived_listing(self, value: cst.BaseExpression) -> Optional[tuple[str, "UsageScope"]]:
         """The listing held in a name that ``value`` copies in the same order (or sorts):
         ``[f for f in files if ...]``, ``list(files)``, ``filter(p, files)``, ``files``,
         ``sorted(files)``. The name's node is claimed: deriving is not using the order."""
         node = value
-        if _sorting(node) and node.args:  # type: ignore[union-attr]
+        if sorting_call(node) and node.args:  # type: ignore[union-attr]
             node = node.args[0].value  # type: ignore[union-attr]
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
             if node.func.value in ("list", "tuple"):
@@ -939,7 +939,7 @@ class OrderFacts:
                     state.str_names.add(comp.target.value)
                 elif iter_kind == "iters":
                     state.str_iters.add(comp.target.value)
-            for name_node in _target_names(comp.target):
+            for name_node in target_names(comp.target):
                 self._u_store.add(id(name_node))
             comp = comp.inner_for_in
 
@@ -953,7 +953,7 @@ class OrderFacts:
             return False
         qn = self.qualify(elt.func) or ""  # type: ignore[attr-defined]
         return qn in _PER_FILE_OPERATIONS and any(
-            _mentions(a.value, n.value) for a in elt.args for n in _target_names(node.for_in.target)
+            mentions_of(a.value, n.value) for a in elt.args for n in target_names(node.for_in.target)
         )
 
     def _u_set_order_call(self, node: cst.Call, name: Optional[str], method: Optional[str]) -> None:
@@ -1178,7 +1178,7 @@ class OrderFacts:
         for arg in node.args:
             if arg.keyword is not None:  # `f(files=...)` names a parameter, not the variable
                 self._u_store.add(id(arg.keyword))
-        if node.args and _sorting(node):
+        if node.args and sorting_call(node):
             # `natural_sort(tf.io.gfile.glob(p))`, `utils.sort_files(os.listdir(d))`: a
             # helper named like a sort puts the listing in its own order
             self._u_unordered.add(id(node.args[0].value))

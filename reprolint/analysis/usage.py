@@ -24,12 +24,12 @@ from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import descendants
 from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the order family
     OrderFacts,
-    _UNORDERED,
-    _UsageScope,
-    _mentions,
-    _target_names,
-    _self_attr,
-    _sorting,
+    UNORDERED,
+    UsageScope,
+    mentions_of,
+    target_names,
+    self_attr,
+    sorting_call,
 )
 from reprolint.analysis.usage_events import (
     CheckpointLoad,
@@ -127,7 +127,7 @@ def _cuda_literal(node: Optional[cst.BaseExpression]) -> bool:
     return False
 
 
-def _strings_in(node: cst.CSTNode) -> str:
+def strings_in(node: cst.CSTNode) -> str:
     """Every string literal inside an expression, joined (``XLA_FLAGS`` built by ``+``)."""
     out: list[str] = []
 
@@ -197,7 +197,7 @@ class UsageMixin(OrderFacts):
         self._u_store: set[int] = set()  # Name nodes that are assignment targets
         self._u_in_loop: set[int] = set()  # set_epoch and backward calls inside a loop
         self._u_inner_loops: set[int] = set()  # loops inside a loop body searched for them
-        self._u_scopes: dict[int, _UsageScope] = {}
+        self._u_scopes: dict[int, UsageScope] = {}
         self._u_class_attrs: dict[str, set[str]] = {}  # class -> attrs bound to an RNG instance
         self._u_class_draws: dict[str, set[str]] = {}  # class -> self.<attr>.<draw>() attrs
         self._u_attr_listings: dict[tuple[str, str], list[Any]] = {}
@@ -218,18 +218,18 @@ class UsageMixin(OrderFacts):
         self._u_shadow: dict[int, dict[str, frozenset[str]]] = {}
         self._u_at: int = 0  # the op node whose facts are being read
 
-    def _u_state(self, scope: Any = None) -> _UsageScope:
+    def _u_state(self, scope: Any = None) -> UsageScope:
         scope = scope if scope is not None else self.scope
         state = self._u_scopes.get(id(scope))
         if state is None:
-            state = self._u_scopes[id(scope)] = _UsageScope()
+            state = self._u_scopes[id(scope)] = UsageScope()
             state_owner = getattr(self, "_u_owners", None)
             if state_owner is None:
                 self._u_owners = state_owner = []
             state_owner.append(scope)  # keep the scope alive so ids stay unique
         return state
 
-    def _u_states(self) -> list[_UsageScope]:
+    def _u_states(self) -> list[UsageScope]:
         """The current scope's state and the module's (names visible here)."""
         states = [self._u_state()]
         if self.scope is not self.scopes[0]:
@@ -273,7 +273,7 @@ class UsageMixin(OrderFacts):
     # ------------------------------------------------------------------ calls
     def usage_call(self, node: cst.Call, qn: Optional[str]) -> None:
         """Hook from ``visit_Call``: runs for every call, before the RNG analysis."""
-        from reprolint.analysis.facts import _arg, _dunder_member
+        from reprolint.analysis.facts import call_argument, dunder_member
 
         func = node.func
         method = func.attr.value if isinstance(func, cst.Attribute) else None
@@ -282,12 +282,12 @@ class UsageMixin(OrderFacts):
 
         # --- order-insensitive consumers mark their argument first (pre-order walk)
         name = qn or (func.value if isinstance(func, cst.Name) and not self.is_local(func.value) else None)  # type: ignore[attr-defined]
-        if name in _UNORDERED and node.args:
+        if name in UNORDERED and node.args:
             self._u_unordered.add(id(node.args[0].value))
         if method == "sort" and isinstance(func.value, cst.Name):  # type: ignore[union-attr]
             self._u_sorted_in_place(func.value.value)  # type: ignore[union-attr]
-        if method == "sort" and _self_attr(func.value) is not None:  # type: ignore[union-attr]
-            key = (self.current_class() or "", _self_attr(func.value))  # type: ignore[attr-defined,union-attr]
+        if method == "sort" and self_attr(func.value) is not None:  # type: ignore[union-attr]
+            key = (self.current_class() or "", self_attr(func.value))  # type: ignore[attr-defined,union-attr]
             if key in self._u_attr_listings:
                 self._u_attr_listings[key][3] = True
 
@@ -323,7 +323,7 @@ class UsageMixin(OrderFacts):
             elif any(_cuda_literal(kwargs.get(k)) for k in ("device", "device_type")):
                 self._u_emit(CudaWork, "`device=\"cuda\"`", node)
             elif qn in _INIT_PG:
-                backend = _arg(node, "backend", 0)
+                backend = call_argument(node, "backend", 0)
                 if backend is not None and _literal(backend.value) == "nccl":
                     self._u_emit(CudaWork, "the NCCL backend", node)
             elif qn in _DDP and "device_ids" in kwargs and _literal(kwargs["device_ids"]) is not None:
@@ -332,7 +332,7 @@ class UsageMixin(OrderFacts):
             # too; the registry's dunders (`models.__dict__.keys()`) build nothing
             built = qn if qn is not None else self.dynamic_member(func)  # type: ignore[attr-defined]
             if qn in _CUDNN_LAYERS or (
-                built is not None and built.startswith(_CUDNN_PREFIXES) and not _dunder_member(built)
+                built is not None and built.startswith(_CUDNN_PREFIXES) and not dunder_member(built)
             ):
                 self._u_emit(CudnnLayer, built, node)
             # `opt.zero_grad()` belongs to a training step even when the backward pass sits
@@ -407,14 +407,14 @@ class UsageMixin(OrderFacts):
         # --- RNG instances held by classes (RPL403)
         cls = self.current_class()  # type: ignore[attr-defined]
         if cls is not None and isinstance(func, cst.Attribute):
-            attr = _self_attr(func.value)
+            attr = self_attr(func.value)
             if attr is not None:
                 self._u_class_draws.setdefault(cls, set()).add(attr)
 
     def _u_is_module(self, receiver: cst.BaseExpression) -> bool:
-        from reprolint.analysis.facts import _attr_chain
+        from reprolint.analysis.facts import attr_chain
 
-        chain = _attr_chain(receiver)
+        chain = attr_chain(receiver)
         return chain is not None and chain[0] in self.aliases and not self.is_local(chain[0])  # type: ignore[attr-defined]
 
     def _u_flag(self, name: str, node: cst.CSTNode, value_node: Optional[cst.BaseExpression],
@@ -451,7 +451,7 @@ class UsageMixin(OrderFacts):
         literal = _literal(value)
         text = literal if isinstance(literal, str) and literal != UNKNOWN else None
         if text is None and name == "XLA_FLAGS":
-            text = _strings_in(value)
+            text = strings_in(value)
         self._u_emit(EnvSet, name, node, value=text)
 
     def _u_loader(self, node: cst.Call, qualname: str, kwargs: dict[str, cst.BaseExpression]) -> None:
@@ -579,7 +579,7 @@ class UsageMixin(OrderFacts):
         if not isinstance(node, cst.Call):
             return False
         qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
-        return qn.startswith("torch.") and not qn.startswith("torch.nn.") and _mentions(node, name)
+        return qn.startswith("torch.") and not qn.startswith("torch.nn.") and mentions_of(node, name)
 
     def _u_not_a_tensor(self, receiver: cst.BaseExpression) -> bool:
         """The receiver of ``x.gather(...)`` is no tensor: ``self`` (a module's own method),
@@ -622,7 +622,7 @@ class UsageMixin(OrderFacts):
         for target in targets:
             if isinstance(target, cst.Subscript):
                 self._u_written.add(id(target))
-            attr = _self_attr(target)
+            attr = self_attr(target)
             if attr is not None and self.current_class() is not None:  # type: ignore[attr-defined]
                 params = self._u_params.setdefault(self.current_class(), set())  # type: ignore[attr-defined]
                 if PARAMETER in kinds:
@@ -631,7 +631,7 @@ class UsageMixin(OrderFacts):
                     params.discard(attr)
             if isinstance(target, cst.Name):
                 old = self._u_bound_kinds(target.value)
-                if old and _mentions(value, target.value):
+                if old and mentions_of(value, target.value):
                     for inner in descendants(value):
                         if isinstance(inner, (cst.Call, cst.Subscript)):
                             self._u_shadow.setdefault(id(inner), {})[target.value] = old
@@ -663,7 +663,7 @@ class UsageMixin(OrderFacts):
             return
         self._u_at = id(node)
         base = node.value
-        attr = _self_attr(base)
+        attr = self_attr(base)
         if attr is not None:
             parameter = attr in self._u_params.get(self.current_class() or "", set())  # type: ignore[attr-defined]
         elif isinstance(base, cst.Attribute):
@@ -704,8 +704,8 @@ class UsageMixin(OrderFacts):
                 (self._u_loss_modules[k] for k in ((id(self.scope), func.value), (id(self.scopes[0]), func.value))
                  if k in self._u_loss_modules), None,
             )
-        elif _self_attr(func) is not None:
-            loss = self._u_loss_modules.get((self.current_class(), _self_attr(func)))  # type: ignore[attr-defined]
+        elif self_attr(func) is not None:
+            loss = self._u_loss_modules.get((self.current_class(), self_attr(func)))  # type: ignore[attr-defined]
         else:
             return
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
@@ -764,7 +764,7 @@ class UsageMixin(OrderFacts):
             self._u_fresh_constant(source) or no_grad_kind(source, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
         ):
             facts.append("no-grad-input")
-        attr = _self_attr(source) if source is not None else None
+        attr = self_attr(source) if source is not None else None
         if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
             facts.append("no-grad-input")
         if name.endswith(("index_add", "index_add_", "index_select")):
@@ -811,7 +811,7 @@ class UsageMixin(OrderFacts):
         """Hook from ``visit_Assign``/``visit_AnnAssign`` (before the value is walked)."""
 
         for target in targets:
-            for name_node in _target_names(target):
+            for name_node in target_names(target):
                 self._u_store.add(id(name_node))
         state = self._u_state()
         # torch.backends.cudnn.* = ..., os.environ[...] = ..., Options.deterministic = ...
@@ -839,7 +839,7 @@ class UsageMixin(OrderFacts):
             qn = self.qualify(value.func) or ""  # type: ignore[attr-defined]
             if qn in self.catalog.instances or qn == "numpy.random.Generator":  # type: ignore[attr-defined]
                 for target in targets:
-                    attr = _self_attr(target)
+                    attr = self_attr(target)
                     if attr is not None:
                         self._u_class_attrs.setdefault(cls, set()).add(attr)
         # names bound to project calls (a dataset instance for DataLoader), and to the
@@ -893,8 +893,8 @@ class UsageMixin(OrderFacts):
             for target in targets:
                 if isinstance(target, cst.Name):
                     state.listings[target.value] = [root[0], root[1], False, False]
-                elif _self_attr(target) is not None and self.current_class() is not None:  # type: ignore[attr-defined]
-                    key = (self.current_class() or "", _self_attr(target))  # type: ignore[attr-defined]
+                elif self_attr(target) is not None and self.current_class() is not None:  # type: ignore[attr-defined]
+                    key = (self.current_class() or "", self_attr(target))  # type: ignore[attr-defined]
                     self._u_attr_listings[key] = [root[0], root[1], False, False]
         else:
             derived = self._u_derived_listing(value)
@@ -902,17 +902,17 @@ class UsageMixin(OrderFacts):
                 if derived is not None:
                     source, source_state = derived
                     entry = source_state.listings[source]
-                    if _sorting(value):
+                    if sorting_call(value):
                         entry[3] = True  # sorted before any use: ``files = sorted(files)``
                     # ``files = [f for f in files if ...]``: the new list keeps the order
                     state.listings[name] = [entry[0], entry[1], False, entry[3]]
-                elif name in state.listings and not _mentions(value, name):
+                elif name in state.listings and not mentions_of(value, name):
                     del state.listings[name]
 
     # ------------------------------------------------------------------ loops
     def usage_for(self, node: cst.For) -> None:
         """Hook from ``visit_For`` (before the body is walked)."""
-        for name_node in _target_names(node.target):
+        for name_node in target_names(node.target):
             self._u_store.add(id(name_node))
         state = self._u_state()
         # set_epoch and backward passes inside the loop
@@ -1099,7 +1099,7 @@ def _all_ones(node: cst.BaseExpression) -> bool:
     return value == 1 and not isinstance(value, bool)
 
 
-def _literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:
+def literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:
 
     out = []
     for arg in node.args:

@@ -158,19 +158,19 @@ def statement_names(statements: Sequence[cst.CSTNode]) -> set[str]:
     for statement in statements:
         for node, _ in walk(statement):
             if isinstance(node, cst.AssignTarget):
-                bound |= _target_names(node.target)
+                bound |= target_names(node.target)
             elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.Del)):
-                bound |= _target_names(node.target)
+                bound |= target_names(node.target)
             elif isinstance(node, (cst.Global, cst.Nonlocal)):
                 bound |= {item.name.value for item in node.names}
             elif isinstance(node, cst.AsName):
-                bound |= _target_names(node.name)  # type: ignore[arg-type]
+                bound |= target_names(node.name)  # type: ignore[arg-type]
             elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
                 bound.add(node.name.value)
             elif isinstance(node, cst.For):
-                bound |= _target_names(node.target)
+                bound |= target_names(node.target)
             elif isinstance(node, cst.NamedExpr):
-                bound |= _target_names(node.target)
+                bound |= target_names(node.target)
             elif isinstance(node, cst.ImportAlias):
                 if node.asname is not None and isinstance(node.asname.name, cst.Name):
                     bound.add(node.asname.name.value)
@@ -180,18 +180,18 @@ def statement_names(statements: Sequence[cst.CSTNode]) -> set[str]:
     return bound
 
 
-def _target_names(target: cst.BaseExpression) -> set[str]:
+def target_names(target: cst.BaseExpression) -> set[str]:
     if isinstance(target, cst.Name):
         return {target.value}
     if isinstance(target, (cst.Tuple, cst.List)):
         out: set[str] = set()
         for element in target.elements:
-            out |= _target_names(element.value)
+            out |= target_names(element.value)
         return out
     if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
+        return target_names(target.value)
     if isinstance(target, (cst.Attribute, cst.Subscript)):
-        return _target_names(target.value)  # the object whose attribute or item changes
+        return target_names(target.value)  # the object whose attribute or item changes
     return set()
 
 

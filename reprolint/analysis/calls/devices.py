@@ -28,9 +28,9 @@ def _visible_devices(c: Any, site: CallSite) -> None:
 
 @on_call("tensorflow.device")
 def _tf_device(c: Any, site: CallSite) -> None:
-    from reprolint.analysis.usage import _strings_in
+    from reprolint.analysis.usage import strings_in
 
-    if _tf(c) and site.node.args and "gpu" in _strings_in(site.node.args[0].value).lower():
+    if _tf(c) and site.node.args and "gpu" in strings_in(site.node.args[0].value).lower():
         c._u_emit(GpuSelected, "tf", site.node)
 
 

@@ -72,10 +72,10 @@ def _trainer_kwargs(c: Any, node: Any, namespace: bool = False) -> tuple[tuple[s
     anything else makes the keys the rules read unknown."""
     import libcst as cst
 
-    from reprolint.analysis.usage import _literal_kwargs
+    from reprolint.analysis.usage import literal_kwargs
     from reprolint.analysis.values import UNKNOWN, OptionRef
 
-    lits = dict(_literal_kwargs(node))
+    lits = dict(literal_kwargs(node))
     spread: dict[str, Any] = {}
 
     def from_namespace() -> None:
@@ -179,9 +179,9 @@ def _lightning_cli(c: Any, site: CallSite) -> None:
 
 @on_call(*HF_ARGS)
 def _hf_args(c: Any, site: CallSite) -> None:
-    from reprolint.analysis.usage import _literal_kwargs
+    from reprolint.analysis.usage import literal_kwargs
 
-    lits = _literal_kwargs(site.node)
+    lits = literal_kwargs(site.node)
     c._u_emit(HfTrainingArgs, site.qualname, site.node, kwargs=lits)
     if not (keyword_value(lits, "use_cpu") is True or keyword_value(lits, "no_cuda") is True):
         c._u_emit(CudaWork, f"`{c.text(site.node.func)}(...)`", site.node)
