@@ -6,20 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from project_files import write
 
 CLI = (
     "import torch\nfrom torch import nn\n\n\ndef pretrain():\n    model = nn.Linear(4, 2).cuda()\n"
     "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
     "    model(torch.ones(8, 4).cuda()).index_select(0, idx).sum().backward()\n    opt.step()\n"
 )
-
-
-def write(folder: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        target = folder / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return folder
 
 
 @pytest.mark.parametrize(

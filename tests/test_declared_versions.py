@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from reprolint.analysis.declared import assume, declarations
+from project_files import write
 
 LOADER = (
     "import numpy as np\nimport torch\nfrom torch.utils.data import DataLoader, Dataset\n\n"
@@ -16,14 +17,6 @@ LOADER = (
     "    def __getitem__(self, i):\n        return np.random.rand()\n\n"
     "torch.manual_seed(0)\nnp.random.seed(0)\nloader = DataLoader(Noisy(), num_workers=4)\n"
 )
-
-
-def write(folder: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        target = folder / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return folder
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from reprolint.analysis.declared import declarations
+from project_files import write
 
 # A TF1 graph-mode training loop: placeholders, a TF1 optimizer, a Session.
 TF1 = (
@@ -38,14 +39,6 @@ COMPAT = (
     "with tf.Session() as sess:\n"
     "    sess.run(step)\n"
 )
-
-
-def write(folder: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        target = folder / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return folder
 
 
 def rpl304(cli, project: Path) -> dict:
