@@ -20,7 +20,8 @@ from reprolint._gc import cycle_collection_paused
 from reprolint.analysis.context import CheckContext
 from reprolint.analysis.execution import ExecutionModel
 from reprolint.analysis.facts import ModuleFacts, collect_facts
-from reprolint.analysis.program import ProgramIndex, analyse_programs
+from reprolint.analysis.program import analyse_programs
+from reprolint.analysis.project_index import ProgramIndex
 from reprolint.checks.base import Finding
 from reprolint.checks.registry import all_rules
 from reprolint.config import Settings

@@ -230,7 +230,8 @@ def test_option_defaults_are_final_wherever_the_options_module_is_imported() -> 
 
 def _program(sources: dict[str, str], entry: str = "main.py"):  # type: ignore[no-untyped-def]
     from reprolint.api import analyse_source
-    from reprolint.analysis.program import ProgramIndex, analyse_programs
+    from reprolint.analysis.program import analyse_programs
+    from reprolint.analysis.project_index import ProgramIndex
 
     facts = {path: analyse_source(source, path).facts for path, source in sources.items()}
     index = ProgramIndex(facts, ["."])

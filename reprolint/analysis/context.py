@@ -16,7 +16,8 @@ from reprolint.model import Span
 if TYPE_CHECKING:
     from reprolint.analysis.execution import ExecutionModel
     from reprolint.analysis.facts import ModuleFacts
-    from reprolint.analysis.program import Program, ProgramIndex
+    from reprolint.analysis.program import Program
+    from reprolint.analysis.project_index import ProgramIndex
     from reprolint.config import Settings
 
 __all__ = ["CheckContext"]

@@ -44,7 +44,7 @@ from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Im
 from reprolint.analysis.usage_events import Usage
 
 if TYPE_CHECKING:
-    from reprolint.analysis.program import ProgramIndex
+    from reprolint.analysis.project_index import ProgramIndex
 
 __all__ = [
     "MAX_DEPTH",

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from reprolint.analysis.facts import EXTERNAL_ROOTS
-from reprolint.analysis.program import ProgramIndex
+from reprolint.analysis.project_index import ProgramIndex
 
 __all__ = ["MissingImport", "missing_project_imports"]
 

@@ -8,9 +8,8 @@ program's final option defaults), which draws come before a seed of their librar
 op/flag/order usages, "uses CUDA by default", "deterministic mode on". Modules that no
 program reaches are checked as programs of their own (``is_library``).
 
-Import resolution mirrors ``sys.path[0]``: ``import a.b`` from ``pkg/x.py`` looks for
-``a/b.py`` or ``a/b/__init__.py`` in ``pkg/``, then in each parent folder up to the root
-of the scan; relative imports resolve against the importing file's package.
+Which file an import loads and which function a call runs is
+:class:`~reprolint.analysis.project_index.ProgramIndex`'s.
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ from reprolint.analysis.usage_events import (
     Usage,
 )
 from reprolint.analysis.options import asked_by_options
+from reprolint.analysis.project_index import ProgramIndex
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.values import OptionRef
 
@@ -47,7 +47,6 @@ __all__ = [
     "DrawOutcome",
     "HelperCall",
     "Program",
-    "ProgramIndex",
     "Role",
     "SeedOutcome",
     "Switch",
@@ -163,199 +162,6 @@ _EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|pred
 
 # Global RNGs torch (>= 1.9) reseeds in each DataLoader worker from its base seed.
 _WORKER_RESEEDED = frozenset({"random", "numpy"})
-
-
-class ProgramIndex:
-    """Resolves imports and call targets between the files of one scan (memoised)."""
-
-    def __init__(self, facts: dict[str, ModuleFacts], roots: Iterable[str] = ()) -> None:
-        self.facts = facts
-        self.paths = {str(PurePosixPath(p)): p for p in facts}
-        self.roots = {str(PurePosixPath(r)) for r in roots}
-        self._dirs: dict[str, list[str]] = {}
-        self._modules: dict[tuple[str, str], Optional[str]] = {}
-        self._chains: dict[tuple[str, str], list[str]] = {}
-        self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
-        self._folders: dict[str, str] = {}
-        self.include_tests = False  # set by entry_points(include_tests=...)
-        self._tests: dict[str, bool] = {}
-        self._imported: Optional[set[str]] = None
-
-    def is_test(self, path: str) -> bool:
-        """Whether a module of the scan is a test module (:func:`is_test_module`, below
-        the scan's roots)."""
-        known = self._tests.get(path)
-        if known is None:
-            known = self._tests[path] = is_test_module(path, self.facts[path], self.roots)
-        return known
-
-    def _folder(self, path: str) -> str:
-        # Memoised: building a PurePosixPath per lookup was most of the program model's
-        # time on large projects (the memo keys of resolve_module/package_chain).
-        folder = self._folders.get(path)
-        if folder is None:
-            folder = self._folders[path] = str(PurePosixPath(path).parent)
-        return folder
-
-    def _search_dirs(self, directory: str) -> list[str]:
-        found = self._dirs.get(directory)
-        if found is None:
-            here = PurePosixPath(directory)
-            found = []
-            for folder in (here, *here.parents):
-                found.append(str(folder))
-                if str(folder) in self.roots:
-                    break
-            self._dirs[directory] = found
-        return found
-
-    def _file_for(self, directory: str, dotted: str) -> Optional[str]:
-        parts = [p for p in dotted.split(".") if p]
-        base = "/".join([directory, *parts]) if directory != "." else "/".join(parts)
-        if not parts:
-            return self.paths.get(f"{directory}/__init__.py" if directory != "." else "__init__.py")
-        return self.paths.get(base + ".py") or self.paths.get(base + "/__init__.py")
-
-    def resolve_module(self, importer: str, dotted: str) -> Optional[str]:
-        """The project file that ``import dotted`` in ``importer`` loads, if any."""
-        directory = self._folder(importer)
-        key = (directory, dotted)
-        if key in self._modules:
-            return self._modules[key]
-        found = None
-        if dotted.startswith("."):
-            level = len(dotted) - len(dotted.lstrip("."))
-            package = PurePosixPath(directory)
-            for _ in range(level - 1):
-                package = package.parent
-            found = self._file_for(str(package), dotted.lstrip("."))
-        else:
-            for folder in self._search_dirs(directory):
-                found = self._file_for(folder, dotted)
-                if found is not None:
-                    break
-        self._modules[key] = found
-        return found
-
-    def package_chain(self, importer: str, dotted: str) -> list[str]:
-        """Files run by ``import a.b.c``: a/__init__, a/b/__init__, a/b/c (those present)."""
-        key = (self._folder(importer), dotted)
-        chain = self._chains.get(key)
-        if chain is not None:
-            return chain
-        if dotted.startswith("."):
-            found = self.resolve_module(importer, dotted)
-            chain = [found] if found else []
-        else:
-            parts = dotted.split(".")
-            chain = []
-            for i in range(1, len(parts) + 1):
-                found = self.resolve_module(importer, ".".join(parts[:i]))
-                if found is not None:
-                    chain.append(found)
-        self._chains[key] = chain
-        return chain
-
-    def resolve_call(self, caller: str, target: str) -> Optional[tuple[str, str]]:
-        """(file, function qualname) a project call goes to; classes go to ``__init__``."""
-        key = (caller, target)
-        if key not in self._calls:
-            self._calls[key] = self._resolve_call(caller, target)
-        return self._calls[key]
-
-    def _resolve_call(self, caller: str, target: str) -> Optional[tuple[str, str]]:
-        if target.startswith(":"):
-            return self._resolve_in(caller, target[1:])
-        level = len(target) - len(target.lstrip("."))
-        names = [p for p in target.split(".") if p]
-        for split in range(len(names) - 1, 0, -1):
-            module = "." * level + ".".join(names[:split])
-            found = self.resolve_module(caller, module)
-            if found is not None:
-                return self._resolve_in(found, ".".join(names[split:]))
-        return None
-
-    def _resolve_in(self, path: str, qualname: str, seen: tuple[str, ...] = ()) -> Optional[tuple[str, str]]:
-        facts = self.facts[path]
-        if qualname in facts.functions:
-            return path, qualname
-        if qualname in facts.classes:
-            return self._constructor(path, qualname, depth=0)
-        # a name a star import brought in (`from models import *`, re-exported by a
-        # package's `from .dla import *`), as Python binds it: the last import wins
-        for module in reversed(getattr(facts, "star_imports", ())):
-            found = self.resolve_module(path, module)
-            if found is not None and found not in seen and found != path:
-                resolved = self._resolve_in(found, qualname, (*seen, path))
-                if resolved is not None:
-                    return resolved
-        return None
-
-    def _constructor(self, path: str, cls: str, depth: int) -> Optional[tuple[str, str]]:
-        facts = self.facts[path]
-        init = f"{cls}.__init__"
-        if init in facts.functions:
-            return path, init
-        if depth > 8:
-            return None
-        for base in facts.classes.get(cls, ()):
-            if not base:
-                continue
-            resolved = None
-            if base.startswith(":"):
-                name = base[1:]
-                if name in facts.classes:
-                    resolved = self._constructor(path, name, depth + 1)
-            else:
-                parts = base.split(".")
-                for split in range(len(parts) - 1, 0, -1):
-                    module = self.resolve_module(path, ".".join(parts[:split]))
-                    if module is not None:
-                        name = ".".join(parts[split:])
-                        if name in self.facts[module].classes:
-                            resolved = self._constructor(module, name, depth + 1)
-                        break
-            if resolved is not None:
-                return resolved
-        return None
-
-    def in_package(self, path: str) -> bool:
-        """Whether a module is part of a package (an ``__init__.py`` in its folder)."""
-        folder = self._folder(path)
-        init = f"{folder}/__init__.py" if folder != "." else "__init__.py"
-        return init in self.paths and str(PurePosixPath(path)) != init
-
-    def imported_by_others(self) -> set[str]:
-        if self._imported is not None:
-            return self._imported
-        imported: set[str] = set()
-        for path, facts in self.facts.items():
-            for dotted in facts.imported_modules:
-                for found in self.package_chain(path, dotted):
-                    if found != path:
-                        imported.add(found)
-        self._imported = imported
-        return imported
-
-    def entry_points(self, configured: Iterable[str] = (), include_tests: bool = False) -> list[str]:
-        """Modules with a ``__main__`` block, scripts nobody imports, and configured ones.
-
-        Test modules are not programs unless ``include_tests`` (configured entry points
-        always are)."""
-        configured = set(configured)
-        self.include_tests = include_tests
-        imported = self.imported_by_others()
-        entries = []
-        for path, facts in self.facts.items():
-            if path in configured:
-                entries.append(path)
-            elif not include_tests and self.is_test(path):
-                continue
-            elif facts.has_main_guard:
-                entries.append(path)
-            elif facts.top_level_work and path not in imported:
-                entries.append(path)
-        return sorted(entries)
 
 
 class Program:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from reprolint.analysis.facts import Call, LocalFinding, ModuleFacts
-from reprolint.analysis.program import ProgramIndex
+from reprolint.analysis.project_index import ProgramIndex
 from reprolint.analysis.usage_events import TrainStep
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Related, Span
