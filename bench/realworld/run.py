@@ -368,6 +368,7 @@ def to_judge(path: Path, runs: list[RepoRun], unjudged: list[Finding]) -> None:
         for f in run.findings:
             if f.key in wanted:
                 out[f.repo].append({k: v for k, v in f.__dict__.items() if k != "repo"})
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1) + "\n")
     print(f"{sum(map(len, out.values()))} findings to judge written to {path}", file=sys.stderr)
 
