@@ -29,7 +29,7 @@ from reprolint.analysis.cst_helpers import simple_code
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import CudaWork, TrainStep
-from reprolint.analysis.calls import environments, keras, pandas, spawn
+from reprolint.analysis.calls import environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 
@@ -322,6 +322,7 @@ class _Collector(UsageMixin):
         self.uses: set[str] = set()
         self.env_calls = environments.EnvironmentCalls()
         self.spawn_calls = spawn.SpawnCalls()
+        self.constructor_sites: dict[int, reseeding.Site] = {}
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -540,6 +541,13 @@ class _Collector(UsageMixin):
         return ("const", value) if value != UNKNOWN else ("unknown",)
 
     # ------------------------------------------------------------------ imports
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self.constructor_sites.update(reseeding.constructor_sites(node.body))
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.constructor_sites.update(reseeding.constructor_sites(node.body))
+
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
             dotted = self.text(alias.name)
@@ -1032,6 +1040,9 @@ class _Collector(UsageMixin):
             arg = call_argument(node, instance.keyword, instance.seed_arg)
         if arg is None and _has_star(node):
             return
+        site = self.constructor_sites.get(id(node))
+        if arg is None and site is not None and reseeding.seeded_before_use(site, lambda e: not self.entropy_of(e)):
+            return  # `rs = RandomState()` then `rs.seed(1)`: nothing is drawn before the seed
         if arg is not None:
             entropy = self.entropy_of(arg.value)
             if entropy:
@@ -1042,6 +1053,14 @@ class _Collector(UsageMixin):
                 self.facts.findings.append(
                     LocalFinding("RPL102", self.span(node), {"call": text, "variant": "none"})
                 )
+            elif (
+                type(arg.value) is cst.Attribute and type(arg.value.value) is cst.Name
+                and not instance.seed_required
+            ):
+                # `default_rng(args.seed)`: seeded from OS entropy when the option's default
+                # is None; the rule asks each program that runs this module for the default
+                data = {"call": text, "value": self.text(arg.value), "option": arg.value.attr.value, "variant": "option"}
+                self.facts.findings.append(LocalFinding("RPL102", self.span(node), data))
             return
         if instance.seed_required:
             return

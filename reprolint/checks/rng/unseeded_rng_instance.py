@@ -25,7 +25,14 @@ class UnseededRngInstance(Rule):
     (`default_rng(int(time.time()))`) is reported too.
 
     It is reported wherever it appears, in programs and in library code alike: a
-    global seed does not reach a generator that takes its own entropy.
+    global seed does not reach a generator that takes its own entropy. Not reported: a
+    generator built without a seed whose next use in the same block seeds it in place
+    (`rs = np.random.RandomState()` then `rs.seed(1)`, `g = torch.Generator()` then
+    `g.manual_seed(s)`): nothing is drawn before the seed. A seed read from a
+    command-line option whose default is None (`np.random.default_rng(args.seed)` with
+    `--seed` defaulting to None) is reported where a program that runs the call leaves
+    the option at that default: its default run takes OS entropy (no automatic fix:
+    the option's default is the user's to choose).
 
     Reinforcement-learning environments are such generators too. A gym/gymnasium
     environment and each of its spaces own a generator that `random.seed`,
@@ -80,6 +87,7 @@ class UnseededRngInstance(Rule):
     message = "`{call}()` is seeded from OS entropy"
     messages = {
         "none": "`{call}(None)` is seeded from OS entropy",
+        "option": "`{call}({value})` is seeded from OS entropy on a default run: `{flag}` defaults to None",
         "entropy": "`{call}(...)` is seeded from {source}, which differs on every run",
         "reseed": "`{call}()` reseeds a torch generator from OS entropy",
         "env-reset": (
@@ -101,6 +109,12 @@ class UnseededRngInstance(Rule):
         Valid("import random\nr = random.Random(7)\n"),
         Valid("import jax\nkey = jax.random.PRNGKey(0)\n"),
         Valid("import torch\ng = torch.Generator()\ng.manual_seed(3)\n"),
+        Valid("import numpy as np\nrs = np.random.RandomState()\nrs.seed(1)\nx = rs.rand()\n"),
+        Valid(
+            "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--seed', type=int, default=0)\nargs = p.parse_args()\n"
+            "rng = np.random.default_rng(args.seed)\n"
+        ),
     ]
     INVALID = [
         Invalid(
@@ -116,6 +130,14 @@ class UnseededRngInstance(Rule):
         Invalid("import torch\ng = torch.Generator()\ng.seed()\n", line=3),
         Invalid("import time\nimport jax\nkey = jax.random.PRNGKey(int(time.time()))\n", line=3, message="time.time()"),
         Invalid("import numpy as np\nss = np.random.SeedSequence()\n", line=2),
+        Invalid("import random\nr = random.Random()\nx = r.random()\nr.seed(1)\n", line=2),
+        Invalid(
+            "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--seed', type=int, default=None)\nargs = p.parse_args()\n"
+            "rng = np.random.default_rng(args.seed)\n",
+            line=6,
+            message="`--seed` defaults to None",
+        ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
@@ -127,7 +149,22 @@ class UnseededRngInstance(Rule):
                     continue
                 if skip_envs and str(finding.data.get("variant", "")).startswith("env-"):
                     continue
+                if finding.data.get("variant") == "option":
+                    flag = _none_default_flag(ctx, path, str(finding.data["option"]))
+                    if flag is None:
+                        continue  # the option has a seed by default (or is not an option)
+                    yield self.report(path, finding.span, **{**finding.data, "flag": flag})
+                    continue
                 yield self.report(path, finding.span, **finding.data)
+
+
+def _none_default_flag(ctx: CheckContext, path: str, option: str) -> Optional[str]:
+    """The flag of ``option`` (``--seed``) when a program that runs ``path`` leaves it
+    None by default."""
+    for program in ctx.programs:
+        if path in program.modules and option in program.arg_defaults and program.lookup(option) is None:
+            return program.option_flags.get(option, f"--{option}").removesuffix(" ...")
+    return None
 
 
 # ----------------------------------------------------------------------------- fix
@@ -144,8 +181,11 @@ def _plan_instance(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         return None
     call = located.node
     callee = node_code(call.func)
-    if callee.split(".")[-1] == "SystemRandom" or str(data_field(d, "variant")).startswith("env-"):
-        return None  # ignores any seed by design / an environment's seed: no sound automatic fix
+    variant = str(data_field(d, "variant"))
+    if callee.split(".")[-1] == "SystemRandom" or variant.startswith("env-") or variant == "option":
+        # ignores any seed by design / an environment's seed / the user's option, whose
+        # default is what to change: no sound automatic fix
+        return None
     value, imports = seed_value(planner, d.path, located)
     method = callee.split(".")[-1]
     if method in _METHOD_SEEDS and isinstance(call.func, cst.Attribute) and not call.args:
@@ -206,8 +246,11 @@ def _instance_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
     if not callee:
         return None
     callee = str(callee)
-    if callee.split(".")[-1] == "SystemRandom" or str(data_field(d, "variant")).startswith("env-"):
-        return False  # SystemRandom ignores seeds; an environment's seed goes in its first reset only
+    variant = str(data_field(d, "variant"))
+    if callee.split(".")[-1] == "SystemRandom" or variant.startswith("env-") or variant == "option":
+        # SystemRandom ignores seeds; an environment's seed goes in its first reset only;
+        # an option's default is the user's to choose
+        return False
     no_arguments = data_field(d, "variant") in (None, "reseed")  # `{call}()`
     if callee.split(".")[-1] in _METHOD_SEEDS and "." in callee and no_arguments:
         if not planner.is_statement(d.path, d.span):
