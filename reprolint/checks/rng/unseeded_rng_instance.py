@@ -74,8 +74,10 @@ class UnseededRngInstance(Rule):
     derives the seed from the run's master seed and records it so a run can be
     replayed; the `inline` style passes the configured seed. `g.seed()` and
     `torch.seed()` used as statements become `g.manual_seed(...)` and
-    `torch.manual_seed(...)`; when their return value is used, and for
-    `random.SystemRandom()` (which ignores seeds), there is no automatic fix.
+    `torch.manual_seed(...)`; when their return value is used, for
+    `random.SystemRandom()` (which ignores seeds), and for a seed read from an option
+    left at None (the option's default is the user's to change), there is no automatic
+    fix.
 
     ## References
     - https://numpy.org/doc/stable/reference/random/generator.html
