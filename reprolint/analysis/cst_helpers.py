@@ -12,7 +12,10 @@ import libcst as cst
 
 from reprolint.analysis.values import UNKNOWN
 
-__all__ = ["child_fields", "children", "descendants", "find_argument", "is_node", "literal", "visit_order"]
+__all__ = [
+    "child_fields", "children", "descendants", "enclosing_function", "find_argument", "is_node",
+    "literal", "mentions_of", "self_attr", "target_names", "visit_order",
+]
 
 # Fields that hold only whitespace, brackets and punctuation: never walked.
 _SKIPPED_FIELDS = frozenset({
@@ -311,3 +314,42 @@ def literal(node: Optional[cst.BaseExpression]) -> Any:
         return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else UNKNOWN
     return UNKNOWN
 
+
+
+def self_attr(node: cst.BaseExpression) -> Optional[str]:
+    """The attribute name of ``self.<name>``, else None."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
+    return None
+
+
+def target_names(target: cst.BaseExpression) -> list[cst.Name]:
+    """The names an assignment or loop target binds (``a``, ``a, (b, *c)``)."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[cst.Name] = []
+        for element in target.elements:
+            out.extend(target_names(element.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
+def mentions_of(node: cst.CSTNode, name: str) -> bool:
+    """Whether the name ``name`` occurs anywhere in ``node``."""
+    return any(isinstance(child, cst.Name) and child.value == name for child in descendants(node))
+
+
+def enclosing_function(module: cst.CSTNode, target: cst.CSTNode) -> Optional[cst.FunctionDef]:
+    """The innermost function definition around ``target``."""
+    stack: list[tuple[cst.CSTNode, Optional[cst.FunctionDef]]] = [(module, None)]
+    while stack:
+        current, function = stack.pop()
+        if current is target:
+            return function
+        if isinstance(current, cst.FunctionDef):
+            function = current
+        stack.extend((child, function) for child in children(current))
+    return None

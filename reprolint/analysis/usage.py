@@ -6,7 +6,8 @@ event lists as seeds and draws (so the one execution walker,
 :mod:`reprolint.analysis.execution`, gives them in execution order), plus the RNG
 attributes of classes (RPL403). What each family knows about calls by qualified name
 lives in :mod:`reprolint.analysis.calls`; the order of sets and listings (RPL401/RPL402
-local facts) in :mod:`reprolint.analysis.order_facts`.
+local facts) in :mod:`reprolint.analysis.order_facts` and the modules of its two mixins,
+:mod:`reprolint.analysis.set_order` and :mod:`reprolint.analysis.listing_order`.
 
 The events themselves, one class per kind of fact with named fields (:class:`FlagSet`,
 :class:`OpCall`, :class:`LoaderBuilt`...), are in :mod:`reprolint.analysis.usage_events`.
@@ -21,16 +22,9 @@ import libcst as cst
 from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import children as _children
-from reprolint.analysis.cst_helpers import descendants
-from reprolint.analysis.order_facts import (  # noqa: F401 - shared with the order family
-    OrderFacts,
-    UNORDERED,
-    UsageScope,
-    mentions_of,
-    target_names,
-    self_attr,
-    sorting_call,
-)
+from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr, target_names
+from reprolint.analysis.listing_order import sorting_call
+from reprolint.analysis.order_facts import UNORDERED, OrderFacts, UsageScope
 from reprolint.analysis.usage_events import (
     CheckpointLoad,
     CudaWork,

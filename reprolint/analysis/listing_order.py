@@ -1,0 +1,679 @@
+"""Facts of RPL402: directory listings (``os.listdir``, ``glob.glob``, ``Path.iterdir``...)
+whose file-system order is used.
+
+:class:`ListingOrderFacts` is the listing half of the order family
+(:class:`~reprolint.analysis.order_facts.OrderFacts`): it finds the listing call an
+expression takes its order from, follows listings into names, comprehensions and loops,
+and judges whether a consumer (a loop's effects, an index, a ``return``) uses their
+order. It also holds what the family knows about listing calls (:data:`LISTINGS`) and
+about loop bodies whose entries are handled one at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+from reprolint.analysis.cst_helpers import (
+    children as _children,
+    descendants,
+    enclosing_function,
+    mentions_of,
+    target_names,
+)
+
+__all__ = ["LISTINGS", "PURE_BUILTINS", "ListingOrderFacts", "keeps_one_name", "sorting_call"]
+
+# Listings whose order is the file system's (RPL402).
+LISTINGS = {
+    "os.listdir": "`os.listdir`", "os.scandir": "`os.scandir`", "os.walk": "`os.walk`",
+    "glob.glob": "`glob.glob`", "glob.iglob": "`glob.iglob`",
+    "tensorflow.io.gfile.listdir": "`tf.io.gfile.listdir`",
+    "tensorflow.io.gfile.glob": "`tf.io.gfile.glob`",
+    "tensorflow.io.gfile.walk": "`tf.io.gfile.walk`",
+    # TF 1.x spellings (and their tf.compat.v1 twins): the same functions. Their order is
+    # the file system's, like os.listdir/glob.glob: GetMatchingPaths (tsl
+    # file_system_helper.cc) returns each folder's children in GetChildren (readdir) order,
+    # unsorted, and lists several folders of a multi-level pattern in parallel threads
+    # (tests/libraries/test_issue26_knowledge_real.py measures the unsorted order).
+    "tensorflow.gfile.Glob": "`tf.gfile.Glob`", "tensorflow.compat.v1.gfile.Glob": "`tf.compat.v1.gfile.Glob`",
+    "tensorflow.gfile.ListDirectory": "`tf.gfile.ListDirectory`",
+    "tensorflow.compat.v1.gfile.ListDirectory": "`tf.compat.v1.gfile.ListDirectory`",
+    "tensorflow.gfile.Walk": "`tf.gfile.Walk`", "tensorflow.compat.v1.gfile.Walk": "`tf.compat.v1.gfile.Walk`",
+}
+
+
+_LISTING_METHODS = {"rglob": "`Path.rglob`", "iterdir": "`Path.iterdir`", "glob": "`Path.glob`"}
+
+
+# Functions whose result does not depend on the order they are called in across a
+# loop (``latest = max(latest, int(t))`` keeps the maximum in any order).
+_ORDER_FREE_FUNCTIONS = frozenset({
+    "print", "len", "str", "int", "float", "bool", "isinstance", "max", "min", "abs", "round",
+    # pure builtins: where their result goes is judged by what the loop grows
+    "zip", "list", "tuple", "set", "dict", "range", "sorted", "reversed", "enumerate",
+})
+
+
+_ORDER_FREE_METHODS = frozenset({
+    "isdigit", "isnumeric", "isalpha", "replace", "rsplit", "partition", "rpartition", "keys",
+    "match", "fullmatch", "search", "group", "isfile", "is_symlink",
+    "add", "endswith", "startswith", "lower", "upper", "strip", "split", "exists", "is_file",
+    "is_dir", "unlink", "rename", "remove", "mkdir", "stat", "format", "info", "debug",
+    "warning", "join", "with_suffix", "relative_to", "discard", "touch", "rmdir",
+})
+
+
+def _find_calls(node: cst.CSTNode, *names: str) -> list[cst.Call]:
+    wanted = set(names)
+    found = []
+    for child in descendants(node):
+        if type(child) is cst.Call:  # not isinstance: see cst_helpers.CONCRETE
+            func = child.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else (
+                func.value if isinstance(func, cst.Name) else None
+            )
+            if name in wanted:
+                found.append(child)
+    return found
+
+
+def _contains(node: cst.CSTNode, kinds: tuple[type, ...]) -> bool:
+    return any(isinstance(child, kinds) for child in descendants(node))
+
+
+def _sorts(body: cst.CSTNode, name: str) -> bool:
+    """``name.sort()`` or ``sorted(name)`` somewhere in ``body``."""
+    for call in _find_calls(body, "sort", "sorted"):
+        func = call.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
+            return True
+        if isinstance(func, cst.Name) and call.args and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == name:
+            return True
+    return False
+
+
+def _one_match_pattern(call: cst.Call) -> bool:
+    """A glob whose pattern names particular files (``root + "/*.txt"``, ``md5 + "_*"``),
+    not a whole folder (``"*"``, ``"data/*"``)."""
+    if not call.args:
+        return False
+    pattern = call.args[0].value
+    if isinstance(pattern, cst.SimpleString):
+        try:
+            text = pattern.evaluated_value
+        except Exception:  # noqa: BLE001 - odd prefixes
+            return False
+        return isinstance(text, str) and text.rsplit("/", 1)[-1] not in ("*", "**")
+    return True
+
+
+def keeps_one_name(comp: Any) -> bool:
+    """A comprehension that keeps only entries equal to one value (``if f == NAME``):
+    every element it yields is the same, so the listing's order cannot show."""
+    target = comp.for_in.target
+    if not isinstance(target, cst.Name) or comp.for_in.inner_for_in is not None:
+        return False
+    for cond in comp.for_in.ifs:
+        test = cond.test
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
+            test.comparisons[0].operator, cst.Equal
+        ):
+            sides = (test.left, test.comparisons[0].comparator)
+            if any(isinstance(side, cst.Name) and side.value == target.value for side in sides) and (
+                isinstance(comp.elt, cst.Name) and comp.elt.value == target.value
+            ):
+                return True
+    return False
+
+
+def sorting_call(node: cst.BaseExpression) -> bool:
+    """``sorted(...)``, or a helper named like a sort (``natural_sort(...)``)."""
+    if not isinstance(node, cst.Call):
+        return False
+    func = node.func
+    name = func.value if isinstance(func, cst.Name) else (func.attr.value if isinstance(func, cst.Attribute) else "")
+    return name == "sorted" or "sort" in name.lower()
+
+
+# Calls that each perform one operation on one file (the order of operations on
+# distinct files does not change the result).
+_PER_FILE_OPERATIONS = frozenset({
+    "huggingface_hub.CommitOperationAdd", "huggingface_hub.CommitOperationDelete",
+    "huggingface_hub.CommitOperationCopy", "shutil.copy", "shutil.copy2", "shutil.copyfile",
+    "shutil.move", "shutil.rmtree", "os.remove", "os.unlink", "os.rename",
+})
+
+
+# Builtins that only compute a value from their arguments.
+PURE_BUILTINS = frozenset({
+    "len", "set", "frozenset", "list", "tuple", "dict", "sorted", "str", "int", "float", "bool",
+    "isinstance", "max", "min", "sum", "any", "all", "enumerate", "zip", "range", "abs", "round",
+})
+
+
+# Libraries whose functions keep state between calls (global RNGs, training state).
+_STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
+
+
+def _walk_in_order(node: cst.CSTNode) -> Any:
+    """Pre-order, children in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(_children(current)))
+
+
+def _attribute_names(call: cst.Call) -> set[str]:
+    """Names that appear as attribute names in a call's arguments (``Image.ANTIALIAS``)."""
+    return {c.attr.value for a in call.args for c in descendants(a.value) if isinstance(c, cst.Attribute)}
+
+
+def _module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
+    """The function ``name`` defined once at the top level of ``module``."""
+    found = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+    return found[0] if len(found) == 1 else None
+
+
+def _touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> bool:
+    """Whether a function of this module, called as ``call`` in a loop, changes nothing
+    but what it is given of this iteration: every call and every attribute/subscript
+    assignment in it starts from one of its own local names or from a parameter bound
+    to this iteration's values (``def resize(image, size): return image.resize(size)``
+    called as ``resize(img, size)``); no other function of the project, no global."""
+    params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
+    bound: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return False
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+        elif index < len(params):
+            bound[params[index]] = arg.value
+    per_entry = {
+        name for name, value in bound.items()
+        if all(isinstance(c, cst.Name) and c.value in local for c in descendants(value) if isinstance(c, cst.Name))
+        and any(isinstance(c, cst.Name) for c in descendants(value))
+    }
+    own: set[str] = set()
+    for child in descendants(callee.body):
+        if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
+            for target in targets:
+                own.update(n.value for n in target_names(target))
+    for child in descendants(callee.body):
+        if isinstance(child, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)):
+            return False
+        roots: list[cst.BaseExpression] = []
+        if isinstance(child, cst.Call):
+            func = child.func
+            if isinstance(func, cst.Name):
+                if func.value not in PURE_BUILTINS:
+                    return False
+                continue
+            roots.append(func)
+        elif isinstance(child, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
+            roots.extend(t for t in targets if isinstance(t, (cst.Attribute, cst.Subscript)))
+        for root in roots:
+            while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                root = root.value if not isinstance(root, cst.Call) else root.func
+            if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
+                return False
+    return True
+
+
+def _condition_queries(body: cst.CSTNode) -> set[int]:
+    """Calls without arguments in the test of an ``if`` whose result is only read as an
+    attribute or compared for equality with a literal (``PartialState().is_main_process``,
+    ``dist.get_rank() == 0``): a process or rank check reads state; given nothing of the
+    entry, it carries nothing from one entry to the next. (``random.random() < 0.1`` is a
+    draw, not a check.)"""
+    found: set[int] = set()
+
+    def query(node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Call) and not node.args
+
+    for child in descendants(body):
+        if not isinstance(child, (cst.If, cst.IfExp)):
+            continue
+        for part in descendants(child.test):
+            if isinstance(part, cst.Attribute) and query(part.value):
+                found.add(id(part.value))
+            elif isinstance(part, cst.Comparison) and query(part.left) and len(part.comparisons) == 1 \
+                    and isinstance(part.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
+                    and isinstance(part.comparisons[0].comparator, (cst.Integer, cst.SimpleString)):
+                found.add(id(part.left))
+    return found
+
+
+def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
+    """Every use of ``name`` in ``body`` is inside a ``print(...)`` call that does not show
+    an entry (``print(i + 1, "of", total)``, not ``print(i, f)``: that pairs positions with
+    files), or in the test of an ``if`` whose body only prints (a progress counter)."""
+    allowed: set[int] = set()
+    for child in descendants(body):
+        if isinstance(child, cst.Call) and isinstance(child.func, cst.Name) and child.func.value == "print":
+            if not any(mentions_of(child, entry) for entry in entries):
+                allowed.update(id(c) for c in descendants(child))
+        elif isinstance(child, cst.If) and child.orelse is None and isinstance(child.body, cst.IndentedBlock) and all(
+            isinstance(stmt, cst.SimpleStatementLine) and all(
+                isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                and isinstance(small.value.func, cst.Name) and small.value.func.value == "print"
+                for small in stmt.body
+            )
+            for stmt in child.body.body
+        ):
+            allowed.update(id(c) for c in descendants(child.test))
+    return all(id(c) in allowed for c in descendants(body) if isinstance(c, cst.Name) and c.value == name)
+
+
+def _only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
+    """In the function around ``ret``, ``name`` is only bound, grown (``append``/
+    ``extend``/``insert``, ``+=``) and returned: nothing shuffles, slices or reads it there."""
+    function = enclosing_function(module, ret)
+    if function is None:
+        return False
+    uses = bound = grown = 0
+    for child in descendants(function.body):
+        if isinstance(child, cst.Name) and child.value == name:
+            uses += 1
+        elif isinstance(child, cst.Assign):
+            bound += sum(1 for t in child.targets if isinstance(t.target, cst.Name) and t.target.value == name)
+        elif isinstance(child, cst.Call) and isinstance(child.func, cst.Attribute) \
+                and child.func.attr.value in ("append", "extend", "insert") \
+                and isinstance(child.func.value, cst.Name) and child.func.value.value == name:
+            grown += 1
+        elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name) and child.target.value == name:
+            grown += 1  # `result += zip(...)`
+    return uses == bound + grown + 1
+
+
+def _names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
+    """Names read in ``scope`` outside ``loop`` (attribute and keyword names excluded)."""
+    found: set[str] = set()
+    skip: set[int] = set()
+    stack: list[cst.CSTNode] = [scope]
+    while stack:
+        current = stack.pop()
+        if current is loop or id(current) in skip:
+            continue
+        if isinstance(current, cst.Attribute):
+            skip.add(id(current.attr))
+        elif isinstance(current, cst.Arg) and current.keyword is not None:
+            skip.add(id(current.keyword))
+        elif isinstance(current, cst.Name):
+            found.add(current.value)
+        stack.extend(_children(current))
+    return found
+
+
+class ListingOrderFacts:
+    """Directory listings and whether their order is used (mixed into
+    :class:`~reprolint.analysis.order_facts.OrderFacts`).
+
+    Uses the collector's state helpers (``_u_state``, ``_u_states``, ``_u_finding``,
+    ``_u_is_module``), its per-module sets (``_u_unordered``, ``_u_claimed``,
+    ``_u_store``) and the family's ``_u_kind`` (set_order) and ``_u_all_unordered``
+    (order_facts).
+    """
+
+    _u_unordered: set[int]
+    _u_claimed: set[int]
+    _u_store: set[int]
+
+    def _u_listing_root(self, node: cst.BaseExpression, depth: int = 0) -> Optional[tuple[cst.Call, str]]:
+        """The listing call an expression takes its order from: the call itself,
+        ``list(...)``, a comprehension, ``filter``/``map`` over it."""
+        if depth > 4:
+            return None
+        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.Call:
+            qn = self.qualify(node.func)  # type: ignore[attr-defined]
+            if qn in LISTINGS:
+                return node, LISTINGS[qn]
+            func = node.func
+            if isinstance(func, cst.Attribute) and qn is None and func.attr.value in _LISTING_METHODS:
+                if func.attr.value != "glob" or not self._u_is_module(func.value):
+                    if func.attr.value == "iterdir" or node.args:
+                        return node, _LISTING_METHODS[func.attr.value]
+            bare = func.value if isinstance(func, cst.Name) else None
+            if bare in ("list", "tuple", "iter") and node.args:
+                return self._u_listing_root(node.args[0].value, depth + 1)
+            if bare in ("filter", "map") and len(node.args) >= 2:
+                return self._u_listing_root(node.args[1].value, depth + 1)
+            return None
+        if kind is cst.ListComp or kind is cst.GeneratorExp:
+            if keeps_one_name(node):
+                return None  # `[f for f in os.listdir(d) if f == NAME]`: equal elements, no order
+            if self._u_per_file_operations(node):
+                return None  # one file operation per entry: no order
+            return self._u_listing_root(node.for_in.iter, depth + 1)
+        return None
+
+    def _u_listing_call(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
+        for arg in node.args:
+            if arg.keyword is not None:  # `f(files=...)` names a parameter, not the variable
+                self._u_store.add(id(arg.keyword))
+        if node.args and sorting_call(node):
+            # `natural_sort(tf.io.gfile.glob(p))`, `utils.sort_files(os.listdir(d))`: a
+            # helper named like a sort puts the listing in its own order
+            self._u_unordered.add(id(node.args[0].value))
+            first = node.args[0].value
+            if isinstance(first, cst.Name):
+                for state in self._u_states():
+                    if first.value in state.appended:  # `sorted(paths)` of a list a loop filled
+                        state.appended[first.value][2] = True
+        if id(node) in self._u_unordered:
+            for arg in node.args:
+                self._u_unordered.add(id(arg.value))
+        if id(node) in self._u_claimed and node.args:
+            bare = node.func.value if isinstance(node.func, cst.Name) else None
+            if bare in ("list", "tuple", "iter"):
+                self._u_claimed.add(id(node.args[0].value))
+            elif bare in ("filter", "map") and len(node.args) >= 2:
+                self._u_claimed.add(id(node.args[1].value))
+        root = self._u_listing_root(node)
+        if root is None or root[0] is not node:
+            return
+        if id(node) in self._u_unordered or id(node) in self._u_claimed:
+            return
+        self._u_report_listing(node, root[1])
+
+    def _u_report_listing(self, node: Optional[cst.CSTNode], description: Optional[str], **extra: Any) -> None:
+        if node is None or description is None:
+            return
+        self._u_finding("RPL402", node, function=description.strip("`"), **extra)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        """A listing (or the name holding one) as a statement of its own: a notebook
+        displays it (``os.listdir(ckpt_dir)`` at the end of a cell), a script discards
+        it; either way its order reaches no result."""
+        for small in node.body:
+            if not isinstance(small, cst.Expr):
+                continue
+            value = small.value
+            if isinstance(value, cst.Name):
+                self._u_claimed.add(id(value))
+                continue
+            root = self._u_listing_root(value)
+            if root is not None:
+                self._u_all_unordered(value)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        """``return os.listdir(path)`` (or a comprehension over it, a name holding it, or a
+        list a loop over it filled): a helper hands the listing to its callers as is. Whether its order matters is decided
+        where it is used; in practice callers sort or search it (flax's ``io.listdir``/
+        ``io.glob`` wrappers, Stable-Baselines3's ``get_monitor_files``), so the helper
+        itself is not reported."""
+        if node.value is None or self.scope is self.scopes[0]:  # type: ignore[attr-defined]
+            return
+        root = self._u_listing_root(node.value)
+        if root is not None:
+            self._u_unordered.add(id(root[0]))
+        elif isinstance(node.value, cst.Name):
+            for state in self._u_states():
+                if node.value.value in state.listings:
+                    self._u_claimed.add(id(node.value))
+                appended = state.appended.get(node.value.value)
+                if appended is not None and _only_filled(self.module, node, node.value.value):  # type: ignore[attr-defined]
+                    # a list a loop filled with the entries (`paths.append(os.path.join(root,
+                    # f))` under `os.walk`), returned as is: the loop form of a returned
+                    # comprehension; callers decide
+                    appended[2] = True
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        """``glob.glob(pattern)[0]`` (or ``files[0]`` of a stored glob): the one match the
+        pattern is expected to have is taken; with one match the order does not matter
+        (several matches are a bug of their own). Element 0 of a whole folder
+        (``os.listdir(d)[0]``), other indices and slices use the order."""
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return
+        index = node.slice[0].slice.value
+        if not (isinstance(index, cst.Integer) and index.value == "0"):
+            return
+        if isinstance(node.value, cst.Name):
+            if self._u_single_element(node.value.value):
+                self._u_claimed.add(id(node.value))
+                return
+            for state in self._u_states():
+                entry = state.listings.get(node.value.value)
+                if entry is not None and "glob" in str(entry[1]) and _one_match_pattern(entry[0]):
+                    self._u_claimed.add(id(node.value))
+                    return
+        elif isinstance(node.value, cst.Call):
+            root = self._u_listing_root(node.value)
+            if root is not None and root[0] is node.value and "glob" in root[1] and _one_match_pattern(node.value):
+                self._u_unordered.add(id(node.value))
+
+    def _u_single_element(self, name: str) -> bool:
+        """Inside ``if len(<name>) == 1:`` (its body, not its ``else``): the list has one
+        element, so element 0 is the same in any order (``potential_index[0]`` of the
+        files matching a suffix, after ``elif len(potential_index) == 1:``)."""
+        for _tree, polarity, test in getattr(self, "conds", ()):
+            if polarity and isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+                comp = test.comparisons[0]
+                left = test.left
+                if isinstance(comp.operator, cst.Equal) and isinstance(comp.comparator, cst.Integer) \
+                        and comp.comparator.value == "1" and isinstance(left, cst.Call) \
+                        and isinstance(left.func, cst.Name) and left.func.value == "len" and len(left.args) == 1 \
+                        and isinstance(left.args[0].value, cst.Name) and left.args[0].value.value == name:
+                    return True
+        return False
+
+    def _u_derived_listing(self, value: cst.BaseExpression) -> Optional[tuple[str, Any]]:
+        """The listing held in a name that ``value`` copies in the same order (or sorts):
+        ``[f for f in files if ...]``, ``list(files)``, ``filter(p, files)``, ``files``,
+        ``sorted(files)``; with the :class:`~reprolint.analysis.order_facts.UsageScope`
+        that holds it (typed ``Any``: order_facts imports this module). The name's node is
+        claimed: deriving is not using the order."""
+        node = value
+        if sorting_call(node) and node.args:  # type: ignore[union-attr]
+            node = node.args[0].value  # type: ignore[union-attr]
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
+            if node.func.value in ("list", "tuple"):
+                node = node.args[0].value
+            elif node.func.value in ("filter", "map") and len(node.args) >= 2:
+                node = node.args[1].value
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            node = node.for_in.iter
+        if not isinstance(node, cst.Name):
+            return None
+        for state in self._u_states():
+            if node.value in state.listings:
+                self._u_claimed.add(id(node))
+                return node.value, state
+        return None
+
+    def _u_sorted_in_place(self, name: str) -> None:
+        for state in self._u_states():
+            if name in state.listings:
+                state.listings[name][3] = True
+            if name in state.appended:
+                state.appended[name][2] = True
+
+    def _u_per_file_operations(self, node: Any) -> bool:
+        """``[CommitOperationAdd(path_or_fileobj=str(f), path_in_repo=...) for f in
+        files]``: one file operation per entry (a Hub commit's additions or deletions,
+        ``shutil.copy``, ``os.remove``); operations on distinct files give the same
+        result in any order."""
+        elt = getattr(node, "elt", None)
+        if not isinstance(elt, cst.Call) or node.for_in.inner_for_in is not None:
+            return False
+        qn = self.qualify(elt.func) or ""  # type: ignore[attr-defined]
+        return qn in _PER_FILE_OPERATIONS and any(
+            mentions_of(a.value, n.value) for a in elt.args for n in target_names(node.for_in.target)
+        )
+
+    def _u_listing_loop(self, node: cst.For, root: tuple[Any, Any], pending: Optional[str] = None) -> None:
+        call, description = root
+        body = node.body
+        is_walk = description == LISTINGS["os.walk"]
+        if is_walk and isinstance(node.target, cst.Tuple) and len(node.target.elements) == 3:
+            dirs = node.target.elements[1].value
+            files = node.target.elements[2].value
+            dirs_sorted = isinstance(dirs, cst.Name) and _sorts(body, dirs.value)
+            files_sorted = isinstance(files, cst.Name) and _sorts(body, files.value)
+            if dirs_sorted and files_sorted:
+                return
+        yields = _contains(body, (cst.Yield,))
+        queries = _condition_queries(body)
+        calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries]
+        local = self._u_loop_locals(node)
+        # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
+        # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
+        calls = [c for c in calls if not self._u_per_entry_call(c, local)]
+        appended = [
+            c for c in calls
+            if isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
+            and isinstance(c.func.value, cst.Name)
+        ]
+        others = [c for c in calls if c not in appended and not self._u_order_free(c)]
+        grown = self._u_accumulated(body, local)
+        if not yields and not others and not appended and not grown:
+            return  # each entry is handled on its own (copy, delete, count)
+        state = self._u_state()
+        if pending is not None:
+            state.listings[pending][2] = True
+            return
+        if not yields and not others:
+            for name in [c.func.value.value for c in appended] + grown:  # type: ignore[union-attr]
+                state.appended[name] = [call, description, False]
+            return
+        # the loop itself takes every entry in turn: what differs with the order is the
+        # order of its effects (the rule decides where that matters); one that can stop
+        # early (`break`, `return`) takes the entries that come first
+        stops = _contains(body, (cst.Break, cst.Return))
+        self._u_report_listing(call, description, **({} if stops else {"use": "loop"}))
+
+    def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[str]:
+        """Names outside the loop that it grows in entry order: ``result += zip(a, b)``,
+        ``names += [f]``, ``text += f.read()``, ``x = x + [...]`` (a sequence or text, not a
+        number: ``total += size`` is a sum)."""
+        grown: list[str] = []
+        for child in descendants(body):
+            target: Optional[cst.BaseExpression] = None
+            value: Optional[cst.BaseExpression] = None
+            if isinstance(child, cst.AugAssign) and isinstance(child.operator, cst.AddAssign):
+                target, value = child.target, child.value
+            elif isinstance(child, cst.Assign) and len(child.targets) == 1 \
+                    and isinstance(child.value, cst.BinaryOperation) and isinstance(child.value.operator, cst.Add) \
+                    and isinstance(child.value.left, cst.Name) and isinstance(child.targets[0].target, cst.Name) \
+                    and child.value.left.value == child.targets[0].target.value:
+                target, value = child.targets[0].target, child.value.right
+            if not isinstance(target, cst.Name) or target.value in local or value is None:
+                continue
+            sequence = isinstance(value, (cst.List, cst.Tuple, cst.ListComp, cst.GeneratorExp)) or (
+                isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                and value.func.value in ("zip", "list", "tuple", "map", "filter", "sorted", "reversed")
+            )
+            if sequence or self._u_kind(value) == "str":
+                grown.append(target.value)
+        return grown
+
+    def _u_counted_listing_loop(self, node: cst.For) -> None:
+        """``for i, f in enumerate(files):`` whose count ``i`` only reaches progress
+        messages (``if (i + 1) % 100 == 0: print(i + 1, total)``): judged as ``for f in
+        files``; when each entry is handled on its own the listing's order is not used."""
+        it = node.iter
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "enumerate"
+                and not self.is_local("enumerate") and len(it.args) == 1  # type: ignore[attr-defined]
+                and isinstance(node.target, cst.Tuple) and len(node.target.elements) == 2
+                and isinstance(node.target.elements[0].value, cst.Name)):
+            return
+        index = node.target.elements[0].value.value  # type: ignore[attr-defined]
+        entries = {n.value for n in target_names(node.target.elements[1].value)}
+        if not _only_in_messages(node.body, index, entries):
+            return
+        inner = it.args[0].value
+        root = self._u_listing_root(inner)
+        stored = isinstance(inner, cst.Name) and any(inner.value in st.listings for st in self._u_states())
+        if root is None and not stored:
+            return
+        if _contains(node.body, (cst.Yield, cst.Return, cst.Break)):
+            return
+        local = self._u_loop_locals(node)
+        calls = [c for c in descendants(node.body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
+        if not self._u_accumulated(node.body, local) and all(self._u_order_free(c) and not (
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
+        ) for c in calls):
+            if stored:
+                self._u_claimed.add(id(inner))
+            else:
+                self._u_unordered.add(id(inner))
+
+    def _u_loop_locals(self, node: cst.For) -> set[str]:
+        """Names that live one iteration: the loop variables, and names the body binds
+        afresh before any other binding (``lines = f.readlines()``, ``with open(p) as
+        f``; not ``x = x + ...`` nor ``x += ...`` first) that nothing outside the loop
+        reads."""
+        bound = {n.value for n in target_names(node.target)}
+        first: dict[str, bool] = {}  # name -> its first binding in the body is fresh
+        for child in _walk_in_order(node.body):
+            if isinstance(child, cst.Assign):
+                for target in child.targets:
+                    for name in target_names(target.target):
+                        first.setdefault(name.value, not mentions_of(child.value, name.value))
+            elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name):
+                first.setdefault(child.target.value, False)
+            elif isinstance(child, cst.WithItem) and child.asname is not None:
+                for name in target_names(child.asname.name):  # type: ignore[arg-type]
+                    first.setdefault(name.value, True)
+            elif isinstance(child, (cst.For, cst.CompFor)):
+                for name in target_names(child.target):
+                    first.setdefault(name.value, True)
+        fresh = {name for name, is_fresh in first.items() if is_fresh}
+        if fresh:
+            scope = enclosing_function(self.module, node) or self.module  # type: ignore[attr-defined]
+            fresh -= _names_read_outside(scope, node)
+        return bound | fresh
+
+    def _u_per_entry_call(self, call: cst.Call, local: set[str]) -> bool:
+        """A call that handles this iteration's own objects: a method of a name that lives
+        one iteration, or ``open(path)`` of a path built from them, not for appending
+        (``open(os.path.join(d, name), "w")`` writes the entry's own file)."""
+        func = call.func
+        root = func
+        while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+            root = root.value if not isinstance(root, cst.Call) else root.func
+        if isinstance(func, cst.Attribute) and isinstance(root, cst.Name) and root.value in local:
+            return True
+        if isinstance(func, cst.Name) and func.value == "open" and not self.is_local("open") and call.args:  # type: ignore[attr-defined]
+            path = call.args[0].value
+            modes = [a.value for a in call.args[1:2] if a.keyword is None] + [
+                a.value for a in call.args if a.keyword is not None and a.keyword.value == "mode"
+            ]
+            appends = any(not isinstance(m, cst.SimpleString) or "a" in str(m.evaluated_value) for m in modes)
+            return not appends and any(mentions_of(path, n) for n in local)
+        # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
+        arg_names = {
+            c.value for a in call.args for c in descendants(a.value)
+            if isinstance(c, cst.Name) and self.qualify(c) is None  # type: ignore[attr-defined]
+        } - {a.keyword.value for a in call.args if a.keyword is not None}
+        if not arg_names & local:
+            return False
+        qn = self.qualify(func)  # type: ignore[attr-defined]
+        if qn is not None:
+            # a library function given only this entry's values (`Image.open(f)`)
+            return arg_names <= local | _attribute_names(call) and not qn.startswith(_STATEFUL_LIBRARIES)
+        if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
+            callee = _module_function(self.module, func.value)  # type: ignore[attr-defined]
+            return callee is not None and _touches_only(callee, call, local)
+        return False
+
+    def _u_order_free(self, call: cst.Call) -> bool:
+        """Calls whose effect does not depend on the order of the loop (file operations,
+        logging, string tests, adding to a set)."""
+        qn = self.qualify(call.func) or ""  # type: ignore[attr-defined]
+        if qn.startswith(("os.", "shutil.", "logging.", "pathlib.")):
+            return True
+        func = call.func
+        if qn.startswith(("re.", "glob.escape")):
+            return True
+        if isinstance(func, cst.Name):
+            return func.value in _ORDER_FREE_FUNCTIONS
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in _ORDER_FREE_METHODS
+        return False
