@@ -969,24 +969,9 @@ class UsageMixin(OrderFacts):
         """Hook from ``visit_While``: ``set_epoch`` and ``backward`` calls in its body are in a loop."""
         self._u_note_loop_hooks(node)
 
-
-    # ------------------------------------------------------------------ names
-
-
-    # ------------------------------------------------------------------ comprehensions
-
-
-    # ------------------------------------------------------------------ RPL401
-
-
-    # ------------------------------------------------------------------ RPL402
-
-
     # ------------------------------------------------------------------ end
     def usage_finish(self) -> None:
         """Report listings stored in variables whose order was used and never sorted."""
-        from dataclasses import replace  # noqa: F401 - keep imports local to the hook
-
         for state in self._u_scopes.values():
             for call, description, used, sorted_ in state.listings.values():
                 if used and not sorted_:
@@ -1122,5 +1107,3 @@ def _is_future_import(stmt: cst.CSTNode) -> bool:
             for s in stmt.body
         )
     )
-
-
