@@ -1053,13 +1053,10 @@ class _Collector(UsageMixin):
                 self.facts.findings.append(
                     LocalFinding("RPL102", self.span(node), {"call": text, "variant": "none"})
                 )
-            elif (
-                type(arg.value) is cst.Attribute and type(arg.value.value) is cst.Name
-                and not instance.seed_required
-            ):
+            elif not instance.seed_required and isinstance(ref := self._u_op_value(arg.value), OptionRef):
                 # `default_rng(args.seed)`: seeded from OS entropy when the option's default
                 # is None; the rule asks each program that runs this module for the default
-                data = {"call": text, "value": self.text(arg.value), "option": arg.value.attr.value, "variant": "option"}
+                data = {"call": text, "value": self.text(arg.value), "option": ref.name, "variant": "option"}
                 self.facts.findings.append(LocalFinding("RPL102", self.span(node), data))
             return
         if instance.seed_required:

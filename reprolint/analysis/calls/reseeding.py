@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import descendants, literal
+from reprolint.analysis.cst_helpers import descendants, literal, mentions_of, self_attr
 
 # The methods that seed a generator in place, by library: NumPy's RandomState and
 # Python's random.Random take `seed(s)`; a torch.Generator takes `manual_seed(s)`.
@@ -63,17 +63,14 @@ def seeded_before_use(site: Site, is_seed: Callable[[cst.BaseExpression], bool])
 def _target_text(node: cst.BaseExpression) -> Optional[str]:
     if isinstance(node, cst.Name):
         return node.value
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
-        return f"self.{node.attr.value}"
-    return None
+    attr = self_attr(node)
+    return None if attr is None else f"self.{attr}"
 
 
 def _names(stmt: cst.CSTNode, target: str) -> bool:
     if "." not in target:
-        return any(isinstance(n, cst.Name) and n.value == target for n in descendants(stmt))
-    return any(
-        isinstance(n, cst.Attribute) and _target_text(n) == target for n in descendants(stmt)
-    )
+        return mentions_of(stmt, target)
+    return any(isinstance(n, cst.Attribute) and _target_text(n) == target for n in descendants(stmt))
 
 
 def _seeds(stmt: cst.BaseStatement, target: str, is_seed: Callable[[cst.BaseExpression], bool]) -> bool:
@@ -87,7 +84,10 @@ def _seeds(stmt: cst.BaseStatement, target: str, is_seed: Callable[[cst.BaseExpr
     func = call.func
     if not isinstance(func, cst.Attribute) or func.attr.value not in SEED_METHODS:
         return False
-    if _target_text(func.value) != target or len(call.args) != 1 or (call.args[0].keyword is not None and call.args[0].keyword.value != "seed"):
+    if _target_text(func.value) != target or len(call.args) != 1:
+        return False
+    keyword = call.args[0].keyword
+    if keyword is not None and keyword.value != "seed":
         return False
     seed = call.args[0].value
     return literal(seed) is not None and is_seed(seed)

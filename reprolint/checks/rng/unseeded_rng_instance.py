@@ -117,6 +117,12 @@ class UnseededRngInstance(Rule):
             "p.add_argument('--seed', type=int, default=0)\nargs = p.parse_args()\n"
             "rng = np.random.default_rng(args.seed)\n"
         ),
+        Valid(
+            "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--seed', type=int, default=None)\nargs = p.parse_args()\n"
+            "class Sampler:\n    def __init__(self):\n        self.seed = 3\n"
+            "        self.rng = np.random.default_rng(self.seed)\n"
+        ),
     ]
     INVALID = [
         Invalid(
@@ -175,6 +181,14 @@ def _none_default_flag(ctx: CheckContext, path: str, option: str) -> Optional[st
 _METHOD_SEEDS = {"seed": "manual_seed", "seed_all": "manual_seed_all"}
 
 
+def _has_sound_fix(callee: str, d: Diagnostic) -> bool:
+    """False for `random.SystemRandom()` (it ignores any seed), an environment (its seed
+    goes in its first reset only) and a seed read from an option (the option's default
+    is the user's to change)."""
+    variant = str(data_field(d, "variant"))
+    return callee.split(".")[-1] != "SystemRandom" and not variant.startswith("env-") and variant != "option"
+
+
 @UnseededRngInstance.fix_planner
 def _plan_instance(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     module = planner.module(d.path)
@@ -183,10 +197,7 @@ def _plan_instance(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         return None
     call = located.node
     callee = node_code(call.func)
-    variant = str(data_field(d, "variant"))
-    if callee.split(".")[-1] == "SystemRandom" or variant.startswith("env-") or variant == "option":
-        # ignores any seed by design / an environment's seed / the user's option, whose
-        # default is what to change: no sound automatic fix
+    if not _has_sound_fix(callee, d):
         return None
     value, imports = seed_value(planner, d.path, located)
     method = callee.split(".")[-1]
@@ -248,10 +259,7 @@ def _instance_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
     if not callee:
         return None
     callee = str(callee)
-    variant = str(data_field(d, "variant"))
-    if callee.split(".")[-1] == "SystemRandom" or variant.startswith("env-") or variant == "option":
-        # SystemRandom ignores seeds; an environment's seed goes in its first reset only;
-        # an option's default is the user's to choose
+    if not _has_sound_fix(callee, d):
         return False
     no_arguments = data_field(d, "variant") in (None, "reseed")  # `{call}()`
     if callee.split(".")[-1] in _METHOD_SEEDS and "." in callee and no_arguments:
