@@ -81,3 +81,37 @@ def test_set_epoch_outside_the_epoch_loop_does_not_count() -> None:
         "s.set_epoch(0)\nfor epoch in range(3):\n    train(s)\n"
     )
     assert lines(source, "RPL404") == [2]
+
+
+EVALUATION = (
+    "import glob, os, random, subprocess, sys\nimport torch\n"
+    "model = torch.load(sys.argv[1], weights_only=False)\nmodel.eval()\nrandom.seed(0)\n"
+    "with torch.no_grad():\n    for p in glob.glob('all/*.pt'):\n        print(p, model(torch.load(p)).sum().item())\n"
+)
+TRAINING = (
+    "import glob, os, random, subprocess, sys\nimport torch\n"
+    "model = torch.nn.Linear(2, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nrandom.seed(0)\n"
+    "torch.manual_seed(0)\nfor p in sorted(glob.glob('all/*.pt')):\n    model(torch.load(p)).sum().backward()\n    opt.step()\n"
+)
+
+
+@pytest.mark.parametrize(("use", "picks"), [
+    ("files = glob.glob('d/*.pt')\nprint(files)", False),
+    ("files = glob.glob('d/*.pt')\nsubprocess.run(['viewer'] + files)", False),
+    ("files = os.listdir('d')\nshow(files)", False),
+    ("files = glob.glob('d/*.pt')\nfor f in files:\n    print(model(torch.load(f)).sum())", False),
+    ("files = glob.glob('d/*.pt')\nprint(files[:5])", True),
+    ("files = os.listdir('d')\nprint(random.sample(files, 3))", True),
+    ("files = os.listdir('d')\nprint(list(zip(files, glob.glob('m/*'))))", True),
+    ("files = os.listdir('d')\nfor f in files:\n    print(model(torch.load(f)).sum())\n    break", True),
+    ("print(os.listdir('d')[2])", True),
+])
+def test_listing_in_an_evaluation_program_is_reported_where_it_picks_by_position(use: str, picks: bool) -> None:
+    """An evaluation program that goes through, prints or hands on a whole listing only
+    orders its outputs; picking entries by position picks different files per machine.
+    A training program that uses the order in any of these ways is reported."""
+    helper = "def show(x):\n    print(x)\n"
+    evaluated = lines(EVALUATION + helper + use + "\n", "RPL402")
+    assert ((EVALUATION + helper).count("\n") + 1 in evaluated) is picks
+    trained = lines(TRAINING + helper + use + "\n", "RPL402")
+    assert (TRAINING + helper).count("\n") + 1 in trained

@@ -23,7 +23,7 @@ from reprolint.analysis.cst_helpers import (
     target_names,
 )
 
-__all__ = ["LISTINGS", "PURE_BUILTINS", "ListingOrderFacts", "keeps_one_name", "sorting_call"]
+__all__ = ["LISTINGS", "PURE_BUILTINS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
 
 # Listings whose order is the file system's (RPL402).
 LISTINGS = {
@@ -42,6 +42,32 @@ LISTINGS = {
     "tensorflow.compat.v1.gfile.ListDirectory": "`tf.compat.v1.gfile.ListDirectory`",
     "tensorflow.gfile.Walk": "`tf.gfile.Walk`", "tensorflow.compat.v1.gfile.Walk": "`tf.compat.v1.gfile.Walk`",
 }
+
+
+# How a use of a listing depends on its order, weakest first (a finding's ``use``):
+# ``loop`` goes through every entry in turn; ``passed`` hands the listing on (a call's
+# argument, ``print``, a subprocess's argument list), where the callee decides; ``position``
+# picks entries by their place (an index, a slice, a split, a random pick, a loop that
+# stops early), so the order decides *which* files are used. A module only evaluation,
+# demo or test programs run keeps only ``position`` uses (see the rule).
+_USE_RANKS = {"loop": 1, "passed": 2, "position": 3}
+
+
+def mark_use(entry: list[Any], use: str) -> None:
+    """Record ``use`` on a stored listing's entry (``[call, description, use, sorted]``),
+    keeping the strongest use seen."""
+    if not entry[2] or _USE_RANKS[use] > _USE_RANKS[entry[2]]:
+        entry[2] = use
+
+
+# Calls that pick elements of a sequence by position or at random: with the input in
+# file-system order, *which* elements they pick differs between machines.
+_POSITION_PICKERS = frozenset({
+    "random.shuffle", "random.sample", "random.choice", "random.choices",
+    "numpy.random.shuffle", "numpy.random.choice", "numpy.random.permutation",
+    "numpy.split", "numpy.array_split", "itertools.islice",
+    "sklearn.model_selection.train_test_split", "torch.utils.data.random_split",
+})
 
 
 _LISTING_METHODS = {"rglob": "`Path.rglob`", "iterdir": "`Path.iterdir`", "glob": "`Path.glob`"}
@@ -321,6 +347,7 @@ class ListingOrderFacts:
     """
 
     _u_unordered: set[int]
+    _u_positioned: set[int]
     _u_claimed: set[int]
     _u_store: set[int]
 
@@ -357,6 +384,14 @@ class ListingOrderFacts:
         for arg in node.args:
             if arg.keyword is not None:  # `f(files=...)` names a parameter, not the variable
                 self._u_store.add(id(arg.keyword))
+        func = node.func
+        zipped = isinstance(func, cst.Name) and func.value == "zip" and not self.is_local("zip")  # type: ignore[attr-defined]
+        if qn in _POSITION_PICKERS or zipped:
+            # `random.sample(files, k)`, `train_test_split(files)`, `zip(images, masks)`:
+            # which entries are picked (or paired) follows their places
+            for arg in node.args:
+                if arg.keyword is None:
+                    self._u_mark_positioned(arg.value)
         if node.args and sorting_call(node):
             # `natural_sort(tf.io.gfile.glob(p))`, `utils.sort_files(os.listdir(d))`: a
             # helper named like a sort puts the listing in its own order
@@ -380,7 +415,18 @@ class ListingOrderFacts:
             return
         if id(node) in self._u_unordered or id(node) in self._u_claimed:
             return
-        self._u_report_listing(node, root[1])
+        self._u_report_listing(node, root[1], use="position" if id(node) in self._u_positioned else "passed")
+
+    def _u_mark_positioned(self, node: cst.BaseExpression) -> None:
+        """``node``'s elements are picked by position: the node itself (a name holding a
+        listing, ``self.files``) and the listing call an inline expression takes its order
+        from (``os.listdir(d)[3]``, ``[f for f in glob(p)][:5]``)."""
+        self._u_positioned.add(id(node))
+        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.Call or kind is cst.ListComp or kind is cst.GeneratorExp:
+            root = self._u_listing_root(node)
+            if root is not None:
+                self._u_positioned.add(id(root[0]))
 
     def _u_report_listing(self, node: Optional[cst.CSTNode], description: Optional[str], **extra: Any) -> None:
         if node is None or description is None:
@@ -428,7 +474,9 @@ class ListingOrderFacts:
         """``glob.glob(pattern)[0]`` (or ``files[0]`` of a stored glob): the one match the
         pattern is expected to have is taken; with one match the order does not matter
         (several matches are a bug of their own). Element 0 of a whole folder
-        (``os.listdir(d)[0]``), other indices and slices use the order."""
+        (``os.listdir(d)[0]``), other indices and slices use the order: they pick
+        entries by position."""
+        self._u_mark_positioned(node.value)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return
         index = node.slice[0].slice.value
@@ -535,18 +583,18 @@ class ListingOrderFacts:
         if not yields and not others and not appended and not grown:
             return  # each entry is handled on its own (copy, delete, count)
         state = self._u_state()
+        # the loop itself takes every entry in turn: what differs with the order is the
+        # order of its effects (the rule decides where that matters); one that can stop
+        # early (`break`, `return`) takes the entries that come first
+        stops = _contains(body, (cst.Break, cst.Return))
         if pending is not None:
-            state.listings[pending][2] = True
+            mark_use(state.listings[pending], "position" if stops else "loop")
             return
         if not yields and not others:
             for name in [c.func.value.value for c in appended] + grown:  # type: ignore[union-attr]
                 state.appended[name] = [call, description, False]
             return
-        # the loop itself takes every entry in turn: what differs with the order is the
-        # order of its effects (the rule decides where that matters); one that can stop
-        # early (`break`, `return`) takes the entries that come first
-        stops = _contains(body, (cst.Break, cst.Return))
-        self._u_report_listing(call, description, **({} if stops else {"use": "loop"}))
+        self._u_report_listing(call, description, use="position" if stops else "loop")
 
     def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[str]:
         """Names outside the loop that it grows in entry order: ``result += zip(a, b)``,

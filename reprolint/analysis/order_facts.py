@@ -20,7 +20,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import descendants, self_attr, target_names
-from reprolint.analysis.listing_order import ListingOrderFacts, keeps_one_name
+from reprolint.analysis.listing_order import ListingOrderFacts, keeps_one_name, mark_use
 from reprolint.analysis.set_order import SetOrderFacts
 
 __all__ = ["UNORDERED", "OrderFacts", "UsageScope"]
@@ -66,6 +66,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
     """
 
     _u_unordered: set[int]
+    _u_positioned: set[int]
     _u_claimed: set[int]
     _u_store: set[int]
     _u_attr_listings: dict[tuple[str, str], list[Any]]
@@ -86,7 +87,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
             entry = state.listings.get(node.value)
             if entry is not None:
                 if id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-                    entry[2] = True
+                    mark_use(entry, "position" if id(node) in self._u_positioned else "passed")
                 return
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -100,7 +101,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         key = (self.current_class() or "", attr)  # type: ignore[attr-defined]
         entry = self._u_attr_listings.get(key)
         if entry is not None and id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-            entry[2] = True
+            mark_use(entry, "position" if id(node) in self._u_positioned else "passed")
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         for comp in node.comparisons:

@@ -23,7 +23,7 @@ from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr, target_names
-from reprolint.analysis.listing_order import sorting_call
+from reprolint.analysis.listing_order import mark_use, sorting_call
 from reprolint.analysis.order_facts import UNORDERED, OrderFacts, UsageScope
 from reprolint.analysis.usage_events import (
     CheckpointLoad,
@@ -187,6 +187,7 @@ class UsageMixin(OrderFacts):
     # ------------------------------------------------------------------ state
     def _u_init(self) -> None:
         self._u_unordered: set[int] = set()  # nodes whose order nobody uses
+        self._u_positioned: set[int] = set()  # nodes whose elements are picked by position (RPL402)
         self._u_claimed: set[int] = set()  # listing/set nodes a consumer already judged
         self._u_store: set[int] = set()  # Name nodes that are assignment targets
         self._u_in_loop: set[int] = set()  # set_epoch and backward calls inside a loop
@@ -972,16 +973,23 @@ class UsageMixin(OrderFacts):
     # ------------------------------------------------------------------ end
     def usage_finish(self) -> None:
         """Report listings stored in variables whose order was used and never sorted."""
+        used: dict[int, list[Any]] = {}
         for state in self._u_scopes.values():
-            for call, description, used, sorted_ in state.listings.values():
-                if used and not sorted_:
-                    self._u_report_listing(call, description)
+            for entry in state.listings.values():
+                if entry[2] and not entry[3]:
+                    used.setdefault(id(entry[0]), [entry[0], entry[1], False])
+                    mark_use(used[id(entry[0])], entry[2])
             for call, description, sorted_ in state.appended.values():
                 if not sorted_:
                     self._u_report_listing(call, description)
-        for call, description, used, sorted_ in self._u_attr_listings.values():
-            if used and not sorted_:
-                self._u_report_listing(call, description)
+        for entry in self._u_attr_listings.values():
+            if entry[2] and not entry[3]:
+                used.setdefault(id(entry[0]), [entry[0], entry[1], False])
+                mark_use(used[id(entry[0])], entry[2])
+        # one listing held in several names (`files`, then `files = [f for f in files if
+        # ...]`) is one finding, with its strongest use
+        for call, description, use in used.values():
+            self._u_report_listing(call, description, use=use)
         rngs: dict[str, list[str]] = {}
         for cls, attrs in self._u_class_attrs.items():
             drawn = sorted(attrs & self._u_class_draws.get(cls, set()))

@@ -68,11 +68,14 @@ class UnsortedDirectoryListing(Rule):
       caller that trains on a wrapper's result unsorted is a known blind spot. A slice
       or index of the listing in the `return` (`return glob(p)[:k]`) is reported;
     - in a module that only evaluation, demo or test programs run (see program roles),
-      a loop that goes through every entry: each file gets the same result in any
-      order, only the order of the outputs changes (an inference script predicting
-      every image of a folder). An index, slice or split of the listing there, or a
-      loop that can stop early (`break`, `return`), picks files by position and is
-      reported.
+      a loop that goes through every entry, and a listing handed on whole (printed,
+      given to a function, a dataset or a process's argument list, inline or through
+      the name holding it): each file gets the same result in any order, only the
+      order of the outputs changes (an inference script predicting every image of a
+      folder). What picks files by their place there is reported: an index or slice
+      of the listing, a split or random pick of it (`random.sample`, `train_test_split`,
+      `random_split`), pairing it with another sequence (`zip(images, masks)`), a loop
+      that can stop early (`break`, `return`).
 
     Also TensorFlow's `tf.io.gfile.listdir`/`glob`/`walk` and their TF 1.x spellings
     `tf.gfile.Glob`/`ListDirectory`/`Walk` (and `tf.compat.v1.gfile.*`): like `glob.glob`,
@@ -152,14 +155,15 @@ class UnsortedDirectoryListing(Rule):
         for path, facts in ctx.facts.items():
             if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's file order reaches no training result
-            # a module only evaluation, demo or test programs run: a loop over every entry
-            # gives each entry the same result in any order (an index, slice or split of
-            # the listing, which picks entries by position, stays reported)
+            # a module only evaluation, demo or test programs run: a loop over every entry,
+            # or the listing handed on or shown, gives each entry the same result in any
+            # order (an index, slice, split or random pick of the listing, a loop that
+            # stops early, which pick entries by position, stay reported)
             evaluates_only = bool(roles.get(path)) and not roles[path] & {Role.TRAINING, Role.LIBRARY}
             for finding in facts.findings:
                 if finding.code == self.code and (path, finding.span) not in seen:
                     seen.add((path, finding.span))
-                    if evaluates_only and finding.data.get("use") == "loop":
+                    if evaluates_only and finding.data.get("use") in ("loop", "passed"):
                         continue
                     yield self.report(path, finding.span, **finding.data)
 
