@@ -1,6 +1,7 @@
 """Issue 25 item 8 (TF/Keras half) and issue 26 item 5: the TensorFlow a program runs on
 (declared, else the TF1 API it calls, else the default) decides what RPL304 and RPL204
-say, what `fix` inserts and what JSON carries."""
+say, what `fix` inserts and what JSON carries. Before TF 2.1 there is no op-determinism
+switch: RPL304 stays silent and RPL204 reports the GPU kernels op by op."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ TF1 = (
     "    for step in range(10):\n"
     "        sess.run(train_op, {x: np.ones((2, 4), 'float32')})\n"
 )
+# The same loop training a convolution (cuDNN) on a 4-D input.
+TF1_CONV = TF1.replace("[None, 4]", "[None, 8, 8, 1]").replace(
+    "w = tf.Variable(tf.zeros([4, 1]))\nloss = tf.reduce_mean(tf.matmul(x, w))\n",
+    "h = tf.layers.conv2d(x, 4, 3)\nloss = tf.reduce_mean(h)\n",
+).replace("np.ones((2, 4), 'float32')", "np.ones((2, 8, 8, 1), 'float32')")
 # A Keras program that runs on TF 1 and TF 2 alike.
 KERAS = (
     "import tensorflow as tf\n\n"
@@ -66,12 +72,21 @@ def test_tensorflow_and_keras_declarations_are_read(tmp_path: Path, name: str, t
     assert found.written == written
 
 
+def rpl204(cli, project: Path) -> dict:
+    result = cli("check", "--no-cache", "--select", "RPL204,RPL304", "--output-format", "json", str(project))
+    (item,) = json.loads(result.out)  # one finding: RPL204's, none of RPL304
+    assert item["code"] == "RPL204"
+    return item
+
+
 def test_declared_tf1_gets_tf1_advice_and_json_says_where(cli, tmp_path: Path) -> None:
-    project = write(tmp_path, {"requirements.txt": "tensorflow==1.15\n", "train.py": TF1, ".git/HEAD": ""})
-    item = rpl304(cli, project)
-    assert "(TensorFlow 1.15, declared as `tensorflow==1.15` in requirements.txt)" in item["message"]
-    assert "`TF_CUDNN_DETERMINISTIC=1` makes only its cuDNN convolutions and max-pooling deterministic" in item["message"]
-    assert "enable_op_determinism()` at" not in item["message"]  # no such call in TF 1
+    """TF 1.15 has no op-determinism switch: no RPL304; its cuDNN convolution is reported
+    by RPL204 with the one switch TF 1.14-2.0 has."""
+    project = write(tmp_path, {"requirements.txt": "tensorflow==1.15\n", "train.py": TF1_CONV, ".git/HEAD": ""})
+    item = rpl204(cli, project)
+    assert "`tf.layers.conv2d(...)` (its gradient) is nondeterministic on GPU in TensorFlow 1.15, declared as " \
+        "`tensorflow==1.15` in requirements.txt: it is deterministic only with `TF_CUDNN_DETERMINISTIC=1`" in item["message"]
+    assert "enable_op_determinism" not in item["message"]  # no such call in TF 1
     assert item["assumed"]["version"] == {
         "library": "tensorflow", "version": "1.15", "kind": "declared",
         "source": "declared as `tensorflow==1.15` in requirements.txt",
@@ -79,17 +94,29 @@ def test_declared_tf1_gets_tf1_advice_and_json_says_where(cli, tmp_path: Path) -
 
 
 def test_undeclared_tf1_code_is_taken_as_tf1_from_the_api_it_calls(cli, tmp_path: Path) -> None:
-    project = write(tmp_path, {"train.py": TF1, ".git/HEAD": ""})
-    item = rpl304(cli, project)
-    assert "(TensorFlow 1.x, from the TF1 API this program calls (`tf.placeholder`, train.py line 4))" in item["message"]
+    project = write(tmp_path, {"train.py": TF1_CONV, ".git/HEAD": ""})
+    item = rpl204(cli, project)
+    assert "in TensorFlow 1.x, from the TF1 API this program calls (`tf.placeholder`, train.py line 4)" in item["message"]
     assert item["assumed"]["version"]["kind"] == "tf1-api"
-    assert "before 1.14 stock TensorFlow has no switch" in item["message"]
 
 
 def test_a_range_open_to_tf1_and_tf2_is_narrowed_by_the_tf1_api(cli, tmp_path: Path) -> None:
-    project = write(tmp_path, {"requirements.txt": "tensorflow>=1.12\n", "train.py": TF1, ".git/HEAD": ""})
-    item = rpl304(cli, project)
+    project = write(tmp_path, {"requirements.txt": "tensorflow>=1.12\n", "train.py": TF1_CONV, ".git/HEAD": ""})
+    item = rpl204(cli, project)
     assert "TensorFlow 1.15, declared as `tensorflow>=1.12` in requirements.txt, narrowed to 1.x" in item["message"]
+
+
+def test_tf1_convolutions_are_one_finding_per_program_with_the_others_related(cli, tmp_path: Path) -> None:
+    train = TF1_CONV.replace(
+        "loss = tf.reduce_mean(h)\n",
+        "h = tf.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], 'VALID')\nh = tf.layers.conv2d(h, 4, 3)\nloss = tf.reduce_mean(h)\n",
+    )
+    project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.14.0\n", "train.py": train, ".git/HEAD": ""})
+    item = rpl204(cli, project)
+    assert item["line"] == 5
+    assert [(r["line"], r["message"]) for r in item["related"]] == [
+        (6, "`tf.nn.max_pool(...)` also runs cuDNN"), (7, "`tf.layers.conv2d(...)` also runs cuDNN"),
+    ]
 
 
 def test_nothing_declared_and_no_tf1_api_is_the_default_version(cli, tmp_path: Path) -> None:
@@ -113,15 +140,16 @@ def test_tf_2_4_is_told_to_set_tf_deterministic_ops(cli, tmp_path: Path) -> None
 
 
 def test_tf_1_15_with_its_only_switch_set_is_not_reported(cli, tmp_path: Path) -> None:
-    train = "import os\nos.environ['TF_CUDNN_DETERMINISTIC'] = '1'\n" + TF1
+    train = "import os\nos.environ['TF_CUDNN_DETERMINISTIC'] = '1'\n" + TF1_CONV
     project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.15.0\n", "train.py": train, ".git/HEAD": ""})
-    assert "RPL304" not in cli("check", "--no-cache", "--select", "RPL304", str(project)).out
+    out = cli("check", "--no-cache", "--select", "RPL204,RPL304", "--output-format", "json", str(project)).out
+    assert json.loads(out) == []
 
 
 def test_tf_deterministic_ops_set_under_tf1_is_said_to_be_unread(cli, tmp_path: Path) -> None:
-    train = "import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\n" + TF1
+    train = "import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\n" + TF1_CONV
     project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.15.0\n", "train.py": train, ".git/HEAD": ""})
-    item = rpl304(cli, project)
+    item = rpl204(cli, project)
     assert "the `TF_DETERMINISTIC_OPS` it sets is read by stock TensorFlow from 2.1" in item["message"]
 
 
@@ -139,7 +167,6 @@ def test_compat_v1_graph_code_under_a_tf2_declaration_is_tf2(cli, tmp_path: Path
     [
         ("tensorflow==2.12.0", "tf.config.experimental.enable_op_determinism()", "TF_DETERMINISTIC_OPS"),
         ("tensorflow==2.4.1", 'os.environ["TF_DETERMINISTIC_OPS"] = "1"', "enable_op_determinism"),
-        ("tensorflow-gpu==1.15.0", 'os.environ["TF_CUDNN_DETERMINISTIC"] = "1"', "enable_op_determinism"),
     ],
 )
 def test_the_inline_fix_inserts_what_the_version_supports(cli, tmp_path: Path, declared: str, inserted: str, absent: str) -> None:
@@ -153,13 +180,11 @@ def test_the_inline_fix_inserts_what_the_version_supports(cli, tmp_path: Path, d
 
 
 def test_tf_before_1_14_is_reported_without_a_fix(cli, tmp_path: Path) -> None:
-    project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.12.0\n", "train.py": TF1, ".git/HEAD": ""})
-    item = rpl304(cli, project)
-    assert "stock TensorFlow before 1.14 has no switch for deterministic GPU kernels" in item["message"]
+    project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.12.0\n", "train.py": TF1_CONV, ".git/HEAD": ""})
+    item = rpl204(cli, project)
+    assert "in TensorFlow 1.12, declared as `tensorflow-gpu==1.12.0` in requirements.txt: no switch of this " \
+        "version makes it deterministic; instead: TF >= 1.14 with TF_CUDNN_DETERMINISTIC=1" in item["message"]
     assert item["fix"] is None
-    before = (project / "train.py").read_text()
-    cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "--select", "RPL304", str(project))
-    assert (project / "train.py").read_text() == before
 
 
 def test_rpl204_under_tf1_names_the_tf1_version_and_no_tf2_switch(cli, tmp_path: Path) -> None:
@@ -189,11 +214,14 @@ def test_an_unversioned_declaration_is_named_not_called_nothing_declared(cli, tm
 
 
 def test_a_declared_multi_backend_keras_2_2_runs_on_tf1(cli, tmp_path: Path) -> None:
-    train = "import keras\nmodel = keras.models.Sequential([keras.layers.Dense(1)])\nmodel.compile('sgd', 'mse')\nmodel.fit(x, y)\n"
+    train = (
+        "import keras\nmodel = keras.models.Sequential([keras.layers.Conv2D(4, 3), keras.layers.Dense(1)])\n"
+        "model.compile('sgd', 'mse')\nmodel.fit(x, y)\n"
+    )
     project = write(tmp_path, {"requirements.txt": "keras==2.2.4\n", "train.py": train, ".git/HEAD": ""})
-    item = rpl304(cli, project)
-    assert "(TensorFlow 1.x, from `keras==2.2.4` in requirements.txt (multi-backend Keras up to 2.2.5 runs on TensorFlow 1 only))" in item["message"]
-    assert "enable_op_determinism()` at" not in item["message"]
+    item = rpl204(cli, project)
+    assert "in TensorFlow 1.x, from `keras==2.2.4` in requirements.txt (multi-backend Keras up to 2.2.5 runs on TensorFlow 1 only)" in item["message"]
+    assert "enable_op_determinism" not in item["message"]
     assert item["assumed"]["version"]["kind"] == "keras-declared"
 
 
@@ -205,16 +233,13 @@ def test_a_declared_keras_3_runs_on_tf_2_16_or_newer(cli, tmp_path: Path) -> Non
     assert "call `tf.config.experimental.enable_op_determinism()` at its start" in item["message"]
 
 
-def test_tf1_bias_add_is_named_once_by_rpl304_with_the_calls_as_related_locations(cli, tmp_path: Path) -> None:
+def test_tf1_bias_add_is_reported_per_call_and_no_rpl304(cli, tmp_path: Path) -> None:
     train = TF1.replace(
         "loss = tf.reduce_mean(tf.matmul(x, w))\n",
         "h = tf.layers.dense(x, 8)\nz = tf.layers.dense(h, 1, use_bias=False)\nloss = tf.reduce_mean(z)\n",
     )
     project = write(tmp_path, {"setup.py": "setup(install_requires=['tensorflow>=1.8,<2.0'])\n", "train.py": train, ".git/HEAD": ""})
-    out = cli("check", "--no-cache", "--select", "RPL204,RPL304", "--output-format", "json", str(project)).out
-    (item,) = json.loads(out)  # no RPL204 per dense call
-    assert item["code"] == "RPL304"
-    assert "(TensorFlow 1.15, declared as `tensorflow>=1.8,<2.0` in setup.py)" in item["message"]  # not 1.99
-    assert [(r["line"], r["message"]) for r in item["related"]] == [
-        (6, "`tf.layers.dense(...)` adds a bias with `bias_add`, whose gradient is nondeterministic on GPU in TensorFlow 1.15"),
-    ]
+    item = rpl204(cli, project)
+    assert item["line"] == 6  # the dense layer with a bias, not the one without
+    assert "`tf.layers.dense(...)` (its gradient) is nondeterministic on GPU in TensorFlow 1.15, declared as " \
+        "`tensorflow>=1.8,<2.0` in setup.py" in item["message"]  # not 1.99

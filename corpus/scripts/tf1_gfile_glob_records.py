@@ -3,7 +3,7 @@ the file system's (GetMatchingPaths does not sort), so the epoch's example order
 with it the trained weights, differ between machines. The graph seed is set, so
 tf.get_variable's default initialiser is seeded. The evaluation shards are sorted, and
 counting the shards does not depend on their order."""
-import tensorflow as tf  # expect: RPL304
+import tensorflow as tf
 
 tf.set_random_seed(1)
 

@@ -3,7 +3,7 @@ num_threads, a flag whose default is 1, a literal 1, a join over one reader, an 
 input function with its default num_threads, and a parallel interleave that keeps its
 order (sloppy=False). The batches come out in the same order on every run (the shuffles
 are seeded)."""
-import argparse  # expect: RPL304
+import argparse
 
 import tensorflow as tf
 

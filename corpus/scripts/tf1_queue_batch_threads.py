@@ -2,7 +2,7 @@
 several enqueue threads at once (num_threads from a flag whose default is 8, and a
 batch_join over one reader per thread, an estimator input function with 4 threads), so the order of the examples in the batches
 depends on thread timing, even with every seed set."""
-import argparse  # expect: RPL304
+import argparse
 
 import tensorflow as tf
 

@@ -30,7 +30,7 @@ from typing import Any, Optional
 
 from reprolint.analysis.usage_events import EnvSet, KerasFit, TfApi, TrainStep
 
-__all__ = ["COVERED_BY_PROGRAM_FINDING", "TF1_LAST", "TfAssumed", "TfSwitch", "keras_backend", "gets_program_finding", "program_tf", "tf_switch", "trains_tf_kernels"]
+__all__ = ["TF1_LAST", "TfAssumed", "TfSwitch", "keras_backend", "program_tf", "tf_switch", "trains_tf_kernels"]
 
 TF1_LAST = "1.15.0"  # the last TensorFlow 1 release: what "TF 1.x" is looked up as
 
@@ -189,12 +189,6 @@ def _released(version: str) -> str:
     return TF1_LAST if major == 1 and minor > 15 else version
 
 
-# Catalog ops whose nondeterminism RPL304's message already names for the version
-# (bias_add's gradient before TF 2.1, which no stock switch covers): RPL204 leaves them to
-# the program's RPL304 finding, which lists them as related locations.
-COVERED_BY_PROGRAM_FINDING = frozenset({"bias-add-backprop-before-2-1"})
-
-
 def _label(version: str, kind: str) -> str:
     """``TensorFlow 2.15`` (installed), ``TensorFlow 2.x`` for the newest catalogued: the
     catalog's answers hold from its newest entry on, no release is known."""
@@ -230,12 +224,3 @@ def trains_tf_kernels(program: Any) -> bool:
     return False
 
 
-def gets_program_finding(program: Any, version: str) -> bool:
-    """Whether RPL304 reports the program (a TensorFlow training program on a visible GPU
-    without the switch its version has): what it names, RPL204 does not repeat."""
-    from reprolint.analysis.determinism import tf_determinism
-
-    if not program.is_training or not trains_tf_kernels(program) or program.hides_gpu("tf"):
-        return False
-    det = tf_determinism(program, version)
-    return not det.on

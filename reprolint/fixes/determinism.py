@@ -53,8 +53,7 @@ def _torch_lines(program: Any, torch: str, os_name: str) -> list[str]:
 def _tf_lines(planner: FixPlanner, program: Any) -> tuple[str, ...]:
     """RPL304's statements for the TensorFlow the program runs on
     (:func:`reprolint.analysis.tf_versions.tf_switch`): ``enable_op_determinism()`` from
-    2.8, ``TF_DETERMINISTIC_OPS=1`` for 2.1-2.7, ``TF_CUDNN_DETERMINISTIC=1`` for
-    1.14-2.0 and TF 1.x code; nothing before 1.14 (no switch exists)."""
+    2.8, ``TF_DETERMINISTIC_OPS=1`` for 2.1-2.7 (RPL304 reports nothing older)."""
     from reprolint.analysis.tf_versions import program_tf, tf_switch
 
     return tf_switch(program_tf(planner.ctx, program)).lines
@@ -100,8 +99,6 @@ def determinism_action(planner: FixPlanner, d: Diagnostic, program: Any) -> Opti
     entry = program.entry
     if planner.module(entry) is None or turned_off(program, d):
         return None
-    if d.code == "RPL304" and data_field(d, "switch") == "none":
-        return None  # stock TensorFlow before 1.14 has no switch to turn on
     stop = planner.import_stop(entry)
     seed = planner.seed
     if planner.style == "hooks":
@@ -119,7 +116,7 @@ def determinism_action(planner: FixPlanner, d: Diagnostic, program: Any) -> Opti
     assert module is not None
     template: tuple[str, ...] = ()
     if framework == "tensorflow":
-        # what the TensorFlow this program runs on supports (none before 1.14)
+        # what the TensorFlow this program runs on supports
         template = _tf_lines(planner, program)
         if not template:
             return None
@@ -144,8 +141,6 @@ def determinism_action(planner: FixPlanner, d: Diagnostic, program: Any) -> Opti
         return fixes.add_imports(fixes.ensure_after_imports(m, lines, stop), imports)
 
     what = "TensorFlow op determinism" if framework == "tensorflow" else "torch's deterministic mode"
-    if framework == "tensorflow" and data_field(d, "switch") == "cudnn-env":
-        what = "TensorFlow's deterministic cuDNN algorithms (`TF_CUDNN_DETERMINISTIC`)"
     return FixAction(
         entry, ("determinism", framework, tuple(lines)), determinism_level(planner, d, [program]),
         f"Turn on {what} at the entry point", apply,
@@ -167,8 +162,6 @@ def determinism_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
     programs = [p for p in usage_programs(planner, d) if not turned_off(p, d)]
     if not programs:
         return False
-    if d.code == "RPL304" and data_field(d, "switch") == "none":
-        return False  # stock TensorFlow before 1.14 has no switch to insert
     if planner.style == "hooks":
         return any(not planner.has_install(p.entry) for p in programs)
     if d.code == "RPL303" and data_field(d, "problem_kind") == "wrong-value":

@@ -1,5 +1,5 @@
 """Linear regression in TF1 graph mode: placeholders, a Session loop."""
-import numpy as np  # expect: RPL304
+import numpy as np
 import tensorflow as tf
 
 tf.set_random_seed(0)

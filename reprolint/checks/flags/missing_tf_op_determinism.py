@@ -2,10 +2,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from reprolint.analysis.determinism import match_op, program_usages, tf_determinism
-from reprolint.analysis.tf_versions import COVERED_BY_PROGRAM_FINDING, program_tf, tf_switch, trains_tf_kernels
-from reprolint.analysis.usage_events import EnvSet, GpuSelected, OpCall
-from reprolint.model import Related
+from reprolint.analysis.determinism import program_usages, tf_determinism
+from reprolint.analysis.tf_versions import program_tf, tf_switch, trains_tf_kernels
+from reprolint.analysis.usage_events import GpuSelected
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, plan_determinism
 from reprolint.model import Applicability
@@ -14,12 +13,13 @@ from reprolint.model import Applicability
 class MissingTfOpDeterminism(Rule):
     """
     ## What it does
-    Reports a TensorFlow training program that never turns on what its TensorFlow
-    version has for deterministic GPU kernels: `tf.config.experimental.enable_op_determinism()`
-    from TF 2.8, `TF_DETERMINISTIC_OPS=1` in TF 2.1-2.7, and in TF 1.14-2.0 only
-    `TF_CUDNN_DETERMINISTIC=1` (cuDNN convolution and max-pooling algorithms; bias_add's
-    gradient and other ops stay nondeterministic without NVIDIA's patch). Before 1.14
-    stock TensorFlow has no switch: the finding says so and has no fix.
+    Reports a TensorFlow training program that never turns on op determinism:
+    `tf.config.experimental.enable_op_determinism()` from TF 2.8, `TF_DETERMINISTIC_OPS=1`
+    in TF 2.1-2.7. Before TF 2.1 stock TensorFlow has no such switch (only
+    `TF_CUDNN_DETERMINISTIC=1` from 1.14, for cuDNN convolution and max-pooling
+    algorithms), so this rule does not report a TF 1.x or 2.0 program: RPL204 reports
+    its nondeterministic GPU kernels op by op (cuDNN convolutions and pooling trained
+    without `TF_CUDNN_DETERMINISTIC`, bias_add's gradient).
 
     Training programs only (not tests, demos or evaluation scripts). A TensorFlow
     program is one that imports `tensorflow` or `keras` and trains
@@ -77,11 +77,10 @@ class MissingTfOpDeterminism(Rule):
     Unsafe: ops without a deterministic kernel start raising, and no catalog lists
     TensorFlow's; deterministic kernels can also be slower. `hooks`: `reprolint.runtime.install()` at the
     entry point (it calls `enable_op_determinism()` when TensorFlow has it, else sets
-    `TF_DETERMINISTIC_OPS=1`, and on TF < 2.1 `TF_CUDNN_DETERMINISTIC=1`); `inline`: what
+    `TF_DETERMINISTIC_OPS=1`); `inline`: what
     the assumed version supports, right after the entry point's imports (before its first
-    op, where NVIDIA's examples set the variables): `enable_op_determinism()` (2.8+),
-    `os.environ["TF_DETERMINISTIC_OPS"] = "1"` (2.1-2.7) or
-    `os.environ["TF_CUDNN_DETERMINISTIC"] = "1"` (1.14-2.0, TF 1.x code). No fix before 1.14.
+    op, where NVIDIA's examples set the variables): `enable_op_determinism()` (2.8+) or
+    `os.environ["TF_DETERMINISTIC_OPS"] = "1"` (2.1-2.7).
 
     ## References
     - https://www.tensorflow.org/api_docs/python/tf/config/experimental/enable_op_determinism
@@ -96,14 +95,15 @@ class MissingTfOpDeterminism(Rule):
         "this TensorFlow training program never turns on op determinism ({tf}), so its GPU kernels "
         "may differ between runs: {advice}{note}"
     )
-    messages = {
-        "partial": "this TensorFlow training program's GPU kernels may differ between runs ({tf}): {advice}{note}",
-    }
     fix_title = "Call `tf.config.experimental.enable_op_determinism()` at the entry point"
     fix_applicability = Applicability.UNSAFE
     framework = "tensorflow"
 
     VALID = [
+        Valid(  # TF1 code: no op-determinism switch before TF 2.1 (RPL204 reports its ops)
+            "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\n"
+            "op = tf.train.AdamOptimizer().minimize(tf.reduce_sum(x))\nwith tf.Session() as s:\n    s.run(op)\n"
+        ),
         Valid("import tensorflow as tf\ntf.config.experimental.enable_op_determinism()\nmodel.fit(x, y, epochs=2)\n"),
         Valid("import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\nimport tensorflow as tf\nmodel.fit(x, y, epochs=2)\n"),
         Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nmodel.fit(x, y, epochs=2)\n"),
@@ -127,11 +127,6 @@ class MissingTfOpDeterminism(Rule):
             "with tf.GradientTape() as tape:\n    loss = f(x)\n",
             line=1, message="TF_CUDNN_DETERMINISTIC",
         ),
-        Invalid(  # TF1 code, nothing declared: TF 1.x advice, not enable_op_determinism()
-            "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\n"
-            "op = tf.train.AdamOptimizer().minimize(tf.reduce_sum(x))\nwith tf.Session() as s:\n    s.run(op)\n",
-            line=1, message="TensorFlow 1.x, from the TF1 API this program calls (`tf.placeholder`",
-        ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
@@ -141,11 +136,15 @@ class MissingTfOpDeterminism(Rule):
                 continue
             # the TensorFlow it runs on: declared, else the TF1 API it calls, else the default
             assumed = program_tf(ctx, program)
-            version = assumed.version
-            det = tf_determinism(program, version)
             switch = tf_switch(assumed)
-            if det.on or (det.cudnn_only and switch.kind == "cudnn-env"):
-                continue  # on, or the one switch this version has is set
+            if switch.kind in ("cudnn-env", "none"):
+                # before TF 2.1 there is no op-determinism switch to turn on: what its GPU
+                # kernels do is said op by op (RPL204: cuDNN convolutions and pooling
+                # without `TF_CUDNN_DETERMINISTIC`, bias_add's gradient)
+                continue
+            det = tf_determinism(program, assumed.version)
+            if det.on:
+                continue
             gpu = program.first(GpuSelected, "tf")
             where = (gpu[1], gpu[2]) if gpu else program.entry_event
             if where is None or (where[0], where[1].span) in seen:
@@ -154,40 +153,14 @@ class MissingTfOpDeterminism(Rule):
             notes = []
             if det.cudnn_only:
                 notes.append("`TF_CUDNN_DETERMINISTIC` only makes cuDNN convolutions deterministic")
-            unread = sorted({
-                env.name for _, _, env in program.of(EnvSet) if env.name == "TF_DETERMINISTIC_OPS"
-            }) if switch.kind in ("cudnn-env", "none") else []
-            if unread:
-                notes.append(
-                    "the `TF_DETERMINISTIC_OPS` it sets is read by stock TensorFlow from 2.1 (and NVIDIA's "
-                    "NGC containers), not by this version"
-                )
             if assumed.compat_v1 and assumed.major >= 2:
                 notes.append(f"it runs TF1 graph code through `tf.compat.v1` ({assumed.compat_v1})")
             note = "".join(f" ({n})" for n in notes)
             yield self.report(
-                where[0], where[1].span, related=self._covered_ops(program, version, assumed.label), variant="partial" if switch.kind in ("cudnn-env", "none") else None,
-                tf=assumed.phrase(), advice=switch.advice, note=note, cudnn_only=det.cudnn_only,
-                switch=switch.kind, version=assumed.to_data(),
+                where[0], where[1].span, tf=assumed.phrase(), advice=switch.advice, note=note,
+                cudnn_only=det.cudnn_only, switch=switch.kind, version=assumed.to_data(),
                 roles={program.entry: program.role.value}, entry_points=program.entry_points,
             )
-
-    @staticmethod
-    def _covered_ops(program, version: str, label: str) -> list[Related]:  # type: ignore[no-untyped-def]
-        """The calls whose nondeterminism the message names (bias_add's gradient before
-        TF 2.1), as related locations (RPL204 does not report them again)."""
-        related, seen = [], set()
-        for _, path, op_call in program.of(OpCall, default_only=False):
-            if not op_call.name.startswith("tensorflow.") or (path, op_call.span) in seen:
-                continue
-            matches = match_op(op_call, version, cuda=True, training=True, framework="tf")
-            if any(m.entry.id in COVERED_BY_PROGRAM_FINDING for m in matches):
-                seen.add((path, op_call.span))
-                related.append(Related(
-                    path, op_call.span,
-                    f"`{op_call.text}(...)` adds a bias with `bias_add`, whose gradient is nondeterministic on GPU in {label}",
-                ))
-        return related
 
 
 # ----------------------------------------------------------------------------- fix

@@ -1,23 +1,26 @@
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from reprolint.analysis.determinism import match_op, program_usages, tf_determinism, tf_settings_by_name
-from reprolint.analysis.tf_versions import (
-    COVERED_BY_PROGRAM_FINDING,
-    TfAssumed,
-    gets_program_finding,
-    keras_backend,
-    program_tf,
-)
-from reprolint.analysis.usage_events import OpCall, TfSetting, TrainStep
+from reprolint.analysis.tf_versions import TfAssumed, keras_backend, program_tf
+from reprolint.analysis.usage_events import EnvSet, OpCall, TfSetting, TrainStep
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.catalog import ops as catalog_ops
 from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.ops._ops import with_option_defaults
+from reprolint.model import Related
 
 _ENABLE = "`tf.config.experimental.enable_op_determinism()`"
+
+
+# The switch TF 1.14-2.0 has for cuDNN convolution and pooling algorithms.
+_CUDNN_SWITCH = "env:TF_CUDNN_DETERMINISTIC=1"
+
+# Entries whose switch is one for the whole program: the first call is reported, the
+# others are its related locations.
+_ONE_PER_PROGRAM = frozenset({"cudnn-conv-pool-backprop-before-2-1", "cudnn-conv-pool-backprop-before-1-14"})
 
 
 # Settings that are no source of nondeterminism by themselves, only a hole in the
@@ -70,9 +73,13 @@ class TfNondeterministicOp(Rule):
       claim, which a CPU cannot show.) `tf1 = tf.compat.v1` at module level names the
       module, like the import alias.
 
-    Before TF 2.1 the `BiasAdd` backprop (`tf.nn.bias_add`, `tf.layers.dense`) has no
-    deterministic kernel in stock TensorFlow; in a training program RPL304 reports that
-    once, listing the calls as related locations, and RPL204 does not repeat it per call.
+    Before TF 2.1, which has no op-determinism switch (RPL304 does not report such a
+    program), its GPU kernels are reported here: the `BiasAdd` backprop
+    (`tf.nn.bias_add`, `tf.layers.dense`), which has no deterministic kernel in stock
+    TensorFlow, at each call; and cuDNN convolutions and max-pooling trained without
+    `TF_CUDNN_DETERMINISTIC=1` (the switch of TF 1.14-2.0; none before 1.14: `tf.nn.conv2d`,
+    `tf.layers.conv2d`, `tf.contrib.slim.conv2d`, Keras `Conv2D`, `max_pool`...), once per
+    program at the first call, with the others as related locations.
 
     A program that selects another Keras backend (`KERAS_BACKEND="jax"`/`"torch"`) runs
     its `keras.*` layers and losses with that framework's kernels: they are not reported
@@ -80,8 +87,8 @@ class TfNondeterministicOp(Rule):
 
     TensorFlow places ops on a visible GPU without being asked, so every TF program is
     taken to run on a GPU unless it hides it (`tf.config.set_visible_devices([],
-    "GPU")`, `CUDA_VISIBLE_DEVICES=""`/`"-1"`). Plain convolutions and pooling (cuDNN)
-    are covered once per program by RPL304. Entries that depend on run-time facts
+    "GPU")`, `CUDA_VISIBLE_DEVICES=""`/`"-1"`). From TF 2.1 plain convolutions and
+    pooling (cuDNN) are covered once per program by RPL304. Entries that depend on run-time facts
     (Keras `BatchNormalization` fine-tuned in inference mode, `IndexedSlices`
     gradients other than a lookup into a visible variable) are not reported.
 
@@ -171,11 +178,16 @@ class TfNondeterministicOp(Rule):
             # Keras 3 on another backend (`KERAS_BACKEND="jax"`) runs `keras.*` layers
             # with that framework's kernels: TensorFlow's catalog says nothing of them
             other_backend = keras_backend(program) not in (None, "tensorflow")
-            covered = COVERED_BY_PROGRAM_FINDING if gets_program_finding(program, version) else frozenset()
             gpu = not program.hides_gpu("tf")
             det = tf_determinism(program, version)
             seeded = program.program.seeded_libraries if program.program is not None else set()
             trains = program.has(TrainStep, "tf")
+            # cuDNN convolutions and pooling before TF 2.1: one switch for the whole program,
+            # so one finding (at the first call) that lists the others
+            per_program: dict[str, list[Any]] = {}
+            unread_ops_env = parse_version(version) < (2, 1, 0) and any(
+                env.name == "TF_DETERMINISTIC_OPS" for _, _, env in program.of(EnvSet)
+            )
             for _, path, usage in program.of(TfSetting, default_only=False):
                 setting = settings.get(usage.name)
                 if setting is None or not setting.holds_for(version) or (path, usage.span) in seen:
@@ -203,25 +215,42 @@ class TfNondeterministicOp(Rule):
                                         tf_unseeded_det=det.on and "tensorflow" not in seeded)
                     if not (m.entry.backward_only and "no-grad-input" in op_call.facts)
                 ]
-                if covered and any(m.entry.id in covered for m in matches):
-                    continue  # named by the program's RPL304 finding (a related location there)
                 strict = [m for m in matches if m.entry.kind in ("raises", "nondeterministic")]
-                flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
+                flagged = [
+                    m for m in matches if m.entry.kind == "deterministic-with-flag"
+                    # `TF_CUDNN_DETERMINISTIC=1`: the one switch of TF 1.14-2.0, for cuDNN
+                    and not (det.cudnn_only and _CUDNN_SWITCH in m.entry.fixed_by)
+                ]
                 if strict:
                     entry = strict[0].entry
                     why = _strict_why(entry.kind, assumed)
                 elif flagged and not det.on:
                     entry = flagged[0].entry
                     why = f"it is deterministic only with {_switch(assumed)}, which this program never turns on"
+                    if _CUDNN_SWITCH in entry.fixed_by and unread_ops_env:
+                        why += (
+                            " (the `TF_DETERMINISTIC_OPS` it sets is read by stock TensorFlow from 2.1, "
+                            "and NVIDIA's NGC containers, not by this version)"
+                        )
                 else:
                     continue
                 seen.add((path, op_call.span))
-                yield self.report(
-                    path, op_call.span, call=op_call.text, tf=phrase, why=why, version=assumed.to_data(),
+                fields = dict(
+                    call=op_call.text, tf=phrase, why=why, version=assumed.to_data(),
                     gradient=" (its gradient)" if entry.backward_only else "",
                     instead=f"; instead: {entry.alternative}" if entry.alternative and entry.kind != "deterministic-with-flag" else "",
                     op=entry.id, entry_points=program.entry_points,
                 )
+                if entry.id in _ONE_PER_PROGRAM:
+                    first = per_program.get(entry.id)
+                    if first is None:
+                        per_program[entry.id] = [path, op_call.span, fields, []]
+                    else:
+                        first[3].append(Related(path, op_call.span, f"`{op_call.text}(...)` also runs cuDNN"))
+                    continue
+                yield self.report(path, op_call.span, **fields)
+            for path, span, fields, related in per_program.values():
+                yield self.report(path, span, related=related, **fields)
 
     @staticmethod
     def _setting(usage: TfSetting, setting, det_on: bool, version: str) -> Optional[str]:  # type: ignore[no-untyped-def]
