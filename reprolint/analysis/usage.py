@@ -5,7 +5,9 @@
 event lists as seeds and draws (so the one execution walker,
 :mod:`reprolint.analysis.execution`, gives them in execution order), plus the RNG
 attributes of classes (RPL403). What each family knows about calls by qualified name
-lives in :mod:`reprolint.analysis.calls`; the order of sets and listings (RPL401/RPL402
+lives in :mod:`reprolint.analysis.calls`; what the op rules need to know about a tensor
+op call (:class:`~reprolint.analysis.usage_events.OpCall` and its facts) in
+:mod:`reprolint.analysis.op_usage`; the order of sets and listings (RPL401/RPL402
 local facts) in :mod:`reprolint.analysis.order_facts` and the modules of its two mixins,
 :mod:`reprolint.analysis.set_order` and :mod:`reprolint.analysis.listing_order`.
 
@@ -24,6 +26,7 @@ from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr, target_names
 from reprolint.analysis.listing_order import mark_use, sorting_call
+from reprolint.analysis.op_usage import OpUsageFacts
 from reprolint.analysis.order_facts import UNORDERED, OrderFacts, UsageScope
 from reprolint.analysis.usage_events import (
     CheckpointLoad,
@@ -35,7 +38,6 @@ from reprolint.analysis.usage_events import (
     KerasFit,
     LoaderBuilt,
     ModuleStart,
-    OpCall,
     SetEpochCall,
     SetOrderTaken,
     TfSetting,
@@ -162,14 +164,7 @@ def _unpickles(node: cst.Call) -> bool:
     return name.endswith("Unpickler")
 
 
-
-# TF lookups whose gradient into their `params` is an IndexedSlices, and what makes a variable.
-_TF_GATHERS = frozenset({"tensorflow.gather", "tensorflow.compat.v1.gather", "tensorflow.nn.embedding_lookup",
-                         "tensorflow.compat.v1.nn.embedding_lookup"})
-_TF_VARIABLES = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable", "tensorflow.get_variable",
-                           "tensorflow.compat.v1.get_variable"})
-
-class UsageMixin(OrderFacts):
+class UsageMixin(OpUsageFacts, OrderFacts):
     """Handlers and hooks of the fact collector for the RPL2xx-RPL4xx facts.
 
     The collector calls :meth:`usage_call`, :meth:`usage_assign` and :meth:`usage_for`
@@ -481,237 +476,6 @@ class UsageMixin(OrderFacts):
                 return target
         return ""
 
-    def _u_op(self, node: cst.Call, name: str) -> None:
-        from reprolint.analysis.determinism import op_names
-
-        if name not in op_names():
-            return
-        args, kwargs = self._u_op_arguments(node)
-        self._u_emit(OpCall, name, node, args=args, kwargs=kwargs, splat=any(a.star for a in node.args),
-                     facts=self._u_op_facts(node, name))
-
-    def _u_op_arguments(self, node: cst.Call) -> tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]:
-        """The positional and keyword argument values of an op call (see :meth:`_u_op_value`)."""
-        args = tuple(self._u_op_value(a.value) for a in node.args if a.keyword is None and not a.star)
-        kwargs = tuple(
-            (a.keyword.value, self._u_op_value(a.value)) for a in node.args if a.keyword is not None
-        )
-        return args, kwargs
-
-    def _u_op_value(self, node: cst.BaseExpression) -> Any:
-        """An op argument's literal; a name that is a parameter of the enclosing function
-        with a literal default (``def up(x, mode="bilinear"): F.interpolate(x, mode=mode)``)
-        or a module constant gives that value: what runs when callers leave it alone; an
-        option (``args.mode``) gives an :class:`OptionRef` the rules resolve per program."""
-
-        value = _literal(node)
-        if value == UNKNOWN and isinstance(node, cst.Name):
-            tree = self.value_tree(node)  # type: ignore[attr-defined]
-            if tree[0] == "const":
-                return tree[1]
-        if value == UNKNOWN and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
-                and node.value.value not in ("self", "cls"):
-            # ``mode=args.upsample``: the option's default, decided per program
-            return OptionRef(node.attr.value)
-        return value
-
-    def _u_tapes(self) -> set[int]:
-        """Calls written inside ``with tf.GradientTape() ...:`` blocks of this module."""
-        if self._u_taped is None:
-            taped: set[int] = set()
-            for node in descendants(self._u_module):
-                if isinstance(node, cst.With) and any(
-                    isinstance(item.item, cst.Call) and self.text(item.item.func).endswith("GradientTape")  # type: ignore[attr-defined]
-                    for item in node.items
-                ):
-                    taped.update(id(n) for n in descendants(node.body) if isinstance(n, cst.Call))
-            self._u_taped = taped
-        return self._u_taped
-
-    def _u_fresh_constant(self, node: cst.BaseExpression) -> bool:
-        """A tensor a factory just made (``torch.arange(n).unsqueeze(0)``): it requires no
-        grad unless ``requires_grad=True`` is passed, so no gradient flows into it."""
-        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_METHODS:
-            node = node.func.value
-        if isinstance(node, cst.Name):
-            return any(node.value in state.fresh_tensors for state in self._u_states())
-        if not isinstance(node, cst.Call):
-            return False
-        qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
-        return qn in _FACTORIES and not any(
-            a.keyword is not None and a.keyword.value == "requires_grad" for a in node.args
-        )
-
-    def _u_unique_index(self, node: cst.BaseExpression) -> bool:
-        """An index tensor that visibly holds no value twice: ``m.nonzero()`` /
-        ``torch.nonzero(m)`` / ``torch.argwhere(m)`` (then squeezed or flattened to the 1-D
-        index ``index_add_`` requires, which makes it the nonzero of a 1-D mask: each
-        position once), ``torch.unique(...)``, ``torch.arange(...)``, ``torch.randperm(...)``,
-        through casts and reshapes, or a name bound to one in this scope. Not the tuple form
-        ``nonzero(as_tuple=True)[0]``/``torch.where(m)[0]``: the row indices of a 2-D mask
-        repeat."""
-        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SAME_VALUES:
-            node = node.func.value
-        if isinstance(node, cst.Name):
-            return any(node.value in state.unique_indices for state in self._u_states())
-        if not isinstance(node, cst.Call):
-            return False
-        if any(a.keyword is not None and a.keyword.value == "as_tuple" and self.text(a.value) != "False"  # type: ignore[attr-defined]
-               for a in node.args):
-            return False
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("nonzero", "argwhere", "unique"):
-            qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
-            return qn in _UNIQUE_INDEX or not qn.startswith(("numpy.", "np."))
-        return (self.qualify(node.func) or "") in _UNIQUE_INDEX  # type: ignore[attr-defined]
-
-    def _u_torch_op_on(self, value: cst.BaseExpression, name: str) -> bool:
-        """``torch.op(x, ...)`` (maybe followed by methods): computed from ``x`` by torch
-        functions alone, so it needs no grad when ``x`` needs none (and the walk of this
-        value still reads the old ``x``). A module call (``model(x)``) is not one."""
-        node = value
-        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
-            node = node.func.value
-        if not isinstance(node, cst.Call):
-            return False
-        qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
-        return qn.startswith("torch.") and not qn.startswith("torch.nn.") and mentions_of(node, name)
-
-    def _u_not_a_tensor(self, receiver: cst.BaseExpression) -> bool:
-        """The receiver of ``x.gather(...)`` is no tensor: ``self`` (a module's own method),
-        or a name bound to an object made by a call outside torch
-        (``accelerator = Accelerator()``: ``accelerator.gather`` is a collective)."""
-        if not isinstance(receiver, cst.Name):
-            return False
-        if receiver.value == "self":
-            return True
-        for scope in (self.scope, self.scopes[0]):
-            qn = self._u_bound_qn.get((id(scope), receiver.value))
-            if qn is not None:
-                return not qn.startswith("torch")
-        return False
-
-    def _u_bound_kinds(self, name: str) -> frozenset[str]:
-        """What the source showed of the tensor last bound to ``name`` here or at module level
-        (as it was before the assignment whose value holds the op node ``self._u_at``)."""
-        shadowed = self._u_shadow.get(self._u_at)
-        if shadowed is not None and name in shadowed:
-            return shadowed[name]
-        for scope in (self.scope, self.scopes[0]):
-            kinds = self._u_tensor_kinds.get((id(scope), name))
-            if kinds is not None:
-                return kinds
-        return frozenset()
-
-    def _u_bind_tensor(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
-        """Record what the op facts need about assigned names: the shape/dtype kinds of
-        the value (``logits = x.transpose(1, 2)``), and loss modules bound to a name or a
-        ``self`` attribute (``self.criterion = nn.CrossEntropyLoss()``). An op inside the
-        value reads the names as they were before the assignment (``x = F.interpolate(x,
-        ...)``): the old kinds of a rebound name are kept for the calls and subscripts of
-        the value (see :meth:`_u_bound_kinds`)."""
-        from reprolint.analysis.tensor_facts import PARAMETER, expression_kinds
-
-        self._u_at = 0  # the names as they are now, not as an op inside an earlier value saw them
-        kinds = expression_kinds(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
-        loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
-        for target in targets:
-            if isinstance(target, cst.Subscript):
-                self._u_written.add(id(target))
-            attr = self_attr(target)
-            if attr is not None and self.current_class() is not None:  # type: ignore[attr-defined]
-                params = self._u_params.setdefault(self.current_class(), set())  # type: ignore[attr-defined]
-                if PARAMETER in kinds:
-                    params.add(attr)
-                else:
-                    params.discard(attr)
-            if isinstance(target, cst.Name):
-                old = self._u_bound_kinds(target.value)
-                if old and mentions_of(value, target.value):
-                    for inner in descendants(value):
-                        if isinstance(inner, (cst.Call, cst.Subscript)):
-                            self._u_shadow.setdefault(id(inner), {})[target.value] = old
-                self._u_tensor_kinds[(id(self.scope), target.value)] = kinds
-                key: tuple[Any, str] = (id(self.scope), target.value)
-            elif attr is not None and self.current_class() is not None:  # type: ignore[attr-defined]
-                key = (self.current_class(), attr)  # type: ignore[attr-defined]
-            else:
-                continue
-            if loss in _LOSS_MODULES and isinstance(value, cst.Call):
-                self._u_loss_modules[key] = (loss, *self._u_op_arguments(value))
-            else:
-                self._u_loss_modules.pop(key, None)
-
-    def visit_Subscript(self, node: cst.Subscript) -> None:
-        self._u_parameter_index(node)
-        super().visit_Subscript(node)
-
-    def _u_parameter_index(self, node: cst.Subscript) -> None:
-        """``table[idx]`` read from a parameter (``self.table`` bound to ``nn.Parameter``,
-        a module's ``.weight``, a name bound to ``nn.Parameter``/a factory with
-        ``requires_grad=True``) with an integer tensor index: its backward accumulates
-        the gradient with ``index_put_(accumulate=True)``. Recorded as an op call of
-        ``Tensor.__getitem__`` with the facts "index-is-tensor-list" and
-        "parameter-input" (the catalog entry's runtime condition, seen in the source)."""
-        from reprolint.analysis.tensor_facts import PARAMETER, index_tensor
-
-        if "torch" not in self.uses or id(node) in self._u_written:
-            return
-        self._u_at = id(node)
-        base = node.value
-        attr = self_attr(base)
-        if attr is not None:
-            parameter = attr in self._u_params.get(self.current_class() or "", set())  # type: ignore[attr-defined]
-        elif isinstance(base, cst.Attribute):
-            parameter = base.attr.value == "weight" and self.qualify(base) is None  # type: ignore[attr-defined]
-        elif isinstance(base, cst.Name):
-            parameter = PARAMETER in self._u_bound_kinds(base.value)
-        else:
-            parameter = False
-        if not parameter:
-            return
-        indices = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
-        if not any(
-            index_tensor(i, self.qualify, self._u_bound_kinds) and not self._u_unique_index(i)  # type: ignore[attr-defined]
-            for i in indices
-        ):
-            return
-        self._u_emit(OpCall, "Tensor.__getitem__", node, facts=("index-is-tensor-list", "parameter-input"))
-
-    def _u_spatial_loss(self, source: Optional[cst.BaseExpression], target: Optional[cst.BaseExpression]) -> bool:
-        """A loss's input visibly has more than two dimensions, or its target has three or
-        more (a segmentation mask (N, H, W) goes with an (N, C, H, W) input)."""
-        from reprolint.analysis.tensor_facts import spatial_kind
-
-        return any(
-            node is not None and spatial_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
-            for node in (source, target)
-        )
-
-    def _u_loss_call(self, node: cst.Call) -> None:
-        """``criterion(logits, target)`` where ``criterion`` holds an ``nn.CrossEntropyLoss``
-        / ``nn.NLLLoss`` made in this scope (or ``self.criterion``, made in the class): an
-        op call of that class when its input visibly has more than two dimensions (the
-        constructor alone decides nothing)."""
-        self._u_at = id(node)
-        func = node.func
-        if isinstance(func, cst.Name):
-            loss = next(
-                (self._u_loss_modules[k] for k in ((id(self.scope), func.value), (id(self.scopes[0]), func.value))
-                 if k in self._u_loss_modules), None,
-            )
-        elif self_attr(func) is not None:
-            loss = self._u_loss_modules.get((self.current_class(), self_attr(func)))  # type: ignore[attr-defined]
-        else:
-            return
-        positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-        source = positional[0] if positional else keywords.get("input")
-        target = positional[1] if len(positional) > 1 else keywords.get("target")
-        if loss is None or not self._u_spatial_loss(source, target):
-            return
-        name, args, kwargs = loss
-        self._u_emit(OpCall, name, node, args=args, kwargs=kwargs, facts=("spatial-input",))
-
     def _u_keras_fit(self, node: cst.Call, kwargs: dict[str, Any]) -> bool:
         """Whether ``x.fit(...)`` in a module that uses TF/Keras is Keras's: in a module
         that also uses another library with a ``fit`` (scikit-learn, statsmodels, the
@@ -724,82 +488,6 @@ class UsageMixin(OrderFacts):
             return True
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
         return receiver is not None and self._u_text(receiver) in self._u_compiled
-
-    def _u_tf_variable(self, node: Optional[cst.BaseExpression]) -> bool:
-        """``node`` is a name last bound, here or at module level, to a TensorFlow variable
-        (``tf.Variable(...)``, ``tf.get_variable(...)``, ``tf.compat.v1.get_variable(...)``)."""
-        if not isinstance(node, cst.Name):
-            return False
-        for scope in (self.scope, self.scopes[0]):  # type: ignore[attr-defined]
-            value = self.bound_values.get((id(scope), node.value))  # type: ignore[attr-defined]
-            if value is not None:
-                return isinstance(value, cst.Call) and (self.qualify(value.func) or "") in _TF_VARIABLES  # type: ignore[attr-defined]
-        return False
-
-    def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
-        """See :attr:`OpCall.facts`."""
-        from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
-
-        self._u_at = id(node)
-
-        facts: list[str] = []
-        method = name.startswith("Tensor.")
-        positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-        offset = 0 if method else 1
-        source = node.func.value if method and isinstance(node.func, cst.Attribute) else (  # type: ignore[union-attr]
-            positional[0] if positional else keywords.get("input")
-        )
-        if name.startswith(("tensorflow.", "keras.")) and self.scope is self.scopes[0] and self._u_tapes() \
-                and id(node) not in self._u_tapes():
-            # top-level code of an eager program that takes gradients in GradientTape
-            # blocks, outside them: no gradient of this call is ever computed
-            facts.append("no-grad-input")
-        if source is not None and (
-            self._u_fresh_constant(source) or no_grad_kind(source, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
-        ):
-            facts.append("no-grad-input")
-        attr = self_attr(source) if source is not None else None
-        if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
-            facts.append("no-grad-input")
-        if name.endswith(("index_add", "index_add_", "index_select")):
-            index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
-            if index is not None and self._u_unique_index(index):
-                facts.append("index-unique")
-        if name in _LOSS_FUNCTIONS and self._u_spatial_loss(source, positional[1] if len(positional) > 1 else keywords.get("target")):
-            facts.append("spatial-input")
-        if name.endswith(("cumsum", "cumsum_")) and (
-            integer_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
-            or (source is not None and integer_kind(source, self.qualify, self._u_bound_kinds))  # type: ignore[attr-defined]
-        ):
-            facts.append("integer-input")
-        if name.rsplit(".", 1)[-1] in _ADAPTIVE_AVG_POOLS:
-            # output size 1 on every axis: torch computes the pooling as a mean
-            # (MeanBackward, deterministic), not with the adaptive pooling kernels
-            module = name.rsplit(".", 1)[-1][0].isupper()
-            at = 0 if module else 1
-            size = positional[at] if len(positional) > at else keywords.get("output_size")
-            if size is not None and _all_ones(size):
-                facts.append("output-size-one")
-        if name.endswith("repeat_interleave"):
-            repeats = positional[offset] if len(positional) > offset else keywords.get("repeats")
-            value = _literal(repeats) if repeats is not None else UNKNOWN
-            if isinstance(value, int) and not isinstance(value, bool):
-                facts.append("scalar-repeats")
-        if name in _TF_GATHERS and self._u_tf_variable(keywords.get("params", positional[0] if positional else None)):
-            # the gradient of a lookup into a variable is an IndexedSlices, summed into the
-            # dense gradient by UnsortedSegmentSum (tests/libraries checks the op)
-            facts.append("indexed-slices-input")
-        if name.endswith("gather"):
-            dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
-            index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
-            dim = _literal(dim_node) if dim_node is not None else UNKNOWN
-            if isinstance(dim, int) and not isinstance(dim, bool) and index is not None:
-                if _width_one(index, dim) or (
-                    id(node) in self._u_squeezed and self._u_squeezed[id(node)] in (None, dim)
-                ):
-                    facts.append("index-width-1")
-        return tuple(facts)
 
     # ------------------------------------------------------------------ assignments
     def usage_assign(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
@@ -1001,66 +689,6 @@ class UsageMixin(OrderFacts):
 # ----------------------------------------------------------------------------- helpers
 
 
-# Losses whose CUDA kernel for a spatial input (N, C, d1, ...) accumulates with atomics.
-_LOSS_FUNCTIONS = frozenset({"torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss"})
-_LOSS_MODULES = frozenset({"torch.nn.CrossEntropyLoss", "torch.nn.NLLLoss"})
-
-# Tensor factories: what they return requires no grad unless told to.
-_FACTORIES = frozenset(
-    f"torch.{n}" for n in (
-        "arange", "zeros", "ones", "full", "empty", "eye", "tensor", "linspace", "randint", "randperm",
-    )
-)
-# Methods that keep the set of values of an index tensor (and its no-repeat property).
-_SAME_VALUES = frozenset({
-    "squeeze", "flatten", "view", "reshape", "long", "int", "to", "cuda", "cpu", "contiguous", "detach",
-})
-# Calls whose result is an index tensor with no repeated value.
-_UNIQUE_INDEX = frozenset(
-    f"torch.{n}" for n in ("nonzero", "argwhere", "unique", "arange", "randperm")
-)
-_SHAPE_METHODS = frozenset({
-    "unsqueeze", "view", "reshape", "expand", "repeat", "flatten", "t", "long", "int", "float", "to", "cuda",
-})
-
-
-_CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "detach"})
-
-
-def _width_one(index: cst.BaseExpression, dim: int) -> bool:
-    """The index of a gather visibly has width 1 along ``dim``: ``i.unsqueeze(dim)``,
-    ``i.view(-1, 1)``/``reshape(-1, 1)`` with ``dim`` 1 or -1, ``i[:, None]`` (dim 1 or
-    -1), ``i[..., None]`` (dim -1), through casts (``.long()``, ``.to(...)``); or the
-    ``actions`` field of a replay batch (``data.actions``, ``replay_data.actions``) along
-    dim 1 or -1: a replay buffer (Stable-Baselines3's, which cleanrl uses too) stores a
-    discrete action as a column of width 1, and a gather over Q-values by action takes one
-    value per row."""
-
-    node = index
-    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CASTS:
-        node = node.func.value
-    if isinstance(node, cst.Attribute) and node.attr.value == "actions":
-        return dim in (1, -1)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        method = node.func.attr.value
-        values = [_literal(a.value) for a in node.args if a.keyword is None]
-        if method == "unsqueeze" and len(values) == 1:
-            return values[0] == dim
-        if method in ("view", "reshape") and len(values) == 2 and values[1] == 1:
-            return dim in (1, -1)
-        return False
-    if isinstance(node, cst.Subscript) and node.slice:
-        last = node.slice[-1].slice
-        if not (isinstance(last, cst.Index) and isinstance(last.value, cst.Name) and last.value.value == "None"):
-            return False
-        first = node.slice[0].slice
-        if len(node.slice) == 2 and isinstance(first, cst.Slice) and first.lower is None and first.upper is None:
-            return dim in (1, -1)
-        if len(node.slice) == 2 and isinstance(first, cst.Index) and isinstance(first.value, cst.Ellipsis):
-            return dim == -1
-    return False
-
-
 # Libraries whose models also have a ``fit`` method (RPL306 must not take them for Keras).
 _OTHER_FIT_LIBRARIES = frozenset({
     "sklearn", "statsmodels", "xgboost", "lightgbm", "catboost", "prophet", "pmdarima", "lifelines",
@@ -1070,20 +698,6 @@ _KERAS_FIT_KEYWORDS = frozenset({
     "epochs", "steps_per_epoch", "validation_split", "validation_steps", "initial_epoch",
     "validation_freq",
 })
-_ADAPTIVE_AVG_POOLS = frozenset({
-    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
-})
-
-
-def _all_ones(node: cst.BaseExpression) -> bool:
-    """``1``, or a tuple/list of literal ``1``s (``None`` keeps an input size: not a mean)."""
-    if isinstance(node, (cst.Tuple, cst.List)):
-        return bool(node.elements) and all(
-            not isinstance(e, cst.StarredElement) and _literal(e.value) == 1 for e in node.elements
-        )
-    value = _literal(node)
-    return value == 1 and not isinstance(value, bool)
 
 
 def literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:
