@@ -13,8 +13,8 @@ import libcst as cst
 from reprolint.analysis.values import UNKNOWN
 
 __all__ = [
-    "child_fields", "children", "descendants", "enclosing_function", "find_argument", "is_node",
-    "literal", "mentions_of", "self_attr", "target_names", "visit_order",
+    "attr_chain", "child_fields", "children", "descendants", "enclosing_function", "find_argument",
+    "is_node", "literal", "mentions_of", "self_attr", "target_names", "visit_order",
 ]
 
 # Fields that hold only whitespace, brackets and punctuation: never walked.
@@ -314,6 +314,17 @@ def literal(node: Optional[cst.BaseExpression]) -> Any:
         return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else UNKNOWN
     return UNKNOWN
 
+
+def attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
+    parts: list[str] = []
+    # type tests, not isinstance: see cst_helpers.CONCRETE (asked of most expressions)
+    while type(node) is cst.Attribute:
+        parts.append(node.attr.value)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+    if type(node) is cst.Name:
+        parts.append(node.value)
+        return parts[::-1]
+    return None
 
 
 def self_attr(node: cst.BaseExpression) -> Optional[str]:

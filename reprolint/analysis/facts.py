@@ -12,26 +12,39 @@ at a fraction of the cost. Approximations, documented for users in the rule docs
 * a name assigned or taken as a parameter in the current function shadows an import;
 * both branches of an ``if`` are recorded in order, with the branch condition attached;
 * loop bodies are recorded once.
+
+The fact records live in :mod:`reprolint.analysis.module_facts` (imported here, so
+``from reprolint.analysis.facts import Seed`` keeps working); the collector's families
+are mixins: :class:`~reprolint.analysis.condition_facts.ConditionFacts` (branch
+conditions), :class:`~reprolint.analysis.option_facts.OptionFacts` (command-line options
+and device options), :class:`~reprolint.analysis.rng_facts.RngFacts` (seeds, draws,
+generator instances) and :class:`~reprolint.analysis.usage.UsageMixin` (usage events).
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence
 
 import dataclasses
 
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import CHILD_FIELDS, IS_NODE, child_fields, find_argument, is_node, literal
-from reprolint.analysis.cst_helpers import simple_code
-from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog, rng_catalog
+from reprolint.analysis.cst_helpers import attr_chain, simple_code
+from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
-from reprolint.analysis.usage_events import CudaWork, TrainStep
+from reprolint.analysis.usage_events import TrainStep
 from reprolint.analysis.calls import environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
+from reprolint.analysis.module_facts import (
+    Call, Cond, Draw, Event, FunctionFacts, Guard, Import, LocalFinding, ModuleFacts, Region, Seed,
+)
+from reprolint.analysis.condition_facts import ConditionFacts, is_main_guard
+from reprolint.analysis.option_facts import OptionFacts
+from reprolint.analysis.rng_facts import RngFacts, calls_in, held_state
 
 __all__ = [
     "Call",
@@ -51,23 +64,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Cond:
-    """A branch condition on the way to an event.
-
-    ``tree`` is a small tuple language the program model evaluates with the option
-    defaults: ("const", v) ("attr", name) ("isnone", t) ("notnone", t) ("truthy", t)
-    ("not", t) ("and", t...) ("or", t...) ("cmp", t, op, v) ("unknown",).
-    ``polarity``: the event runs when the condition is true (False: in its ``else``).
-    """
-
-    tree: Any
-    polarity: bool
-    text: str  # the condition as written
-    # where the condition is written (kept for seeding calls, whose RPL104 finding points
-    # back at the guard); not part of equality
-    span: Any = field(default=None, compare=False, hash=False)
-
 EXTERNAL_ROOTS = frozenset(
     set(getattr(sys, "stdlib_module_names", ()))
     | {
@@ -86,161 +82,10 @@ _NEVER_PROJECT = frozenset(
 _NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
 
 
-@dataclass(frozen=True)
-class Seed:
-    """A call that seeds one or more libraries' global generators."""
-
-    api: str
-    libs: tuple[str, ...]
-    span: Span
-    text: str
-    entropy: Optional[str]  # source of an entropy-valued seed argument, e.g. "`time.time()`"
-    entropy_ref: Optional[str]  # `args.<name>` seed whose argparse default may be entropy
-    no_seed: bool  # called without a seed, so it seeds from OS entropy
-    conds: tuple[Cond, ...] = ()
-
-
-@dataclass(frozen=True)
-class Draw:
-    """A draw from a library's global generator."""
-
-    api: str
-    library: str
-    kind: str
-    deferred: bool
-    span: Span
-    text: str
-    conds: tuple[Cond, ...] = ()
-
-
-@dataclass(frozen=True)
-class Call:
-    """A call that may target a project function or class (resolved per program)."""
-
-    target: str  # "pkg.mod.func", ".rel.func" (leading dots = level) or ":local.name"
-    span: Span
-    text: str
-    entropy: Optional[str]
-    entropy_ref: Optional[str]
-    conds: tuple[Cond, ...] = ()
-
-
-@dataclass(frozen=True)
-class Import:
-    module: str  # dotted; leading dots for relative imports
-    optional: bool = False  # `from pkg import name`: `pkg.name` may be a submodule or not
-
-
-@dataclass(frozen=True)
-class Guard:
-    """Start or end of the ``if __name__ == "__main__":`` block."""
-
-    begin: bool
-
-
-@dataclass(frozen=True)
-class Region:
-    """Start or end of a ``with torch.no_grad():`` (or ``inference_mode``) block."""
-
-    begin: bool
-
-
-Event = Union[Seed, Draw, Call, Import, Guard, Region, Usage]  # Usage: RPL2xx-RPL4xx facts (usage_events.py)
-
-
-@dataclass(frozen=True)
-class LocalFinding:
-    """A finding that does not depend on the program (RPL102, RPL401, RPL402): its rule
-    code and the fields its rule renders the message from (``variant`` picks a wording)."""
-
-    code: str
-    span: Span
-    data: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
-
-
-@dataclass
-class FunctionFacts:
-    qualname: str
-    events: list[Event] = field(default_factory=list)
-    no_grad: bool = False  # decorated with @torch.no_grad() / @torch.inference_mode()
-
-
-@dataclass
-class ModuleFacts:
-    path: str
-    events: list[Event] = field(default_factory=list)
-    functions: dict[str, FunctionFacts] = field(default_factory=dict)
-    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> base targets
-    has_main_guard: bool = False
-    top_level_work: bool = False
-    imported_modules: tuple[str, ...] = ()
-    star_imports: tuple[str, ...] = ()  # `from <module> import *` (relative ones with their dots)
-    findings: list[LocalFinding] = field(default_factory=list)
-    arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
-    arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
-    # option dest -> the flag a user passes (`--cuda`), for messages about non-default runs
-    option_flags: dict[str, str] = field(default_factory=dict)
-    uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)
-    # class qualname -> `self.<attr>` RNG instances its methods draw from (RPL403)
-    class_rngs: dict[str, list[str]] = field(default_factory=dict)
-
-
 _literal = literal  # the name the collector's code uses
 
 
 call_argument = find_argument
-
-
-def _has_star(call: cst.Call) -> bool:
-    return any(a.star for a in call.args)
-
-
-def attr_chain(node: cst.BaseExpression) -> Optional[list[str]]:
-    parts: list[str] = []
-    # type tests, not isinstance: see cst_helpers.CONCRETE (asked of most expressions)
-    while type(node) is cst.Attribute:
-        parts.append(node.attr.value)  # type: ignore[attr-defined]
-        node = node.value  # type: ignore[attr-defined]
-    if type(node) is cst.Name:
-        parts.append(node.value)
-        return parts[::-1]
-    return None
-
-
-_TRUE_WORDS = frozenset({"true", "yes", "y", "t", "1", "on"})
-_FALSE_WORDS = frozenset({"false", "no", "n", "f", "0", "off"})
-
-
-def _parsed_default(default: Any, type_arg: Optional[cst.Arg]) -> Any:
-    """An option's default as the program sees it: argparse passes a string default
-    through ``type=`` (``type=bool`` makes any non-empty string true; a ``str2bool``-style
-    converter reads ``"False"`` as false, as the words it accepts say)."""
-    if not isinstance(default, str) or type_arg is None:
-        return default
-    converter = type_arg.value
-    name = converter.value if isinstance(converter, cst.Name) else None
-    if name == "bool":
-        return bool(default)
-    if name in ("str", "int", "float"):
-        return default
-    word = default.strip().lower()
-    if word in _TRUE_WORDS:
-        return True
-    if word in _FALSE_WORDS:
-        return False
-    return default
-
-
-def _is_main_guard(test: cst.BaseExpression) -> bool:
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
-        return False
-    target = test.comparisons[0]
-    if not isinstance(target.operator, cst.Equal):
-        return False
-    sides = (test.left, target.comparator)
-    names = [s for s in sides if isinstance(s, cst.Name) and s.value == "__name__"]
-    strings = [s for s in sides if _literal(s) == "__main__"]
-    return bool(names) and bool(strings)
 
 
 @dataclass
@@ -267,7 +112,7 @@ class _Pending:
 _child_fields = child_fields
 
 
-class _Collector(UsageMixin):
+class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     """One walk over the module collecting events; handlers are ``visit_<NodeType>``.
 
     A handler returning False has walked (or skipped) the node's children itself. The
@@ -473,73 +318,6 @@ class _Collector(UsageMixin):
             return node.attr.value
         return None
 
-    # ------------------------------------------------------------------ conditions
-    def current_conds(self) -> tuple[Cond, ...]:
-        """The enclosing branch conditions that defaults can decide, with their text."""
-        out = []
-        for tree, polarity, test in self.conds:
-            if tree == ("unknown",):
-                continue  # can never be shown false by defaults: not worth its text
-            key = id(test)
-            if key not in self.cond_texts:
-                self.cond_texts[key] = self.text(test)
-            out.append(Cond(tree, polarity, self.cond_texts[key]))
-        return tuple(out)
-
-    def located_conds(self) -> tuple[Cond, ...]:
-        """:meth:`current_conds` with where each condition is written."""
-        out = []
-        for tree, polarity, test in self.conds:
-            if tree == ("unknown",):
-                continue
-            key = id(test)
-            if key not in self.cond_texts:
-                self.cond_texts[key] = self.text(test)
-            out.append(Cond(tree, polarity, self.cond_texts[key], self.span(test)))
-        return tuple(out)
-
-    def cond_tree(self, node: cst.BaseExpression) -> Any:
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            return ("not", self.cond_tree(node.expression))
-        if isinstance(node, cst.BooleanOperation):
-            op = "and" if isinstance(node.operator, cst.And) else "or"
-            return (op, self.cond_tree(node.left), self.cond_tree(node.right))
-        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-            comp = node.comparisons[0]
-            left = self.value_tree(node.left)
-            right = _literal(comp.comparator)
-            if isinstance(comp.operator, (cst.Is, cst.IsNot)) and right is None:
-                return ("isnone" if isinstance(comp.operator, cst.Is) else "notnone", left)
-            ops = {
-                cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<",
-                cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
-            }
-            for klass, op in ops.items():
-                if isinstance(comp.operator, klass) and right != UNKNOWN:
-                    return ("cmp", left, op, right)
-            return ("unknown",)
-        return ("truthy", self.value_tree(node))
-
-    def value_tree(self, node: cst.BaseExpression) -> Any:
-        if isinstance(node, cst.Name):
-            value = _literal(node)
-            if value != UNKNOWN:
-                return ("const", value)
-            for scope in reversed(self.scopes):
-                if scope.kind == "function":
-                    if node.value in scope.params:
-                        return ("const", scope.params[node.value])
-                    if node.value in scope.locals:
-                        return ("unknown",)
-                    break
-            if node.value in self.module_consts:
-                return ("const", self.module_consts[node.value])
-            return ("unknown",)
-        if isinstance(node, cst.Attribute):
-            return ("attr", node.attr.value)
-        value = _literal(node)
-        return ("const", value) if value != UNKNOWN else ("unknown",)
-
     # ------------------------------------------------------------------ imports
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
@@ -609,7 +387,7 @@ class _Collector(UsageMixin):
         for decorator in node.decorators:
             dec = decorator.decorator
             if isinstance(dec, cst.Call) and (self.qualify(dec.func) or "").endswith(".option"):
-                dest, default, _ = self._option_default(dec)
+                dest, default, _ = self.option_default(dec)
                 if dest is not None:
                     params[dest] = default
                     self.facts.arg_defaults.setdefault(dest, default)
@@ -654,7 +432,7 @@ class _Collector(UsageMixin):
     # ------------------------------------------------------------------ control flow
     def visit_If(self, node: cst.If) -> bool:
         self.walk(node.test)
-        if len(self.scopes) == 1 and not self.conds and _is_main_guard(node.test):
+        if len(self.scopes) == 1 and not self.conds and is_main_guard(node.test):
             self.facts.has_main_guard = True
             self.emit(Guard(True))
             self.walk(node.body)
@@ -700,7 +478,7 @@ class _Collector(UsageMixin):
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> bool:
         """An f-string field: what it computes becomes text (a unique name, a port in a
-        URL, a log line), so a draw there decides no data (see :meth:`_maybe_draw`)."""
+        URL, a log line), so a draw there decides no data (see :meth:`maybe_draw`)."""
         self.in_text += 1
         try:
             self.walk(node.expression)
@@ -791,53 +569,6 @@ class _Collector(UsageMixin):
             pass
 
     # ------------------------------------------------------------------ calls
-    def _option_flag(self, call: cst.Call) -> Optional[str]:
-        """The long flag of ``add_argument('-c', '--cuda', ...)`` as written (``--cuda``),
-        followed by `` ...`` when it takes a value (no ``store_true``-like action)."""
-        names = [_literal(a.value) for a in call.args if a.keyword is None]
-        flags = [n for n in names if isinstance(n, str) and n.startswith("-")]
-        longs = [n for n in flags if n.startswith("--")]
-        flag = (longs or flags or [None])[0]
-        if flag is None:
-            return None
-        action = call_argument(call, "action", None)
-        bare = action is not None and (
-            _literal(action.value) in ("store_true", "store_false", "store_const", "count")
-            or self.text(action.value).endswith("BooleanOptionalAction")
-        )
-        return flag if bare else f"{flag} ..."
-
-    def _option_default(self, call: cst.Call) -> tuple[Optional[str], Any, Optional[str]]:
-        """(dest, default, entropy) of `add_argument(...)` / `click.option(...)`."""
-        flags = [a for a in call.args if a.keyword is None and isinstance(a.value, cst.SimpleString)]
-        dest: Optional[str] = None
-        for arg in flags:
-            value = _literal(arg.value)
-            if isinstance(value, str):
-                if value.startswith("--"):
-                    dest = value[2:].replace("-", "_")
-                    break
-                if dest is None and not value.startswith("-"):
-                    dest = value.replace("-", "_")
-                elif dest is None:
-                    dest = value.lstrip("-").replace("-", "_")
-        dest_arg = call_argument(call, "dest", None)
-        if dest_arg is not None and isinstance(_literal(dest_arg.value), str):
-            dest = _literal(dest_arg.value)
-        default_arg = call_argument(call, "default", None)
-        action = call_argument(call, "action", None)
-        action_value = _literal(action.value) if action is not None else None
-        if default_arg is not None:
-            default = _parsed_default(_literal(default_arg.value), call_argument(call, "type", None))
-        elif action_value == "store_true" or call_argument(call, "is_flag", None) is not None:
-            default = False
-        elif action_value == "store_false":
-            default = True
-        else:
-            default = None
-        entropy = self.entropy_of(default_arg.value) if default_arg is not None else None
-        return dest, default, entropy
-
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         qn = self.qualify(func)
@@ -846,15 +577,15 @@ class _Collector(UsageMixin):
         environments.note_call(self.env_calls, self.uses, node)
         spawn.note_call(self.spawn_calls, self, node, qn)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
-            dest, default, entropy = self._option_default(node)
+            dest, default, entropy = self.option_default(node)
             if dest is not None:
                 self.facts.arg_defaults.setdefault(dest, default)
-                flag = self._option_flag(node)
+                flag = self.option_flag(node)
                 if flag is not None:
                     self.facts.option_flags.setdefault(dest, flag)
                 if entropy:
                     self.facts.arg_entropy[dest] = entropy
-                self._device_option(node, dest, default)
+                self.device_option(node, dest, default)
         elif isinstance(func, cst.Attribute) and func.attr.value == "set_defaults":
             # `parser.set_defaults(cuda=True)`: parser-level defaults override the
             # arguments' own, whichever comes first
@@ -869,38 +600,38 @@ class _Collector(UsageMixin):
                         self.dispatch.setdefault(arg.keyword.value, []).append(target)
                     continue
                 self.facts.arg_defaults[arg.keyword.value] = value
-        self._device_map(node)
+        self.device_map(node)
         if qn is not None and qn in catalog.seeders:
-            self._seed(node, qn)
+            self.seed(node, qn)
             return
         if qn is not None and qn in catalog.instances:
-            self._instance(node, qn)
+            self.instance(node, qn)
             return
-        held = _held_state(node, qn)
+        held = held_state(node, qn)
         if isinstance(held, cst.Name):  # `w = torch.randn(...)`, then `nn.Parameter(w)`
             held = self.bound_values.get((id(self.scope), held.value))
         if held is not None:
-            self.parameter_args.update(id(n) for n in _calls_in(held))
+            self.parameter_args.update(id(n) for n in calls_in(held))
         # `models.__dict__[args.arch]()`, `getattr(models, name)()`: a member chosen at run
         # time draws like every member of a module the catalog lists by prefix
         # (`torchvision.models.*`); dunder members (`models.__dict__.keys()`) never do.
         member = qn if qn is not None else self.dynamic_member(func)
         draw = catalog.draw(member) if member is not None and not dunder_member(member) else None
         if draw is not None:
-            self._maybe_draw(node, draw, self.text(func))
+            self.maybe_draw(node, draw, self.text(func))
             return
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             receiver = func.value
-            if method == "seed" and not node.args and self._is_generator(receiver):
+            if method == "seed" and not node.args and self.is_generator(receiver):
                 self.facts.findings.append(
                     LocalFinding("RPL102", self.span(node), {"call": self.text(func), "variant": "reseed"})
                 )
                 return
-            if qn is None and method in catalog.method_draws and not self._is_rng_instance(receiver):
+            if qn is None and method in catalog.method_draws and not self.is_rng_instance(receiver):
                 for method_draw in catalog.method_draws[method]:
                     if method_draw.requires in self.uses:
-                        self._maybe_draw(node, method_draw, self.text(func))
+                        self.maybe_draw(node, method_draw, self.text(func))
                         return
         if isinstance(func, cst.Attribute) and func.attr.value in self.dispatch:
             # `args.func(args)`: each subcommand's function may run here
@@ -952,158 +683,9 @@ class _Collector(UsageMixin):
                 return scope.dicts[name]
         return None
 
-    def _device_option(self, node: cst.Call, dest: str, default: Any) -> None:
-        """``add_argument('--device', default='cuda')``: the program runs on CUDA by default
-        (what ``torch.device(args.device)`` then selects). Recorded at the option, which runs
-        wherever the parser is built."""
-        if "torch" not in self.uses or not isinstance(default, str):
-            return
-        if not ("device" in dest or "gpu" in dest or "cuda" in dest):
-            return
-        if default == "cuda" or default.startswith("cuda:"):
-            self._u_emit(CudaWork, f"`--{dest.replace('_', '-')}` default {default!r}", node)
-            return
-        choices = call_argument(node, "choices", None)
-        listed = _literal(choices.value) if choices is not None else None
-        if default == "cpu" and (
-            choices is None
-            or isinstance(listed, (list, tuple)) and any(isinstance(c, str) and c.startswith("cuda") for c in listed)
-        ):
-            # `--device cpu` by default: CUDA when the user passes `--device cuda`
-            asked = Cond(("cmp", ("attr", dest), "==", "cuda"), True, f"args.{dest} == 'cuda'")
-            self.emit(CudaWork(
-                "the device option", self.span(node), self.text(node.func),
-                self.current_conds() + (asked,),
-            ))
-
-    def _device_map(self, node: cst.Call) -> None:
-        """``from_pretrained(..., device_map="auto")``: accelerate places the weights on the
-        GPUs it finds (any map but ``"cpu"``)."""
-        if "torch" not in self.uses and "transformers" not in self.uses:
-            return
-        for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value == "device_map":
-                value = _literal(arg.value)
-                if value is None or value == "cpu" or (isinstance(arg.value, cst.Dict) and all(
-                    isinstance(e, cst.DictElement) and _literal(e.value) == "cpu" for e in arg.value.elements
-                )):
-                    return
-                self._u_emit(CudaWork, f"`device_map={self.text(arg.value)[:40]}`", node)
-                return
-
-    def _is_generator(self, receiver: cst.BaseExpression) -> bool:
-        if isinstance(receiver, cst.Call):
-            return self.qualify(receiver.func) in ("torch.Generator", "torch._C.Generator")
-        chain = attr_chain(receiver)
-        return chain is not None and chain[-1] in self.generator_vars
-
-    def _is_rng_instance(self, receiver: cst.BaseExpression) -> bool:
-        if isinstance(receiver, cst.Call):
-            qn = self.qualify(receiver.func) or ""
-            return qn in self.catalog.instances or qn == "numpy.random.Generator"
-        chain = attr_chain(receiver)
-        if chain is None:
-            return False
-        if chain[0] in self.aliases:  # a module attribute, not an instance
-            return True
-        return chain[-1] in self.rng_vars or chain[-1] in self.generator_vars
-
-    def _seed(self, node: cst.Call, qn: str) -> None:
-        seeder = self.catalog.seeders[qn]
-        arg = None
-        if seeder.seed_arg is not None or seeder.keyword is not None:
-            arg = call_argument(node, seeder.keyword, seeder.seed_arg)
-        no_seed = (
-            seeder.entropy_without_seed
-            and not _has_star(node)
-            and (arg is None or _literal(arg.value) is None)
-        )
-        value = arg.value if arg is not None else None
-        self.emit(
-            Seed(
-                api=qn,
-                libs=seeder.seeds,
-                span=self.span(node),
-                text=self.text(node.func),
-                entropy=self.entropy_of(value),
-                entropy_ref=self.attr_ref(value),
-                no_seed=no_seed,
-                conds=self.located_conds(),
-            )
-        )
-
-    def _instance(self, node: cst.Call, qn: str) -> None:
-        instance = self.catalog.instances[qn]
-        text = self.text(node.func)
-        arg = None
-        if instance.seed_arg is not None or instance.keyword is not None:
-            arg = call_argument(node, instance.keyword, instance.seed_arg)
-        if arg is None and _has_star(node):
-            return
-        site = self.constructor_sites.get(id(node))
-        if arg is None and site is not None and reseeding.seeded_before_use(site, lambda e: not self.entropy_of(e)):
-            return  # `rs = RandomState()` then `rs.seed(1)`: nothing is drawn before the seed
-        if arg is not None:
-            entropy = self.entropy_of(arg.value)
-            if entropy:
-                self.facts.findings.append(
-                    LocalFinding("RPL102", self.span(node), {"call": text, "source": entropy, "variant": "entropy"})
-                )
-            elif _literal(arg.value) is None and not instance.seed_required:
-                self.facts.findings.append(
-                    LocalFinding("RPL102", self.span(node), {"call": text, "variant": "none"})
-                )
-            elif not instance.seed_required and isinstance(ref := self._u_op_value(arg.value), OptionRef):
-                # `default_rng(args.seed)`: seeded from OS entropy when the option's default
-                # is None; the rule asks each program that runs this module for the default
-                data = {"call": text, "value": self.text(arg.value), "option": ref.name, "variant": "option"}
-                self.facts.findings.append(LocalFinding("RPL102", self.span(node), data))
-            return
-        if instance.seed_required:
-            return
-        self.facts.findings.append(LocalFinding("RPL102", self.span(node), {"call": text}))
-
-    def _maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> None:
-        if self.in_text:
-            return  # `f"tcp://localhost:{random.randrange(49152, 65535)}"`: a name, not data
-        if (draw.unless or draw.when) and any(a.star == "**" for a in node.args):
-            # keyword arguments unknown (`**kwargs`): cannot tell whether `generator=`,
-            # `seed=`, `shuffle=True`... is given. A draw without conditions still draws
-            # (`def linear(*args, **kwargs): return nn.Linear(*args, **kwargs)`).
-            return
-        for cond in draw.unless:
-            arg = call_argument(node, cond.keyword, cond.position)
-            if (cond.default if arg is None else _literal(arg.value)) is not None:
-                return
-        for cond in draw.when:
-            if not _condition_holds(node, cond, self):
-                return
-        library: Optional[str] = draw.library
-        if draw.input is not None:
-            library = _INPUT_CHECKS[draw.input](self, node)
-            if library is None:
-                return  # e.g. `fit(dataset)`: the input brings its own order
-        if len(self.scopes) == 1 and library in ("numpy", "random"):
-            self.top_draws.add(id(node))
-        self.emit(
-            Draw(
-                api=draw.api if not draw.method else f".{draw.api}",
-                library=library,
-                kind="init" if draw.library == "torch" and id(node) in self.parameter_args else draw.kind,
-                deferred=draw.deferred,
-                span=self.span(node),
-                text=text,
-                conds=self.current_conds(),
-            )
-        )
-
 
 # Modules a program commonly renames by assignment (`tf1 = tf.compat.v1`).
 _MODULE_ALIASES = frozenset({"tensorflow.compat.v1", "tensorflow.compat.v2"})
-
-
-# What decides a draw whose catalog entry names an `input`: the library it draws from, or None.
-_INPUT_CHECKS = {**keras.INPUT_CHECKS, "pandas-frame": pandas.frame_sample_draws}
 
 
 def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:
@@ -1131,55 +713,6 @@ def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:
 def dunder_member(qualname: str) -> bool:
     """``torchvision.models.__dict__.keys``: a module's dunder attributes build no model."""
     return any(part.startswith("__") and part.endswith("__") for part in qualname.split(".")[1:])
-
-
-_PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
-
-
-def _held_state(node: cst.Call, qn: Optional[str]) -> Optional[cst.BaseExpression]:
-    """The value a module keeps as state that a checkpoint load restores: the tensor of
-    ``nn.Parameter(x)``, or of ``self.register_buffer(name, x)`` (unless
-    ``persistent=False``: such a buffer is not in the state dict)."""
-    if qn in _PARAMETER_CLASSES:
-        return node.args[0].value if node.args else None
-    func = node.func
-    if isinstance(func, cst.Attribute) and func.attr.value == "register_buffer" and len(node.args) >= 2:
-        persistent = next((a for a in node.args if a.keyword is not None and a.keyword.value == "persistent"), None)
-        if persistent is None or _literal(persistent.value) is not False:
-            return node.args[1].value
-    return None
-
-
-def _calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
-    """The calls of an expression, through arithmetic (`scale * torch.randn(n)`) and
-    method chains (`torch.randn(n).to(memory_format=...)`)."""
-    if isinstance(expr, cst.Call):
-        func = expr.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, (cst.Call, cst.BinaryOperation)):
-            return [expr, *_calls_in(func.value)]
-        return [expr]
-    if isinstance(expr, cst.BinaryOperation):
-        return _calls_in(expr.left) + _calls_in(expr.right)
-    if isinstance(expr, cst.UnaryOperation):
-        return _calls_in(expr.expression)
-    return []
-
-
-def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) -> bool:
-    arg = call_argument(node, cond.keyword, cond.position)
-    if arg is None:
-        value = cond.default
-    elif cond.value == "keras-initializer" and collector is not None:
-        value = keras.initializer_value(collector, arg.value)
-    else:
-        value = _literal(arg.value)
-    if value == UNKNOWN:
-        return True  # not a literal: it may well hold (e.g. shuffle=is_train)
-    if cond.excluded is not None and value in cond.excluded:
-        return False
-    if cond.values is None:
-        return arg is not None or cond.excluded is not None
-    return value in cond.values
 
 
 def parse_module(source: str) -> cst.Module:

@@ -1,0 +1,107 @@
+"""Facts of branch conditions: the ``if`` tests on the way to an event, as the small
+tree language of :class:`~reprolint.analysis.module_facts.Cond` that the program model
+evaluates with the option defaults, and the ``if __name__ == "__main__":`` guard.
+
+:class:`ConditionFacts` is mixed into the fact collector of
+:mod:`reprolint.analysis.facts`; it uses the collector's stack of enclosing conditions
+(``conds``), its scopes and module constants and its helpers ``text`` and ``span``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.module_facts import Cond
+from reprolint.analysis.values import UNKNOWN
+
+__all__ = ["ConditionFacts", "is_main_guard"]
+
+
+def is_main_guard(test: cst.BaseExpression) -> bool:
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    target = test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return False
+    sides = (test.left, target.comparator)
+    names = [s for s in sides if isinstance(s, cst.Name) and s.value == "__name__"]
+    strings = [s for s in sides if _literal(s) == "__main__"]
+    return bool(names) and bool(strings)
+
+
+class ConditionFacts:
+    """The branch conditions of the fact collector."""
+
+    cond_texts: dict[int, str]
+    conds: list[tuple[Any, bool, cst.BaseExpression]]
+    module_consts: dict[str, Any]
+    scopes: list[Any]
+
+    def current_conds(self) -> tuple[Cond, ...]:
+        """The enclosing branch conditions that defaults can decide, with their text."""
+        out = []
+        for tree, polarity, test in self.conds:
+            if tree == ("unknown",):
+                continue  # can never be shown false by defaults: not worth its text
+            key = id(test)
+            if key not in self.cond_texts:
+                self.cond_texts[key] = self.text(test)  # type: ignore[attr-defined]
+            out.append(Cond(tree, polarity, self.cond_texts[key]))
+        return tuple(out)
+
+    def located_conds(self) -> tuple[Cond, ...]:
+        """:meth:`current_conds` with where each condition is written."""
+        out = []
+        for tree, polarity, test in self.conds:
+            if tree == ("unknown",):
+                continue
+            key = id(test)
+            if key not in self.cond_texts:
+                self.cond_texts[key] = self.text(test)  # type: ignore[attr-defined]
+            out.append(Cond(tree, polarity, self.cond_texts[key], self.span(test)))  # type: ignore[attr-defined]
+        return tuple(out)
+
+    def cond_tree(self, node: cst.BaseExpression) -> Any:
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return ("not", self.cond_tree(node.expression))
+        if isinstance(node, cst.BooleanOperation):
+            op = "and" if isinstance(node.operator, cst.And) else "or"
+            return (op, self.cond_tree(node.left), self.cond_tree(node.right))
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            comp = node.comparisons[0]
+            left = self.value_tree(node.left)
+            right = _literal(comp.comparator)
+            if isinstance(comp.operator, (cst.Is, cst.IsNot)) and right is None:
+                return ("isnone" if isinstance(comp.operator, cst.Is) else "notnone", left)
+            ops = {
+                cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<",
+                cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+            }
+            for klass, op in ops.items():
+                if isinstance(comp.operator, klass) and right != UNKNOWN:
+                    return ("cmp", left, op, right)
+            return ("unknown",)
+        return ("truthy", self.value_tree(node))
+
+    def value_tree(self, node: cst.BaseExpression) -> Any:
+        if isinstance(node, cst.Name):
+            value = _literal(node)
+            if value != UNKNOWN:
+                return ("const", value)
+            for scope in reversed(self.scopes):
+                if scope.kind == "function":
+                    if node.value in scope.params:
+                        return ("const", scope.params[node.value])
+                    if node.value in scope.locals:
+                        return ("unknown",)
+                    break
+            if node.value in self.module_consts:
+                return ("const", self.module_consts[node.value])
+            return ("unknown",)
+        if isinstance(node, cst.Attribute):
+            return ("attr", node.attr.value)
+        value = _literal(node)
+        return ("const", value) if value != UNKNOWN else ("unknown",)

@@ -1,0 +1,146 @@
+"""The fact records of one module: plain frozen data (no CST nodes) that the fact pass of
+:mod:`reprolint.analysis.facts` collects, that the cache stores and that
+:mod:`reprolint.analysis.program` combines across files: the events of a module and of
+its functions (seeds, draws, project calls, imports, the ``__main__`` guard, no-grad
+regions, usage events) with the branch conditions on their way, and the findings that
+need no program (:class:`LocalFinding`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+from reprolint.analysis.usage_events import Usage
+from reprolint.model import Span
+
+__all__ = [
+    "Call",
+    "Cond",
+    "Draw",
+    "Event",
+    "FunctionFacts",
+    "Guard",
+    "Import",
+    "LocalFinding",
+    "ModuleFacts",
+    "Region",
+    "Seed",
+]
+
+
+@dataclass(frozen=True)
+class Cond:
+    """A branch condition on the way to an event.
+
+    ``tree`` is a small tuple language the program model evaluates with the option
+    defaults: ("const", v) ("attr", name) ("isnone", t) ("notnone", t) ("truthy", t)
+    ("not", t) ("and", t...) ("or", t...) ("cmp", t, op, v) ("unknown",).
+    ``polarity``: the event runs when the condition is true (False: in its ``else``).
+    """
+
+    tree: Any
+    polarity: bool
+    text: str  # the condition as written
+    # where the condition is written (kept for seeding calls, whose RPL104 finding points
+    # back at the guard); not part of equality
+    span: Any = field(default=None, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A call that seeds one or more libraries' global generators."""
+
+    api: str
+    libs: tuple[str, ...]
+    span: Span
+    text: str
+    entropy: Optional[str]  # source of an entropy-valued seed argument, e.g. "`time.time()`"
+    entropy_ref: Optional[str]  # `args.<name>` seed whose argparse default may be entropy
+    no_seed: bool  # called without a seed, so it seeds from OS entropy
+    conds: tuple[Cond, ...] = ()
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A draw from a library's global generator."""
+
+    api: str
+    library: str
+    kind: str
+    deferred: bool
+    span: Span
+    text: str
+    conds: tuple[Cond, ...] = ()
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call that may target a project function or class (resolved per program)."""
+
+    target: str  # "pkg.mod.func", ".rel.func" (leading dots = level) or ":local.name"
+    span: Span
+    text: str
+    entropy: Optional[str]
+    entropy_ref: Optional[str]
+    conds: tuple[Cond, ...] = ()
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str  # dotted; leading dots for relative imports
+    optional: bool = False  # `from pkg import name`: `pkg.name` may be a submodule or not
+
+
+@dataclass(frozen=True)
+class Guard:
+    """Start or end of the ``if __name__ == "__main__":`` block."""
+
+    begin: bool
+
+
+@dataclass(frozen=True)
+class Region:
+    """Start or end of a ``with torch.no_grad():`` (or ``inference_mode``) block."""
+
+    begin: bool
+
+
+Event = Union[Seed, Draw, Call, Import, Guard, Region, Usage]  # Usage: RPL2xx-RPL4xx facts (usage_events.py)
+
+
+@dataclass(frozen=True)
+class LocalFinding:
+    """A finding that does not depend on the program (RPL102, RPL401, RPL402): its rule
+    code and the fields its rule renders the message from (``variant`` picks a wording)."""
+
+    code: str
+    span: Span
+    data: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass
+class FunctionFacts:
+    qualname: str
+    events: list[Event] = field(default_factory=list)
+    no_grad: bool = False  # decorated with @torch.no_grad() / @torch.inference_mode()
+
+
+@dataclass
+class ModuleFacts:
+    path: str
+    events: list[Event] = field(default_factory=list)
+    functions: dict[str, FunctionFacts] = field(default_factory=dict)
+    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> base targets
+    has_main_guard: bool = False
+    top_level_work: bool = False
+    imported_modules: tuple[str, ...] = ()
+    star_imports: tuple[str, ...] = ()  # `from <module> import *` (relative ones with their dots)
+    findings: list[LocalFinding] = field(default_factory=list)
+    arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
+    arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
+    # option dest -> the flag a user passes (`--cuda`), for messages about non-default runs
+    option_flags: dict[str, str] = field(default_factory=dict)
+    uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)
+    # class qualname -> `self.<attr>` RNG instances its methods draw from (RPL403)
+    class_rngs: dict[str, list[str]] = field(default_factory=dict)

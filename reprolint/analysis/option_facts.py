@@ -1,0 +1,137 @@
+"""Facts of command-line options: what ``argparse``'s ``add_argument(...)`` and
+``click.option(...)`` declare (the option's name, the flag a user passes, its default as
+the program sees it, an entropy-valued default) and the device options that put a
+program on CUDA (``--device cuda`` by default, ``device_map="auto"``).
+
+:class:`OptionFacts` is mixed into the fact collector of :mod:`reprolint.analysis.facts`;
+it uses the collector's ``uses`` and its helpers ``text``, ``span``, ``emit``,
+``entropy_of``, ``current_conds`` and ``_u_emit``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+from reprolint.analysis.cst_helpers import find_argument as call_argument, literal as _literal
+from reprolint.analysis.module_facts import Cond
+from reprolint.analysis.usage_events import CudaWork
+
+__all__ = ["OptionFacts"]
+
+
+_TRUE_WORDS = frozenset({"true", "yes", "y", "t", "1", "on"})
+_FALSE_WORDS = frozenset({"false", "no", "n", "f", "0", "off"})
+
+
+def _parsed_default(default: Any, type_arg: Optional[cst.Arg]) -> Any:
+    """An option's default as the program sees it: argparse passes a string default
+    through ``type=`` (``type=bool`` makes any non-empty string true; a ``str2bool``-style
+    converter reads ``"False"`` as false, as the words it accepts say)."""
+    if not isinstance(default, str) or type_arg is None:
+        return default
+    converter = type_arg.value
+    name = converter.value if isinstance(converter, cst.Name) else None
+    if name == "bool":
+        return bool(default)
+    if name in ("str", "int", "float"):
+        return default
+    word = default.strip().lower()
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    return default
+
+
+class OptionFacts:
+    """The option handling of the fact collector: declared options and device options."""
+
+    uses: set[str]
+
+    def option_flag(self, call: cst.Call) -> Optional[str]:
+        """The long flag of ``add_argument('-c', '--cuda', ...)`` as written (``--cuda``),
+        followed by `` ...`` when it takes a value (no ``store_true``-like action)."""
+        names = [_literal(a.value) for a in call.args if a.keyword is None]
+        flags = [n for n in names if isinstance(n, str) and n.startswith("-")]
+        longs = [n for n in flags if n.startswith("--")]
+        flag = (longs or flags or [None])[0]
+        if flag is None:
+            return None
+        action = call_argument(call, "action", None)
+        bare = action is not None and (
+            _literal(action.value) in ("store_true", "store_false", "store_const", "count")
+            or self.text(action.value).endswith("BooleanOptionalAction")  # type: ignore[attr-defined]
+        )
+        return flag if bare else f"{flag} ..."
+
+    def option_default(self, call: cst.Call) -> tuple[Optional[str], Any, Optional[str]]:
+        """(dest, default, entropy) of `add_argument(...)` / `click.option(...)`."""
+        flags = [a for a in call.args if a.keyword is None and isinstance(a.value, cst.SimpleString)]
+        dest: Optional[str] = None
+        for arg in flags:
+            value = _literal(arg.value)
+            if isinstance(value, str):
+                if value.startswith("--"):
+                    dest = value[2:].replace("-", "_")
+                    break
+                if dest is None and not value.startswith("-"):
+                    dest = value.replace("-", "_")
+                elif dest is None:
+                    dest = value.lstrip("-").replace("-", "_")
+        dest_arg = call_argument(call, "dest", None)
+        if dest_arg is not None and isinstance(_literal(dest_arg.value), str):
+            dest = _literal(dest_arg.value)
+        default_arg = call_argument(call, "default", None)
+        action = call_argument(call, "action", None)
+        action_value = _literal(action.value) if action is not None else None
+        if default_arg is not None:
+            default = _parsed_default(_literal(default_arg.value), call_argument(call, "type", None))
+        elif action_value == "store_true" or call_argument(call, "is_flag", None) is not None:
+            default = False
+        elif action_value == "store_false":
+            default = True
+        else:
+            default = None
+        entropy = self.entropy_of(default_arg.value) if default_arg is not None else None  # type: ignore[attr-defined]
+        return dest, default, entropy
+
+    def device_option(self, node: cst.Call, dest: str, default: Any) -> None:
+        """``add_argument('--device', default='cuda')``: the program runs on CUDA by default
+        (what ``torch.device(args.device)`` then selects). Recorded at the option, which runs
+        wherever the parser is built."""
+        if "torch" not in self.uses or not isinstance(default, str):
+            return
+        if not ("device" in dest or "gpu" in dest or "cuda" in dest):
+            return
+        if default == "cuda" or default.startswith("cuda:"):
+            self._u_emit(CudaWork, f"`--{dest.replace('_', '-')}` default {default!r}", node)  # type: ignore[attr-defined]
+            return
+        choices = call_argument(node, "choices", None)
+        listed = _literal(choices.value) if choices is not None else None
+        if default == "cpu" and (
+            choices is None
+            or isinstance(listed, (list, tuple)) and any(isinstance(c, str) and c.startswith("cuda") for c in listed)
+        ):
+            # `--device cpu` by default: CUDA when the user passes `--device cuda`
+            asked = Cond(("cmp", ("attr", dest), "==", "cuda"), True, f"args.{dest} == 'cuda'")
+            self.emit(CudaWork(  # type: ignore[attr-defined]
+                "the device option", self.span(node), self.text(node.func),  # type: ignore[attr-defined]
+                self.current_conds() + (asked,),  # type: ignore[attr-defined]
+            ))
+
+    def device_map(self, node: cst.Call) -> None:
+        """``from_pretrained(..., device_map="auto")``: accelerate places the weights on the
+        GPUs it finds (any map but ``"cpu"``)."""
+        if "torch" not in self.uses and "transformers" not in self.uses:
+            return
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "device_map":
+                value = _literal(arg.value)
+                if value is None or value == "cpu" or (isinstance(arg.value, cst.Dict) and all(
+                    isinstance(e, cst.DictElement) and _literal(e.value) == "cpu" for e in arg.value.elements
+                )):
+                    return
+                self._u_emit(CudaWork, f"`device_map={self.text(arg.value)[:40]}`", node)  # type: ignore[attr-defined]
+                return

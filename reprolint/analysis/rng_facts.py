@@ -1,0 +1,204 @@
+"""Facts of the random number generators: calls that seed a library's global generator
+(:class:`~reprolint.analysis.module_facts.Seed`), draws from a global generator
+(:class:`~reprolint.analysis.module_facts.Draw`, with the catalog's conditions on the
+call's arguments), generator instances made without a seed or from entropy (RPL102),
+and the values a module keeps as weights (``nn.Parameter(x)``, a registered buffer),
+whose draws initialise them.
+
+:class:`RngFacts` is mixed into the fact collector of :mod:`reprolint.analysis.facts`;
+it uses the collector's state (the catalog, the import aliases, the names bound to
+generators) and its helpers ``qualify``, ``text``, ``span``, ``emit``, ``entropy_of``,
+``attr_ref``, ``current_conds``, ``located_conds`` and ``_u_op_value``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+from reprolint.analysis.calls import keras, pandas, reseeding
+from reprolint.analysis.cst_helpers import attr_chain, find_argument as call_argument, literal as _literal
+from reprolint.analysis.module_facts import Draw, LocalFinding, ModuleFacts, Seed
+from reprolint.analysis.values import UNKNOWN, OptionRef
+from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog
+
+__all__ = ["RngFacts", "calls_in", "held_state"]
+
+
+def _has_star(call: cst.Call) -> bool:
+    return any(a.star for a in call.args)
+
+
+# What decides a draw whose catalog entry names an `input`: the library it draws from, or None.
+_INPUT_CHECKS = {**keras.INPUT_CHECKS, "pandas-frame": pandas.frame_sample_draws}
+
+
+_PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def held_state(node: cst.Call, qn: Optional[str]) -> Optional[cst.BaseExpression]:
+    """The value a module keeps as state that a checkpoint load restores: the tensor of
+    ``nn.Parameter(x)``, or of ``self.register_buffer(name, x)`` (unless
+    ``persistent=False``: such a buffer is not in the state dict)."""
+    if qn in _PARAMETER_CLASSES:
+        return node.args[0].value if node.args else None
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "register_buffer" and len(node.args) >= 2:
+        persistent = next((a for a in node.args if a.keyword is not None and a.keyword.value == "persistent"), None)
+        if persistent is None or _literal(persistent.value) is not False:
+            return node.args[1].value
+    return None
+
+
+def calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
+    """The calls of an expression, through arithmetic (`scale * torch.randn(n)`) and
+    method chains (`torch.randn(n).to(memory_format=...)`)."""
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, (cst.Call, cst.BinaryOperation)):
+            return [expr, *calls_in(func.value)]
+        return [expr]
+    if isinstance(expr, cst.BinaryOperation):
+        return calls_in(expr.left) + calls_in(expr.right)
+    if isinstance(expr, cst.UnaryOperation):
+        return calls_in(expr.expression)
+    return []
+
+
+def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) -> bool:
+    arg = call_argument(node, cond.keyword, cond.position)
+    if arg is None:
+        value = cond.default
+    elif cond.value == "keras-initializer" and collector is not None:
+        value = keras.initializer_value(collector, arg.value)
+    else:
+        value = _literal(arg.value)
+    if value == UNKNOWN:
+        return True  # not a literal: it may well hold (e.g. shuffle=is_train)
+    if cond.excluded is not None and value in cond.excluded:
+        return False
+    if cond.values is None:
+        return arg is not None or cond.excluded is not None
+    return value in cond.values
+
+
+class RngFacts:
+    """The seed, draw and generator-instance handling of the fact collector."""
+
+    aliases: dict[str, str]
+    catalog: RngCatalog
+    constructor_sites: dict[int, reseeding.Site]
+    facts: ModuleFacts
+    generator_vars: set[str]
+    in_text: int
+    parameter_args: set[int]
+    rng_vars: set[str]
+    scopes: list[Any]
+    top_draws: set[int]
+
+    def is_generator(self, receiver: cst.BaseExpression) -> bool:
+        if isinstance(receiver, cst.Call):
+            return self.qualify(receiver.func) in ("torch.Generator", "torch._C.Generator")  # type: ignore[attr-defined]
+        chain = attr_chain(receiver)
+        return chain is not None and chain[-1] in self.generator_vars
+
+    def is_rng_instance(self, receiver: cst.BaseExpression) -> bool:
+        if isinstance(receiver, cst.Call):
+            qn = self.qualify(receiver.func) or ""  # type: ignore[attr-defined]
+            return qn in self.catalog.instances or qn == "numpy.random.Generator"
+        chain = attr_chain(receiver)
+        if chain is None:
+            return False
+        if chain[0] in self.aliases:  # a module attribute, not an instance
+            return True
+        return chain[-1] in self.rng_vars or chain[-1] in self.generator_vars
+
+    def seed(self, node: cst.Call, qn: str) -> None:
+        seeder = self.catalog.seeders[qn]
+        arg = None
+        if seeder.seed_arg is not None or seeder.keyword is not None:
+            arg = call_argument(node, seeder.keyword, seeder.seed_arg)
+        no_seed = (
+            seeder.entropy_without_seed
+            and not _has_star(node)
+            and (arg is None or _literal(arg.value) is None)
+        )
+        value = arg.value if arg is not None else None
+        self.emit(  # type: ignore[attr-defined]
+            Seed(
+                api=qn,
+                libs=seeder.seeds,
+                span=self.span(node),  # type: ignore[attr-defined]
+                text=self.text(node.func),  # type: ignore[attr-defined]
+                entropy=self.entropy_of(value),  # type: ignore[attr-defined]
+                entropy_ref=self.attr_ref(value),  # type: ignore[attr-defined]
+                no_seed=no_seed,
+                conds=self.located_conds(),  # type: ignore[attr-defined]
+            )
+        )
+
+    def instance(self, node: cst.Call, qn: str) -> None:
+        instance = self.catalog.instances[qn]
+        text = self.text(node.func)  # type: ignore[attr-defined]
+        arg = None
+        if instance.seed_arg is not None or instance.keyword is not None:
+            arg = call_argument(node, instance.keyword, instance.seed_arg)
+        if arg is None and _has_star(node):
+            return
+        site = self.constructor_sites.get(id(node))
+        if arg is None and site is not None and reseeding.seeded_before_use(site, lambda e: not self.entropy_of(e)):  # type: ignore[attr-defined]
+            return  # `rs = RandomState()` then `rs.seed(1)`: nothing is drawn before the seed
+        if arg is not None:
+            entropy = self.entropy_of(arg.value)  # type: ignore[attr-defined]
+            if entropy:
+                self.facts.findings.append(
+                    LocalFinding("RPL102", self.span(node), {"call": text, "source": entropy, "variant": "entropy"})  # type: ignore[attr-defined]
+                )
+            elif _literal(arg.value) is None and not instance.seed_required:
+                self.facts.findings.append(
+                    LocalFinding("RPL102", self.span(node), {"call": text, "variant": "none"})  # type: ignore[attr-defined]
+                )
+            elif not instance.seed_required and isinstance(ref := self._u_op_value(arg.value), OptionRef):  # type: ignore[attr-defined]
+                # `default_rng(args.seed)`: seeded from OS entropy when the option's default
+                # is None; the rule asks each program that runs this module for the default
+                data = {"call": text, "value": self.text(arg.value), "option": ref.name, "variant": "option"}  # type: ignore[attr-defined]
+                self.facts.findings.append(LocalFinding("RPL102", self.span(node), data))  # type: ignore[attr-defined]
+            return
+        if instance.seed_required:
+            return
+        self.facts.findings.append(LocalFinding("RPL102", self.span(node), {"call": text}))  # type: ignore[attr-defined]
+
+    def maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> None:
+        if self.in_text:
+            return  # `f"tcp://localhost:{random.randrange(49152, 65535)}"`: a name, not data
+        if (draw.unless or draw.when) and any(a.star == "**" for a in node.args):
+            # keyword arguments unknown (`**kwargs`): cannot tell whether `generator=`,
+            # `seed=`, `shuffle=True`... is given. A draw without conditions still draws
+            # (`def linear(*args, **kwargs): return nn.Linear(*args, **kwargs)`).
+            return
+        for cond in draw.unless:
+            arg = call_argument(node, cond.keyword, cond.position)
+            if (cond.default if arg is None else _literal(arg.value)) is not None:
+                return
+        for cond in draw.when:
+            if not _condition_holds(node, cond, self):
+                return
+        library: Optional[str] = draw.library
+        if draw.input is not None:
+            library = _INPUT_CHECKS[draw.input](self, node)
+            if library is None:
+                return  # e.g. `fit(dataset)`: the input brings its own order
+        if len(self.scopes) == 1 and library in ("numpy", "random"):
+            self.top_draws.add(id(node))
+        self.emit(  # type: ignore[attr-defined]
+            Draw(
+                api=draw.api if not draw.method else f".{draw.api}",
+                library=library,
+                kind="init" if draw.library == "torch" and id(node) in self.parameter_args else draw.kind,
+                deferred=draw.deferred,
+                span=self.span(node),  # type: ignore[attr-defined]
+                text=text,
+                conds=self.current_conds(),  # type: ignore[attr-defined]
+            )
+        )
