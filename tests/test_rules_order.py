@@ -105,6 +105,8 @@ TRAINING = (
     ("files = os.listdir('d')\nprint(list(zip(files, glob.glob('m/*'))))", True),
     ("files = os.listdir('d')\nfor f in files:\n    print(model(torch.load(f)).sum())\n    break", True),
     ("print(os.listdir('d')[2])", True),
+    # a use not classified keeps the finding: here a nested comprehension's element 2
+    ("print([f for e in ('a', 'b') for f in glob.glob(e)][2])", True),
 ])
 def test_listing_in_an_evaluation_program_is_reported_where_it_picks_by_position(use: str, picks: bool) -> None:
     """An evaluation program that goes through, prints or hands on a whole listing only

@@ -45,12 +45,14 @@ LISTINGS = {
 
 
 # How a use of a listing depends on its order, weakest first (a finding's ``use``):
-# ``loop`` goes through every entry in turn; ``passed`` hands the listing on (a call's
-# argument, ``print``, a subprocess's argument list), where the callee decides; ``position``
-# picks entries by their place (an index, a slice, a split, a random pick, a loop that
-# stops early), so the order decides *which* files are used. A module only evaluation,
-# demo or test programs run keeps only ``position`` uses (see the rule).
-_USE_RANKS = {"loop": 1, "passed": 2, "position": 3}
+# ``loop`` goes through every entry in turn; ``passed`` hands the whole listing to a call
+# (its argument, or part of a list or concatenation that is: ``print(files)``,
+# ``subprocess.run(["cmd"] + files)``), where the callee decides; ``other`` is any use not
+# classified (an attribute, an operator, a comprehension's copy read elsewhere);
+# ``position`` picks entries by their place (an index, a slice, a split, a random pick, a
+# loop that stops early), so the order decides *which* files are used. A module only
+# evaluation, demo or test programs run drops ``loop`` and ``passed`` (see the rule).
+_USE_RANKS = {"loop": 1, "passed": 2, "other": 3, "position": 4}
 
 
 def mark_use(entry: list[Any], use: str) -> None:
@@ -348,6 +350,7 @@ class ListingOrderFacts:
 
     _u_unordered: set[int]
     _u_positioned: set[int]
+    _u_handed_on: set[int]
     _u_claimed: set[int]
     _u_store: set[int]
 
@@ -384,6 +387,8 @@ class ListingOrderFacts:
         for arg in node.args:
             if arg.keyword is not None:  # `f(files=...)` names a parameter, not the variable
                 self._u_store.add(id(arg.keyword))
+        for arg in node.args:
+            self._u_mark_handed_on(arg.value)
         func = node.func
         zipped = isinstance(func, cst.Name) and func.value == "zip" and not self.is_local("zip")  # type: ignore[attr-defined]
         if qn in _POSITION_PICKERS or zipped:
@@ -415,7 +420,25 @@ class ListingOrderFacts:
             return
         if id(node) in self._u_unordered or id(node) in self._u_claimed:
             return
-        self._u_report_listing(node, root[1], use="position" if id(node) in self._u_positioned else "passed")
+        self._u_report_listing(node, root[1], use=self.u_listing_use(node))
+
+    def u_listing_use(self, node: cst.CSTNode) -> str:
+        """What a listing's (or the name holding it) node does with the order here."""
+        if id(node) in self._u_positioned:
+            return "position"
+        return "passed" if id(node) in self._u_handed_on else "other"
+
+    def _u_mark_handed_on(self, value: cst.BaseExpression) -> None:
+        """A call's argument, and the parts of a list, tuple or ``+`` it is made of, are
+        handed to the callee whole."""
+        self._u_handed_on.add(id(value))
+        kind = type(value)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.BinaryOperation and type(value.operator) is cst.Add:  # type: ignore[attr-defined]
+            self._u_mark_handed_on(value.left)  # type: ignore[attr-defined]
+            self._u_mark_handed_on(value.right)  # type: ignore[attr-defined]
+        elif kind is cst.List or kind is cst.Tuple:
+            for element in value.elements:  # type: ignore[attr-defined]
+                self._u_mark_handed_on(element.value)
 
     def _u_mark_positioned(self, node: cst.BaseExpression) -> None:
         """``node``'s elements are picked by position: the node itself (a name holding a

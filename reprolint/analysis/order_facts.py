@@ -66,7 +66,6 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
     """
 
     _u_unordered: set[int]
-    _u_positioned: set[int]
     _u_claimed: set[int]
     _u_store: set[int]
     _u_attr_listings: dict[tuple[str, str], list[Any]]
@@ -87,7 +86,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
             entry = state.listings.get(node.value)
             if entry is not None:
                 if id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-                    mark_use(entry, "position" if id(node) in self._u_positioned else "passed")
+                    mark_use(entry, self.u_listing_use(node))
                 return
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -101,7 +100,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         key = (self.current_class() or "", attr)  # type: ignore[attr-defined]
         entry = self._u_attr_listings.get(key)
         if entry is not None and id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-            mark_use(entry, "position" if id(node) in self._u_positioned else "passed")
+            mark_use(entry, self.u_listing_use(node))
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         for comp in node.comparisons:

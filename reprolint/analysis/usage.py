@@ -183,6 +183,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
     def _u_init(self) -> None:
         self._u_unordered: set[int] = set()  # nodes whose order nobody uses
         self._u_positioned: set[int] = set()  # nodes whose elements are picked by position (RPL402)
+        self._u_handed_on: set[int] = set()  # call arguments: nodes handed on whole (RPL402)
         self._u_claimed: set[int] = set()  # listing/set nodes a consumer already judged
         self._u_store: set[int] = set()  # Name nodes that are assignment targets
         self._u_in_loop: set[int] = set()  # set_epoch and backward calls inside a loop
