@@ -233,13 +233,14 @@ def test_a_declared_keras_3_runs_on_tf_2_16_or_newer(cli, tmp_path: Path) -> Non
     assert "call `tf.config.experimental.enable_op_determinism()` at its start" in item["message"]
 
 
-def test_tf1_bias_add_is_reported_per_call_and_no_rpl304(cli, tmp_path: Path) -> None:
+def test_tf1_bias_add_is_one_finding_per_program_and_no_rpl304(cli, tmp_path: Path) -> None:
     train = TF1.replace(
         "loss = tf.reduce_mean(tf.matmul(x, w))\n",
-        "h = tf.layers.dense(x, 8)\nz = tf.layers.dense(h, 1, use_bias=False)\nloss = tf.reduce_mean(z)\n",
+        "h = tf.layers.dense(x, 8)\nh = tf.layers.dense(h, 8)\nz = tf.layers.dense(h, 1, use_bias=False)\nloss = tf.reduce_mean(z)\n",
     )
     project = write(tmp_path, {"setup.py": "setup(install_requires=['tensorflow>=1.8,<2.0'])\n", "train.py": train, ".git/HEAD": ""})
     item = rpl204(cli, project)
-    assert item["line"] == 6  # the dense layer with a bias, not the one without
+    assert item["line"] == 6  # the first dense layer with a bias; the other one is related, not the one without
+    assert [(r["line"], r["message"]) for r in item["related"]] == [(7, "`tf.layers.dense(...)` also adds a bias with `bias_add`")]
     assert "`tf.layers.dense(...)` (its gradient) is nondeterministic on GPU in TensorFlow 1.15, declared as " \
         "`tensorflow>=1.8,<2.0` in setup.py" in item["message"]  # not 1.99

@@ -157,7 +157,8 @@ def load_dev(root: Path = HERE) -> EvalSet:
             problems.append(
                 Problem(
                     entry["repo"], norm_path(entry["path"]), norm_path(item["path"]),
-                    int(item.get("line", 0)), _cell(item), (rule,),
+                    # `also_rules`: other codes that name the problem (LABELLING.md §6)
+                    int(item.get("line", 0)), _cell(item), (rule, *item.get("also_rules", [])),
                     item.get("match", "line") == "program", "high", rule, item.get("what", ""),
                 )
             )

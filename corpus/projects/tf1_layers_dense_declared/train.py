@@ -7,7 +7,7 @@ np.random.seed(0)
 obs = tf.placeholder(tf.float32, [None, 4])
 act = tf.placeholder(tf.int32, [None])
 hidden = tf.layers.dense(obs, 32, activation=tf.tanh)  # expect: RPL204
-logits = tf.layers.dense(hidden, 2)  # expect: RPL204
+logits = tf.layers.dense(hidden, 2)
 no_bias = tf.layers.dense(hidden, 2, use_bias=False)
 logp = tf.reduce_sum(tf.one_hot(act, 2) * tf.nn.log_softmax(logits), axis=1)
 loss = -tf.reduce_mean(logp) + 0.0 * tf.reduce_sum(no_bias)

@@ -18,7 +18,7 @@ class MissingTfOpDeterminism(Rule):
     in TF 2.1-2.7. Before TF 2.1 stock TensorFlow has no such switch (only
     `TF_CUDNN_DETERMINISTIC=1` from 1.14, for cuDNN convolution and max-pooling
     algorithms), so this rule does not report a TF 1.x or 2.0 program: RPL204 reports
-    its nondeterministic GPU kernels op by op (cuDNN convolutions and pooling trained
+    its nondeterministic GPU kernels, each kind once per program (cuDNN convolutions and pooling trained
     without `TF_CUDNN_DETERMINISTIC`, bias_add's gradient).
 
     Training programs only (not tests, demos or evaluation scripts). A TensorFlow

@@ -18,9 +18,14 @@ _ENABLE = "`tf.config.experimental.enable_op_determinism()`"
 # The switch TF 1.14-2.0 has for cuDNN convolution and pooling algorithms.
 _CUDNN_SWITCH = "env:TF_CUDNN_DETERMINISTIC=1"
 
-# Entries whose switch is one for the whole program: the first call is reported, the
-# others are its related locations.
-_ONE_PER_PROGRAM = frozenset({"cudnn-conv-pool-backprop-before-2-1", "cudnn-conv-pool-backprop-before-1-14"})
+# Entries whose cause is one for the whole program (the switch TF 1.14-2.0 has for cuDNN;
+# for bias_add, the TensorFlow release itself): the first call is reported, the others
+# are its related locations, with what they share.
+_ONE_PER_PROGRAM = {
+    "cudnn-conv-pool-backprop-before-2-1": "also runs cuDNN",
+    "cudnn-conv-pool-backprop-before-1-14": "also runs cuDNN",
+    "bias-add-backprop-before-2-1": "also adds a bias with `bias_add`",
+}
 
 
 # Settings that are no source of nondeterminism by themselves, only a hole in the
@@ -74,12 +79,12 @@ class TfNondeterministicOp(Rule):
       module, like the import alias.
 
     Before TF 2.1, which has no op-determinism switch (RPL304 does not report such a
-    program), its GPU kernels are reported here: the `BiasAdd` backprop
+    program), its GPU kernels are reported here, each kind once per program at its first
+    call with the other calls as related locations: the `BiasAdd` backprop
     (`tf.nn.bias_add`, `tf.layers.dense`), which has no deterministic kernel in stock
-    TensorFlow, at each call; and cuDNN convolutions and max-pooling trained without
+    TensorFlow before 2.1; and cuDNN convolutions and max-pooling trained without
     `TF_CUDNN_DETERMINISTIC=1` (the switch of TF 1.14-2.0; none before 1.14: `tf.nn.conv2d`,
-    `tf.layers.conv2d`, `tf.contrib.slim.conv2d`, Keras `Conv2D`, `max_pool`...), once per
-    program at the first call, with the others as related locations.
+    `tf.layers.conv2d`, `tf.contrib.slim.conv2d`, Keras `Conv2D`, `max_pool`...).
 
     A program that selects another Keras backend (`KERAS_BACKEND="jax"`/`"torch"`) runs
     its `keras.*` layers and losses with that framework's kernels: they are not reported
@@ -246,7 +251,7 @@ class TfNondeterministicOp(Rule):
                     if first is None:
                         per_program[entry.id] = [path, op_call.span, fields, []]
                     else:
-                        first[3].append(Related(path, op_call.span, f"`{op_call.text}(...)` also runs cuDNN"))
+                        first[3].append(Related(path, op_call.span, f"`{op_call.text}(...)` {_ONE_PER_PROGRAM[entry.id]}"))
                     continue
                 yield self.report(path, op_call.span, **fields)
             for path, span, fields, related in per_program.values():
