@@ -100,6 +100,15 @@ def test_undeclared_tf1_code_is_taken_as_tf1_from_the_api_it_calls(cli, tmp_path
     assert item["assumed"]["version"]["kind"] == "tf1-api"
 
 
+def test_tf1_api_in_a_notebook_names_the_notebook_not_a_line_of_its_joined_cells(cli, tmp_path: Path) -> None:
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": src}
+             for src in ("import numpy as np\nimport tensorflow as tf\n", TF1_CONV.split("\n", 2)[2])]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    project = write(tmp_path, {"train.ipynb": json.dumps(notebook), ".git/HEAD": ""})
+    item = rpl204(cli, project)
+    assert "from the TF1 API this program calls (`tf.placeholder`, train.ipynb)" in item["message"]
+
+
 def test_a_range_open_to_tf1_and_tf2_is_narrowed_by_the_tf1_api(cli, tmp_path: Path) -> None:
     project = write(tmp_path, {"requirements.txt": "tensorflow>=1.12\n", "train.py": TF1_CONV, ".git/HEAD": ""})
     item = rpl204(cli, project)

@@ -105,7 +105,12 @@ def _tf1_call(program: Any, tf1: bool) -> Optional[str]:
     """"`tf.Session`, train.py line 6" for the program's first TF1 API call of that kind."""
     for _, path, usage in program.of(TfApi, default_only=False):
         if usage.tf1 is tf1:
-            return f"`{usage.text}`, {PurePosixPath(path).name} line {usage.span.start_line}"
+            name = PurePosixPath(path).name
+            if name.endswith(".ipynb"):
+                # the analysis sees a notebook as its cells joined: that line is no line of
+                # a cell, so only the notebook is named
+                return f"`{usage.text}`, {name}"
+            return f"`{usage.text}`, {name} line {usage.span.start_line}"
     return None
 
 
