@@ -374,6 +374,41 @@ class OpUsageFacts:
                 return isinstance(value, cst.Call) and (self.qualify(value.func) or "") in _TF_VARIABLES  # type: ignore[attr-defined]
         return False
 
+    def _u_python_int(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """``node`` is visibly a Python int, not a tensor: an integer literal, ``len(...)``
+        or ``int(...)``, or integer arithmetic of them with plain reads (names or attributes
+        that hold no tensor here), and a floor division of plain reads
+        (``self.num_heads // self.num_kv_heads``, the grouped-query attention idiom)."""
+        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.Integer:
+            return True
+        if kind is cst.Call:
+            func = node.func  # type: ignore[attr-defined]
+            return type(func) is cst.Name and func.value in ("len", "int") and not self.is_local(func.value)  # type: ignore[attr-defined]
+        if kind is not cst.BinaryOperation or depth > 4:
+            return False
+        operator = type(node.operator)  # type: ignore[attr-defined]
+        if operator not in (cst.FloorDivide, cst.Multiply, cst.Add, cst.Subtract):
+            return False
+        sides = (node.left, node.right)  # type: ignore[attr-defined]
+        ints = [self._u_python_int(side, depth + 1) for side in sides]
+        reads = [self._u_plain_read(side) for side in sides]
+        if all(ints):
+            return True
+        if all(i or r for i, r in zip(ints, reads)):
+            return any(ints) or operator is cst.FloorDivide
+        return False
+
+    def _u_plain_read(self, node: cst.BaseExpression) -> bool:
+        """A name or attribute read that holds no tensor the source shows (not a torch
+        module attribute, not a name bound to a tensor here)."""
+        if type(node) is cst.Name:
+            return not self._u_bound_kinds(node.value)  # type: ignore[attr-defined]
+        if type(node) is cst.Attribute:
+            qualified = self.qualify(node) or ""  # type: ignore[attr-defined]
+            return not qualified.startswith(("torch", "numpy", "tensorflow", "jax"))
+        return False
+
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`OpCall.facts`."""
         from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
@@ -422,7 +457,9 @@ class OpUsageFacts:
         if name.endswith("repeat_interleave"):
             repeats = positional[offset] if len(positional) > offset else keywords.get("repeats")
             value = _literal(repeats) if repeats is not None else UNKNOWN
-            if isinstance(value, int) and not isinstance(value, bool):
+            if (isinstance(value, int) and not isinstance(value, bool)) or (
+                repeats is not None and self._u_python_int(repeats)
+            ):
                 facts.append("scalar-repeats")
         if name in _TF_GATHERS and self._u_tf_variable(keywords.get("params", positional[0] if positional else None)):
             # the gradient of a lookup into a variable is an IndexedSlices, summed into the

@@ -181,7 +181,8 @@ class OpCall(_KeywordCall):
     # no two atomic adds land on one element, so the sum is the same on every run),
     # "output-size-one" (an adaptive average pooling to size 1 on every axis, which
     # torch computes as a mean: its backward is MeanBackward, not the pooling kernel),
-    # "scalar-repeats" (``repeat_interleave`` with an integer literal for ``repeats``:
+    # "scalar-repeats" (``repeat_interleave`` with a Python int for ``repeats``, a literal
+    # or integer arithmetic of plain reads such as ``self.num_heads // self.num_kv_heads``:
     # from torch 2.1 an expand and a copy, whose backward is a plain sum).
     facts: tuple[str, ...] = ()
 

@@ -59,7 +59,13 @@ REPEATS = [
     ("torch.repeat_interleave(x, 3, dim=1)", True),
     ("x.repeat_interleave(repeats=2)", True),
     ("x.repeat_interleave(torch.tensor([1, 2, 3]), dim=0)", False),
+    # Python ints the source shows as such: grouped-query attention's head ratio, a length
+    ("x.repeat_interleave(heads // kv_heads, dim=0)", True),
+    ("x.repeat_interleave(len(names), dim=1)", True),
+    # arithmetic on a tensor of repeats is a tensor
+    ("x.repeat_interleave(counts * 2, dim=0)", False),
 ]
+NAMES = "heads, kv_heads = 8, 4\nnames = ['a', 'b']\ncounts = torch.tensor([1, 2, 3])\n"
 
 
 @pytest.mark.parametrize(("expression", "scalar"), REPEATS)
@@ -68,17 +74,20 @@ def test_rpl201_reports_repeat_interleave_exactly_when_its_backward_indexes(expr
     # installed torch (>= 2.1); tensor repeats: index_select, whose CUDA backward
     # accumulates with atomic adds.
     x = torch.randn(3, 4, requires_grad=True)
-    node = type(eval(expression, {"torch": torch, "x": x}).grad_fn).__name__  # noqa: S307
+    scope = {"torch": torch, "x": x}
+    exec(NAMES, scope)  # noqa: S102
+    node = type(eval(expression, scope).grad_fn).__name__  # noqa: S307
     assert ("IndexSelect" in node) is not scalar, node
     source = (
         "import torch\ntorch.manual_seed(0)\n"
-        "x = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
-        f"y = {expression}\ny.sum().backward()\n"
+        "x = torch.randn(3, 4, device='cuda', requires_grad=True)\n" + NAMES.replace("])", "], device='cuda')")
+        + f"y = {expression}\ny.sum().backward()\n"
     )
+    line = 4 + NAMES.count("\n")
     # a CUDA training program: the site is RPL301's evidence (a related location)
     reported = any(
-        d.code == "RPL201" and d.span.start_line == 4
-        or d.code == "RPL301" and any(r.span.start_line == 4 for r in d.related)
+        d.code == "RPL201" and d.span.start_line == line
+        or d.code == "RPL301" and any(r.span.start_line == line for r in d.related)
         for d in check_source(source, path="train.py")
     )
     assert reported is not scalar, expression

@@ -167,7 +167,8 @@ def global_mean(match: OpMatch, usage: OpCall) -> bool:
 
 
 def expanded_repeat(match: OpMatch, usage: OpCall, version: str) -> bool:
-    """``repeat_interleave`` with an integer literal for ``repeats`` on torch >= 2.1:
+    """``repeat_interleave`` with a Python int for ``repeats`` (a literal, ``len(...)``,
+    ``self.num_heads // self.num_kv_heads``) on torch >= 2.1:
     computed as an expand and a copy (pytorch PR 102570), whose backward sums the
     repeated slices with a plain reduction, not the ``index_select`` backward's atomic
     adds (tests/libraries check the autograd node). Tensor repeats still index."""

@@ -72,7 +72,9 @@ class NondeterministicOp(Rule):
     as a column of width 1 (DQN and discrete SAC take the taken action's Q-value so).
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
     without `dim=`) are matched only when called as `torch.X(...)`.
-    `repeat_interleave` with an integer literal for `repeats` is not reported from
+    `repeat_interleave` with a Python int for `repeats` (a literal, `len(...)`, integer
+    arithmetic of names and attributes holding no tensor, such as `self.num_heads //
+    self.num_kv_heads`) is not reported from
     torch 2.1 on: it is computed as an expand and a copy, whose backward is a plain
     sum; with a tensor of repeats (or before 2.1, when integer repeats were turned into
     one) it indexes with `index_select`, whose CUDA backward adds atomically.
