@@ -281,3 +281,24 @@ def test_program_roles() -> None:
     assert _program({"demo_app.py": "import torch\nprint(1)\n"}, "demo_app.py").role is Role.DEMO
     evaluate = "import torch\nwith torch.no_grad():\n    y = torch.zeros(2).cuda()\n"
     assert _program({"run.py": evaluate}, "run.py").role is Role.EVALUATION
+
+
+def test_a_function_defined_inside_a_no_grad_function_runs_without_gradients() -> None:
+    """stylegan2-pytorch's `Trainer.evaluate` is `@torch.no_grad()` and defines a `tile`
+    helper that calls `torch.index_select`: no backward runs there, so it is no evidence
+    of the program's RPL301; the same op in a helper the training loop calls is."""
+    from reprolint.api import check_source
+
+    source = (
+        "import torch\ntorch.manual_seed(0)\nmodel = torch.nn.Linear(4, 4).cuda()\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n\n\n"
+        "@torch.no_grad()\ndef evaluate(x):\n    def tile(a, order):\n"
+        "        return torch.index_select(a, 0, order)\n"
+        "    return model(tile(x, torch.tensor([1, 0, 2], device='cuda')))\n\n\n"
+        "def train_tile(a, order):\n    return torch.index_select(a, 0, order)\n\n\n"
+        "for step in range(3):\n    x = torch.randn(3, 4, device='cuda', requires_grad=True)\n"
+        "    model(train_tile(x, torch.tensor([1, 1, 2], device='cuda'))).sum().backward()\n"
+        "    opt.step()\n    print(evaluate(x))\n"
+    )
+    (program,) = [d for d in check_source(source, path="train.py") if d.code == "RPL301"]
+    assert [r.span.start_line for r in program.related] == [15]

@@ -394,7 +394,11 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         pandas.note_parameters(self, node.params)
         outer = self.scope
         qualname = f"{outer.name}{node.name.value}"
-        fn = FunctionFacts(qualname, no_grad=any(self._no_grad(d.decorator) for d in node.decorators))
+        # a function defined inside a `@torch.no_grad()` one runs under it: it exists only
+        # while its parent runs (a closure returned for later is the rare exception)
+        parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
+        no_grad = any(self._no_grad(d.decorator) for d in node.decorators) or bool(parent and parent.no_grad)
+        fn = FunctionFacts(qualname, no_grad=no_grad)
         self.facts.functions.setdefault(qualname, fn)
         # Nested functions are also reachable by their simple name (approximation).
         self.facts.functions.setdefault(node.name.value, fn)
