@@ -387,7 +387,6 @@ class ListingOrderFacts:
         for arg in node.args:
             if arg.keyword is not None:  # `f(files=...)` names a parameter, not the variable
                 self._u_store.add(id(arg.keyword))
-        for arg in node.args:
             self._u_mark_handed_on(arg.value)
         func = node.func
         zipped = isinstance(func, cst.Name) and func.value == "zip" and not self.is_local("zip")  # type: ignore[attr-defined]

@@ -64,13 +64,14 @@ class TfAssumed:
 class TfSwitch:
     """What a TensorFlow version offers to make its GPU kernels deterministic."""
 
-    kind: str  # "call" (enable_op_determinism), "env" (TF_DETERMINISTIC_OPS), "cudnn-env", "none"
+    kind: str  # "call" (enable_op_determinism), "env" (TF_DETERMINISTIC_OPS)
     advice: str  # for messages
     lines: tuple[str, ...]  # what a fix inserts ("{tf}" / "{os}": the names the module binds)
 
 
-def tf_switch(assumed: TfAssumed) -> TfSwitch:
-    """The switch the assumed TensorFlow honours (``rules/tf.toml``'s flags)."""
+def tf_switch(assumed: TfAssumed) -> Optional[TfSwitch]:
+    """The op-determinism switch the assumed TensorFlow honours (``rules/tf.toml``'s
+    flags), None before TF 2.1."""
     from reprolint.catalog import ops as catalog_ops
 
     version = catalog_ops.parse_version(assumed.version)
@@ -85,20 +86,9 @@ def tf_switch(assumed: TfAssumed) -> TfSwitch:
             "`enable_op_determinism()` only exists from 2.8)",
             ('{os}.environ["TF_DETERMINISTIC_OPS"] = "1"',),
         )
-    cudnn = (
-        "`TF_CUDNN_DETERMINISTIC=1` makes only its cuDNN convolutions and max-pooling deterministic "
-        "(bias_add's gradient and other ops stay nondeterministic without NVIDIA's patch); "
-        "it has neither `enable_op_determinism()` (TF 2.8) nor `TF_DETERMINISTIC_OPS` (TF 2.1)"
-    )
-    if assumed.label == "TensorFlow 1.x":  # the minor is not known
-        return TfSwitch("cudnn-env", f"from TF 1.14, {cudnn}; before 1.14 stock TensorFlow has no switch",
-                        ('{os}.environ["TF_CUDNN_DETERMINISTIC"] = "1"',))
-    if version >= (1, 14, 0):
-        return TfSwitch("cudnn-env", cudnn, ('{os}.environ["TF_CUDNN_DETERMINISTIC"] = "1"',))
-    return TfSwitch(
-        "none", "stock TensorFlow before 1.14 has no switch for deterministic GPU kernels "
-        "(`TF_CUDNN_DETERMINISTIC` arrives in 1.14, `TF_DETERMINISTIC_OPS` in 2.1)", (),
-    )
+    # before 2.1 stock TensorFlow has no op-determinism switch (`TF_CUDNN_DETERMINISTIC`
+    # covers cuDNN only: RPL204 reports those kernels op by op)
+    return None
 
 
 def _tf1_call(program: Any, tf1: bool) -> Optional[str]:

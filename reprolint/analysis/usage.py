@@ -662,21 +662,17 @@ class UsageMixin(OpUsageFacts, OrderFacts):
     # ------------------------------------------------------------------ end
     def usage_finish(self) -> None:
         """Report listings stored in variables whose order was used and never sorted."""
-        used: dict[int, list[Any]] = {}
         for state in self._u_scopes.values():
-            for entry in state.listings.values():
-                if entry[2] and not entry[3]:
-                    used.setdefault(id(entry[0]), [entry[0], entry[1], False])
-                    mark_use(used[id(entry[0])], entry[2])
             for call, description, sorted_ in state.appended.values():
                 if not sorted_:
                     self._u_report_listing(call, description)
-        for entry in self._u_attr_listings.values():
-            if entry[2] and not entry[3]:
-                used.setdefault(id(entry[0]), [entry[0], entry[1], False])
-                mark_use(used[id(entry[0])], entry[2])
         # one listing held in several names (`files`, then `files = [f for f in files if
         # ...]`) is one finding, with its strongest use
+        used: dict[int, list[Any]] = {}
+        stored = [e for state in self._u_scopes.values() for e in state.listings.values()]
+        for entry in stored + list(self._u_attr_listings.values()):
+            if entry[2] and not entry[3]:
+                mark_use(used.setdefault(id(entry[0]), [entry[0], entry[1], False]), entry[2])
         for call, description, use in used.values():
             self._u_report_listing(call, description, use=use)
         rngs: dict[str, list[str]] = {}

@@ -56,7 +56,8 @@ def _tf_lines(planner: FixPlanner, program: Any) -> tuple[str, ...]:
     2.8, ``TF_DETERMINISTIC_OPS=1`` for 2.1-2.7 (RPL304 reports nothing older)."""
     from reprolint.analysis.tf_versions import program_tf, tf_switch
 
-    return tf_switch(program_tf(planner.ctx, program)).lines
+    switch = tf_switch(program_tf(planner.ctx, program))
+    return switch.lines if switch is not None else ()
 
 
 def turned_off(program: Any, d: Diagnostic) -> bool:

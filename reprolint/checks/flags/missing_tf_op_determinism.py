@@ -137,7 +137,7 @@ class MissingTfOpDeterminism(Rule):
             # the TensorFlow it runs on: declared, else the TF1 API it calls, else the default
             assumed = program_tf(ctx, program)
             switch = tf_switch(assumed)
-            if switch.kind in ("cudnn-env", "none"):
+            if switch is None:
                 # before TF 2.1 there is no op-determinism switch to turn on: what its GPU
                 # kernels do is said op by op (RPL204: cuDNN convolutions and pooling
                 # without `TF_CUDNN_DETERMINISTIC`, bias_add's gradient)

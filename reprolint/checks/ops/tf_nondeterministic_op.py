@@ -187,8 +187,7 @@ class TfNondeterministicOp(Rule):
             det = tf_determinism(program, version)
             seeded = program.program.seeded_libraries if program.program is not None else set()
             trains = program.has(TrainStep, "tf")
-            # cuDNN convolutions and pooling before TF 2.1: one switch for the whole program,
-            # so one finding (at the first call) that lists the others
+            # the entries of _ONE_PER_PROGRAM: one finding (at the first call) that lists the others
             per_program: dict[str, list[Any]] = {}
             unread_ops_env = parse_version(version) < (2, 1, 0) and any(
                 env.name == "TF_DETERMINISTIC_OPS" for _, _, env in program.of(EnvSet)
