@@ -108,3 +108,14 @@ def test_fix_says_what_it_left_out_as_tests(cli, tmp_path) -> None:
         "1 test module was left out (`--include-tests` or `include-tests = true` checks it as a program).",
     ]
     assert "left out" not in cli("fix", "--include-tests", str(tmp_path)).out
+
+
+GENERATORS = "import numpy as np\nimport torch\n\nrng = np.random.default_rng()\ng = torch.Generator()\n"
+
+
+@pytest.mark.parametrize("path", ["tests/envs.py", "conftest.py", "model_test.py"])
+def test_generators_of_test_modules_are_fixtures_unless_tests_are_included(path: str) -> None:
+    source = GENERATORS + ("\ndef test_draw():\n    assert rng.random() < 1\n" if "test" in path else "")
+    assert found({path: source}) == []
+    assert found({path: source}, include_tests=True) == [(path, 4, "RPL102")]
+    assert found({"data/envs.py": source}) == [("data/envs.py", 4, "RPL102")]

@@ -168,6 +168,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.env_calls = environments.EnvironmentCalls()
         self.spawn_calls = spawn.SpawnCalls()
         self.constructor_sites: dict[int, reseeding.Site] = {}
+        self.reseeded_holders: Optional[tuple[set[reseeding.Holder], dict[reseeding.Holder, list[cst.Call]]]] = None
 
     # ------------------------------------------------------------------ helpers
     @property

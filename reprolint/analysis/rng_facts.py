@@ -89,6 +89,7 @@ class RngFacts:
     aliases: dict[str, str]
     catalog: RngCatalog
     constructor_sites: dict[int, reseeding.Site]
+    reseeded_holders: Optional[tuple[set[reseeding.Holder], dict[reseeding.Holder, list[cst.Call]]]]
     facts: ModuleFacts
     generator_vars: set[str]
     in_text: int
@@ -149,6 +150,8 @@ class RngFacts:
         site = self.constructor_sites.get(id(node))
         if arg is None and site is not None and reseeding.seeded_before_use(site, lambda e: not self.entropy_of(e)):  # type: ignore[attr-defined]
             return  # `rs = RandomState()` then `rs.seed(1)`: nothing is drawn before the seed
+        if arg is None and site is not None and self._reseeded_elsewhere(site):
+            return  # `self.rng = Random()` in __init__, replaced by `Random(seed)` where it draws
         if arg is not None:
             entropy = self.entropy_of(arg.value)  # type: ignore[attr-defined]
             if entropy:
@@ -168,6 +171,36 @@ class RngFacts:
         if instance.seed_required:
             return
         self.facts.findings.append(LocalFinding("RPL102", self.span(node), {"call": text}))  # type: ignore[attr-defined]
+
+    def _reseeded_elsewhere(self, site: reseeding.Site) -> bool:
+        """A generator held in ``self.attr`` (or a module-level name) that a function of
+        the module seeds in place or, for an attribute, replaces with a generator built
+        from a seed (:func:`reseeding.reseeded_holders`)."""
+        target, body, _ = site
+        if "." in target:
+            cls = self.current_class()  # type: ignore[attr-defined]
+            if cls is None:
+                return False
+            holder: reseeding.Holder = (cls, target)
+        elif body is self.module.body:  # type: ignore[attr-defined]
+            holder = (None, target)
+        else:
+            return False
+        if self.reseeded_holders is None:
+            self.reseeded_holders = reseeding.reseeded_holders(self.module)  # type: ignore[attr-defined]
+        seeded, replaced = self.reseeded_holders
+        if holder in seeded:
+            return True
+        if holder[0] is None:
+            return False  # a function's `rng = Random(s)` may be a local of its own
+        for call in replaced.get(holder, ()):
+            instance = self.catalog.instances.get(self.qualify(call.func) or "")  # type: ignore[attr-defined]
+            if instance is None:
+                continue
+            arg = call_argument(call, instance.keyword, instance.seed_arg)
+            if arg is not None and _literal(arg.value) is not None and not self.entropy_of(arg.value):  # type: ignore[attr-defined]
+                return True
+        return False
 
     def maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> None:
         if self.in_text:

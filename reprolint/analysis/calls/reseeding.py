@@ -7,6 +7,15 @@ The answer rests on statement order within one block: the first statement after 
 assignment that names the generator must be the seed call itself, with a seed argument
 (``rs.seed()`` and ``rs.seed(None)`` reseed from OS entropy again). Anything else first
 (a draw, passing the generator on, a branch that mentions it) keeps the finding.
+
+A generator held where several functions reach it (a module-level name, ``self.rng`` of
+a class) is often a placeholder: built without a seed in ``__init__`` or at import, and
+seeded in place or replaced by a seeded one in another function before the draws
+(``self.rng = random.Random(seed + epoch)`` at the start of ``__iter__``,
+``def seed(s): np_random.seed(s)``). :func:`reseeded_holders` finds the holders a
+module seeds that way; their unseeded constructor is not reported. Statement order
+across functions is not followed (a draw through a path that skips the reseed is a
+known blind spot).
 """
 
 from __future__ import annotations
@@ -58,6 +67,54 @@ def seeded_before_use(site: Site, is_seed: Callable[[cst.BaseExpression], bool])
         if _names(later, target):
             return _seeds(later, target, is_seed)
     return False
+
+
+# A holder: (class name or None for a module-level name, "name" or "self.attr").
+Holder = tuple[Optional[str], str]
+
+
+def reseeded_holders(module: cst.Module) -> tuple[set[Holder], dict[Holder, list[cst.Call]]]:
+    """What the functions of ``module`` seed in place, and what they assign a call with
+    arguments to, by holder: ``np_random.seed(s)`` (a module-level name, inside a
+    function), ``self.rng.seed(s)`` / ``self.g.manual_seed(s)`` and ``self.rng =
+    random.Random(s)`` (an attribute, inside a method of the class). A seed that is a
+    literal ``None`` does not count. The assigned calls are returned for the caller to
+    qualify (whether they build a generator is a question of the module's imports)."""
+    seeded: set[Holder] = set()
+    replaced: dict[Holder, list[cst.Call]] = {}
+
+    def scan(node: cst.CSTNode, cls: Optional[str], in_function: bool) -> None:
+        for child in node.children:
+            kind = type(child)
+            if kind is cst.ClassDef:
+                scan(child, child.name.value, False)  # type: ignore[attr-defined]
+                continue
+            if kind is cst.FunctionDef:
+                scan(child, cls, True)
+                continue
+            if in_function and kind is cst.Call:
+                func = child.func  # type: ignore[attr-defined]
+                if type(func) is cst.Attribute and func.attr.value in SEED_METHODS and len(child.args) == 1:  # type: ignore[attr-defined]
+                    holder = _holder(func.value, cls)
+                    seed = child.args[0].value  # type: ignore[attr-defined]
+                    if holder is not None and not (type(seed) is cst.Name and seed.value == "None"):
+                        seeded.add(holder)
+            elif in_function and kind is cst.Assign and type(child.value) is cst.Call and child.value.args:  # type: ignore[attr-defined]
+                for target in child.targets:  # type: ignore[attr-defined]
+                    holder = _holder(target.target, cls)
+                    if holder is not None:
+                        replaced.setdefault(holder, []).append(child.value)  # type: ignore[attr-defined]
+            scan(child, cls, in_function)
+
+    scan(module, None, False)
+    return seeded, replaced
+
+
+def _holder(node: cst.BaseExpression, cls: Optional[str]) -> Optional[Holder]:
+    if type(node) is cst.Name:
+        return None, node.value  # type: ignore[attr-defined]
+    attr = self_attr(node)
+    return None if attr is None or cls is None else (cls, f"self.{attr}")
 
 
 def _target_text(node: cst.BaseExpression) -> Optional[str]:

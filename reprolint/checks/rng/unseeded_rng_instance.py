@@ -24,11 +24,18 @@ class UnseededRngInstance(Rule):
     such as `time.time()`. A generator given an entropy-valued seed
     (`default_rng(int(time.time()))`) is reported too.
 
-    It is reported wherever it appears, in programs and in library code alike: a
-    global seed does not reach a generator that takes its own entropy. Not reported: a
+    It is reported wherever it appears, in programs and in library code alike (a
+    global seed does not reach a generator that takes its own entropy), except in test
+    modules (what a test runner collects, `conftest.py`, a `tests/` folder's helpers)
+    unless `include-tests`. Not reported: a
     generator built without a seed whose next use in the same block seeds it in place
     (`rs = np.random.RandomState()` then `rs.seed(1)`, `g = torch.Generator()` then
-    `g.manual_seed(s)`): nothing is drawn before the seed. A seed read from a
+    `g.manual_seed(s)`): nothing is drawn before the seed; and a placeholder held in
+    `self.attr` (or a module-level name) that a function of the module seeds in place
+    (`self.rng.seed(s)`, `def seed(s): np_random.seed(s)`) or, for an attribute,
+    replaces with a generator built from a seed (`self.rng = random.Random(seed +
+    epoch)` in `__iter__`): the draws see the seeded stream. The order of functions is
+    not followed, so a draw through a path that skips the reseed goes unreported. A seed read from a
     command-line option whose default is None (`np.random.default_rng(args.seed)` with
     `--seed` defaulting to None) is reported where a program that runs the call leaves
     the option at that default: its default run takes OS entropy (no automatic fix:
@@ -113,6 +120,15 @@ class UnseededRngInstance(Rule):
         Valid("import torch\ng = torch.Generator()\ng.manual_seed(3)\n"),
         Valid("import numpy as np\nrs = np.random.RandomState()\nrs.seed(1)\nx = rs.rand()\n"),
         Valid(
+            "import random\nclass Shards:\n    def __init__(self, seed):\n        self.seed = seed\n"
+            "        self.rng = random.Random()\n    def __iter__(self):\n"
+            "        self.rng = random.Random(self.seed + 1)\n        yield self.rng.randint(0, 9)\n"
+        ),
+        Valid(
+            "import numpy\nnp_random = numpy.random.RandomState()\n"
+            "def seed(s):\n    np_random.seed(s)\n"
+        ),
+        Valid(
             "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\n"
             "p.add_argument('--seed', type=int, default=0)\nargs = p.parse_args()\n"
             "rng = np.random.default_rng(args.seed)\n"
@@ -140,6 +156,11 @@ class UnseededRngInstance(Rule):
         Invalid("import numpy as np\nss = np.random.SeedSequence()\n", line=2),
         Invalid("import random\nr = random.Random()\nx = r.random()\nr.seed(1)\n", line=2),
         Invalid(
+            "import random\nclass Shards:\n    def __init__(self):\n        self.rng = random.Random()\n"
+            "    def __iter__(self):\n        self.rng = random.Random(None)\n        yield self.rng.random()\n",
+            line=4,
+        ),
+        Invalid(
             "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\n"
             "p.add_argument('--seed', type=int, default=None)\nargs = p.parse_args()\n"
             "rng = np.random.default_rng(args.seed)\n",
@@ -150,12 +171,10 @@ class UnseededRngInstance(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         for path, facts in ctx.facts.items():
-            # environments in test modules are fixtures, not runs (unless include-tests)
-            skip_envs = not ctx.settings.include_tests and ctx.index.is_test(path)
+            if ctx.index.is_test(path) and not ctx.settings.include_tests:
+                continue  # a test's generators and environments are fixtures, not runs
             for finding in facts.findings:
                 if finding.code != self.code:
-                    continue
-                if skip_envs and str(finding.data.get("variant", "")).startswith("env-"):
                     continue
                 if finding.data.get("variant") == "option":
                     flag = _none_default_flag(ctx, path, str(finding.data["option"]))
