@@ -44,6 +44,17 @@ def test_order_not_taken(use: str) -> None:
     ("print(sorted(glob.iglob('*.png')))", False),
     ("for f in os.listdir(d):\n    os.remove(f)", False),
     ("for f in os.scandir(d):\n    model.step(f)", True),
+    # `+=` extends the listing: the later use decides, for both parts
+    ("files = glob.glob('*.png')\nfiles += glob.glob('*.jpg')\nprint(sorted(files)[0])", False),
+    ("files = glob.glob('*.png')\nfiles += glob.glob('*.jpg')\nprint(files[:3])", True),
+    ("files = []\nfiles += os.listdir(d)\ntrain = files[:8]", True),
+    ("files = []\nfiles += os.listdir(d)\nn = len(files)", False),
+    # a log line with words around the listing only shows it; a bare print hands it on
+    ("files = os.listdir(d)\nprint(f'found {files} in {d}')", False),
+    ("files = os.listdir(d)\nprint('found:', files)", False),
+    ("print('found {}'.format(os.listdir(d)))", False),
+    ("files = os.listdir(d)\nprint(files)", True),
+    ("files = os.listdir(d)\nprint(f'{files}: {d}')", True),
 ])
 def test_listing_order_used_or_not(use: str, reported: bool) -> None:
     source = "import glob, os\nd = 'data'\n" + use + "\n"

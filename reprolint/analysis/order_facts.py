@@ -33,6 +33,27 @@ UNORDERED = frozenset({
 
 
 # Logger methods: a call of one only builds a message.
+def _has_text(node: cst.BaseExpression) -> bool:
+    """A string literal with words in it, an f-string with a literal part, or a
+    ``"...".format(...)``/``"..." % x``/``"..." + x`` of one."""
+    kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+    if kind is cst.SimpleString:
+        value = node.evaluated_value  # type: ignore[attr-defined]
+        return isinstance(value, str) and any(ch.isalpha() for ch in value)
+    if kind is cst.FormattedString:
+        return any(
+            type(part) is cst.FormattedStringText and any(ch.isalpha() for ch in part.value)  # type: ignore[attr-defined]
+            for part in node.parts  # type: ignore[attr-defined]
+        )
+    if kind is cst.ConcatenatedString:
+        return _has_text(node.left) or _has_text(node.right)  # type: ignore[attr-defined]
+    if kind is cst.BinaryOperation:
+        return _has_text(node.left) or _has_text(node.right)  # type: ignore[attr-defined]
+    if kind is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "format":  # type: ignore[attr-defined]
+        return _has_text(node.func.value)  # type: ignore[attr-defined]
+    return False
+
+
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
@@ -110,10 +131,15 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
     def _u_message_sink(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
         """A call that only builds a warning or log message (``warnings.warn``, a logger's
         ``warning``/``info``/...): the order of a set or listing inside its arguments
-        reaches no result, so everything in them is order-free. (``print`` is not one:
-        what a program prints can be its output.)"""
+        reaches no result, so everything in them is order-free. ``print`` is one when
+        it prints words around the values (``print(f"found {files}")``, ``print("found",
+        files)``): a progress or log line; a bare ``print(files)`` is not (what a program
+        prints can be its output)."""
         sink = qn == "warnings.warn" or (qn or "").startswith("logging.") or (
             qn is None and method in _LOG_METHODS
+        ) or (
+            isinstance(node.func, cst.Name) and node.func.value == "print" and not self.is_local("print")  # type: ignore[attr-defined]
+            and any(arg.keyword is None and _has_text(arg.value) for arg in node.args)
         )
         if sink:
             for arg in node.args:

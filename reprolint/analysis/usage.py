@@ -647,6 +647,23 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_written.add(id(node.target))  # t[i] += v writes, reads no gradient path
         if isinstance(node.operator, cst.AddAssign):
             self._u_rank_offsets[self.text(node.target)] = self.text(node.value)  # type: ignore[attr-defined]
+            if isinstance(node.target, cst.Name):
+                self._u_extend_listing(node.target, node.value)
+
+    def _u_extend_listing(self, target: cst.Name, value: cst.BaseExpression) -> None:
+        """``files += glob(p2)``: the name holds one listing made of both, in their
+        order; extending it is no use of the order (what is done with ``files`` later
+        is, and a later ``sorted(files)`` puts all of it in order)."""
+        state = self._u_state()
+        root = self._u_listing_root(value)
+        held = next((s for s in self._u_states() if target.value in s.listings), None)
+        if held is None and root is None:
+            return
+        self._u_store.add(id(target))
+        if root is not None and id(root[0]) not in self._u_unordered:
+            self._u_claimed.add(id(root[0]))
+            if held is None:
+                state.listings[target.value] = [root[0], root[1], False, False]
 
     def u_rank_free(self, seed: cst.BaseExpression) -> bool:
         """``X - r`` where ``X += r`` came earlier in this module: the rank cancels out."""
