@@ -103,6 +103,18 @@ def test_cumsum_of_integer_counts_is_silent_and_of_floats_is_reported() -> None:
     assert rpl202(body, "2.14") == []
 
 
+def test_cumsum_of_a_mask_counts_in_int64_and_is_silent() -> None:
+    body = (
+        "pos = (ids == pad).cumsum(dim=-1)\n"
+        "keep = (~(ids == pad) & (ids > 2)).cumsum(dim=1)\n"
+        "seen = ids.ne(pad).cumsum(dim=1)\n"
+        "mass = (probs * (ids == pad)).cumsum(dim=-1)\n"
+        "loss = mass.sum()\n"
+    )
+    # a float times a mask is a float: only that one
+    assert [line for line, _ in rpl202(body)] == [8]
+
+
 @pytest.mark.parametrize(
     ("definition", "reported"),
     [

@@ -38,7 +38,10 @@ def positions(attention_mask):
     counts = attention_mask.long()
     first = counts.cumsum(dim=1) - 1
     totals = torch.cumsum(attention_mask, dim=1, dtype=torch.long)
-    return first, totals
+    # a mask counted: bool cumsum runs in int64
+    image_slots = (attention_mask == 2).cumsum(dim=1)
+    kept = (~(attention_mask == 0) & (attention_mask < 3)).cumsum(dim=-1)
+    return first, totals, image_slots, kept
 
 
 def sample_top_p(logits, p=0.9):

@@ -411,7 +411,7 @@ class OpUsageFacts:
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`OpCall.facts`."""
-        from reprolint.analysis.tensor_facts import integer_kind, no_grad_kind
+        from reprolint.analysis.tensor_facts import bool_kind, integer_kind, no_grad_kind
 
         self._u_at = id(node)
 
@@ -444,6 +444,7 @@ class OpUsageFacts:
         if name.endswith(("cumsum", "cumsum_")) and (
             integer_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
             or (source is not None and integer_kind(source, self.qualify, self._u_bound_kinds))  # type: ignore[attr-defined]
+            or (source is not None and bool_kind(source))  # `(ids == token).cumsum(-1)` counts in int64
         ):
             facts.append("integer-input")
         if name.rsplit(".", 1)[-1] in _ADAPTIVE_AVG_POOLS:

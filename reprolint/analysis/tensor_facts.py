@@ -303,6 +303,25 @@ def parameter_kind(node: cst.BaseExpression, qualify: Qualify) -> bool:
     return qn in _GRAD_FACTORIES and _literal(_keyword(node, "requires_grad")) is True
 
 
+_BOOL_METHODS = frozenset({"bool", "eq", "ne", "gt", "ge", "lt", "le", "isnan", "isinf", "isfinite", "logical_not", "logical_and", "logical_or"})
+
+
+def bool_kind(node: cst.BaseExpression) -> bool:
+    """The expression visibly holds booleans: a comparison (``ids == token``), a
+    comparison method or ``.bool()``, and ``~``/``&``/``|``/``^`` of those. (A mask, not
+    an index: :func:`index_tensor` keeps them apart; ``cumsum`` of one counts in int64.)"""
+    kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+    if kind is cst.Comparison:
+        return True
+    if kind is cst.UnaryOperation and type(node.operator) is cst.BitInvert:  # type: ignore[attr-defined]
+        return bool_kind(node.expression)  # type: ignore[attr-defined]
+    if kind is cst.BinaryOperation and type(node.operator) in (cst.BitAnd, cst.BitOr, cst.BitXor):  # type: ignore[attr-defined]
+        return bool_kind(node.left) and bool_kind(node.right)  # type: ignore[attr-defined]
+    if kind is cst.Call and type(node.func) is cst.Attribute:  # type: ignore[attr-defined]
+        return node.func.attr.value in _BOOL_METHODS  # type: ignore[attr-defined]
+    return False
+
+
 def index_tensor(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bool:
     """An integer tensor used as an index (advanced indexing), not a boolean mask (a mask
     selects each element at most once)."""

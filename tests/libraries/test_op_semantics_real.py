@@ -106,3 +106,19 @@ def test_repeat_interleave_with_integer_repeats_is_reported_for_a_torch_before_2
     assert [r.span.start_line for r in program.related] == [4]
     new = check_source(source, path="train.py", settings=Settings(torch_version="2.13"))
     assert [d.code for d in new if d.code in ("RPL201", "RPL301")] == []
+
+
+@pytest.mark.parametrize("expression", ["(ids == 3).cumsum(dim=-1)", "(~(ids == 3) & (ids > 1)).cumsum(dim=1)", "ids.ne(3).cumsum(dim=1)"])
+def test_cumsum_of_a_mask_is_an_integer_cumsum(expression):
+    """RPL202 leaves out cumsum of what visibly holds booleans: torch promotes a bool
+    cumsum to int64, and the CUDA cumsum without a deterministic kernel is the
+    floating-point one (the catalog's ``floating-or-complex-dtype`` condition)."""
+    ids = torch.randint(0, 5, (2, 6))
+    out = eval(expression, {"ids": ids})  # noqa: S307 - our own literals
+    assert out.dtype == torch.int64
+    source = (
+        "import torch\ntorch.manual_seed(0)\nids = torch.randint(0, 5, (2, 6)).cuda()\n"
+        "w = torch.nn.Parameter(torch.ones(6).cuda())\n"
+        f"y = ({expression} * w).sum()\ny.backward()\n"
+    )
+    assert [d for d in check_source(source, path="train.py") if d.code == "RPL202"] == []

@@ -46,7 +46,9 @@ class OpWithoutDeterministicImpl(Rule):
       and only the `mean`/`sum` reductions add into one total with atomics.
     * `cumsum` is reported on floating-point input only: not on what visibly holds
       integers (the counts of `unique_consecutive(..., return_counts=True)`, a mask
-      cast with `.long()`, `dtype=torch.long`, `bincount`, `argmax`).
+      cast with `.long()`, `dtype=torch.long`, `bincount`, `argmax`), nor on a mask
+      (a comparison such as `(ids == pad)`, `ids.ne(pad)`, `~m & n`): torch counts a
+      boolean cumsum in int64.
     * `interpolate`/`nn.Upsample` by mode: linear, bilinear, bicubic and trilinear
       have no deterministic CUDA backward; nearest, the default, does. The mode is read from a keyword, its position, a
       module constant, the default of the enclosing function's parameter
