@@ -249,3 +249,23 @@ def test_cumsum_from_torch_2_14_is_rpl201_for_floats_only() -> None:
     # a CUDA training program: the float cumsum is the evidence of its one RPL301
     (program,) = [d for d in diags if d.code == "RPL301"]
     assert [r.span.start_line for r in program.related] == [6]
+
+
+@pytest.mark.parametrize(("index", "evidence"), [
+    ("idx = (mask.sum(-1, keepdim=True) - 1).long()\n    y = s.gather(dim=-1, index=idx)", False),
+    ("y = s.gather(1, s.argmax(dim=1, keepdim=True))", False),
+    ("y = s.gather(-1, (n - 1).unsqueeze(-1))", False),
+    ("idx = mask.sum(-1, keepdim=True)\n    y = s.gather(0, idx)", True),
+    ("idx = mask.long()\n    y = s.gather(1, idx)", True),
+    ("y = s.gather(1, s.argmax(dim=1))", True),
+])
+def test_a_gather_by_an_index_of_width_one_adds_one_gradient_per_row(index: str, evidence: bool) -> None:
+    source = (
+        "import torch\ntorch.manual_seed(0)\n\ndef main():\n"
+        "    w = torch.nn.Parameter(torch.ones(4, 6, device='cuda'))\n"
+        "    opt = torch.optim.SGD([w], lr=0.1)\n    s = w * 2\n    mask = torch.ones(4, 6, device='cuda')\n"
+        "    n = mask.sum(1).long()\n"
+        f"    {index}\n    y.sum().backward()\n    opt.step()\n\nmain()\n"
+    )
+    codes = [d.code for d in check_source(source, "train.py")]
+    assert ("RPL301" in codes) is evidence, codes

@@ -65,8 +65,17 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     value per row."""
 
     node = index
-    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CASTS:
-        node = node.func.value
+    while True:
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CASTS:
+            node = node.func.value
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.right, (cst.Integer, cst.Float)):
+            node = node.left  # `lengths.unsqueeze(-1) - 1`: a number keeps the shape
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.left, (cst.Integer, cst.Float)):
+            node = node.right
+        else:
+            break
+    if isinstance(node, cst.Call) and _keeps_reduced_dim(node, dim):
+        return True
     if isinstance(node, cst.Attribute) and node.attr.value == "actions":
         return dim in (1, -1)
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
@@ -87,6 +96,23 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
         if len(node.slice) == 2 and isinstance(first, cst.Index) and isinstance(first.value, cst.Ellipsis):
             return dim == -1
     return False
+
+
+def _keeps_reduced_dim(node: cst.Call, dim: int) -> bool:
+    """A reduction along ``dim`` with ``keepdim=True`` (``mask.sum(-1, keepdim=True)``,
+    ``scores.argmax(dim=1, keepdim=True)``): width 1 along that axis."""
+    keep = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "keepdim"), None)
+    if keep is None or _literal(keep) is not True:
+        return False
+    axis = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "dim"), None)
+    if axis is None:
+        positional = [a.value for a in node.args if a.keyword is None]
+        axis = positional[0] if positional else None
+    return axis is not None and _literal(axis) == dim
+
+
+# The axes a gather's index is looked at along (``width1:<dim>`` kinds of a bound name).
+_GATHER_AXES = (-1, 1, 0, 2)
 
 
 _ADAPTIVE_AVG_POOLS = frozenset({
@@ -264,6 +290,11 @@ class OpUsageFacts:
 
         self._u_at = 0  # the names as they are now, not as an op inside an earlier value saw them
         kinds = expression_kinds(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+        if isinstance(value, (cst.Call, cst.Subscript, cst.BinaryOperation, cst.Attribute)):
+            # `idx = (mask.sum(-1, keepdim=True) - 1).long()`: a gather index of width 1 later
+            widths = [f"width1:{axis}" for axis in _GATHER_AXES if _width_one(value, axis)]
+            if widths:
+                kinds = kinds | frozenset(widths)
         loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
         for target in targets:
             if isinstance(target, cst.Subscript):
@@ -472,6 +503,8 @@ class OpUsageFacts:
             dim = _literal(dim_node) if dim_node is not None else UNKNOWN
             if isinstance(dim, int) and not isinstance(dim, bool) and index is not None:
                 if _width_one(index, dim) or (
+                    isinstance(index, cst.Name) and f"width1:{dim}" in self._u_bound_kinds(index.value)
+                ) or (
                     id(node) in self._u_squeezed and self._u_squeezed[id(node)] in (None, dim)
                 ):
                     facts.append("index-width-1")

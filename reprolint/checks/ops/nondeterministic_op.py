@@ -66,8 +66,10 @@ class NondeterministicOp(Rule):
     on a 2-D mask its row indices repeat.
     A `gather` along dim 1/-1 whose index has width 1 is not reported as backward
     nondeterministic: its backward adds one gradient per row. The width is read from the
-    index (`i.unsqueeze(1)`, `i.view(-1, 1)`, `i[:, None]`, a result squeezed on `dim`)
-    or from a replay batch's `actions` field (`data.actions`, `replay_data.actions`):
+    index (`i.unsqueeze(1)`, `i.view(-1, 1)`, `i[:, None]`, a result squeezed on `dim`,
+    a reduction along `dim` with `keepdim=True` such as `mask.sum(-1, keepdim=True)`,
+    through casts and arithmetic with a number (`(n - 1).unsqueeze(-1)`), also from the
+    name such an index was bound to in the same function) or from a replay batch's `actions` field (`data.actions`, `replay_data.actions`):
     Stable-Baselines3's replay buffer, which cleanrl uses too, stores a discrete action
     as a column of width 1 (DQN and discrete SAC take the taken action's Q-value so).
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
