@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from reprolint.api import check_source
 from reprolint.config import Settings
 
@@ -93,3 +95,21 @@ def test_tf_data_nondeterminism_is_overridden_by_op_determinism() -> None:
     base = "import tensorflow as tf\nds = tf.data.Dataset.range(8).map(f, deterministic=False)\n"
     assert codes(base) == [(2, "RPL204")]
     assert codes(base.replace("\nds", "\ntf.config.experimental.enable_op_determinism()\nds")) == []
+
+
+@pytest.mark.parametrize(("imports", "reported"), [
+    ("import torch_npu\n", False),
+    ("from torch_npu.contrib import transfer_to_npu\n", False),
+    ("import habana_frameworks.torch.core as htcore\n", False),
+    ("try:\n    import torch_npu\nexcept ImportError:\n    torch_npu = None\n", True),
+    ("import torch_xla\n", True),
+    ("def load():\n    import torch_npu\n", True),
+])
+def test_a_module_written_for_another_accelerator_runs_no_cuda_kernel(imports: str, reported: bool) -> None:
+    source = (
+        "import torch\n" + imports
+        + "torch.manual_seed(0)\nw = torch.nn.Parameter(torch.ones(8, device='cuda'))\n"
+        "h = torch.histc(w * 2, bins=4)\nh.sum().backward()\n"
+    )
+    codes = [d.code for d in check_source(source, "train.py")]
+    assert ("RPL202" in codes) is reported, codes

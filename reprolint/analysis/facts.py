@@ -789,6 +789,33 @@ def collect_facts(
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     facts.uses = frozenset(collector.uses)
+    facts.device_only = device_stack(module)
     if any(isinstance(e, (Seed, Draw)) for e in facts.events):
         facts.top_level_work = True
     return facts
+
+
+# Accelerator stacks other than CUDA whose Python package only imports where the device's
+# own runtime is installed: Ascend NPUs (`torch_npu`, needs CANN), Cambricon MLUs
+# (`torch_mlu`), Intel Gaudi HPUs (`habana_frameworks`), Moore Threads GPUs (`torch_musa`).
+# (`torch_xla` is not one: it also runs on CUDA through XLA's GPU backend.)
+DEVICE_STACKS = {"torch_npu": "NPU", "torch_mlu": "MLU", "habana_frameworks": "HPU", "torch_musa": "MUSA"}
+
+
+def device_stack(module: cst.Module) -> Optional[str]:
+    """The device a module is written for when its top level imports one of
+    :data:`DEVICE_STACKS` unconditionally (not inside ``try``/``if``/a function)."""
+    for stmt in module.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is cst.Import:
+                roots = [(attr_chain(alias.name) or [""])[0] for alias in small.names]  # type: ignore[union-attr]
+            elif type(small) is cst.ImportFrom and small.module is not None and not small.relative:
+                roots = [(attr_chain(small.module) or [""])[0]]
+            else:
+                continue
+            for root in roots:
+                if root in DEVICE_STACKS:
+                    return DEVICE_STACKS[root]
+    return None

@@ -142,5 +142,9 @@ class ModuleFacts:
     # option dest -> the flag a user passes (`--cuda`), for messages about non-default runs
     option_flags: dict[str, str] = field(default_factory=dict)
     uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)
+    # the non-CUDA accelerator stack the module imports unconditionally at its top level
+    # (`import torch_npu`): it cannot be imported where that stack is missing, so its
+    # torch ops run on that device, never on CUDA (analysis/facts.py DEVICE_STACKS)
+    device_only: Optional[str] = None
     # class qualname -> `self.<attr>` RNG instances its methods draw from (RPL403)
     class_rngs: dict[str, list[str]] = field(default_factory=dict)

@@ -51,6 +51,9 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
         for position, path, usage in program.of(OpCall, default_only=False):
             if usage.name.startswith(("tensorflow.", "keras.")):
                 continue
+            facts = ctx.facts.get(path)
+            if facts is not None and facts.device_only is not None:
+                continue  # a module that imports `torch_npu` (...) runs its ops on that device
             usage = with_option_defaults(program, usage)
             matches = _kernels_that_run(program, position, usage, version, cuda)
             raising = [m for m in matches if m.entry.kind == "raises"]

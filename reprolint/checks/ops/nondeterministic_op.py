@@ -72,6 +72,10 @@ class NondeterministicOp(Rule):
     name such an index was bound to in the same function) or from a replay batch's `actions` field (`data.actions`, `replay_data.actions`):
     Stable-Baselines3's replay buffer, which cleanrl uses too, stores a discrete action
     as a column of width 1 (DQN and discrete SAC take the taken action's Q-value so).
+    Not in a module written for another accelerator: one that imports `torch_npu`
+    (Ascend), `torch_mlu` (Cambricon), `habana_frameworks` (Gaudi) or `torch_musa` at
+    its top level, outside `try`/`if`, only imports where that device's runtime is, so
+    its ops never run on CUDA (`torch_xla` is not one: XLA also runs on GPUs).
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
     without `dim=`) are matched only when called as `torch.X(...)`.
     `repeat_interleave` with a Python int for `repeats` (a literal, `len(...)`, integer

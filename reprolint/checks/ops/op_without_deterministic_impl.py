@@ -61,6 +61,10 @@ class OpWithoutDeterministicImpl(Rule):
       so it is not reported; any other size, `(1, None)` (which keeps an input size)
       or a size held in a variable runs the adaptive pooling kernel and is.
 
+    Not in a module written for another accelerator: one that imports `torch_npu`
+    (Ascend), `torch_mlu` (Cambricon), `habana_frameworks` (Gaudi) or `torch_musa` at
+    its top level, outside `try`/`if`, only imports where that device's runtime is, so
+    its ops never run on CUDA (`torch_xla` is not one: XLA also runs on GPUs).
     Blind spots: shapes decided only at run time (the output of `model(x)` fed to a
     loss), a wrapper called with another mode than its parameter's default, and ops
     reached inside library code (a torchvision model's pooling) are not seen.
