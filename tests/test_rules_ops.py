@@ -113,3 +113,21 @@ def test_a_module_written_for_another_accelerator_runs_no_cuda_kernel(imports: s
     )
     codes = [d.code for d in check_source(source, "train.py")]
     assert ("RPL202" in codes) is reported, codes
+
+
+@pytest.mark.parametrize(("block", "lines"), [
+    ("with tf.device('/cpu:0'):\n    rows = tf.nn.embedding_lookup(table, ids)\n    s = tf.math.unsorted_segment_sum(x, ids, 4)\n", []),
+    ("with tf.device('/device:CPU:0'):\n    s = tf.math.unsorted_segment_sum(x, ids, 4)\n", []),
+    ("with tf.device('/gpu:0'):\n    s = tf.math.unsorted_segment_sum(x, ids, 4)\n", [7]),
+    ("with tf.device('/gpu:0'):\n    rows = tf.nn.embedding_lookup(table, ids)\n", [7]),
+    ("rows = tf.nn.embedding_lookup(table, ids)\n", [6]),
+])
+def test_tf_ops_pinned_to_the_cpu_run_no_gpu_kernel(block: str, lines: list) -> None:
+    source = (
+        "import tensorflow as tf\ntable = tf.Variable(tf.zeros([10, 4]))\nx = tf.Variable(tf.zeros([3, 4]))\n"
+        "opt = tf.keras.optimizers.SGD()\nwith tf.GradientTape() as tape:\n"
+        + "".join("    " + line + "\n" for line in block.splitlines()) + "    y = tf.reduce_sum(x)\n"
+        "opt.apply_gradients(zip(tape.gradient(y, [x, table]), [x, table]))\n"
+    )
+    found = [d.span.start_line for d in check_source(source, "train.py") if d.code == "RPL204"]
+    assert found == lines

@@ -149,6 +149,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
         self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
         self.in_text = 0  # inside an f-string field: a value formatted into text
+        self.cpu_pinned = 0  # inside `with tf.device("/cpu:0"):` blocks
         # NumPy / `random` draw calls in the module's top-level code (notebooks: see
         # reprolint.analysis.feeds)
         self.top_draws: set[int] = set()
@@ -468,13 +469,29 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_With(self, node: cst.With) -> Optional[bool]:
         self._note_top_level_work()
-        if not any(self._no_grad(item.item) for item in node.items):
+        no_grad = any(self._no_grad(item.item) for item in node.items)
+        cpu = any(self._cpu_device(item.item) for item in node.items)
+        if not no_grad and not cpu:
             return None
         self._visit_in(node.items)
-        self.emit(Region(True))
+        if no_grad:
+            self.emit(Region(True))
+        self.cpu_pinned += cpu
         self.walk(node.body)
-        self.emit(Region(False))
+        self.cpu_pinned -= cpu
+        if no_grad:
+            self.emit(Region(False))
         return False
+
+    def _cpu_device(self, node: cst.BaseExpression) -> bool:
+        """``tf.device("/cpu:0")`` (any literal naming a CPU): TensorFlow places the ops
+        created in the block, and the variables, on the CPU."""
+        if not isinstance(node, cst.Call) or not node.args or node.args[0].keyword is not None:
+            return False
+        if self.qualify(node.func) not in ("tensorflow.device", "tensorflow.compat.v1.device"):  # type: ignore[arg-type]
+            return False
+        device = literal(node.args[0].value)
+        return isinstance(device, str) and "cpu" in device.lower()
 
     def _no_grad(self, node: cst.BaseExpression) -> bool:
         """``torch.no_grad()``, ``torch.inference_mode()`` (as a context or decorator)."""

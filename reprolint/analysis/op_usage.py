@@ -459,6 +459,8 @@ class OpUsageFacts:
             # top-level code of an eager program that takes gradients in GradientTape
             # blocks, outside them: no gradient of this call is ever computed
             facts.append("no-grad-input")
+        if self.cpu_pinned and name.startswith(("tensorflow.", "keras.")):  # type: ignore[attr-defined]
+            facts.append("cpu-device")  # created under `with tf.device("/cpu:0"):`
         if source is not None and (
             self._u_fresh_constant(source) or no_grad_kind(source, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
         ):

@@ -92,7 +92,12 @@ class TfNondeterministicOp(Rule):
 
     TensorFlow places ops on a visible GPU without being asked, so every TF program is
     taken to run on a GPU unless it hides it (`tf.config.set_visible_devices([],
-    "GPU")`, `CUDA_VISIBLE_DEVICES=""`/`"-1"`). From TF 2.1 plain convolutions and
+    "GPU")`, `CUDA_VISIBLE_DEVICES=""`/`"-1"`). An op created under `with
+    tf.device("/cpu:0"):` (any literal naming a CPU) runs its kernel on the CPU: not
+    reported, nor the gradient of a lookup into a variable there (`tf.nn.embedding_lookup
+    (table, ids)` pinned with its table reaches it as IndexedSlices, applied on the
+    variable's device); other gradients are placed where the gradient is computed and
+    stay reported. From TF 2.1 plain convolutions and
     pooling (cuDNN) are covered once per program by RPL304. Entries that depend on run-time facts
     (Keras `BatchNormalization` fine-tuned in inference mode, `IndexedSlices`
     gradients other than a lookup into a visible variable) are not reported.
@@ -218,6 +223,7 @@ class TfNondeterministicOp(Rule):
                     m for m in match_op(op_call, version, cuda=gpu, training=trains, framework="tf",
                                         tf_unseeded_det=det.on and "tensorflow" not in seeded)
                     if not (m.entry.backward_only and "no-grad-input" in op_call.facts)
+                    and not _on_the_cpu(m.entry, op_call.facts)
                 ]
                 strict = [m for m in matches if m.entry.kind in ("raises", "nondeterministic")]
                 flagged = [
@@ -309,3 +315,14 @@ def _strict_why(kind: str, assumed: TfAssumed) -> str:
 def _known(value: object) -> object:
     """An argument as the catalog's conditions read it (an option left unresolved is unknown)."""
     return catalog_ops.UNKNOWN if value == UNKNOWN or isinstance(value, OptionRef) else value
+
+
+def _on_the_cpu(entry: Any, facts: tuple[str, ...]) -> bool:
+    """An op created under ``with tf.device("/cpu:0"):`` runs its forward kernel on the
+    CPU. Its gradient is placed where the gradient is computed (often the GPU), except a
+    lookup into a variable (``tf.nn.embedding_lookup(table, ids)`` pinned with its table,
+    the idiom for a large embedding): that gradient reaches the variable as
+    IndexedSlices, added by the sparse update on the variable's device."""
+    if "cpu-device" not in facts:
+        return False
+    return not entry.backward_only or "indexed-slices-input" in facts
