@@ -51,6 +51,8 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
         for position, path, usage in program.of(OpCall, default_only=False):
             if usage.name.startswith(("tensorflow.", "keras.")):
                 continue
+            if program.usage_steps[position].context.uncalled and not program.is_library:
+                continue  # a plain function of an imported module that no call of this program reaches
             facts = ctx.facts.get(path)
             if facts is not None and facts.device_only is not None:
                 continue  # a module that imports `torch_npu` (...) runs its ops on that device
