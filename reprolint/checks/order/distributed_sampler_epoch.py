@@ -40,6 +40,9 @@ class DistributedSamplerEpoch(Rule):
       broadcasts rank 0's weights), FSDP with `sync_module_states=True` or
       `accelerator.prepare`. Reported at the seeding call.
 
+    Not from a plain function of an imported module that no call of the program
+    reaches (a helper module's loader factory that only another script calls).
+
     ## Why is this bad?
     `DistributedSampler` shuffles with `seed + epoch`; without `set_epoch` every epoch
     sees the same order. With a different sampler seed per rank the ranks' shards
@@ -135,8 +138,8 @@ class DistributedSamplerEpoch(Rule):
                 if u.varying_in_loop or u.varying_in_function
             ]
             for position, path, usage in program.of(SamplerBuilt, default_only=False):
-                if (path, usage.span) in seen:
-                    continue
+                if (path, usage.span) in seen or program.usage_steps[position].context.uncalled:
+                    continue  # (a plain function of an imported module that no call reaches)
                 if usage.rank_seeded:
                     seen.add((path, usage.span))
                     yield self.report(
@@ -159,8 +162,8 @@ class DistributedSamplerEpoch(Rule):
             builds_model = any(o.draw.kind == "init" and o.draw.library == "torch" for o in program.program.draws)
             if not builds_model:
                 continue
-            for _, path, rank_seed in program.of(RankSeed, default_only=False):
-                if (path, rank_seed.span) in seen:
+            for position, path, rank_seed in program.of(RankSeed, default_only=False):
+                if (path, rank_seed.span) in seen or program.usage_steps[position].context.uncalled:
                     continue
                 seen.add((path, rank_seed.span))
                 yield self.report(path, rank_seed.span, variant="rank-seed", call=rank_seed.text, entry_points=program.entry_points)
