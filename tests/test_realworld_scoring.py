@@ -87,6 +87,20 @@ def test_score_counts_strict_lenient_accuracy_and_high_confidence_recall():
     assert "train.py" not in text
 
 
+def test_the_report_also_gives_precision_without_parse_errors():
+    findings = [finding(line=10), finding(code="RPL900", line=1), finding(code="RPL203", line=50)]
+    verdicts = [
+        Verdict("o/r", "train.py", None, 10, "RPL101", "TP", True),
+        Verdict("o/r", "train.py", None, 1, "RPL900", "FP", True),
+        Verdict("o/r", "train.py", None, 50, "RPL203", "FP", True),
+    ]
+    evalset = EvalSet("t", [Repo("o/r", "0" * 40, "k")], verdicts, [problem()], 1, blind=True, sample_only=False)
+    result = evalsets.score(evalset, findings, findings)
+    text = "\n".join(evalsets.report_lines(evalset, result, 3))
+    assert evalsets.strict(result.judged) == "0.33"  # the main figure keeps every finding
+    assert "without RPL900 (parse errors): strict 0.50, lenient 0.50 over 2 judged" in text
+
+
 @pytest.mark.parametrize("name", ["dev", "frozen", "B"])
 def test_each_committed_set_loads_with_pinned_commits_and_known_codes(name):
     evalset = evalsets.load(name)

@@ -458,6 +458,18 @@ def report_lines(evalset: EvalSet, s: Score, sample_size: int) -> list[str]:
     lines.append(f"precision over {what} ({sample_size} findings, {len(s.unjudged)} without a verdict, "
                  f"{len(s.message_changed)} whose message changed since judged: accuracy not counted)")
     lines += [""] + [SUMMARY_HEADER, summary_line(evalset.name, s)] + [""]
+    # RPL900 (a file that does not parse) says what the tool could not read, never that
+    # the code has a reproducibility problem: shown beside, not instead of, the figure
+    # above
+    rest = Counter()
+    for rule, counts in s.per_rule.items():
+        if rule != "RPL900":
+            rest.update({v: counts[v] for v in VERDICTS})
+    if s.per_rule.get("RPL900") and sum(s.per_rule["RPL900"][v] for v in VERDICTS):
+        lines += [
+            f"without RPL900 (parse errors): strict {strict(rest)}, lenient {lenient(rest)} "
+            f"over {sum(rest[v] for v in VERDICTS)} judged", "",
+        ]
     lines.append("### Per rule")
     lines.append(
         f"{'rule':7} {'findings':>8} {'TP':>4} {'TP*':>4} {'FP':>4} {'strict':>6} {'lenient':>7} "
