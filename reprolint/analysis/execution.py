@@ -316,6 +316,33 @@ class _Walker:
         done = 0
         framework = StepContext(Phase.FRAMEWORK)
         unbuilt: list[tuple[str, str]] = []
+        # plain functions of imported modules, run last: a method or function that runs
+        # later in module order may call one (then it runs there, called); the rest
+        # (perhaps passed on as a callback) run at the end, as uncalled
+        orphans: list[tuple[tuple[str, str], str, str, StepContext]] = []
+        while True:
+            self._run_modules(done, framework, unbuilt, orphans)
+            done = len(self.out.modules)
+            pending = [o for o in orphans if o[0] not in self.ran_functions]
+            orphans.clear()
+            if not pending:
+                break
+            for _key, path, qualname, context in pending:
+                if _key in self.ran_functions:
+                    continue
+                self.skip_seeds = True  # a seeding helper nobody calls seeds nothing
+                self.run_function(path, qualname, (), None, context)
+                self.skip_seeds = False
+            if done == len(self.out.modules):
+                break
+        self.out.steps.extend(self.deferred)
+        return self.out
+
+    def _run_modules(
+        self, done: int, framework: StepContext, unbuilt: list[tuple[str, str]],
+        orphans: list[tuple[tuple[str, str], str, str, StepContext]],
+    ) -> None:
+        """The functions of the modules from ``done`` on (and those the bodies import)."""
         while done < len(self.out.modules):
             path = self.out.modules[done]
             done += 1
@@ -340,9 +367,10 @@ class _Walker:
                 # A plain function no call reaches may still be passed as an argument
                 # (a callback, `model.apply(init_fn)`): its draws count, but a seeding
                 # helper nobody calls seeds nothing.
-                self.skip_seeds = not method
                 if not method and path != self.out.entry:
-                    context = StepContext(context.phase, context.in_worker, context.no_grad, True)
+                    orphans.append((key, path, qualname, StepContext(context.phase, context.in_worker, context.no_grad, True)))
+                    continue
+                self.skip_seeds = not method
                 self.run_function(path, qualname, (), None, context)
                 self.skip_seeds = False
             if done == len(self.out.modules):
@@ -356,8 +384,6 @@ class _Walker:
                     if self.model.runs_in_workers(p, q):
                         context = StepContext(Phase.FRAMEWORK, in_worker=True)
                     self.run_function(p, q, (), None, context)
-        self.out.steps.extend(self.deferred)
-        return self.out
 
     def _foreign(self, path: str) -> bool:
         """Another program's script (a module with its own ``__main__`` block), or a
