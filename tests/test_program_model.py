@@ -302,3 +302,23 @@ def test_a_function_defined_inside_a_no_grad_function_runs_without_gradients() -
     )
     (program,) = [d for d in check_source(source, path="train.py") if d.code == "RPL301"]
     assert [r.span.start_line for r in program.related] == [15]
+
+
+def test_a_plain_helper_that_a_later_method_calls_runs_on_the_training_path(project) -> None:
+    # `ops.py` comes first in the program's module order, the method calling its helper
+    # later: the helper still runs at that call (with gradients), so its backward kernel
+    # is the program's RPL301 evidence; an uncalled helper beside it is not
+    root = project({
+        "ops.py": "import torch\n\ndef pick_rows(t, idx):\n    return t.index_select(0, idx)\n\n"
+                  "def unused_scatter(t, idx, v):\n    return t.index_add(0, idx, v)\n",
+        "model.py": "import torch\nfrom torch import nn\nimport ops\n\nclass Net(nn.Module):\n"
+                    "    def __init__(self):\n        super().__init__()\n        self.table = nn.Parameter(torch.ones(8, 4))\n"
+                    "    def forward(self, idx):\n        return ops.pick_rows(self.table, idx).sum()\n",
+        "train.py": "import torch\nimport ops\nfrom model import Net\n\ntorch.manual_seed(0)\n"
+                    "torch.backends.cudnn.deterministic = True\nnet = Net().cuda()\n"
+                    "opt = torch.optim.SGD(net.parameters(), lr=0.1)\nidx = torch.tensor([0, 0, 1]).cuda()\n"
+                    "loss = net(idx)\nloss.backward()\nopt.step()\n",
+    })
+    diags = [d for d in check_paths([str(root)]).diagnostics if d.code in ("RPL201", "RPL301")]
+    assert [d.code for d in diags] == ["RPL301"]
+    assert [(Path(r.path).name, r.span.start_line) for r in diags[0].related] == [("ops.py", 4)]
