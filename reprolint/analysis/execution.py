@@ -333,8 +333,7 @@ class _Walker:
                 self.skip_seeds = True  # a seeding helper nobody calls seeds nothing
                 self.run_function(path, qualname, (), None, context)
                 self.skip_seeds = False
-            if done == len(self.out.modules):
-                break
+            self._build_late(unbuilt, framework)
         self.out.steps.extend(self.deferred)
         return self.out
 
@@ -374,16 +373,20 @@ class _Walker:
                 self.run_function(path, qualname, (), None, context)
                 self.skip_seeds = False
             if done == len(self.out.modules):
-                # Classes built by bodies that ran after their module's turn.
-                built = [(p, q) for p, q in unbuilt if self._class_maybe_built(p, q.partition(".")[0])]
-                if built:
-                    taken = set(built)
-                    unbuilt = [u for u in unbuilt if u not in taken]
-                for p, q in built:
-                    context = framework
-                    if self.model.runs_in_workers(p, q):
-                        context = StepContext(Phase.FRAMEWORK, in_worker=True)
-                    self.run_function(p, q, (), None, context)
+                self._build_late(unbuilt, framework)
+
+    def _build_late(self, unbuilt: list[tuple[str, str]], framework: StepContext) -> None:
+        """Run the methods of classes built by bodies that ran after their module's turn
+        (a factory function run last builds its model class)."""
+        built = [(p, q) for p, q in unbuilt if self._class_maybe_built(p, q.partition(".")[0])]
+        if built:
+            taken = set(built)
+            unbuilt[:] = [u for u in unbuilt if u not in taken]
+        for p, q in built:
+            context = framework
+            if self.model.runs_in_workers(p, q):
+                context = StepContext(Phase.FRAMEWORK, in_worker=True)
+            self.run_function(p, q, (), None, context)
 
     def _foreign(self, path: str) -> bool:
         """Another program's script (a module with its own ``__main__`` block), or a
