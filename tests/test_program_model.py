@@ -322,3 +322,22 @@ def test_a_plain_helper_that_a_later_method_calls_runs_on_the_training_path(proj
     diags = [d for d in check_paths([str(root)]).diagnostics if d.code in ("RPL201", "RPL301")]
     assert [d.code for d in diags] == ["RPL301"]
     assert [(Path(r.path).name, r.span.start_line) for r in diags[0].related] == [("ops.py", 4)]
+
+
+def test_methods_of_a_class_built_only_by_a_factory_reached_by_name_run(project) -> None:
+    # `models.__dict__[args.arch]()`: no call resolves to the factory, which runs last
+    # as uncalled; the class it builds still trains, its backward kernel is evidence
+    root = project({
+        "models.py": "import torch\nfrom torch import nn\n\nclass Net(nn.Module):\n"
+                     "    def __init__(self):\n        super().__init__()\n        self.table = nn.Parameter(torch.ones(8, 4))\n"
+                     "    def forward(self, idx):\n        return self.table.index_select(0, idx).sum()\n\n"
+                     "def net_small():\n    return Net()\n",
+        "train.py": "import argparse\nimport torch\nimport models\n\np = argparse.ArgumentParser()\n"
+                    "p.add_argument('--arch', default='net_small')\nargs = p.parse_args()\ntorch.manual_seed(0)\n"
+                    "torch.backends.cudnn.deterministic = True\nnet = models.__dict__[args.arch]().cuda()\n"
+                    "opt = torch.optim.SGD(net.parameters(), lr=0.1)\nloss = net(torch.tensor([0, 0]).cuda())\n"
+                    "loss.backward()\nopt.step()\n",
+    })
+    diags = [d for d in check_paths([str(root)]).diagnostics if d.code in ("RPL201", "RPL301")]
+    assert [d.code for d in diags] == ["RPL301"]
+    assert [(Path(r.path).name, r.span.start_line) for r in diags[0].related] == [("models.py", 9)]
