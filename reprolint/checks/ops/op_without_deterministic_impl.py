@@ -61,14 +61,9 @@ class OpWithoutDeterministicImpl(Rule):
       so it is not reported; any other size, `(1, None)` (which keeps an input size)
       or a size held in a variable runs the adaptive pooling kernel and is.
 
-    Not in a module written for another accelerator: one that imports `torch_npu`
-    (Ascend), `torch_mlu` (Cambricon), `habana_frameworks` (Gaudi) or `torch_musa` at
-    its top level, outside `try`/`if`, only imports where that device's runtime is, so
-    its ops never run on CUDA (`torch_xla` is not one: XLA also runs on GPUs).
-    Nor in a plain function of an imported module that no call of the program reaches
-    (a helper module's evaluation function that only another script calls): a program
-    reaches a function when a call runs it, not when it imports its module. A function
-    reached only by being passed on (a callback) is a blind spot of this.
+    Not in a module written for another accelerator (one importing `torch_npu` and
+    the like at its top level), nor in a plain function no call of the program reaches:
+    the same cases as RPL201 (`reprolint explain RPL201`).
     Blind spots: shapes decided only at run time (the output of `model(x)` fed to a
     loss), a wrapper called with another mode than its parameter's default, and ops
     reached inside library code (a torchvision model's pooling) are not seen.
