@@ -307,7 +307,8 @@ def test_a_function_defined_inside_a_no_grad_function_runs_without_gradients() -
 def test_a_plain_helper_that_a_later_method_calls_runs_on_the_training_path(project) -> None:
     # `ops.py` comes first in the program's module order, the method calling its helper
     # later: the helper still runs at that call (with gradients), so its backward kernel
-    # is the program's RPL301 evidence; an uncalled helper beside it is not
+    # is the program's RPL301 evidence; an uncalled helper beside it is not (no program
+    # calls it: library code, whose op RPL201 reports per site)
     root = project({
         "ops.py": "import torch\n\ndef pick_rows(t, idx):\n    return t.index_select(0, idx)\n\n"
                   "def unused_scatter(t, idx, v):\n    return t.index_add(0, idx, v)\n",
@@ -319,9 +320,11 @@ def test_a_plain_helper_that_a_later_method_calls_runs_on_the_training_path(proj
                     "opt = torch.optim.SGD(net.parameters(), lr=0.1)\nidx = torch.tensor([0, 0, 1]).cuda()\n"
                     "loss = net(idx)\nloss.backward()\nopt.step()\n",
     })
-    diags = [d for d in check_paths([str(root)]).diagnostics if d.code in ("RPL201", "RPL301")]
-    assert [d.code for d in diags] == ["RPL301"]
-    assert [(Path(r.path).name, r.span.start_line) for r in diags[0].related] == [("ops.py", 4)]
+    diags = {d.code: d for d in check_paths([str(root)]).diagnostics if d.code in ("RPL201", "RPL301")}
+    assert sorted(diags) == ["RPL201", "RPL301"]
+    assert [(Path(r.path).name, r.span.start_line) for r in diags["RPL301"].related] == [("ops.py", 4)]
+    assert (Path(diags["RPL201"].path).name, diags["RPL201"].span.start_line) == ("ops.py", 7)
+    assert not diags["RPL201"].entry_points
 
 
 def test_methods_of_a_class_built_only_by_a_factory_reached_by_name_run(project) -> None:

@@ -78,8 +78,10 @@ class NondeterministicOp(Rule):
     its ops never run on CUDA (`torch_xla` is not one: XLA also runs on GPUs).
     Nor in a plain function of an imported module that no call of the program reaches
     (a helper module's evaluation function that only another script calls): a program
-    reaches a function when a call runs it, not when it imports its module. A function
-    reached only by being passed on (a callback) is a blind spot of this.
+    reaches a function when a call runs it, not when it imports its module. Where some
+    program calls it, that program decides (under `no_grad` its backward never runs);
+    where none does, it is library code, reported per site. A function reached only by
+    being passed on (a callback) is a blind spot of this.
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
     without `dim=`) are matched only when called as `torch.X(...)`.
     `repeat_interleave` with a Python int for `repeats` (a literal, `len(...)`, integer
