@@ -36,7 +36,7 @@ from reprolint.analysis.cst_helpers import attr_chain, simple_code
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import TrainStep
-from reprolint.analysis.calls import environments, keras, pandas, reseeding, spawn
+from reprolint.analysis.calls import devices, environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 from reprolint.analysis.module_facts import (
@@ -77,9 +77,6 @@ _NEVER_PROJECT = frozenset(
     set(getattr(sys, "stdlib_module_names", ()))
     | {"torch", "numpy", "tensorflow", "keras", "jax", "jaxlib", "flax", "optax", "sklearn", "scipy", "pandas"}
 )
-
-
-_NO_GRAD = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
 
 
 _literal = literal  # the name the collector's code uses
@@ -399,7 +396,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # a function defined inside a `@torch.no_grad()` one runs under it: it exists only
         # while its parent runs (a closure returned for later is the rare exception)
         parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
-        no_grad = any(self._no_grad(d.decorator) for d in node.decorators) or bool(parent and parent.no_grad)
+        no_grad = any(devices.no_grad_context(d.decorator, self.qualify) for d in node.decorators) or bool(parent and parent.no_grad)
         fn = FunctionFacts(qualname, no_grad=no_grad)
         self.facts.functions.setdefault(qualname, fn)
         # Nested functions are also reachable by their simple name (approximation).
@@ -469,8 +466,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_With(self, node: cst.With) -> Optional[bool]:
         self._note_top_level_work()
-        no_grad = any(self._no_grad(item.item) for item in node.items)
-        cpu = any(self._cpu_device(item.item) for item in node.items)
+        no_grad = any(devices.no_grad_context(item.item, self.qualify) for item in node.items)
+        cpu = any(devices.cpu_device(item.item, self.qualify) for item in node.items)
         if not no_grad and not cpu:
             return None
         self._visit_in(node.items)
@@ -482,21 +479,6 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if no_grad:
             self.emit(Region(False))
         return False
-
-    def _cpu_device(self, node: cst.BaseExpression) -> bool:
-        """``tf.device("/cpu:0")`` (any literal naming a CPU): TensorFlow places the ops
-        created in the block, and the variables, on the CPU."""
-        if not isinstance(node, cst.Call) or not node.args or node.args[0].keyword is not None:
-            return False
-        if self.qualify(node.func) not in ("tensorflow.device", "tensorflow.compat.v1.device"):  # type: ignore[arg-type]
-            return False
-        device = literal(node.args[0].value)
-        return isinstance(device, str) and "cpu" in device.lower()
-
-    def _no_grad(self, node: cst.BaseExpression) -> bool:
-        """``torch.no_grad()``, ``torch.inference_mode()`` (as a context or decorator)."""
-        func = node.func if isinstance(node, cst.Call) else node
-        return self.qualify(func) in _NO_GRAD  # type: ignore[arg-type]
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> bool:
         """An f-string field: what it computes becomes text (a unique name, a port in a
@@ -806,33 +788,7 @@ def collect_facts(
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     facts.uses = frozenset(collector.uses)
-    facts.device_only = device_stack(module)
+    facts.device_only = devices.device_stack(module)
     if any(isinstance(e, (Seed, Draw)) for e in facts.events):
         facts.top_level_work = True
     return facts
-
-
-# Accelerator stacks other than CUDA whose Python package only imports where the device's
-# own runtime is installed: Ascend NPUs (`torch_npu`, needs CANN), Cambricon MLUs
-# (`torch_mlu`), Intel Gaudi HPUs (`habana_frameworks`), Moore Threads GPUs (`torch_musa`).
-# (`torch_xla` is not one: it also runs on CUDA through XLA's GPU backend.)
-DEVICE_STACKS = {"torch_npu": "NPU", "torch_mlu": "MLU", "habana_frameworks": "HPU", "torch_musa": "MUSA"}
-
-
-def device_stack(module: cst.Module) -> Optional[str]:
-    """The device a module is written for when its top level imports one of
-    :data:`DEVICE_STACKS` unconditionally (not inside ``try``/``if``/a function)."""
-    for stmt in module.body:
-        if type(stmt) is not cst.SimpleStatementLine:
-            continue
-        for small in stmt.body:
-            if type(small) is cst.Import:
-                roots = [(attr_chain(alias.name) or [""])[0] for alias in small.names]  # type: ignore[union-attr]
-            elif type(small) is cst.ImportFrom and small.module is not None and not small.relative:
-                roots = [(attr_chain(small.module) or [""])[0]]
-            else:
-                continue
-            for root in roots:
-                if root in DEVICE_STACKS:
-                    return DEVICE_STACKS[root]
-    return None

@@ -144,7 +144,7 @@ class ModuleFacts:
     uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)
     # the non-CUDA accelerator stack the module imports unconditionally at its top level
     # (`import torch_npu`): it cannot be imported where that stack is missing, so its
-    # torch ops run on that device, never on CUDA (analysis/facts.py DEVICE_STACKS)
+    # torch ops run on that device, never on CUDA (analysis/calls/devices.py DEVICE_STACKS)
     device_only: Optional[str] = None
     # class qualname -> `self.<attr>` RNG instances its methods draw from (RPL403)
     class_rngs: dict[str, list[str]] = field(default_factory=dict)

@@ -1,13 +1,14 @@
-"""Device selection in TensorFlow and JAX (GPU used, or hidden)."""
+"""Where ops run: device selection in TensorFlow and JAX (GPU used, or hidden), other
+accelerator stacks, CPU pinning, and torch's no-gradient contexts."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import libcst as cst
 
 from reprolint.analysis.calls import CallSite, on_call
-from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.cst_helpers import attr_chain, literal as _literal
 from reprolint.analysis.usage_events import CudaWork, GpuHidden, GpuSelected
 
 
@@ -66,3 +67,48 @@ def _torch_accelerator(c: Any, site: CallSite) -> None:
     if "torch" in c.uses:
         c._u_emit(CudaWork, f"`{c.text(site.node.func)}()`", site.node)
 
+# Accelerator stacks other than CUDA whose Python package only imports where the device's
+# own runtime is installed: Ascend NPUs (`torch_npu`, needs CANN), Cambricon MLUs
+# (`torch_mlu`), Intel Gaudi HPUs (`habana_frameworks`), Moore Threads GPUs (`torch_musa`).
+# (`torch_xla` is not one: it also runs on CUDA through XLA's GPU backend.)
+DEVICE_STACKS = {"torch_npu": "NPU", "torch_mlu": "MLU", "habana_frameworks": "HPU", "torch_musa": "MUSA"}
+
+
+def device_stack(module: cst.Module) -> Optional[str]:
+    """The device a module is written for when its top level imports one of
+    :data:`DEVICE_STACKS` unconditionally (not inside ``try``/``if``/a function)."""
+    for stmt in module.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is cst.Import:
+                roots = [(attr_chain(alias.name) or [""])[0] for alias in small.names]  # type: ignore[union-attr]
+            elif type(small) is cst.ImportFrom and small.module is not None and not small.relative:
+                roots = [(attr_chain(small.module) or [""])[0]]
+            else:
+                continue
+            for root in roots:
+                if root in DEVICE_STACKS:
+                    return DEVICE_STACKS[root]
+    return None
+
+
+def cpu_device(node: cst.BaseExpression, qualify: Any) -> bool:
+    """``tf.device("/cpu:0")`` (any literal naming a CPU): TensorFlow places the ops
+    created in the block, and the variables, on the CPU."""
+    if not isinstance(node, cst.Call) or not node.args or node.args[0].keyword is not None:
+        return False
+    if qualify(node.func) not in ("tensorflow.device", "tensorflow.compat.v1.device"):
+        return False
+    device = _literal(node.args[0].value)
+    return isinstance(device, str) and "cpu" in device.lower()
+
+
+# Contexts and decorators under which torch records no gradient (no backward kernel runs).
+_NO_GRAD_CONTEXTS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
+
+
+def no_grad_context(node: cst.BaseExpression, qualify: Any) -> bool:
+    """``torch.no_grad()``, ``torch.inference_mode()`` (as a context or decorator)."""
+    func = node.func if isinstance(node, cst.Call) else node
+    return qualify(func) in _NO_GRAD_CONTEXTS
