@@ -327,9 +327,9 @@ class _Walker:
             orphans.clear()
             if not pending:
                 break
-            for _key, path, qualname, context in pending:
-                if _key in self.ran_functions:
-                    continue
+            for key, path, qualname, context in pending:
+                if key in self.ran_functions:
+                    continue  # an earlier one of them called it
                 self.skip_seeds = True  # a seeding helper nobody calls seeds nothing
                 self.run_function(path, qualname, (), None, context)
                 self.skip_seeds = False

@@ -191,9 +191,7 @@ class RngFacts:
         seeded, replaced = self.reseeded_holders
         if holder in seeded:
             return True
-        if holder[0] is None:
-            return False  # a function's `rng = Random(s)` may be a local of its own
-        for call in replaced.get(holder, ()):
+        for call in replaced.get(holder, ()):  # attributes only (reseeding.reseeded_holders)
             instance = self.catalog.instances.get(self.qualify(call.func) or "")  # type: ignore[attr-defined]
             if instance is None:
                 continue

@@ -74,8 +74,8 @@ Holder = tuple[Optional[str], str]
 
 
 def reseeded_holders(module: cst.Module) -> tuple[set[Holder], dict[Holder, list[cst.Call]]]:
-    """What the functions of ``module`` seed in place, and what they assign a call with
-    arguments to, by holder: ``np_random.seed(s)`` (a module-level name, inside a
+    """What the functions of ``module`` seed in place, and what their methods assign a
+    call with arguments to (``self`` attributes only), by holder: ``np_random.seed(s)`` (a module-level name, inside a
     function), ``self.rng.seed(s)`` / ``self.g.manual_seed(s)`` and ``self.rng =
     random.Random(s)`` (an attribute, inside a method of the class). A seed that is a
     literal ``None`` does not count. The assigned calls are returned for the caller to
@@ -102,7 +102,7 @@ def reseeded_holders(module: cst.Module) -> tuple[set[Holder], dict[Holder, list
             elif in_function and kind is cst.Assign and type(child.value) is cst.Call and child.value.args:  # type: ignore[attr-defined]
                 for target in child.targets:  # type: ignore[attr-defined]
                     holder = _holder(target.target, cls)
-                    if holder is not None:
+                    if holder is not None and holder[0] is not None:  # a function's name may be its own local
                         replaced.setdefault(holder, []).append(child.value)  # type: ignore[attr-defined]
             scan(child, cls, in_function)
 

@@ -87,8 +87,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 code = "RPL201"
             else:
                 continue
-            device = "CUDA" if match.entry.cuda_only else ("CPU" if match.entry.device == "cpu" else "CPU and CUDA")
-            found = OpFinding(code, path, usage, match, short(version), device)
+            found = OpFinding(code, path, usage, match, short(version), _device(match))
             previous = best.get(key)
             if previous is None or (previous.code == "RPL201" and code == "RPL202"):
                 if previous is not None:
@@ -108,12 +107,16 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
         if not raising and not flagged:
             continue
         match = (raising or flagged)[0]
-        device = "CUDA" if match.entry.cuda_only else ("CPU" if match.entry.device == "cpu" else "CPU and CUDA")
-        best[key] = OpFinding("RPL202" if raising else "RPL201", key[0], usage, match, short(version), device)
+        best[key] = OpFinding("RPL202" if raising else "RPL201", key[0], usage, match, short(version), _device(match))
     out = list(best.values())
     ctx.memo["torch_op_findings"] = out
     ctx.memo["torch_op_evidence"] = evidence
     return out
+
+
+def _device(match: OpMatch) -> str:
+    """Where the entry's kernel is nondeterministic, as the message says it."""
+    return "CUDA" if match.entry.cuda_only else ("CPU" if match.entry.device == "cpu" else "CPU and CUDA")
 
 
 def _kernels_that_run(program: Program, position: int, usage: OpCall, version: str, cuda: bool) -> list[OpMatch]:
