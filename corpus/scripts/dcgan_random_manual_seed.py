@@ -17,7 +17,7 @@ parser.add_argument("--manualSeed", type=int, help="manual seed")
 opt = parser.parse_args()
 
 if opt.manualSeed is None:
-    opt.manualSeed = random.randint(1, 10000)  # expect: RPL101
+    opt.manualSeed = random.randint(1, 10000)  # expect: RPL103
 print("Random Seed: ", opt.manualSeed)
 random.seed(opt.manualSeed)
 torch.manual_seed(opt.manualSeed)

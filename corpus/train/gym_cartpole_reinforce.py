@@ -13,7 +13,7 @@ from torch import nn
 
 
 def run_episode(env, policy, max_steps):
-    observation, _ = env.reset()
+    observation, _ = env.reset()  # expect: RPL102
     log_probs, rewards = [], []
     for _ in range(max_steps):
         logits = policy(torch.as_tensor(observation, dtype=torch.float32))

@@ -93,6 +93,10 @@ class _Scope:
     locals: set[str] = field(default_factory=set)
     params: dict[str, Any] = field(default_factory=dict)
     entropy_vars: dict[str, str] = field(default_factory=dict)
+    # name (or attribute name) -> the global-RNG draw whose value it holds
+    # (`opt.manualSeed = random.randint(1, 10000)`): a seed taken from it is as random as
+    # that generator's state
+    drawn_seeds: dict[str, cst.Call] = field(default_factory=dict)
     class_name: Optional[str] = None
     dicts: dict[str, cst.BaseExpression] = field(default_factory=dict)  # name = {...} / dict(...)
 
@@ -309,6 +313,37 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                         return found
         return None
 
+    def _global_draw_in(self, value: cst.BaseExpression) -> Optional[cst.Call]:
+        """The global-RNG draw an assigned value is (`random.randint(1, 10000)`, through
+        `int(...)`), or None."""
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int" and value.args:
+            return self._global_draw_in(value.args[0].value)
+        if isinstance(value, cst.Call):
+            entry = self.catalog.draws.get(self.qualify(value.func) or "")
+            if entry is not None and entry.kind == "draw" and not entry.method:
+                return value
+        return None
+
+    def seed_draw_of(self, node: Optional[cst.BaseExpression]) -> Optional[cst.Call]:
+        """The global-RNG draw a seed value holds: a name or attribute bound to one, or
+        the draw itself."""
+        if node is None:
+            return None
+        if isinstance(node, cst.Call):
+            return self._global_draw_in(node)
+        if isinstance(node, cst.Attribute):
+            key = node.attr.value
+        elif isinstance(node, cst.Name):
+            key = node.value
+        else:
+            return None
+        for scope in reversed(self.scopes):
+            if key in scope.drawn_seeds:
+                return scope.drawn_seeds[key]
+            if scope.kind == "function":
+                break
+        return self.scopes[0].drawn_seeds.get(key)
+
     def attr_ref(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
         """`args.seed` / `cfg.train.seed` -> "seed" (looked up in argparse defaults later)."""
         if isinstance(node, cst.Call) and node.args:  # int(args.seed)
@@ -451,6 +486,19 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self.conds.pop()
         return False
 
+    def visit_IfExp(self, node: cst.IfExp) -> bool:
+        # `torch.manual_seed(args.seed) if args.seed else None`: each branch runs under
+        # its condition, like an `if` statement's
+        self.walk(node.test)
+        tree = self.cond_tree(node.test)
+        self.conds.append((tree, True, node.test))
+        self.walk(node.body)
+        self.conds.pop()
+        self.conds.append((tree, False, node.test))
+        self.walk(node.orelse)
+        self.conds.pop()
+        return False
+
     def _note_top_level_work(self) -> None:
         if len(self.scopes) == 1:
             self.facts.top_level_work = True
@@ -518,7 +566,12 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         )
         keras.note_assignment(self, names, value)
         pandas.note_assignment(self, targets, value)
+        drawn = self._global_draw_in(value)
         for name in names:
+            if drawn is not None:
+                self.scope.drawn_seeds[name] = drawn
+            else:
+                self.scope.drawn_seeds.pop(name, None)
             if is_dict:
                 self.scope.dicts[name] = value
             else:
@@ -563,11 +616,24 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                     self.aliases[node.targets[0].target.value] = module
         self.usage_assign([t.target for t in node.targets], node.value)
         self._note_assignment([t.target for t in node.targets], node.value)
+        self._note_attr_targets([t.target for t in node.targets])
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        super().visit_AugAssign(node)
+        self._note_attr_targets([node.target])
+
+    def _note_attr_targets(self, targets: list[cst.BaseAssignTargetExpression]) -> None:
+        for target in targets:
+            if isinstance(target, cst.Attribute):
+                self.facts.assigned_attrs.add(target.attr.value)
+            elif isinstance(target, (cst.Tuple, cst.List)):
+                self._note_attr_targets([e.value for e in target.elements])  # type: ignore[misc]
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
             self.usage_assign([node.target], node.value)
             self._note_assignment([node.target], node.value)
+            self._note_attr_targets([node.target])
         elif self.scope.kind == "class" and isinstance(node.target, cst.Name):
             # `seed: Optional[int]` in a dataclass without default: unknown
             pass
@@ -737,6 +803,7 @@ def collect_facts(
     seeds = any(isinstance(e, Seed) for e in facts.events) or any(
         isinstance(e, Seed) for fn in facts.functions.values() for e in fn.events
     )
+    facts.seeds_environments = collector.env_calls.seeded_envs
     for call, data in environments.findings(collector.env_calls, seeds):
         facts.findings.append(LocalFinding("RPL102", collector.span(call), data))
     for call, data in spawn.findings(collector.spawn_calls, facts):
@@ -768,6 +835,8 @@ def collect_facts(
                 dataclasses.replace(c, span=spans[id(c.span.node)]) if isinstance(c.span, _Pending) else c
                 for c in item.conds
             ))
+        if isinstance(item, Seed) and isinstance(item.drawn_from, _Pending):
+            item = dataclasses.replace(item, drawn_from=spans[id(item.drawn_from.node)])
         return item
 
     facts.events = [resolve(e) for e in facts.events]

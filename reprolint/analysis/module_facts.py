@@ -59,6 +59,13 @@ class Seed:
     entropy_ref: Optional[str]  # `args.<name>` seed whose argparse default may be entropy
     no_seed: bool  # called without a seed, so it seeds from OS entropy
     conds: tuple[Cond, ...] = ()
+    # The seeder takes None as "seed from OS entropy" (`random.seed`, `np.random.seed`),
+    # and whether the seed given is a literal (a helper's parameter is not).
+    entropy_if_none: bool = False
+    literal_seed: bool = False
+    # the global-RNG draw the seed value was taken from (`random.randint(1, 10000)`) and its text
+    drawn_from: Optional[Span] = None
+    drawn_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,11 @@ class ModuleFacts:
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
+    # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
+    # that name may not keep its parser default
+    assigned_attrs: set[str] = field(default_factory=set)
+    # the module seeds a gym/gymnasium environment (`reset(seed=...)`, `env.seed(s)`)
+    seeds_environments: bool = False
     # option dest -> the flag a user passes (`--cuda`), for messages about non-default runs
     option_flags: dict[str, str] = field(default_factory=dict)
     uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)

@@ -185,6 +185,10 @@ class Program:
                 self.option_flags.setdefault(name, flag)
             for name, value in facts[path].arg_entropy.items():
                 self.arg_entropy.setdefault(name, value)
+        # (path, span) of global-RNG draws whose value seeds a library (RPL103 reports them)
+        self.seed_draws: set[tuple[str, Any]] = set()
+        # attributes some module of the program assigns: an option may not keep its default
+        self.assigned_attrs: set[str] = set().union(*(facts[path].assigned_attrs for path in self.modules))
         self._facts = facts
         self._role: Optional[Role] = None
         self.imported_elsewhere = False  # other project modules import the entry module
@@ -212,6 +216,8 @@ class Program:
                 self.usage_steps.append(step)
             elif isinstance(event, Seed):
                 self.seeds.append(SeedOutcome(event, step.path, *self._seed_blame(step), step.via))
+                if event.drawn_from is not None:
+                    self.seed_draws.add((step.path, event.drawn_from))
                 for lib in event.libs:
                     seeded.setdefault(lib, At(step.path, event))
             elif isinstance(event, Draw):

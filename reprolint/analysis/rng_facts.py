@@ -126,6 +126,7 @@ class RngFacts:
             and (arg is None or _literal(arg.value) is None)
         )
         value = arg.value if arg is not None else None
+        drawn = self.seed_draw_of(value)  # type: ignore[attr-defined]
         self.emit(  # type: ignore[attr-defined]
             Seed(
                 api=qn,
@@ -136,6 +137,10 @@ class RngFacts:
                 entropy_ref=self.attr_ref(value),  # type: ignore[attr-defined]
                 no_seed=no_seed,
                 conds=self.located_conds(),  # type: ignore[attr-defined]
+                entropy_if_none=seeder.entropy_without_seed or seeder.none_unseeds,
+                literal_seed=value is not None and _literal(value) not in (None, UNKNOWN),
+                drawn_from=self.span(drawn) if drawn is not None else None,  # type: ignore[attr-defined]
+                drawn_text=self.text(drawn) if drawn is not None else "",  # type: ignore[attr-defined]
             )
         )
 

@@ -43,6 +43,7 @@ class SeederApi:
     seed_arg: Optional[int]
     keyword: Optional[str]
     entropy_without_seed: bool
+    none_unseeds: bool = False  # given None it leaves the library unseeded (TF's global seed)
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,7 @@ class RngCatalog:
                     seed_arg=entry.get("seed_arg"),
                     keyword=entry.get("keyword"),
                     entropy_without_seed=entry.get("entropy_without_seed", False),
+                    none_unseeds=entry.get("none_unseeds", False),
                 )
         for i, entry in enumerate(data.get("draws", [])):
             self._check_library(entry, f"draws[{i}]")

@@ -258,6 +258,31 @@ def test_seeder_seeds_each_library_it_names(entry: dict, api: str, key: str) -> 
         assert first != other, f"`{api}` ignores its seed for {library}"
 
 
+_NONE_AS_ENTROPY = [
+    case for case in _verified("seeders")
+    if (case.values[0].get("entropy_without_seed") or case.values[0].get("none_unseeds"))
+    and case.values[1] not in _IN_A_CHILD
+]
+
+
+@pytest.mark.parametrize("entry,api,key", _NONE_AS_ENTROPY)
+def test_seeder_given_none_leaves_draws_unrepeatable(entry: dict, api: str, key: str) -> None:
+    """What RPL103 says of `np.random.seed(args.seed)` with `--seed` defaulting to None:
+    the seeder given None does not make the library's draws repeat."""
+    seeder = _resolve(api)
+    for library in entry["seeds"]:
+        if library in entry.get("unverified_seeds", ()):
+            continue
+        pytest.importorskip(library)
+
+        def run() -> Any:
+            _seed_library(library, 12345)  # the same state before each call
+            seeder(None)
+            return _fingerprint(_probe(library))
+
+        assert run() != run(), f"`{api}(None)` made {library}'s draws repeat"
+
+
 # --------------------------------------------------------------------------- generator constructors
 
 

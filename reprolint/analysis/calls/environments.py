@@ -9,13 +9,14 @@ from the space's generator unless ``env.action_space.seed(s)`` ran. ``rules/rng.
 the claims against gymnasium.
 
 These are RPL102 facts (a generator seeded from OS entropy), recorded per module when the
-module seeds something else (the author wants reproducibility; the environment is the one
-thing its seeds miss) and never seeds an environment (``reset(seed=...)``, gym's
+module never seeds an environment (``reset(seed=...)``, gym's
 ``env.seed(s)``, a factory given ``seed=`` such as ``envpool.make(..., seed=s)``) or the
 space itself. The calls are told apart from look-alikes (``meter.reset()``,
 ``buffer.sample()``) by their receiver: an ``env``-named object for ``reset``, an
 ``action_space`` attribute for ``sample`` (observation spaces are sampled for dummy
-inputs, not reported).
+inputs, not reported). The rule drops them where a program that runs the module seeds
+an environment in another of its modules (``make_env(seed)`` in a helper module), and in
+a module no program runs unless it seeds something else.
 """
 
 from __future__ import annotations
@@ -105,21 +106,21 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> None:
 
 def findings(state: EnvironmentCalls, module_seeds: bool) -> list[tuple[cst.Call, dict[str, Any]]]:
     """(call, RPL102 data) of the first unseeded reset per environment and the first
-    unseeded sample per space, when the module seeds something else."""
-    if not module_seeds:
-        return []
+    unseeded sample per space; ``module_seeds`` (the module seeds something else) goes
+    in the data: for a module no program runs it is the only sign that its author wants
+    repeatable runs (the rule decides)."""
     out: list[tuple[cst.Call, dict[str, Any]]] = []
     if not state.seeded_envs:
         seen: set[str] = set()
         for receiver, call in state.resets:
             if receiver not in seen:
                 seen.add(receiver)
-                out.append((call, {"call": f"{receiver}.reset", "variant": "env-reset"}))
+                out.append((call, {"call": f"{receiver}.reset", "variant": "env-reset", "module_seeds": module_seeds}))
     seen = set()
     for receiver, call in state.samples:
         space = receiver.split(".")[-1].replace("single_", "")
         if space in state.seeded_spaces or receiver in seen:
             continue
         seen.add(receiver)
-        out.append((call, {"call": f"{receiver}.sample", "variant": "env-space", "space": receiver}))
+        out.append((call, {"call": f"{receiver}.sample", "variant": "env-space", "space": receiver, "module_seeds": module_seeds}))
     return out

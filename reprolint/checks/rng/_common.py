@@ -105,3 +105,13 @@ def rpl101_reports(ctx: "CheckContext", program: "Program", library: str) -> boo
         and ctx.settings.is_enabled("RPL101", o.path) and not ctx.suppressed("RPL101", o.path, o.draw.span)
         for o in program.draws
     )
+
+
+def none_default_flag(program: "Program", option: str) -> Optional[str]:
+    """The flag of ``option`` (``--seed``) when ``program`` leaves it None by default
+    (``default=None`` or no default) and no module of it assigns the attribute
+    (``opt.manualSeed = random.randint(...)`` when it is None), else None."""
+    if option in program.arg_defaults and program.lookup(option) is None and option not in program.assigned_attrs:
+        return program.option_flags.get(option, f"--{option}").removesuffix(" ...")
+    return None
+

@@ -7,10 +7,10 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.facts import ModuleFacts, Seed
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import library_list
+from reprolint.checks.rng._common import draw_fields, library_list, none_default_flag
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, literal_seed
 from reprolint.fixes.seeding import seed_argument
-from reprolint.model import Applicability, Diagnostic
+from reprolint.model import Applicability, Diagnostic, Related
 
 
 def _all_seeds(facts: ModuleFacts) -> Iterator[Seed]:
@@ -37,7 +37,11 @@ class EntropySeed(Rule):
     `uuid`, `os.getpid()` or `hash()` of a string — directly, through a variable
     assigned in the same scope, or through an argparse option whose default is one.
     `random.seed()` and `np.random.seed()` without an argument seed from OS entropy
-    and are reported too.
+    and are reported too, and so is a seed read from an option that is None by
+    default (`np.random.seed(args.seed)` with `--seed` defaulting to None, directly or
+    through a project helper such as `set_global_seeds(args.seed)` whose seeding calls
+    all take None as "seed from OS entropy"; a helper that tests the seed for None is
+    RPL104's).
 
     ## Why is this bad?
     The program looks seeded but gets a new seed on every run, so no run can be
@@ -69,7 +73,11 @@ class EntropySeed(Rule):
 
     code = "RPL103"
     message = "`{call}` seeds {libraries} from {source}, which differs on every run"
-    messages = {"no-seed": "`{call}()` without a seed seeds {libraries} from OS entropy"}
+    messages = {
+        "no-seed": "`{call}()` without a seed seeds {libraries} from OS entropy",
+        "drawn": "`{call}` picks the seed of {libraries} from {rng} before it is seeded, so the seed differs on every run",
+        "option-none": "`{call}` seeds {libraries} from OS entropy on a default run: its seed `{flag}` defaults to None",
+    }
     fix_title = "Seed from the configured seed instead of {source}"
     fix_applicability = Applicability.SAFE
     framework = "random, numpy, torch, tensorflow"
@@ -80,6 +88,18 @@ class EntropySeed(Rule):
         Valid(
             "import argparse, random\np = argparse.ArgumentParser()\n"
             "p.add_argument('--seed', type=int, default=3)\nargs = p.parse_args()\nrandom.seed(args.seed)\n"
+        ),
+        # the None default is tested before seeding: RPL104's
+        Valid(
+            "import argparse, random\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--seed', type=int)\nargs = p.parse_args()\n"
+            "if args.seed is not None:\n    random.seed(args.seed)\n"
+        ),
+        # torch.manual_seed(None) raises: a helper that makes it is not run with None
+        Valid(
+            "import argparse, random, torch\n\ndef set_seed(s):\n    random.seed(s)\n    torch.manual_seed(s)\n\n"
+            "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+            "    p.add_argument('--seed', type=int, default=None)\n    args = p.parse_args()\n    set_seed(args.seed)\n"
         ),
     ]
     INVALID = [
@@ -101,6 +121,27 @@ class EntropySeed(Rule):
             "    set_seed(time.time_ns())\n",
             line=5,
             files=(("helpers.py", "import random\n\ndef set_seed(s):\n    random.seed(s)\n"),),
+        ),
+        Invalid(
+            "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--seed', type=int, default=None)\nargs = p.parse_args()\n"
+            "np.random.seed(args.seed)\n",
+            line=6,
+            message="`--seed` defaults to None",
+            fixed=(
+                "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\n"
+                "p.add_argument('--seed', type=int, default=0)\nargs = p.parse_args()\n"
+                "np.random.seed(args.seed)\n"
+            ),
+        ),
+        Invalid(
+            "import argparse, random\nimport numpy as np\n\ndef set_global_seeds(i):\n"
+            "    np.random.seed(i)\n    random.seed(i)\n\n"
+            "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+            "    p.add_argument('--seed', help='RNG seed', type=int)\n    args = p.parse_args()\n"
+            "    set_global_seeds(args.seed)\n",
+            line=12,
+            message="NumPy and `random` from OS entropy on a default run",
         ),
     ]
 
@@ -132,6 +173,86 @@ class EntropySeed(Rule):
                     path, call.span, **source, call=call.text, libraries=library_list(libs),
                     seeded_libraries=tuple(sorted(libs)), entry_points=[program.entry],
                 )
+        yield from self._none_by_default(ctx, seen)
+        yield from self._drawn_seeds(ctx)
+
+    def _drawn_seeds(self, ctx: CheckContext) -> Iterator[Finding]:
+        """Seeds taken from an unseeded global-RNG draw (`opt.manualSeed =
+        random.randint(1, 10000)` when no seed is given): one finding at the draw, with
+        the seeding calls that take it as related locations."""
+        found: dict[tuple[str, object], dict[str, Any]] = {}
+        for program in ctx.programs:
+            unseeded = {(o.path, o.draw.span): o for o in program.draws if not o.seeded_before}
+            for outcome in program.seeds:
+                seed = outcome.seed
+                draw = unseeded.get((outcome.path, seed.drawn_from)) if seed.drawn_from is not None else None
+                if draw is None or not outcome.default_path:
+                    continue
+                entry = found.setdefault((outcome.path, seed.drawn_from), {"draw": draw, "seeds": [], "entries": []})
+                if all(s.span != seed.span for _, s in entry["seeds"]):
+                    entry["seeds"].append((outcome.path, seed))
+                if program.entry not in entry["entries"]:
+                    entry["entries"].append(program.entry)
+        for (path, span), entry in found.items():
+            draw, seeds = entry["draw"], entry["seeds"]
+            libs = sorted({lib for _, s in seeds for lib in s.libs})
+            yield self.report(
+                path, span, variant="drawn", call=draw.draw.text + "(...)", source=f"`{draw.draw.text}(...)`",
+                rng=draw_fields(draw.draw)["rng"], libraries=library_list(libs), seeded_libraries=tuple(libs),
+                entry_points=entry["entries"],
+                related=[Related(p, s.span, f"`{s.text}` takes the drawn seed here") for p, s in seeds],
+            )
+
+    def _none_by_default(self, ctx: CheckContext, seen: set[tuple[str, object]]) -> Iterator[Finding]:
+        """Seeds read from an option that is None by default, given to seeders that take
+        None as "seed from OS entropy": directly, or through a project helper all of
+        whose own seeding calls do so unconditionally."""
+        for program in ctx.programs:
+            for outcome in program.seeds:
+                seed = outcome.seed
+                if not seed.entropy_if_none or seed.entropy or seed.entropy_ref is None:
+                    continue
+                if not outcome.default_path or (outcome.path, seed.span) in seen:
+                    continue
+                flag = none_default_flag(program, seed.entropy_ref)
+                if flag is None:
+                    continue
+                seen.add((outcome.path, seed.span))
+                yield self.report(
+                    outcome.path, seed.span, variant="option-none", call=f"{seed.text}(...)", flag=flag,
+                    option=seed.entropy_ref, libraries=library_list(seed.libs),
+                    seeded_libraries=tuple(seed.libs), entry_points=[program.entry],
+                )
+            for path, call, _ in program.helper_calls:
+                if call.entropy or call.entropy_ref is None or (path, call.span) in seen:
+                    continue
+                flag = none_default_flag(program, call.entropy_ref)
+                libs = self._seeded_from_none(ctx, path, call.target) if flag is not None else None
+                if not libs:
+                    continue
+                seen.add((path, call.span))
+                yield self.report(
+                    path, call.span, variant="option-none", call=f"{call.text}(...)", flag=flag, option=call.entropy_ref,
+                    libraries=library_list(libs), seeded_libraries=tuple(sorted(libs)), entry_points=[program.entry],
+                )
+
+    @staticmethod
+    def _seeded_from_none(ctx: CheckContext, path: str, target: str) -> Optional[set[str]]:
+        """The libraries a project helper seeds from OS entropy when its seed is None: its
+        own seeding calls all take a non-literal seed, unconditionally, and all take None
+        as entropy (`torch.manual_seed(None)` raises, so such a helper is not run with
+        None). None when the helper does anything else with its seed."""
+        resolved = ctx.index.resolve_call(path, target)
+        if resolved is None:
+            return None
+        file, qualname = resolved
+        function = ctx.facts[file].functions.get(qualname)
+        if function is None:
+            return None
+        seeds = [e for e in function.events if isinstance(e, Seed)]
+        if not seeds or any(s.conds or s.literal_seed or s.no_seed or not s.entropy_if_none for s in seeds):
+            return None
+        return {lib for s in seeds for lib in s.libs}
 
     @staticmethod
     def _source(entropy: Optional[str], ref: Optional[str], arg_entropy: dict[str, str]) -> Optional[dict[str, Any]]:
@@ -149,6 +270,8 @@ class EntropySeed(Rule):
 
 @EntropySeed.fix_planner
 def _plan_entropy_seed(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
+    if data_field(d, "variant") == "drawn":
+        return None  # which fixed value the user wants in place of the draw is theirs to say
     literal = literal_seed(planner.seed)
     option = data_field(d, "option")  # the argparse dest whose default is the entropy
     if option:
@@ -186,7 +309,8 @@ def _option_call(module: cst.Module, dest: str) -> Optional[cst.Call]:
 
 def _plan_option_default(planner: FixPlanner, d: Diagnostic, dest: str) -> Optional[FixAction]:
     candidates = [d.path] + [
-        p for p, facts in planner.ctx.facts.items() if dest in facts.arg_entropy and p != d.path
+        p for p, facts in planner.ctx.facts.items()
+        if p != d.path and (dest in facts.arg_entropy or dest in facts.arg_defaults)
     ]
     for path in candidates:
         module = planner.module(path)
@@ -212,7 +336,11 @@ def _plan_option_default(planner: FixPlanner, d: Diagnostic, dest: str) -> Optio
 
 @EntropySeed.fix_prechecker
 def _entropy_seed_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
+    if data_field(d, "variant") == "drawn":
+        return False
     dest = data_field(d, "option")
     if not dest:
         return True  # the reported call gets the configured seed
+    if data_field(d, "variant") == "option-none":
+        return any(_option_call(m, str(dest)) is not None for m in map(planner.module, planner.ctx.facts) if m is not None)
     return any(dest in facts.arg_entropy for facts in planner.ctx.facts.values())

@@ -202,6 +202,8 @@ class UnseededGlobalRng(Rule):
             for outcome in program.draws:
                 if outcome.seeded_before or program.overwrites_init(outcome):
                     continue
+                if (outcome.path, outcome.draw.span) in program.seed_draws:
+                    continue  # the draw picks a seed: RPL103 reports a seed drawn at random
                 seed = outcome.later_seed
                 reason = (seed.path, seed.event.span) if seed is not None else None
                 mine.setdefault((outcome.library, reason), []).append(outcome)

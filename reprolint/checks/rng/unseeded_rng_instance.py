@@ -6,6 +6,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
+from reprolint.checks.rng._common import none_default_flag
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, together
 from reprolint.fixes.seeding import ensure_install, entry_action, seed_argument, seed_value
 from reprolint.model import Applicability, Diagnostic
@@ -46,10 +47,12 @@ class UnseededRngInstance(Rule):
     `np.random.seed`, `torch.manual_seed` and `seed_everything` never reach:
     `env.reset()` without `seed=` seeds the environment from OS entropy on its first
     call, and `env.action_space.sample()` draws from the space's generator unless
-    `env.action_space.seed(s)` ran. In a module that seeds something else and never
-    seeds an environment (`reset(seed=...)`, gym's `env.seed(s)`, a factory given
-    `seed=` such as `envpool.make(..., seed=s)`) or that action space, the first such
-    call per environment or space is reported (`observation_space.sample()` is not: it
+    `env.action_space.seed(s)` ran. Where no module of the program seeds an
+    environment (`reset(seed=...)`, gym's `env.seed(s)`, a factory given `seed=` such
+    as `envpool.make(..., seed=s)`) or that action space, the first such call per
+    environment or space is reported, whether or not the program seeds other libraries
+    (each generator is a cause of its own; in a module no program runs, only where the
+    module seeds something else) (`observation_space.sample()` is not: it
     is a dummy input for shape inference). There is no automatic fix
     (the seed belongs in the first `reset` only; later resets continue its stream).
 
@@ -176,6 +179,8 @@ class UnseededRngInstance(Rule):
             for finding in facts.findings:
                 if finding.code != self.code:
                     continue
+                if str(finding.data.get("variant", "")).startswith("env-") and not _environment_unseeded(ctx, path, finding.data):
+                    continue
                 if finding.data.get("variant") == "option":
                     flag = _none_default_flag(ctx, path, str(finding.data["option"]))
                     if flag is None:
@@ -185,12 +190,27 @@ class UnseededRngInstance(Rule):
                 yield self.report(path, finding.span, **finding.data)
 
 
+def _environment_unseeded(ctx: CheckContext, path: str, data: Any) -> bool:
+    """Whether an environment reset or space sample of ``path`` is unseeded: no program
+    that runs the module seeds an environment in any of its modules; in a module no
+    program runs, only where the module seeds something else (the sign that its runs
+    are meant to repeat)."""
+    programs = [p for p in ctx.programs if path in p.modules]
+    if not programs:
+        return bool(data.get("module_seeds"))
+    seeding = ctx.facts.get
+    return not any(
+        (facts := seeding(module)) is not None and facts.seeds_environments
+        for program in programs for module in program.modules
+    )
+
+
 def _none_default_flag(ctx: CheckContext, path: str, option: str) -> Optional[str]:
     """The flag of ``option`` (``--seed``) when a program that runs ``path`` leaves it
     None by default."""
     for program in ctx.programs:
-        if path in program.modules and option in program.arg_defaults and program.lookup(option) is None:
-            return program.option_flags.get(option, f"--{option}").removesuffix(" ...")
+        if path in program.modules and (flag := none_default_flag(program, option)) is not None:
+            return flag
     return None
 
 
