@@ -122,3 +122,15 @@ def test_json_carries_the_option() -> None:
     out = io.StringIO()
     render_json(Report(cuda_by_default, 1), out)
     assert all("assumed" not in item for item in json.loads(out.getvalue()))
+
+
+def test_a_conditional_expression_guards_its_seed_like_an_if() -> None:
+    source = (
+        "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int, default={d})\n"
+        "args = p.parse_args()\ntorch.manual_seed(args.seed) if args.seed else None\n"
+        "model = torch.nn.Linear(3, 3)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "model(torch.ones(2, 3)).sum().backward()\nopt.step()\n"
+    )
+    unseeded = [(d.code, d.span.start_line) for d in check_sources({"train.py": source.format(d=0)})]
+    assert unseeded == [("RPL104", 5)]
+    assert check_sources({"train.py": source.format(d=3)}) == []

@@ -13,6 +13,7 @@ from typing import Any
 
 import libcst as cst
 
+from reprolint.analysis.config_files import config_key
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.module_facts import Cond
 from reprolint.analysis.values import UNKNOWN
@@ -103,5 +104,8 @@ class ConditionFacts:
             return ("unknown",)
         if isinstance(node, cst.Attribute):
             return ("attr", node.attr.value)
+        key = config_key(node)  # cfg["seed"], cfg.get("seed")
+        if key is not None:
+            return ("attr", key)
         value = _literal(node)
         return ("const", value) if value != UNKNOWN else ("unknown",)

@@ -36,6 +36,7 @@ from reprolint.analysis.cst_helpers import attr_chain, simple_code
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import TrainStep
+from reprolint.analysis import config_files
 from reprolint.analysis.calls import devices, environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
@@ -165,6 +166,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.scopes: list[_Scope] = [_Scope("module", "", self.facts.events)]
         # (tree, polarity, test node) of the enclosing ifs; text made on demand
         self.conds: list[tuple[Any, bool, cst.BaseExpression]] = []
+        self.opened_files: dict[str, cst.BaseExpression] = {}  # `with open(p) as f`: f -> open(p)
         self.imported: list[str] = []
         self.uses: set[str] = set()
         self.env_calls = environments.EnvironmentCalls()
@@ -350,7 +352,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             return self.attr_ref(node.args[0].value)
         if isinstance(node, cst.Attribute):
             return node.attr.value
-        return None
+        return config_files.config_key(node) if node is not None else None
 
     # ------------------------------------------------------------------ imports
     def visit_Module(self, node: cst.Module) -> None:
@@ -406,6 +408,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         # Decorators and defaults run in the enclosing scope, at definition time.
         self._visit_in(node.decorators)
+        for decorator in node.decorators:
+            source = config_files.hydra_source(decorator, self.qualify)
+            if source is not None:
+                self.facts.config_sources.append(source)
         params: dict[str, Any] = {}
         all_params = [
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params,
@@ -514,6 +520,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_With(self, node: cst.With) -> Optional[bool]:
         self._note_top_level_work()
+        for item in node.items:
+            if isinstance(item.asname, cst.AsName) and isinstance(item.asname.name, cst.Name):
+                self.opened_files[item.asname.name.value] = item.item
         no_grad = any(devices.no_grad_context(item.item, self.qualify) for item in node.items)
         cpu = any(devices.cpu_device(item.item, self.qualify) for item in node.items)
         if not no_grad and not cpu:
@@ -645,6 +654,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         catalog = self.catalog
         self.usage_call(node, qn)
         environments.note_call(self.env_calls, self.uses, node)
+        source = config_files.load_source(node, qn, self.opened_files)
+        if source is not None:
+            self.facts.config_sources.append(source)
         spawn.note_call(self.spawn_calls, self, node, qn)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             dest, default, entropy = self.option_default(node)

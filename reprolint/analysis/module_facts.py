@@ -149,6 +149,9 @@ class ModuleFacts:
     # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
     # that name may not keep its parser default
     assigned_attrs: set[str] = field(default_factory=set)
+    # where the module loads configuration from (analysis/config_files.py): a literal
+    # path, "option:<dest>" (the option's default names it) or "hydra:<folder>/<name>"
+    config_sources: list[str] = field(default_factory=list)
     # the module seeds a gym/gymnasium environment (`reset(seed=...)`, `env.seed(s)`)
     seeds_environments: bool = False
     # option dest -> the flag a user passes (`--cuda`), for messages about non-default runs

@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from reprolint.analysis.config_files import config_key
 from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.usage_events import OpCall
@@ -190,6 +191,8 @@ class OpUsageFacts:
                 and node.value.value not in ("self", "cls"):
             # ``mode=args.upsample``: the option's default, decided per program
             return OptionRef(node.attr.value)
+        if value == UNKNOWN and (key := config_key(node)) is not None:
+            return OptionRef(key)  # ``cfg["device"]``: the configuration's value
         return value
 
     def _u_tapes(self) -> set[int]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, NamedTuple, Optional, TypeVar, Union, cast
 
+from reprolint.analysis.config_files import config_defaults
 from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage_events import (
@@ -185,6 +186,16 @@ class Program:
                 self.option_flags.setdefault(name, flag)
             for name, value in facts[path].arg_entropy.items():
                 self.arg_entropy.setdefault(name, value)
+        self.config_origin: dict[str, str] = {}  # option default taken from a config file -> the file
+        # configuration files the modules load: their keys are option defaults too (an
+        # option of the program keeps its own)
+        for path in self.modules:
+            if facts[path].config_sources:
+                found = config_defaults(path, tuple(facts[path].config_sources), self.arg_defaults)
+                for name, (value, origin) in found.items():
+                    if name not in self.arg_defaults:
+                        self.arg_defaults[name] = value
+                        self.config_origin[name] = origin
         # (path, span) of global-RNG draws whose value seeds a library (RPL103 reports them)
         self.seed_draws: set[tuple[str, Any]] = set()
         # attributes some module of the program assigns: an option may not keep its default

@@ -108,10 +108,14 @@ def rpl101_reports(ctx: "CheckContext", program: "Program", library: str) -> boo
 
 
 def none_default_flag(program: "Program", option: str) -> Optional[str]:
-    """The flag of ``option`` (``--seed``) when ``program`` leaves it None by default
+    """The flag of ``option`` as a message names it (```--seed```, or ```seed` in
+    `configs/train.yaml``` for a configuration key) when ``program`` leaves it None by default
     (``default=None`` or no default) and no module of it assigns the attribute
     (``opt.manualSeed = random.randint(...)`` when it is None), else None."""
     if option in program.arg_defaults and program.lookup(option) is None and option not in program.assigned_attrs:
-        return program.option_flags.get(option, f"--{option}").removesuffix(" ...")
+        origin = program.config_origin.get(option)
+        if origin is not None:
+            return f"`{option}` in `{origin}`"
+        return "`" + program.option_flags.get(option, f"--{option}").removesuffix(" ...") + "`"
     return None
 

@@ -37,7 +37,9 @@ class EntropySeed(Rule):
     `uuid`, `os.getpid()` or `hash()` of a string — directly, through a variable
     assigned in the same scope, or through an argparse option whose default is one.
     `random.seed()` and `np.random.seed()` without an argument seed from OS entropy
-    and are reported too, and so is a seed read from an option that is None by
+    and are reported too, and so is a seed drawn from a global generator before
+    anything seeds it (`opt.manualSeed = random.randint(1, 10000)` when no seed is
+    given: one finding at the draw, the seeding calls as related locations), and so is a seed read from an option that is None by
     default (`np.random.seed(args.seed)` with `--seed` defaulting to None, directly or
     through a project helper such as `set_global_seeds(args.seed)` whose seeding calls
     all take None as "seed from OS entropy"; a helper that tests the seed for None is
@@ -76,7 +78,7 @@ class EntropySeed(Rule):
     messages = {
         "no-seed": "`{call}()` without a seed seeds {libraries} from OS entropy",
         "drawn": "`{call}` picks the seed of {libraries} from {rng} before it is seeded, so the seed differs on every run",
-        "option-none": "`{call}` seeds {libraries} from OS entropy on a default run: its seed `{flag}` defaults to None",
+        "option-none": "`{call}` seeds {libraries} from OS entropy on a default run: its seed {flag} defaults to None",
     }
     fix_title = "Seed from the configured seed instead of {source}"
     fix_applicability = Applicability.SAFE
@@ -88,6 +90,13 @@ class EntropySeed(Rule):
         Valid(
             "import argparse, random\np = argparse.ArgumentParser()\n"
             "p.add_argument('--seed', type=int, default=3)\nargs = p.parse_args()\nrandom.seed(args.seed)\n"
+        ),
+        # drawn from a generator seeded first: the same seed on every run
+        Valid("import random\nimport numpy as np\nrandom.seed(1)\ns = random.randint(0, 99)\nnp.random.seed(s)\n"),
+        # the option's None is replaced before the seed call
+        Valid(
+            "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int)\n"
+            "args = p.parse_args()\nif args.seed is None:\n    args.seed = 3\nnp.random.seed(args.seed)\n"
         ),
         # the None default is tested before seeding: RPL104's
         Valid(
@@ -121,6 +130,14 @@ class EntropySeed(Rule):
             "    set_seed(time.time_ns())\n",
             line=5,
             files=(("helpers.py", "import random\n\ndef set_seed(s):\n    random.seed(s)\n"),),
+        ),
+        Invalid(
+            "import argparse, random, torch\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--manualSeed', type=int)\nopt = p.parse_args()\n"
+            "if opt.manualSeed is None:\n    opt.manualSeed = random.randint(1, 10000)\n"
+            "random.seed(opt.manualSeed)\ntorch.manual_seed(opt.manualSeed)\nw = torch.randn(3)\n",
+            line=6,
+            message="picks the seed of `random` and torch from the `random` module's global RNG before it is seeded",
         ),
         Invalid(
             "import argparse\nimport numpy as np\np = argparse.ArgumentParser()\n"
@@ -291,6 +308,13 @@ def _plan_entropy_seed(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction
     )
 
 
+def _program_modules(planner: FixPlanner, path: str) -> list[str]:
+    """The modules of the programs that run ``path`` (``path`` alone for library code):
+    where an option it reads can be declared."""
+    modules = [m for p in planner.ctx.programs if path in p.modules for m in p.modules]
+    return list(dict.fromkeys([path, *modules]))
+
+
 def _option_call(module: cst.Module, dest: str) -> Optional[cst.Call]:
     for node, _ in fixes.walk(module):
         if (
@@ -302,15 +326,16 @@ def _option_call(module: cst.Module, dest: str) -> Optional[cst.Call]:
                 if arg.keyword is None and isinstance(arg.value, cst.SimpleString):
                     flag = arg.value.evaluated_value
                     if isinstance(flag, str) and flag.lstrip("-").replace("-", "_") == dest:
-                        if fixes.find_argument(node, "default", None) is not None:
+                        # an option without `default=` defaults to None: the fix adds one
+                        if fixes.find_argument(node, "default", None) is not None or fixes.find_argument(node, "action", None) is None:
                             return node
     return None
 
 
 def _plan_option_default(planner: FixPlanner, d: Diagnostic, dest: str) -> Optional[FixAction]:
     candidates = [d.path] + [
-        p for p, facts in planner.ctx.facts.items()
-        if p != d.path and (dest in facts.arg_entropy or dest in facts.arg_defaults)
+        p for p in _program_modules(planner, d.path)
+        if p != d.path and (dest in planner.ctx.facts[p].arg_entropy or dest in planner.ctx.facts[p].arg_defaults)
     ]
     for path in candidates:
         module = planner.module(path)
@@ -342,5 +367,5 @@ def _entropy_seed_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool
     if not dest:
         return True  # the reported call gets the configured seed
     if data_field(d, "variant") == "option-none":
-        return any(_option_call(m, str(dest)) is not None for m in map(planner.module, planner.ctx.facts) if m is not None)
+        return any(_option_call(m, str(dest)) is not None for m in map(planner.module, _program_modules(planner, d.path)) if m is not None)
     return any(dest in facts.arg_entropy for facts in planner.ctx.facts.values())

@@ -99,7 +99,7 @@ class UnseededRngInstance(Rule):
     message = "`{call}()` is seeded from OS entropy"
     messages = {
         "none": "`{call}(None)` is seeded from OS entropy",
-        "option": "`{call}({value})` is seeded from OS entropy on a default run: `{flag}` defaults to None",
+        "option": "`{call}({value})` is seeded from OS entropy on a default run: {flag} defaults to None",
         "entropy": "`{call}(...)` is seeded from {source}, which differs on every run",
         "reseed": "`{call}()` reseeds a torch generator from OS entropy",
         "env-reset": (
@@ -144,6 +144,12 @@ class UnseededRngInstance(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            "import gymnasium as gym\nimport torch\n\ndef main():\n    env = gym.make('CartPole-v1')\n"
+            "    obs, _ = env.reset()\n    policy = torch.nn.Linear(4, 2)\n\nif __name__ == '__main__':\n    main()\n",
+            line=6,
+            message="`env.reset()` without `seed=`",
+        ),
         Invalid(
             "import numpy as np\nrng = np.random.default_rng()\n",
             line=2,

@@ -1,0 +1,181 @@
+"""Option defaults held in configuration files: YAML or JSON that a program loads from a
+path it names, and Hydra's composed configuration.
+
+A program that reads its settings from ``configs/train.yaml`` (``yaml.safe_load(open(
+"configs/train.yaml"))``, ``OmegaConf.load(args.config)`` with a literal default,
+``@hydra.main(config_path="configs", config_name="train")``) runs with the values the
+file holds when the user changes nothing: ``seed: null`` there is ``--seed`` defaulting
+to None. The collector records *where* a module loads configuration from
+(:func:`load_source`, :func:`hydra_source`); the program model reads the files
+(:func:`config_defaults`) and adds their keys to its option defaults, by leaf name, as
+an argparse option of that name would be (an option of the program keeps its own
+default). Reading a data file is not running the code: nothing is executed.
+
+Hydra's ``defaults`` list is followed one level (``- trainer: default`` loads
+``trainer/default.yaml`` of the config folder); overrides from the command line or
+``_self_`` ordering are not modelled (the file's own keys win over a group's).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import libcst as cst
+
+from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.values import UNKNOWN
+
+__all__ = ["CONFIG_LOADERS", "config_defaults", "config_key", "hydra_source", "load_source"]
+
+# Calls that parse a configuration file or stream given as their first argument.
+CONFIG_LOADERS = frozenset({
+    "yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load",
+    "json.load", "omegaconf.OmegaConf.load",
+})
+_SUFFIXES = (".yaml", ".yml", ".json")
+_MAX_BYTES = 1_000_000
+_MAX_DEPTH = 6  # how far up from the module a relative path is looked for
+
+
+def config_key(node: cst.BaseExpression) -> Optional[str]:
+    """The key a configuration read names: ``cfg["seed"]`` / ``cfg["train"]["seed"]``
+    and ``cfg.get("seed")`` -> ``"seed"`` (attribute reads are the caller's)."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if isinstance(index, cst.Index):
+            key = _literal(index.value)
+            if isinstance(key, str) and key.isidentifier():
+                return key
+    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get"
+            and node.args and node.args[0].keyword is None):
+        key = _literal(node.args[0].value)
+        if isinstance(key, str) and key.isidentifier():
+            return key
+    return None
+
+
+def _path_of(node: cst.BaseExpression, opened: dict[str, cst.BaseExpression]) -> Optional[str]:
+    """``"configs/x.yaml"`` -> that path; ``args.config`` -> ``"option:config"`` (its
+    default decides, per program); ``open(p)`` and a name bound by ``with open(p) as f``
+    -> what ``p`` is."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "open" and node.args:
+        return _path_of(node.args[0].value, opened)
+    if isinstance(node, cst.Name) and node.value in opened:
+        return _path_of(opened[node.value], {})
+    value = _literal(node)
+    if isinstance(value, str) and value.endswith(_SUFFIXES):
+        return value
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value not in ("self", "cls"):
+        return f"option:{node.attr.value}"
+    return None
+
+
+def load_source(call: cst.Call, qn: Optional[str], opened: dict[str, cst.BaseExpression]) -> Optional[str]:
+    """Where a configuration loader call reads from (see :func:`_path_of`), or None."""
+    if qn not in CONFIG_LOADERS or not call.args or call.args[0].keyword is not None:
+        return None
+    return _path_of(call.args[0].value, opened)
+
+
+def hydra_source(decorator: cst.Decorator, qualify: Callable[[cst.BaseExpression], Optional[str]]) -> Optional[str]:
+    """``@hydra.main(config_path="configs", config_name="train")`` -> ``"hydra:configs/train"``."""
+    call = decorator.decorator
+    if not isinstance(call, cst.Call) or qualify(call.func) != "hydra.main":
+        return None
+    values = {a.keyword.value: _literal(a.value) for a in call.args if a.keyword is not None}
+    folder, name = values.get("config_path"), values.get("config_name")
+    if not isinstance(name, str) or (folder is not None and not isinstance(folder, str)):
+        return None
+    return f"hydra:{folder or '.'}/{name}"
+
+
+def _find(module_path: str, relative: str) -> Optional[Path]:
+    """The file ``relative`` names, looked for beside the module and in the folders above
+    it (a script in ``src/`` run from the project root reads ``configs/...`` there)."""
+    if not relative or Path(relative).is_absolute():
+        return None
+    folder = Path(module_path).resolve().parent
+    for _ in range(_MAX_DEPTH):
+        candidate = folder / relative
+        try:
+            if candidate.is_file() and candidate.stat().st_size <= _MAX_BYTES:
+                return candidate
+        except OSError:
+            return None
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return None
+
+
+def _read(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".json":
+            return json.loads(text)
+        import yaml  # a dependency of libcst
+
+        return yaml.safe_load(text)
+    except Exception:  # a file we cannot read is a file we know nothing about
+        return None
+
+
+def _flatten(data: Any, out: dict[str, Any], origin: str) -> None:
+    """Leaf keys -> (scalar value, ``origin``), breadth first (a top-level ``seed`` wins
+    over a nested one)."""
+    queue = [data]
+    while queue:
+        node = queue.pop(0)
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            if not isinstance(key, str) or key.startswith("_"):
+                continue  # `_target_`, `_self_`: Hydra's own
+            if isinstance(value, dict):
+                queue.append(value)
+            elif isinstance(value, (str, int, float, bool)) or value is None:
+                out.setdefault(key, (value, origin))
+
+
+def _hydra(module_path: str, spec: str) -> dict[str, Any]:
+    folder, _, name = spec.removeprefix("hydra:").rpartition("/")
+    if not name.endswith(_SUFFIXES):
+        name += ".yaml"
+    main = _find(module_path, f"{folder}/{name}")
+    data = _read(main) if main is not None else None
+    out: dict[str, Any] = {}
+    if not isinstance(data, dict):
+        return out
+    assert main is not None
+    _flatten(data, out, main.name)
+    for item in data.get("defaults") or ():
+        if isinstance(item, dict) and len(item) == 1:
+            group, option = next(iter(item.items()))
+            if isinstance(group, str) and isinstance(option, str) and not group.startswith("override"):
+                sub = main.parent / group / f"{option}.yaml"
+                if sub.is_file() and sub.stat().st_size <= _MAX_BYTES:
+                    _flatten(_read(sub), out, f"{group}/{option}.yaml")
+    return out
+
+
+def config_defaults(module_path: str, sources: tuple[str, ...], options: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+    """The configuration keys the module's loads give on a default run, with the file
+    each comes from (``options``: the program's option defaults, for a path held in an
+    option)."""
+    out: dict[str, tuple[Any, str]] = {}
+    for source in sources:
+        if source.startswith("hydra:"):
+            for key, value in _hydra(module_path, source).items():
+                out.setdefault(key, value)
+            continue
+        if source.startswith("option:"):
+            value = options.get(source.removeprefix("option:"), UNKNOWN)
+            if not isinstance(value, str) or not value.endswith(_SUFFIXES):
+                continue
+            source = value
+        found = _find(module_path, source)
+        if found is not None:
+            _flatten(_read(found), out, source)
+    return out
