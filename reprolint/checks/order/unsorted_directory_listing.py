@@ -85,9 +85,10 @@ class UnsortedDirectoryListing(Rule):
     pytest/unittest modules; and their helpers) unless `include-tests`.
 
     ## Why is this bad?
-    Directory order is whatever the file system returns: it differs between machines,
-    file systems, and after files are copied, so the same script sees samples in a
-    different order, assigns different class ids or splits the data differently.
+    Directory order is whatever the file system returns: an unchanged folder lists the
+    same way on one machine, but another machine, another file system or a fresh copy
+    of the data lists it differently, so the same script sees samples in a different
+    order, assigns different class ids or splits the data differently.
 
     Mitigation: `sorted(os.listdir(d))`, `sorted(Path(d).glob("*.png"))`.
 
@@ -115,7 +116,9 @@ class UnsortedDirectoryListing(Rule):
     """
 
     code = "RPL402"
-    message = "`{function}` returns entries in file-system order, which differs between machines and runs; the order is used here without `sorted()`"
+    # Not "differs between runs": on one machine an unchanged folder lists the same way
+    # every time; another file system, machine or copy of the data lists it differently.
+    message = "`{function}` returns entries in the file system's arbitrary order (another machine, file system or copy of the data lists them differently); the order is used here without `sorted()`"
     fix_title = "Wrap the listing in `sorted(...)`"
     fix_applicability = Applicability.SAFE
     framework = "python"

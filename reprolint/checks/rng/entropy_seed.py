@@ -39,8 +39,8 @@ class EntropySeed(Rule):
     `random.seed()` and `np.random.seed()` without an argument seed from OS entropy
     and are reported too, and so is a seed drawn from a global generator before
     anything seeds it (`opt.manualSeed = random.randint(1, 10000)` when no seed is
-    given: one finding at the draw, the seeding calls as related locations), and so is a seed read from an option that is None by
-    default (`np.random.seed(args.seed)` with `--seed` defaulting to None, directly or
+    given: one finding at the draw, the seeding calls as related locations), and a
+    seed read from an option that is None by default (`np.random.seed(args.seed)` with `--seed` defaulting to None, directly or
     through a project helper such as `set_global_seeds(args.seed)` whose seeding calls
     all take None as "seed from OS entropy"; a helper that tests the seed for None is
     RPL104's).
@@ -65,8 +65,11 @@ class EntropySeed(Rule):
     Safe: the seed came from entropy, so the configured seed gives a run the original
     could have produced.
     The fix passes the configured seed (`seed` in the configuration, default 0) instead
-    of the entropy; for an argparse option whose default is entropy, the option's
-    default becomes the configured seed, so `--seed` still overrides it.
+    of the entropy; for an argparse option whose default is entropy or None, the
+    option's default becomes the configured seed, so `--seed` still overrides it (a
+    seed key of a configuration file is the user's to set: no automatic fix). A seed
+    drawn from an unseeded generator has no automatic fix either: which fixed value
+    replaces the draw is the user's choice.
 
     ## References
     - https://pytorch.org/docs/stable/notes/randomness.html

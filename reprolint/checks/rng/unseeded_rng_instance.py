@@ -50,9 +50,9 @@ class UnseededRngInstance(Rule):
     `env.action_space.seed(s)` ran. Where no module of the program seeds an
     environment (`reset(seed=...)`, gym's `env.seed(s)`, a factory given `seed=` such
     as `envpool.make(..., seed=s)`) or that action space, the first such call per
-    environment or space is reported, whether or not the program seeds other libraries
-    (each generator is a cause of its own; in a module no program runs, only where the
-    module seeds something else) (`observation_space.sample()` is not: it
+    environment or space is reported, whether or not the program seeds other libraries:
+    each generator is a cause of its own (in a module no program runs, only where the
+    module seeds something else; `observation_space.sample()` is not reported: it
     is a dummy input for shape inference). There is no automatic fix
     (the seed belongs in the first `reset` only; later resets continue its stream).
 
