@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import libcst as cst
 
@@ -75,6 +75,10 @@ class CudnnBenchmark(Rule):
             "`{setting}` turns cuDNN autotuning on (`{name}` is true by default): kernels are "
             "picked per run, so runs differ"
         ),
+        "option": (
+            "`{target}` follows {follows}, which is {state} by default: cuDNN autotuning picks "
+            "convolution kernels per run, so runs differ"
+        ),
         "spread": (
             "`{setting}` turns cuDNN autotuning on (`benchmark` is true in `{spread}`): kernels "
             "are picked per run, so runs differ"
@@ -115,6 +119,13 @@ class CudnnBenchmark(Rule):
             line=3, message="`cudnn.benchmark = True` lets",  # quoted as written
         ),
         Invalid("import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=3, benchmark=True)\n", line=2),
+        # From an option: the message names the option and its default, not a literal.
+        Invalid(
+            "import argparse, torch\nfrom torch.backends import cudnn\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--deterministic', action='store_true')\nargs = p.parse_args()\n"
+            "cudnn.benchmark = not args.deterministic\nm = torch.nn.Conv2d(3, 3, 3).cuda()\n",
+            line=6, message="`cudnn.benchmark` follows the opposite of `--deterministic`, which is off by default",
+        ),
         # From a mapping spread into the Trainer: the message quotes the call as written.
         Invalid(
             "import lightning as L\ncfg = {'max_epochs': 3, 'benchmark': True}\ntrainer = L.Trainer(**cfg)\n",
@@ -133,7 +144,7 @@ class CudnnBenchmark(Rule):
         # A program that runs torch on the CPU by default never runs cuDNN (the RPL3xx
         # rules use the same notion); a library module no program reaches may run
         # anywhere, and Lightning's Trainer picks the GPU itself.
-        found: dict[tuple[str, object], tuple[FlagSet, list[str]]] = {}
+        found: dict[tuple[str, object], tuple[FlagSet, list[str], Any]] = {}
         for program in program_usages(ctx):
             for _, path, usage in program.of(FlagSet, "cudnn.benchmark"):
                 if program.value(usage) is not True:
@@ -141,8 +152,8 @@ class CudnnBenchmark(Rule):
                 trainer = usage.text.endswith("Trainer")
                 if not (trainer or program.is_library or program.can_use_cuda):
                     continue
-                found.setdefault((path, usage.span), (usage, []))[1].extend(program.entry_points)
-        for (path, span), (usage, entries) in found.items():
+                found.setdefault((path, usage.span), (usage, [], program))[1].extend(program.entry_points)
+        for (path, span), (usage, entries, program) in found.items():
             trainer = usage.text.endswith("Trainer")
             source = usage.default_of if not trainer else None
             if source is not None:  # `cudnn.benchmark = cudnn_benchmark` (a parameter or constant)
@@ -153,12 +164,31 @@ class CudnnBenchmark(Rule):
                 yield self.report(path, span, variant="spread", setting=f"{usage.text}(**{usage.spread})",
                                   spread=usage.spread, entry_points=entries)
                 continue
+            if not trainer and usage.ref is not None:  # `cudnn.benchmark = not args.deterministic`
+                # the first program that runs it decides the default (the value was true there)
+                flag = _option_name(program, usage.ref.name)
+                value = program.lookup(usage.ref.name)
+                yield self.report(
+                    path, span, variant="option", target=usage.text, setting=f"{usage.text} = ...",
+                    follows=f"the opposite of {flag}" if usage.ref.negated else flag,
+                    state="on" if value else "off", option=usage.ref.name, entry_points=entries,
+                )
+                continue
             # quoted as written (`cudnn.benchmark = True` after `from torch.backends import cudnn`)
             if trainer or usage.text.endswith("flags"):  # a call: `cudnn.flags(benchmark=True)`
                 setting = f"{usage.text.rsplit('.', 1)[-1] if trainer else usage.text}(benchmark=True)"
             else:
                 setting = f"{usage.text} = True"
             yield self.report(path, span, setting=setting, entry_points=entries)
+
+
+def _option_name(program: Any, option: str) -> str:
+    """How a message names an option: ```--deterministic```, or ```benchmark` in
+    `configs/train.yaml``` for a key of a configuration file."""
+    origin = program.config_origin.get(option)
+    if origin is not None:
+        return f"`{option}` in `{origin}`"
+    return "`" + program.option_flags.get(option, f"--{option}").removesuffix(" ...") + "`"
 
 
 # ----------------------------------------------------------------------------- fix
