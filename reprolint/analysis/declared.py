@@ -32,6 +32,8 @@ _NAMES = {
     "keras": ("keras",),
     # Keras 2 as its own package (TF >= 2.16 runs it with TF_USE_LEGACY_KERAS=1)
     "tf-keras": ("tf-keras",),
+    # one code base under two names (pytorch-lightning 2.x is lightning.pytorch)
+    "lightning": ("lightning", "pytorch-lightning"),
 }
 _REQUIREMENT = re.compile(
     r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?P<spec>(?:[=<>!~]=?|===)\s*[^;#\s][^;#]*)?"

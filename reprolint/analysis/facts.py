@@ -35,7 +35,7 @@ from reprolint.analysis.cst_helpers import CHILD_FIELDS, IS_NODE, child_fields, 
 from reprolint.analysis.cst_helpers import attr_chain, simple_code
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
-from reprolint.analysis.usage_events import TrainStep
+from reprolint.analysis.usage_events import GraphScope, TrainStep
 from reprolint.analysis import config_files
 from reprolint.analysis.calls import devices, environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
@@ -84,6 +84,9 @@ _literal = literal  # the name the collector's code uses
 
 
 call_argument = find_argument
+
+
+_GRAPH_CLASSES = frozenset({"tensorflow.Graph", "tensorflow.compat.v1.Graph"})
 
 
 @dataclass
@@ -167,6 +170,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # (tree, polarity, test node) of the enclosing ifs; text made on demand
         self.conds: list[tuple[Any, bool, cst.BaseExpression]] = []
         self.opened_files: dict[str, cst.BaseExpression] = {}  # `with open(p) as f`: f -> open(p)
+        self.graph_vars: set[str] = set()  # names bound to `tf.Graph()`
         self.imported: list[str] = []
         self.uses: set[str] = set()
         self.env_calls = environments.EnvironmentCalls()
@@ -314,6 +318,15 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                     if found:
                         return found
         return None
+
+    def _new_graph(self, item: cst.BaseExpression) -> bool:
+        """``tf.Graph().as_default()``, or ``g.as_default()`` of a name bound to ``tf.Graph()``."""
+        if not (isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "as_default"):
+            return False
+        receiver = item.func.value
+        if isinstance(receiver, cst.Name):
+            return receiver.value in self.graph_vars
+        return isinstance(receiver, cst.Call) and self.qualify(receiver.func) in _GRAPH_CLASSES
 
     def _global_draw_in(self, value: cst.BaseExpression) -> Optional[cst.Call]:
         """The global-RNG draw an assigned value is (`random.randint(1, 10000)`, through
@@ -523,6 +536,14 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         for item in node.items:
             if isinstance(item.asname, cst.AsName) and isinstance(item.asname.name, cst.Name):
                 self.opened_files[item.asname.name.value] = item.item
+        graph = next((item.item for item in node.items if self._new_graph(item.item)), None)
+        if graph is not None:
+            # TF 1.x: the block builds ops in a new graph, whose graph-level seed is unset
+            self._visit_in(node.items)
+            self._u_emit(GraphScope, "tensorflow", graph, begin=True)
+            self.walk(node.body)
+            self._u_emit(GraphScope, "tensorflow", graph, begin=False)
+            return False
         no_grad = any(devices.no_grad_context(item.item, self.qualify) for item in node.items)
         cpu = any(devices.cpu_device(item.item, self.qualify) for item in node.items)
         if not no_grad and not cpu:
@@ -593,6 +614,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             qn = self.qualify(value.func) or ""
             if qn in ("torch.Generator", "torch._C.Generator"):
                 self.generator_vars.update(names)
+            if qn in _GRAPH_CLASSES:
+                self.graph_vars.update(names)
             if qn in self.catalog.instances or qn == "numpy.random.Generator":
                 self.rng_vars.update(names)
         if len(self.scopes) == 1:

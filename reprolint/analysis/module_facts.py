@@ -63,6 +63,8 @@ class Seed:
     # and whether the seed given is a literal (a helper's parameter is not).
     entropy_if_none: bool = False
     literal_seed: bool = False
+    # "lightning<2.2": the seeder takes None as entropy only before that version
+    entropy_until: str = ""
     # the global-RNG draw the seed value was taken from (`random.randint(1, 10000)`) and its text
     drawn_from: Optional[Span] = None
     drawn_text: str = ""

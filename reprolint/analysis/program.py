@@ -24,6 +24,7 @@ from reprolint.analysis.config_files import config_defaults
 from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage_events import (
+    GraphScope,
     CheckpointLoad,
     CudaWork,
     EnvSet,
@@ -93,6 +94,9 @@ class DrawOutcome:
     # base seed).
     needs: str = ""
     in_worker: bool = False
+    # a TF 1.x draw in `with tf.Graph().as_default():` while TF was seeded on the graph
+    # outside: (that seed, the block)
+    graph: Optional[tuple[At, At]] = None
 
     @property
     def library(self) -> str:
@@ -219,8 +223,23 @@ class Program:
         seeded: dict[str, At] = {}
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
         in_worker: set[tuple[str, Any]] = set()
+        graphs: list[Optional[At]] = []  # TF's seed outside each open `with tf.Graph().as_default():`
+        graph_at: list[At] = []  # where each of those blocks starts
+        # draws in a new graph while TF was seeded outside it: (that seed, the block)
+        in_graph: dict[tuple[str, Any], tuple[At, At]] = {}
         for step in self.steps:
             event = step.event
+            if isinstance(event, GraphScope):
+                if event.begin:
+                    graphs.append(seeded.pop("tensorflow", None))
+                    graph_at.append(At(step.path, event))
+                elif graphs:
+                    graph_at.pop()
+                    outer = graphs.pop()
+                    if outer is not None:
+                        seeded["tensorflow"] = outer
+                    else:
+                        seeded.pop("tensorflow", None)
             if isinstance(event, Usage):
                 self._positions.setdefault(type(event), []).append(len(self.events))
                 self.events.append(UsageEvent(step.path, event, self.on_default_path(step)))
@@ -242,6 +261,8 @@ class Program:
                 previous = status.get(key)
                 if previous is None or previous[2]:
                     status[key] = (step.path, event, event.library in seeded)
+                    if event.library == "tensorflow" and graphs and graphs[-1] is not None and "tensorflow" not in seeded:
+                        in_graph[key] = (graphs[-1], graph_at[-1])
             elif isinstance(event, Call):
                 resolved = model.index.resolve_call(step.path, event.target)
                 libs = model.function_seeds(*resolved) if resolved is not None else frozenset()
@@ -257,6 +278,10 @@ class Program:
                 self.draws.append(DrawOutcome(draw, path, seeded_before, later, "torch", True))
                 continue
             later = seeded.get(draw.library) if not seeded_before else None
+            if key in in_graph and not seeded_before:
+                # seeded before, but on the graph the block left: not a late seed
+                self.draws.append(DrawOutcome(draw, path, False, None, draw.library, graph=in_graph[key]))
+                continue
             self.draws.append(DrawOutcome(draw, path, seeded_before, later, draw.library))
 
     def _loader_workers(self) -> bool:

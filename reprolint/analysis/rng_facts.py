@@ -138,6 +138,7 @@ class RngFacts:
                 no_seed=no_seed,
                 conds=self.located_conds(),  # type: ignore[attr-defined]
                 entropy_if_none=seeder.entropy_without_seed or seeder.none_unseeds,
+                entropy_until=f"{seeder.entropy_until_library}<{seeder.entropy_until}" if seeder.entropy_until else "",
                 literal_seed=value is not None and _literal(value) not in (None, UNKNOWN),
                 drawn_from=self.span(drawn) if drawn is not None else None,  # type: ignore[attr-defined]
                 drawn_text=self.text(drawn) if drawn is not None else "",  # type: ignore[attr-defined]

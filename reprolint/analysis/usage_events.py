@@ -149,6 +149,15 @@ class FlagSet(Usage):
 
 
 @dataclass(frozen=True)
+class GraphScope(Usage):
+    """Start (``begin``) or end of ``with tf.Graph().as_default():``: TF 1.x keeps the
+    graph-level seed on each graph, so a ``tf.set_random_seed`` made before the block
+    does not reach the ops built in the new graph (and is back after it)."""
+
+    begin: bool = True
+
+
+@dataclass(frozen=True)
 class EnvSet(Usage):
     """``os.environ[name] = value`` and friends; ``name``: the variable."""
 

@@ -44,6 +44,9 @@ class SeederApi:
     keyword: Optional[str]
     entropy_without_seed: bool
     none_unseeds: bool = False  # given None it leaves the library unseeded (TF's global seed)
+    # entropy_without_seed holds only before this version of entropy_until_library
+    entropy_until: Optional[str] = None
+    entropy_until_library: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,8 @@ class RngCatalog:
                     keyword=entry.get("keyword"),
                     entropy_without_seed=entry.get("entropy_without_seed", False),
                     none_unseeds=entry.get("none_unseeds", False),
+                    entropy_until=entry.get("entropy_until"),
+                    entropy_until_library=entry.get("entropy_until_library"),
                 )
         for i, entry in enumerate(data.get("draws", [])):
             self._check_library(entry, f"draws[{i}]")

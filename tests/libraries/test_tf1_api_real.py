@@ -78,3 +78,36 @@ def test_tf_from_2_8_has_enable_op_determinism() -> None:
     if (major, minor) < (2, 8):
         pytest.skip(f"TensorFlow {found['version']} is older than 2.8")
     assert found["enable"] is True
+
+
+GRAPH_SEED_PROBE = """
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+
+v1 = tf.compat.v1
+v1.disable_eager_execution()
+v1.set_random_seed(42)  # on the default graph
+inside = sys.argv[1] == "inside"
+with tf.Graph().as_default():
+    if inside:
+        v1.set_random_seed(42)
+    w = v1.random_normal([3])
+    with v1.Session() as sess:
+        print(json.dumps(sess.run(w).tolist()))
+"""
+
+
+def _graph_draws(where: str) -> str:
+    pytest.importorskip("tensorflow")
+    done = subprocess.run([sys.executable, "-c", GRAPH_SEED_PROBE, where],
+                          capture_output=True, text=True, timeout=300, check=True)
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_graph_level_seed_does_not_reach_a_new_graph() -> None:
+    """RPL101's "graph" variant: `tf.set_random_seed` before `with tf.Graph().as_default():`
+    seeds the old default graph only; ops of the new graph draw a fresh seed each run,
+    and seeding inside the block makes them repeat."""
+    assert _graph_draws("outside") != _graph_draws("outside")
+    assert _graph_draws("inside") == _graph_draws("inside")

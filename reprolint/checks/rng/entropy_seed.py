@@ -80,6 +80,10 @@ class EntropySeed(Rule):
     message = "`{call}` seeds {libraries} from {source}, which differs on every run"
     messages = {
         "no-seed": "`{call}()` without a seed seeds {libraries} from OS entropy",
+        "no-seed-versioned": (
+            "`{call}()` without a seed seeds {libraries} from OS entropy in {version} ({source}; "
+            "later versions use a fixed seed)"
+        ),
         "drawn": "`{call}` picks the seed of {libraries} from {rng} before it is seeded, so the seed differs on every run",
         "option-none": "`{call}` seeds {libraries} from OS entropy on a default run: its seed {flag} defaults to None",
     }
@@ -181,7 +185,14 @@ class EntropySeed(Rule):
                 if source is not None:
                     yield self.report(path, seed.span, **source, **fields)
                 elif seed.no_seed:
-                    yield self.report(path, seed.span, variant="no-seed", **fields)
+                    version = _entropy_version(ctx, path, seed)
+                    if version is None:
+                        continue  # that version seeds with a fixed value instead
+                    if version:
+                        yield self.report(path, seed.span, variant="no-seed-versioned", version=version[0],
+                                          source=version[1], **fields)
+                    else:
+                        yield self.report(path, seed.span, variant="no-seed", **fields)
         seen: set[tuple[str, object]] = set()
         for program in ctx.programs:
             for path, call, libs in program.helper_calls:
@@ -235,7 +246,7 @@ class EntropySeed(Rule):
                 if not outcome.default_path or (outcome.path, seed.span) in seen:
                     continue
                 flag = none_default_flag(program, seed.entropy_ref)
-                if flag is None:
+                if flag is None or _entropy_version(ctx, outcome.path, seed) is None:
                     continue
                 seen.add((outcome.path, seed.span))
                 yield self.report(
@@ -272,6 +283,8 @@ class EntropySeed(Rule):
         seeds = [e for e in function.events if isinstance(e, Seed)]
         if not seeds or any(s.conds or s.literal_seed or s.no_seed or not s.entropy_if_none for s in seeds):
             return None
+        if any(_entropy_version(ctx, file, s) is None for s in seeds):
+            return None  # a seeder that takes None as a fixed seed in the declared version
         return {lib for s in seeds for lib in s.libs}
 
     @staticmethod
@@ -283,6 +296,26 @@ class EntropySeed(Rule):
         if ref is not None and ref in arg_entropy:
             return {"source": f"the default of `--{ref.replace('_', '-')}` ({arg_entropy[ref]})", "option": ref}
         return None
+
+
+def _entropy_version(ctx: CheckContext, path: str, seed: Seed) -> Optional[tuple[str, str] | tuple[()]]:
+    """Whether ``seed`` takes a missing or None seed as OS entropy in the version of its
+    library that the project of ``path`` declares: ``()`` for a seeder that always does,
+    (version, where declared) for one that does only before some version (Lightning's
+    `seed_everything` before 2.2) when the declaration is older, None when it is not
+    (nothing declared: the newest, which uses a fixed seed)."""
+    if not seed.entropy_until:
+        return ()
+    from reprolint.analysis.declared import assume, declarations_for
+    from reprolint.catalog.ops import parse_version
+
+    library, _, until = seed.entropy_until.partition("<")
+    declared = [d for d in declarations_for(path, ctx.index.roots) if d.library == library]
+    assumed = assume(library, None, declared, f"{until}.0", "")
+    if not assumed.declared or parse_version(assumed.version) >= parse_version(until):
+        return None
+    written = next((d.written for d in declared if d.spec), library)
+    return (f"{library.capitalize()} {assumed.version}", f"declared as `{written}`")
 
 
 # ----------------------------------------------------------------------------- fix

@@ -126,6 +126,11 @@ class UnseededGlobalRng(Rule):
             "`{call}` {action} {rng}, which is never seeded on this program's path: the program "
             "seeds {seeded} (first with `{seed_call}`, {seed_at}), not {library_name} (entry point: {entry})"
         ),
+        "graph": (
+            "`{call}` {action} {rng} in a new graph (`with {graph}():`, {graph_at}), which "
+            "`{seed_call}` ({seed_at}) does not reach: TF 1.x keeps the graph-level seed per graph "
+            "(entry point: {entry})"
+        ),
         "spawn": (
             "`{call}` runs `{worker}` in fresh processes, which the parent's `{seed_call}` (line {seed_line}) "
             "does not reach: `{worker}` draws from unseeded global RNGs ({libraries} never seeded there)"
@@ -206,6 +211,8 @@ class UnseededGlobalRng(Rule):
                     continue  # the draw picks a seed: RPL103 reports a seed drawn at random
                 seed = outcome.later_seed
                 reason = (seed.path, seed.event.span) if seed is not None else None
+                if outcome.graph is not None:
+                    reason = ("graph", outcome.graph[1].path, outcome.graph[1].event.span)
                 mine.setdefault((outcome.library, reason), []).append(outcome)
             partial = (program.seeds[0], tuple(sorted(program.seeded_libraries))) if program.seeds else None
             for (library, reason), outcomes in mine.items():
@@ -251,7 +258,18 @@ class UnseededGlobalRng(Rule):
                 seed_api=seed.api, draws=1 + len(cause.others), roles=roles, entry_points=cause.entries,
                 related=[Related(seed_path, seed.span, f"`{seed.text}` seeds {outcome.library} here, after the draw"), *related],
             )
-        if cause.seeder is not None:
+        if outcome.graph is not None:
+            (seed_path, seed), (graph_path, graph) = outcome.graph
+            return self.report(
+                outcome.path, outcome.draw.span, variant="graph", entry=entry, **fields,
+                seed_call=seed.text, seed_at=f"{seed_path}:{seed.span.start_line}",
+                graph=graph.text, graph_at=f"{graph_path}:{graph.span.start_line}", draws=1 + len(cause.others), roles=roles,
+                entry_points=cause.entries,
+                related=[Related(graph_path, graph.span, "a new graph starts here, without a graph-level seed"),
+                         Related(seed_path, seed.span, f"`{seed.text}` seeds the graph that was the default before"),
+                         *related],
+            )
+        if cause.seeder is not None and outcome.graph is None:
             first_seed, seeded_libs = cause.seeder
             seed = first_seed.seed
             libs = library_list(seeded_libs)
@@ -287,6 +305,8 @@ class _Cause:
 def _plan_unseeded_global(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     if data_field(d, "variant") == "spawn":
         return None  # a spawned worker: the seed belongs inside it, with its rank
+    if data_field(d, "variant") == "graph":
+        return None  # the seed belongs inside the `with` block, on the new graph
     programs = reported_programs(planner, d)
     if not programs:
         return None
@@ -352,8 +372,8 @@ def _unseeded_global_level(planner: FixPlanner, d: Diagnostic) -> Applicability:
 
 @UnseededGlobalRng.fix_prechecker
 def _unseeded_global_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
-    if data_field(d, "variant") == "spawn":
-        return False  # the seed belongs inside the worker, with its rank: by hand
+    if data_field(d, "variant") in ("spawn", "graph"):
+        return False  # the seed belongs inside the worker (with its rank) or the new graph: by hand
     programs = reported_programs(planner, d)
     if not programs:
         return False
