@@ -15,6 +15,7 @@ Which file an import loads and which function a call runs is
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -202,8 +203,6 @@ class Program:
                         self.config_origin[name] = origin
         # (path, span) of global-RNG draws whose value seeds a library (RPL103 reports them)
         self.seed_draws: set[tuple[str, Any]] = set()
-        # attributes some module of the program assigns: an option may not keep its default
-        self.assigned_attrs: set[str] = set().union(*(facts[path].assigned_attrs for path in self.modules))
         self._facts = facts
         self._role: Optional[Role] = None
         self.imported_elsewhere = False  # other project modules import the entry module
@@ -451,6 +450,12 @@ class Program:
     @property
     def seeded_libraries(self) -> set[str]:
         return {lib for outcome in self.seeds for lib in outcome.seed.libs}
+
+    @functools.cached_property
+    def assigned_attrs(self) -> set[str]:
+        """Attributes some module of the program assigns: an option of that name may not
+        keep its default (asked only by the rules about None defaults)."""
+        return set().union(*(self._facts[path].assigned_attrs for path in self.modules))
 
     # ---------------------------------------------------------------- usages
     def lookup(self, name: str) -> Any:
