@@ -95,7 +95,8 @@ class ConditionFacts:
             for scope in reversed(self.scopes):
                 if scope.kind == "function":
                     if node.value in scope.params:
-                        return ("const", scope.params[node.value])
+                        # marked: a parameter's default holds only where callers leave it
+                        return ("const", scope.params[node.value], "param")
                     if node.value in scope.locals:
                         return ("unknown",)
                     break

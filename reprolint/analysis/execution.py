@@ -504,14 +504,16 @@ class _Walker:
 
 # ----------------------------------------------------------------------------- conditions
 
-def evaluate(tree: Any, lookup: Callable[[str], Any]) -> Optional[bool]:
-    """Truth of a condition under the default option values; None when unknown."""
+def evaluate(tree: Any, lookup: Callable[[str], Any], params: bool = True) -> Optional[bool]:
+    """Truth of a condition under the default option values; None when unknown
+    (``params=False``: a function parameter's default is unknown too, since a caller
+    may pass another value)."""
     kind = tree[0]
     if kind == "not":
-        inner = evaluate(tree[1], lookup)
+        inner = evaluate(tree[1], lookup, params)
         return None if inner is None else not inner
     if kind in ("and", "or"):
-        values = [evaluate(t, lookup) for t in tree[1:]]
+        values = [evaluate(t, lookup, params) for t in tree[1:]]
         if kind == "and":
             if False in values:
                 return False
@@ -520,7 +522,7 @@ def evaluate(tree: Any, lookup: Callable[[str], Any]) -> Optional[bool]:
             return True
         return None if None in values else False
     if kind in ("isnone", "notnone", "truthy", "cmp"):
-        value = _value(tree[1], lookup)
+        value = _value(tree[1], lookup, params)
         if value == UNKNOWN:
             return None
         if kind == "isnone":
@@ -541,9 +543,9 @@ def evaluate(tree: Any, lookup: Callable[[str], Any]) -> Optional[bool]:
     return None
 
 
-def _value(tree: Any, lookup: Callable[[str], Any]) -> Any:
+def _value(tree: Any, lookup: Callable[[str], Any], params: bool = True) -> Any:
     if tree[0] == "const":
-        return tree[1]
+        return tree[1] if params or len(tree) < 3 else UNKNOWN
     if tree[0] == "attr":
         return lookup(tree[1])
     return UNKNOWN

@@ -301,15 +301,16 @@ class Program:
                 return False, Blame(guarded.path, guarded.span, guarded.text, condition)
         return True, None
 
-    def on_default_path(self, step: Step) -> bool:
-        """Whether a step runs with the program's default options."""
+    def on_default_path(self, step: Step, params: bool = True) -> bool:
+        """Whether a step runs with the program's default options (``params=False``:
+        only options and constants decide, not the defaults of function parameters)."""
         lookup = self.lookup
         for guarded in step.outer:
-            value = evaluate(guarded.cond.tree, lookup)
+            value = evaluate(guarded.cond.tree, lookup, params)
             if value is not None and value != guarded.cond.polarity:
                 return False
         for cond in step.own_conds():
-            value = evaluate(cond.tree, lookup)
+            value = evaluate(cond.tree, lookup, params)
             if value is not None and value != cond.polarity:
                 return False
         return True
