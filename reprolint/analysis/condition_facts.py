@@ -96,7 +96,7 @@ class ConditionFacts:
                 if scope.kind == "function":
                     if node.value in scope.params:
                         # marked: a parameter's default holds only where callers leave it
-                        return ("const", scope.params[node.value], "param")
+                        return ("const", scope.params[node.value], "param", node.value)
                     if node.value in scope.locals:
                         return ("unknown",)
                     break

@@ -93,6 +93,8 @@ class StepContext:
     # in a plain function of an imported module that no call reaches (it may be passed
     # as an argument: its draws count, but it does not make the program a training one)
     uncalled: bool = False
+    # the keyword arguments of the call that runs this function (see Call.bindings)
+    bindings: tuple[tuple[str, Any], ...] = ()
 
 
 _AT_CALL = StepContext()
@@ -455,9 +457,9 @@ class _Walker:
         self.ran_functions.add(key)
         fn = self.index.facts[path].functions[qualname]
         if fn.no_grad and not context.no_grad:
-            context = StepContext(context.phase, context.in_worker, True, context.uncalled)
+            context = StepContext(context.phase, context.in_worker, True, context.uncalled, context.bindings)
         if not context.in_worker and self.model.runs_in_workers(path, qualname):
-            context = StepContext(context.phase, True, context.no_grad, context.uncalled)
+            context = StepContext(context.phase, True, context.no_grad, context.uncalled, context.bindings)
         self.depth += 1
         self.run_events(path, self.model.function_ops(path, qualname), conds, via, context)
         self.depth -= 1
@@ -485,35 +487,39 @@ class _Walker:
                 if dot:
                     self.called_classes.add((file, cls))
                 if extra not in self.ran_functions:
-                    self.run_function(file, qualname, step.conds, via or At(path, event), context)
+                    called = StepContext(context.phase, context.in_worker, context.no_grad, context.uncalled, event.bindings)
+                    self.run_function(file, qualname, step.conds, via or At(path, event), called)
             elif kind == _SEED:
                 if not self.skip_seeds:
                     steps.append(Step(event, path, outer, via, context))
             elif kind == _DEFERRED:
-                deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad, context.uncalled)
+                deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad, context.uncalled, context.bindings)
                 self.deferred.append(Step(event, path, outer, via, deferred))
             elif kind == _IMPORT:
                 for module in extra:
                     self.run_module(module, importer=path)
             elif event.begin:  # _REGION
                 regions.append(context)
-                context = StepContext(context.phase, context.in_worker, True, context.uncalled)
+                context = StepContext(context.phase, context.in_worker, True, context.uncalled, context.bindings)
             elif regions:
                 context = regions.pop()
 
 
 # ----------------------------------------------------------------------------- conditions
 
-def evaluate(tree: Any, lookup: Callable[[str], Any], params: bool = True) -> Optional[bool]:
+def evaluate(
+    tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = (),
+) -> Optional[bool]:
     """Truth of a condition under the default option values; None when unknown
     (``params=False``: a function parameter's default is unknown too, since a caller
-    may pass another value)."""
+    may pass another value; ``bindings``: what the call that runs the function passes
+    for its parameters, which wins over their defaults)."""
     kind = tree[0]
     if kind == "not":
-        inner = evaluate(tree[1], lookup, params)
+        inner = evaluate(tree[1], lookup, params, bindings)
         return None if inner is None else not inner
     if kind in ("and", "or"):
-        values = [evaluate(t, lookup, params) for t in tree[1:]]
+        values = [evaluate(t, lookup, params, bindings) for t in tree[1:]]
         if kind == "and":
             if False in values:
                 return False
@@ -522,7 +528,7 @@ def evaluate(tree: Any, lookup: Callable[[str], Any], params: bool = True) -> Op
             return True
         return None if None in values else False
     if kind in ("isnone", "notnone", "truthy", "cmp"):
-        value = _value(tree[1], lookup, params)
+        value = _value(tree[1], lookup, params, bindings)
         if value == UNKNOWN:
             return None
         if kind == "isnone":
@@ -543,9 +549,14 @@ def evaluate(tree: Any, lookup: Callable[[str], Any], params: bool = True) -> Op
     return None
 
 
-def _value(tree: Any, lookup: Callable[[str], Any], params: bool = True) -> Any:
+def _value(tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = ()) -> Any:
     if tree[0] == "const":
-        return tree[1] if params or len(tree) < 3 else UNKNOWN
+        if len(tree) < 4:
+            return tree[1]
+        bound = next((value for name, value in bindings if name == tree[3]), None)
+        if bound is not None:
+            return _value(bound, lookup)
+        return tree[1] if params else UNKNOWN
     if tree[0] == "attr":
         return lookup(tree[1])
     return UNKNOWN

@@ -752,7 +752,23 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 ref = ref or self.attr_ref(arg.value)
             chain = attr_chain(func)
             text = ".".join(chain) if chain else self.text(func)
-            self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds()))
+            self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds(), self._bindings(node)))
+
+    def _bindings(self, node: cst.Call) -> tuple[tuple[str, Any], ...]:
+        """The keyword arguments of a project call whose value is a literal or an option
+        (``bilinear=args.bilinear``): what the callee's conditions on those parameters
+        see on this call."""
+        out = []
+        for arg in node.args:
+            if arg.keyword is None or arg.star:
+                continue
+            value = _literal(arg.value)
+            if value != UNKNOWN:
+                out.append((arg.keyword.value, ("const", value)))
+            elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
+                    and arg.value.value.value not in ("self", "cls"):
+                out.append((arg.keyword.value, ("attr", arg.value.attr.value)))
+        return tuple(out)
 
     def dynamic_member(self, func: cst.BaseExpression) -> Optional[str]:
         """The qualified name of a module member picked by a run-time name:

@@ -93,6 +93,9 @@ class Call:
     entropy: Optional[str]
     entropy_ref: Optional[str]
     conds: tuple[Cond, ...] = ()
+    # keyword arguments the callee's conditions can use: (parameter, ("const", value) or
+    # ("attr", option)) for `UNet(bilinear=args.bilinear)`, `f(mode="nearest")`
+    bindings: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -293,9 +293,12 @@ class Program:
         return False
 
     def _seed_blame(self, step: Step) -> tuple[bool, Optional[Blame]]:
-        for guarded in step.conds:
+        outer = len(step.outer)
+        for position, guarded in enumerate(step.conds):
             cond = guarded.cond
-            value = evaluate(cond.tree, self.lookup)
+            # the seed's own conditions see what its function's call passes
+            bindings = step.context.bindings if position >= outer else ()
+            value = evaluate(cond.tree, self.lookup, True, bindings)
             if value is not None and value != cond.polarity:
                 condition = cond.text if cond.polarity else f"not ({cond.text})"
                 return False, Blame(guarded.path, guarded.span, guarded.text, condition)
@@ -310,7 +313,7 @@ class Program:
             if value is not None and value != guarded.cond.polarity:
                 return False
         for cond in step.own_conds():
-            value = evaluate(cond.tree, lookup, params)
+            value = evaluate(cond.tree, lookup, params, step.context.bindings)
             if value is not None and value != cond.polarity:
                 return False
         return True
