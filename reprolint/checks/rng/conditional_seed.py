@@ -23,9 +23,13 @@ class ConditionalSeed(Rule):
     `if args.seed:` where the argparse or click option defaults to `None` (or `0`),
     `if seed is not None:` where `seed` is a parameter defaulting to `None`, and seeds
     behind flags that default off (`action="store_true"`). Defaults come from
-    `add_argument(...)`, `click.option(...)`, function parameters, module constants and
-    class-level fields; conditions on values the analysis cannot know (a Hydra config,
-    a YAML file) are not reported. A seed in the `else:` branch, or anywhere else on
+    `add_argument(...)`, `click.option(...)`, function parameters (or the keyword a
+    project call passes them), module constants, class-level fields and the
+    configuration files a program loads (YAML/JSON from a literal path or an option's
+    default, Hydra's `@hydra.main` configuration: `if cfg.get("seed"):` with `seed:
+    null`); conditions on values the analysis cannot know (command-line overrides,
+    environment variables) are not reported. A conditional expression
+    (`torch.manual_seed(s) if s else None`) guards its seed like an `if`. A seed in the `else:` branch, or anywhere else on
     the path, that seeds the same libraries by default silences it.
 
     The finding is at the seeding call; the condition that skips it (the `if` line a
