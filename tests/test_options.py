@@ -157,3 +157,32 @@ def test_an_op_on_a_branch_the_default_run_skips_is_not_reported(guard: str, rep
     )
     lines = [d.span.start_line for d in check_sources({"train.py": source}) if d.code == "RPL202"]
     assert lines == ([12] if reported else [])
+
+
+@pytest.mark.parametrize(
+    "call, default, reported",
+    [
+        ("set_seed(args.seed)", "42", False),  # bound by place: the option's 42 reaches the guard
+        ("set_seed(seed=args.seed)", "42", False),
+        ("set_seed(args.seed)", "None", True),
+        ("set_seed()", "42", True),  # nothing passed: the parameter's None
+    ],
+)
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "    if seed is not None:\n        random.seed(seed)\n",
+        "    if seed is None:\n        return\n    random.seed(seed)\n",  # an early return
+    ],
+)
+def test_a_seed_guarded_by_a_parameter_sees_what_the_call_passes(
+    call: str, default: str, reported: bool, guard: str
+) -> None:
+    source = (
+        "import argparse, random\n\ndef set_seed(seed=None):\n" + guard + "\n"
+        "p = argparse.ArgumentParser()\n"
+        f"p.add_argument('--seed', type=int, default={default})\nargs = p.parse_args()\n"
+        f"{call}\nprint(random.random())\n"
+    )
+    codes = [d.code for d in check_sources({"train.py": source})]
+    assert codes == (["RPL104"] if reported else [])

@@ -487,7 +487,8 @@ class _Walker:
                 if dot:
                     self.called_classes.add((file, cls))
                 if extra not in self.ran_functions:
-                    called = StepContext(context.phase, context.in_worker, context.no_grad, context.uncalled, event.bindings)
+                    bindings = _named(event.bindings, self.index.facts[file].functions.get(qualname), dot)
+                    called = StepContext(context.phase, context.in_worker, context.no_grad, context.uncalled, bindings)
                     self.run_function(file, qualname, step.conds, via or At(path, event), called)
             elif kind == _SEED:
                 if not self.skip_seeds:
@@ -506,6 +507,25 @@ class _Walker:
 
 
 # ----------------------------------------------------------------------------- conditions
+
+def _named(bindings: tuple[tuple[str, Any], ...], function: Any, method: str) -> tuple[tuple[str, Any], ...]:
+    """A call's bindings with positional places ("#0") named by the callee's parameters
+    (a method's or a constructor's first parameter is the instance: `Net(3)` binds the
+    parameter after `self`); places past the callee's named parameters are dropped."""
+    if not any(name.startswith("#") for name, _ in bindings):
+        return bindings
+    params = function.positional if function is not None else ()
+    skip = 1 if method and params and params[0] in ("self", "cls") else 0
+    out = []
+    for name, value in bindings:
+        if name.startswith("#"):
+            place = int(name[1:]) + skip
+            if place >= len(params):
+                continue
+            name = params[place]
+        out.append((name, value))
+    return tuple(out)
+
 
 def evaluate(
     tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = (),

@@ -86,6 +86,26 @@ _literal = literal  # the name the collector's code uses
 call_argument = find_argument
 
 
+def _absent_value_test(test: cst.BaseExpression) -> bool:
+    """``x is None``, ``x == None`` or ``not x`` for a plain name ``x``."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return isinstance(test.expression, cst.Name)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        comparison = test.comparisons[0]
+        return isinstance(test.left, cst.Name) and isinstance(comparison.operator, (cst.Is, cst.Equal)) \
+            and isinstance(comparison.comparator, cst.Name) and comparison.comparator.value == "None"
+    return False
+
+
+def _always_leaves(body: cst.BaseSuite) -> bool:
+    """Whether a block ends by leaving its function (``return`` or ``raise`` last)."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    last = statements[-1] if statements else None
+    if isinstance(last, cst.SimpleStatementLine):
+        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return False
+
+
 _GRAPH_CLASSES = frozenset({"tensorflow.Graph", "tensorflow.compat.v1.Graph"})
 
 
@@ -372,8 +392,22 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         super().visit_Module(node)
         self.constructor_sites.update(reseeding.constructor_sites(node.body))
 
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
         self.constructor_sites.update(reseeding.constructor_sites(node.body))
+        # `if seed is None: return` (or raise): what follows in the block runs only when
+        # the value was given, as if it were the `else:` of that `if` (only for a test of
+        # a missing value, the idiom of optional arguments: an early return on an option
+        # such as `if args.evaluate: ...; return` is left as it was)
+        pushed = 0
+        for statement in node.body:
+            self.walk(statement)
+            if isinstance(statement, cst.If) and statement.orelse is None and _absent_value_test(statement.test) \
+                    and _always_leaves(statement.body):
+                self.conds.append((self.cond_tree(statement.test), False, statement.test))
+                pushed += 1
+        for _ in range(pushed):
+            self.conds.pop()
+        return False
 
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
@@ -451,7 +485,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # while its parent runs (a closure returned for later is the rare exception)
         parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
         no_grad = any(devices.no_grad_context(d.decorator, self.qualify) for d in node.decorators) or bool(parent and parent.no_grad)
-        fn = FunctionFacts(qualname, no_grad=no_grad)
+        positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
+        fn = FunctionFacts(qualname, no_grad=no_grad, positional=positional)
         self.facts.functions.setdefault(qualname, fn)
         # Nested functions are also reachable by their simple name (approximation).
         self.facts.functions.setdefault(node.name.value, fn)
@@ -759,15 +794,21 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         (``bilinear=args.bilinear``): what the callee's conditions on those parameters
         see on this call."""
         out = []
-        for arg in node.args:
-            if arg.keyword is None or arg.star:
+        positional = True
+        for index, arg in enumerate(node.args):
+            if arg.star:
+                positional = False  # `*args`: the places after it are not known
                 continue
+            if arg.keyword is None and not positional:
+                continue
+            # a positional argument is bound by its place ("#0"), named once the callee is known
+            name = arg.keyword.value if arg.keyword is not None else f"#{index}"
             value = _literal(arg.value)
             if value != UNKNOWN:
-                out.append((arg.keyword.value, ("const", value)))
+                out.append((name, ("const", value)))
             elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
                     and arg.value.value.value not in ("self", "cls"):
-                out.append((arg.keyword.value, ("attr", arg.value.attr.value)))
+                out.append((name, ("attr", arg.value.attr.value)))
         return tuple(out)
 
     def dynamic_member(self, func: cst.BaseExpression) -> Optional[str]:

@@ -136,6 +136,8 @@ class FunctionFacts:
     qualname: str
     events: list[Event] = field(default_factory=list)
     no_grad: bool = False  # decorated with @torch.no_grad() / @torch.inference_mode()
+    # the parameters a positional argument binds, in order (`self`/`cls` included)
+    positional: tuple[str, ...] = ()
 
 
 @dataclass

@@ -150,8 +150,8 @@ class DistributedSamplerEpoch(Rule):
                 ):
                     seen.add((path, usage.span))
                     extra = sorted({
-                        text for step in epoch_calls
-                        for text, _ in _conditions(step) - _conditions(program.usage_steps[position])
+                        text if polarity else f"not ({text})" for step in epoch_calls
+                        for text, polarity in _conditions(step) - _conditions(program.usage_steps[position])
                     })
                     guarded = f" on every run (it is called only when `{extra[0]}`)" if extra else ""
                     yield self.report(
