@@ -33,6 +33,26 @@ def is_main_guard(test: cst.BaseExpression) -> bool:
     return bool(names) and bool(strings)
 
 
+def _absent_value_test(test: cst.BaseExpression) -> bool:
+    """``x is None``, ``x == None`` or ``not x`` for a plain name ``x``."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return isinstance(test.expression, cst.Name)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        comparison = test.comparisons[0]
+        return isinstance(test.left, cst.Name) and isinstance(comparison.operator, (cst.Is, cst.Equal)) \
+            and isinstance(comparison.comparator, cst.Name) and comparison.comparator.value == "None"
+    return False
+
+
+def _always_leaves(body: cst.BaseSuite) -> bool:
+    """Whether a block ends by leaving its function (``return`` or ``raise`` last)."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    last = statements[-1] if statements else None
+    if isinstance(last, cst.SimpleStatementLine):
+        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return False
+
+
 class ConditionFacts:
     """The branch conditions of the fact collector."""
 
@@ -63,6 +83,57 @@ class ConditionFacts:
             if key not in self.cond_texts:
                 self.cond_texts[key] = self.text(test)  # type: ignore[attr-defined]
             out.append(Cond(tree, polarity, self.cond_texts[key], self.span(test)))  # type: ignore[attr-defined]
+        return tuple(out)
+
+    def visit_IfExp(self, node: cst.IfExp) -> bool:
+        # `torch.manual_seed(args.seed) if args.seed else None`: each branch runs under
+        # its condition, like an `if` statement's
+        self.walk(node.test)  # type: ignore[attr-defined]
+        tree = self.cond_tree(node.test)
+        self.conds.append((tree, True, node.test))
+        self.walk(node.body)  # type: ignore[attr-defined]
+        self.conds.pop()
+        self.conds.append((tree, False, node.test))
+        self.walk(node.orelse)  # type: ignore[attr-defined]
+        self.conds.pop()
+        return False
+
+    def walk_block(self, body: Any) -> None:
+        """Walk a block's statements in order. ``if seed is None: return`` (or raise):
+        what follows in the block runs only when the value was given, as if it were the
+        ``else:`` of that ``if`` (only for a test of a missing value, the idiom of
+        optional arguments: an early return on an option such as ``if args.evaluate:
+        ...; return`` is left as it was)."""
+        pushed = 0
+        for statement in body:
+            self.walk(statement)  # type: ignore[attr-defined]
+            if isinstance(statement, cst.If) and statement.orelse is None and _absent_value_test(statement.test) \
+                    and _always_leaves(statement.body):
+                self.conds.append((self.cond_tree(statement.test), False, statement.test))
+                pushed += 1
+        for _ in range(pushed):
+            self.conds.pop()
+
+    def _bindings(self, node: cst.Call) -> tuple[tuple[str, Any], ...]:
+        """The keyword arguments of a project call whose value is a literal or an option
+        (``bilinear=args.bilinear``): what the callee's conditions on those parameters
+        see on this call."""
+        out = []
+        positional = True
+        for index, arg in enumerate(node.args):
+            if arg.star:
+                positional = False  # `*args`: the places after it are not known
+                continue
+            if arg.keyword is None and not positional:
+                continue
+            # a positional argument is bound by its place ("#0"), named once the callee is known
+            name = arg.keyword.value if arg.keyword is not None else f"#{index}"
+            value = _literal(arg.value)
+            if value != UNKNOWN:
+                out.append((name, ("const", value)))
+            elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
+                    and arg.value.value.value not in ("self", "cls"):
+                out.append((name, ("attr", arg.value.attr.value)))
         return tuple(out)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:

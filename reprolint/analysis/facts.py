@@ -45,7 +45,7 @@ from reprolint.analysis.module_facts import (
 )
 from reprolint.analysis.condition_facts import ConditionFacts, is_main_guard
 from reprolint.analysis.option_facts import OptionFacts
-from reprolint.analysis.rng_facts import RngFacts, calls_in, held_state
+from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
 
 __all__ = [
     "Call",
@@ -84,29 +84,6 @@ _literal = literal  # the name the collector's code uses
 
 
 call_argument = find_argument
-
-
-def _absent_value_test(test: cst.BaseExpression) -> bool:
-    """``x is None``, ``x == None`` or ``not x`` for a plain name ``x``."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return isinstance(test.expression, cst.Name)
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        comparison = test.comparisons[0]
-        return isinstance(test.left, cst.Name) and isinstance(comparison.operator, (cst.Is, cst.Equal)) \
-            and isinstance(comparison.comparator, cst.Name) and comparison.comparator.value == "None"
-    return False
-
-
-def _always_leaves(body: cst.BaseSuite) -> bool:
-    """Whether a block ends by leaving its function (``return`` or ``raise`` last)."""
-    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
-    last = statements[-1] if statements else None
-    if isinstance(last, cst.SimpleStatementLine):
-        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
-    return False
-
-
-_GRAPH_CLASSES = frozenset({"tensorflow.Graph", "tensorflow.compat.v1.Graph"})
 
 
 @dataclass
@@ -296,97 +273,6 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 return scope.class_name
         return None
 
-    def entropy_of(self, node: Optional[cst.CSTNode], depth: int = 0) -> Optional[str]:
-        """Describe the entropy source inside an expression (time, urandom, hash of str...)."""
-        if node is None or depth > 12 or not self.entropy_possible:
-            return None
-        if depth == 0 and not (
-            self.hash_possible or self.star_modules or not self.entropy_roots.isdisjoint(self.uses)
-        ):
-            # No call here can qualify to an entropy source, and so no name holds one
-            # (entropy_vars only keeps what an earlier answer found).
-            return None
-        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
-        if kind is cst.Call:
-            qn = self.qualify(node.func)
-            if qn is None and isinstance(node.func, cst.Name) and node.func.value == "hash":
-                if not self.is_local("hash") and "hash" not in self.aliases:
-                    first = node.args[0].value if node.args else None
-                    if not isinstance(first, cst.Integer):
-                        return f"`{self.text(node)}`"
-            if qn is not None and qn in self.catalog.entropy:
-                return f"`{self.text(node)}`"
-            if qn is not None:
-                # `datetime.now().timestamp()`: the entropy is in the receiver
-                pass
-        if kind is cst.Name:
-            for scope in reversed(self.scopes):
-                if node.value in scope.entropy_vars:
-                    return scope.entropy_vars[node.value]
-                if scope.kind == "function":
-                    break
-            module_scope = self.scopes[0]
-            if node.value in module_scope.entropy_vars:
-                return module_scope.entropy_vars[node.value]
-            return None
-        for name in _child_fields(type(node)):
-            value = getattr(node, name)
-            children = value if type(value) is tuple or type(value) is list else (value,)
-            for child in children:
-                if is_node(child):
-                    found = self.entropy_of(child, depth + 1)
-                    if found:
-                        return found
-        return None
-
-    def _new_graph(self, item: cst.BaseExpression) -> bool:
-        """``tf.Graph().as_default()``, or ``g.as_default()`` of a name bound to ``tf.Graph()``."""
-        if not (isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "as_default"):
-            return False
-        receiver = item.func.value
-        if isinstance(receiver, cst.Name):
-            return receiver.value in self.graph_vars
-        return isinstance(receiver, cst.Call) and self.qualify(receiver.func) in _GRAPH_CLASSES
-
-    def _global_draw_in(self, value: cst.BaseExpression) -> Optional[cst.Call]:
-        """The global-RNG draw an assigned value is (`random.randint(1, 10000)`, through
-        `int(...)`), or None."""
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int" and value.args:
-            return self._global_draw_in(value.args[0].value)
-        if isinstance(value, cst.Call):
-            entry = self.catalog.draws.get(self.qualify(value.func) or "")
-            if entry is not None and entry.kind == "draw" and not entry.method:
-                return value
-        return None
-
-    def seed_draw_of(self, node: Optional[cst.BaseExpression]) -> Optional[cst.Call]:
-        """The global-RNG draw a seed value holds: a name or attribute bound to one, or
-        the draw itself."""
-        if node is None:
-            return None
-        if isinstance(node, cst.Call):
-            return self._global_draw_in(node)
-        if isinstance(node, cst.Attribute):
-            key = node.attr.value
-        elif isinstance(node, cst.Name):
-            key = node.value
-        else:
-            return None
-        for scope in reversed(self.scopes):
-            if key in scope.drawn_seeds:
-                return scope.drawn_seeds[key]
-            if scope.kind == "function":
-                break
-        return self.scopes[0].drawn_seeds.get(key)
-
-    def attr_ref(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
-        """`args.seed` / `cfg.train.seed` -> "seed" (looked up in argparse defaults later)."""
-        if isinstance(node, cst.Call) and node.args:  # int(args.seed)
-            return self.attr_ref(node.args[0].value)
-        if isinstance(node, cst.Attribute):
-            return node.attr.value
-        return config_files.config_key(node) if node is not None else None
-
     # ------------------------------------------------------------------ imports
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
@@ -394,19 +280,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
         self.constructor_sites.update(reseeding.constructor_sites(node.body))
-        # `if seed is None: return` (or raise): what follows in the block runs only when
-        # the value was given, as if it were the `else:` of that `if` (only for a test of
-        # a missing value, the idiom of optional arguments: an early return on an option
-        # such as `if args.evaluate: ...; return` is left as it was)
-        pushed = 0
-        for statement in node.body:
-            self.walk(statement)
-            if isinstance(statement, cst.If) and statement.orelse is None and _absent_value_test(statement.test) \
-                    and _always_leaves(statement.body):
-                self.conds.append((self.cond_tree(statement.test), False, statement.test))
-                pushed += 1
-        for _ in range(pushed):
-            self.conds.pop()
+        self.walk_block(node.body)
         return False
 
     def visit_Import(self, node: cst.Import) -> bool:
@@ -540,19 +414,6 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self.conds.pop()
         return False
 
-    def visit_IfExp(self, node: cst.IfExp) -> bool:
-        # `torch.manual_seed(args.seed) if args.seed else None`: each branch runs under
-        # its condition, like an `if` statement's
-        self.walk(node.test)
-        tree = self.cond_tree(node.test)
-        self.conds.append((tree, True, node.test))
-        self.walk(node.body)
-        self.conds.pop()
-        self.conds.append((tree, False, node.test))
-        self.walk(node.orelse)
-        self.conds.pop()
-        return False
-
     def _note_top_level_work(self) -> None:
         if len(self.scopes) == 1:
             self.facts.top_level_work = True
@@ -649,7 +510,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             qn = self.qualify(value.func) or ""
             if qn in ("torch.Generator", "torch._C.Generator"):
                 self.generator_vars.update(names)
-            if qn in _GRAPH_CLASSES:
+            if qn in GRAPH_CLASSES:
                 self.graph_vars.update(names)
             if qn in self.catalog.instances or qn == "numpy.random.Generator":
                 self.rng_vars.update(names)
@@ -788,28 +649,6 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             chain = attr_chain(func)
             text = ".".join(chain) if chain else self.text(func)
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds(), self._bindings(node)))
-
-    def _bindings(self, node: cst.Call) -> tuple[tuple[str, Any], ...]:
-        """The keyword arguments of a project call whose value is a literal or an option
-        (``bilinear=args.bilinear``): what the callee's conditions on those parameters
-        see on this call."""
-        out = []
-        positional = True
-        for index, arg in enumerate(node.args):
-            if arg.star:
-                positional = False  # `*args`: the places after it are not known
-                continue
-            if arg.keyword is None and not positional:
-                continue
-            # a positional argument is bound by its place ("#0"), named once the callee is known
-            name = arg.keyword.value if arg.keyword is not None else f"#{index}"
-            value = _literal(arg.value)
-            if value != UNKNOWN:
-                out.append((name, ("const", value)))
-            elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
-                    and arg.value.value.value not in ("self", "cls"):
-                out.append((name, ("attr", arg.value.attr.value)))
-        return tuple(out)
 
     def dynamic_member(self, func: cst.BaseExpression) -> Optional[str]:
         """The qualified name of a module member picked by a run-time name:

@@ -17,13 +17,15 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from reprolint.analysis import config_files
 from reprolint.analysis.calls import keras, pandas, reseeding
-from reprolint.analysis.cst_helpers import attr_chain, find_argument as call_argument, literal as _literal
+from reprolint.analysis.cst_helpers import attr_chain, child_fields, is_node
+from reprolint.analysis.cst_helpers import find_argument as call_argument, literal as _literal
 from reprolint.analysis.module_facts import Draw, LocalFinding, ModuleFacts, Seed
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog
 
-__all__ = ["RngFacts", "calls_in", "held_state"]
+__all__ = ["GRAPH_CLASSES", "RngFacts", "calls_in", "held_state"]
 
 
 def _has_star(call: cst.Call) -> bool:
@@ -83,6 +85,10 @@ def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) 
     return value in cond.values
 
 
+# `tf.Graph()`: a new graph, whose graph-level seed is unset (TF 1.x)
+GRAPH_CLASSES = frozenset({"tensorflow.Graph", "tensorflow.compat.v1.Graph"})
+
+
 class RngFacts:
     """The seed, draw and generator-instance handling of the fact collector."""
 
@@ -91,8 +97,14 @@ class RngFacts:
     constructor_sites: dict[int, reseeding.Site]
     reseeded_holders: Optional[tuple[set[reseeding.Holder], dict[reseeding.Holder, list[cst.Call]]]]
     facts: ModuleFacts
+    entropy_possible: bool
+    entropy_roots: frozenset[str]
     generator_vars: set[str]
+    graph_vars: set[str]
+    hash_possible: bool
     in_text: int
+    star_modules: list[str]
+    uses: set[str]
     parameter_args: set[int]
     rng_vars: set[str]
     scopes: list[Any]
@@ -114,6 +126,97 @@ class RngFacts:
         if chain[0] in self.aliases:  # a module attribute, not an instance
             return True
         return chain[-1] in self.rng_vars or chain[-1] in self.generator_vars
+
+    def _new_graph(self, item: cst.BaseExpression) -> bool:
+        """``tf.Graph().as_default()``, or ``g.as_default()`` of a name bound to ``tf.Graph()``."""
+        if not (isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "as_default"):
+            return False
+        receiver = item.func.value
+        if isinstance(receiver, cst.Name):
+            return receiver.value in self.graph_vars
+        return isinstance(receiver, cst.Call) and self.qualify(receiver.func) in GRAPH_CLASSES  # type: ignore[attr-defined]
+
+    def _global_draw_in(self, value: cst.BaseExpression) -> Optional[cst.Call]:
+        """The global-RNG draw an assigned value is (`random.randint(1, 10000)`, through
+        `int(...)`), or None."""
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int" and value.args:
+            return self._global_draw_in(value.args[0].value)
+        if isinstance(value, cst.Call):
+            entry = self.catalog.draws.get(self.qualify(value.func) or "")  # type: ignore[attr-defined]
+            if entry is not None and entry.kind == "draw" and not entry.method:
+                return value
+        return None
+
+    def seed_draw_of(self, node: Optional[cst.BaseExpression]) -> Optional[cst.Call]:
+        """The global-RNG draw a seed value holds: a name or attribute bound to one, or
+        the draw itself."""
+        if node is None:
+            return None
+        if isinstance(node, cst.Call):
+            return self._global_draw_in(node)
+        if isinstance(node, cst.Attribute):
+            key = node.attr.value
+        elif isinstance(node, cst.Name):
+            key = node.value
+        else:
+            return None
+        for scope in reversed(self.scopes):
+            if key in scope.drawn_seeds:
+                return scope.drawn_seeds[key]
+            if scope.kind == "function":
+                break
+        return self.scopes[0].drawn_seeds.get(key)
+
+    def entropy_of(self, node: Optional[cst.CSTNode], depth: int = 0) -> Optional[str]:
+        """Describe the entropy source inside an expression (time, urandom, hash of str...)."""
+        if node is None or depth > 12 or not self.entropy_possible:
+            return None
+        if depth == 0 and not (
+            self.hash_possible or self.star_modules or not self.entropy_roots.isdisjoint(self.uses)
+        ):
+            # No call here can qualify to an entropy source, and so no name holds one
+            # (entropy_vars only keeps what an earlier answer found).
+            return None
+        kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if kind is cst.Call:
+            qn = self.qualify(node.func)  # type: ignore[attr-defined]
+            if qn is None and isinstance(node.func, cst.Name) and node.func.value == "hash":
+                if not self.is_local("hash") and "hash" not in self.aliases:  # type: ignore[attr-defined]
+                    first = node.args[0].value if node.args else None
+                    if not isinstance(first, cst.Integer):
+                        return f"`{self.text(node)}`"  # type: ignore[attr-defined]
+            if qn is not None and qn in self.catalog.entropy:
+                return f"`{self.text(node)}`"  # type: ignore[attr-defined]
+            if qn is not None:
+                # `datetime.now().timestamp()`: the entropy is in the receiver
+                pass
+        if kind is cst.Name:
+            for scope in reversed(self.scopes):
+                if node.value in scope.entropy_vars:
+                    return scope.entropy_vars[node.value]
+                if scope.kind == "function":
+                    break
+            module_scope = self.scopes[0]
+            if node.value in module_scope.entropy_vars:
+                return module_scope.entropy_vars[node.value]
+            return None
+        for name in child_fields(type(node)):
+            value = getattr(node, name)
+            children = value if type(value) is tuple or type(value) is list else (value,)
+            for child in children:
+                if is_node(child):
+                    found = self.entropy_of(child, depth + 1)
+                    if found:
+                        return found
+        return None
+
+    def attr_ref(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
+        """`args.seed` / `cfg.train.seed` -> "seed" (looked up in argparse defaults later)."""
+        if isinstance(node, cst.Call) and node.args:  # int(args.seed)
+            return self.attr_ref(node.args[0].value)
+        if isinstance(node, cst.Attribute):
+            return node.attr.value
+        return config_files.config_key(node) if node is not None else None
 
     def seed(self, node: cst.Call, qn: str) -> None:
         seeder = self.catalog.seeders[qn]

@@ -9,7 +9,7 @@ from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code
-from reprolint.model import Applicability, Diagnostic
+from reprolint.model import Applicability, Diagnostic, Span
 
 
 class CudnnBenchmark(Rule):
@@ -144,7 +144,7 @@ class CudnnBenchmark(Rule):
         # A program that runs torch on the CPU by default never runs cuDNN (the RPL3xx
         # rules use the same notion); a library module no program reaches may run
         # anywhere, and Lightning's Trainer picks the GPU itself.
-        found: dict[tuple[str, object], tuple[FlagSet, list[str], Any]] = {}
+        found: dict[tuple[str, Span], tuple[FlagSet, list[str], Any]] = {}
         for program in program_usages(ctx):
             for _, path, usage in program.of(FlagSet, "cudnn.benchmark"):
                 if program.value(usage) is not True:

@@ -10,7 +10,7 @@ from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import draw_fields, library_list, none_default_flag
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, literal_seed
 from reprolint.fixes.seeding import seed_argument
-from reprolint.model import Applicability, Diagnostic, Related
+from reprolint.model import Applicability, Diagnostic, Related, Span
 
 
 def _all_seeds(facts: ModuleFacts) -> Iterator[Seed]:
@@ -181,7 +181,9 @@ class EntropySeed(Rule):
         for path, facts in ctx.facts.items():
             for seed in _all_seeds(facts):
                 source = self._source(seed.entropy, seed.entropy_ref, arg_entropy[path])
-                fields = {"call": seed.text, "libraries": library_list(seed.libs), "seeded_libraries": tuple(seed.libs)}
+                fields: dict[str, Any] = {
+                    "call": seed.text, "libraries": library_list(seed.libs), "seeded_libraries": tuple(seed.libs),
+                }
                 if source is not None:
                     yield self.report(path, seed.span, **source, **fields)
                 elif seed.no_seed:
@@ -211,13 +213,15 @@ class EntropySeed(Rule):
         """Seeds taken from an unseeded global-RNG draw (`opt.manualSeed =
         random.randint(1, 10000)` when no seed is given): one finding at the draw, with
         the seeding calls that take it as related locations."""
-        found: dict[tuple[str, object], dict[str, Any]] = {}
+        found: dict[tuple[str, Span], dict[str, Any]] = {}
         for program in ctx.programs:
             unseeded = {(o.path, o.draw.span): o for o in program.draws if not o.seeded_before}
             for outcome in program.seeds:
                 seed = outcome.seed
-                draw = unseeded.get((outcome.path, seed.drawn_from)) if seed.drawn_from is not None else None
-                if draw is None or not outcome.default_path:
+                if seed.drawn_from is None or not outcome.default_path:
+                    continue
+                draw = unseeded.get((outcome.path, seed.drawn_from))
+                if draw is None:
                     continue
                 entry = found.setdefault((outcome.path, seed.drawn_from), {"draw": draw, "seeds": [], "entries": []})
                 if all(s.span != seed.span for _, s in entry["seeds"]):
@@ -226,12 +230,12 @@ class EntropySeed(Rule):
                     entry["entries"].append(program.entry)
         for (path, span), entry in found.items():
             draw, seeds = entry["draw"], entry["seeds"]
-            libs = sorted({lib for _, s in seeds for lib in s.libs})
+            libs = tuple(sorted({lib for _, s in seeds for lib in s.libs}))
+            related = [Related(p, s.span, f"`{s.text}` takes the drawn seed here") for p, s in seeds]
             yield self.report(
                 path, span, variant="drawn", call=draw.draw.text + "(...)", source=f"`{draw.draw.text}(...)`",
-                rng=draw_fields(draw.draw)["rng"], libraries=library_list(libs), seeded_libraries=tuple(libs),
-                entry_points=entry["entries"],
-                related=[Related(p, s.span, f"`{s.text}` takes the drawn seed here") for p, s in seeds],
+                rng=draw_fields(draw.draw)["rng"], libraries=library_list(libs), seeded_libraries=libs,
+                entry_points=entry["entries"], related=related,
             )
 
     def _none_by_default(self, ctx: CheckContext, seen: set[tuple[str, object]]) -> Iterator[Finding]:

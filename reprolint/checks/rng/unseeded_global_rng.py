@@ -210,7 +210,7 @@ class UnseededGlobalRng(Rule):
                 if (outcome.path, outcome.draw.span) in program.seed_draws:
                     continue  # the draw picks a seed: RPL103 reports a seed drawn at random
                 seed = outcome.later_seed
-                reason = (seed.path, seed.event.span) if seed is not None else None
+                reason: Optional[tuple[Any, ...]] = (seed.path, seed.event.span) if seed is not None else None
                 if outcome.graph is not None:
                     reason = ("graph", outcome.graph[1].path, outcome.graph[1].event.span)
                 mine.setdefault((outcome.library, reason), []).append(outcome)
