@@ -98,3 +98,13 @@ def test_hydra_configuration_gives_the_defaults(tmp_path: Path, files: dict, rep
     write(tmp_path, {"src/train.py": HYDRA_TRAIN, **files})
     codes = [(code, line) for _, line, code, _ in findings(tmp_path)]
     assert codes == ([("RPL104", 7)] if reported else [])
+
+
+def test_an_edited_config_file_is_read_again(tmp_path: Path) -> None:
+    """The parse of a configuration file is kept between checks (a server re-checks on
+    every edit): an edit of the file must be seen."""
+    load = "cfg = yaml.safe_load(open(\"configs/run.yaml\"))"
+    write(tmp_path, {"train.py": TRAIN.format(load=load), "configs/run.yaml": "seed: null\n"})
+    assert [code for _, _, code, _ in findings(tmp_path)] == ["RPL103"]
+    write(tmp_path, {"configs/run.yaml": "seed: 1\n"})
+    assert findings(tmp_path) == []

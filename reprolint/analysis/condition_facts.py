@@ -115,9 +115,9 @@ class ConditionFacts:
             self.conds.pop()
 
     def _bindings(self, node: cst.Call) -> tuple[tuple[str, Any], ...]:
-        """The keyword arguments of a project call whose value is a literal or an option
-        (``bilinear=args.bilinear``): what the callee's conditions on those parameters
-        see on this call."""
+        """The arguments of a project call whose value is a literal or an option
+        (``bilinear=args.bilinear``, or ``args.seed`` by its place): what the callee's
+        conditions on those parameters see on this call."""
         out = []
         positional = True
         for index, arg in enumerate(node.args):

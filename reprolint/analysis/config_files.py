@@ -18,6 +18,7 @@ Hydra's ``defaults`` list is followed one level (``- trainer: default`` loads
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -99,21 +100,37 @@ def _find(module_path: str, relative: str) -> Optional[Path]:
     folder = Path(module_path).resolve().parent
     for _ in range(_MAX_DEPTH):
         candidate = folder / relative
-        try:
-            if candidate.is_file() and candidate.stat().st_size <= _MAX_BYTES:
-                return candidate
-        except OSError:
-            return None
+        if _small_file(candidate):
+            return candidate
         if folder.parent == folder:
             break
         folder = folder.parent
     return None
 
 
-def _read(path: Path) -> Any:
+def _small_file(path: Path) -> bool:
+    """A regular file under the size limit (one that cannot be looked at is not)."""
     try:
-        text = path.read_text(encoding="utf-8")
-        if path.suffix == ".json":
+        return path.is_file() and path.stat().st_size <= _MAX_BYTES
+    except OSError:
+        return False
+
+
+def _read(path: Path) -> Any:
+    """The parsed file, or None. Every program that loads it asks: the parse is kept
+    per path, size and modification time (an edited file is read again)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _parse(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(path: str, size: int, mtime_ns: int) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        if path.endswith(".json"):
             return json.loads(text)
         import yaml  # a dependency of libcst
 
@@ -155,7 +172,7 @@ def _hydra(module_path: str, spec: str) -> dict[str, Any]:
             group, option = next(iter(item.items()))
             if isinstance(group, str) and isinstance(option, str) and not group.startswith("override"):
                 sub = main.parent / group / f"{option}.yaml"
-                if sub.is_file() and sub.stat().st_size <= _MAX_BYTES:
+                if _small_file(sub):
                     _flatten(_read(sub), out, f"{group}/{option}.yaml")
     return out
 

@@ -93,7 +93,8 @@ class StepContext:
     # in a plain function of an imported module that no call reaches (it may be passed
     # as an argument: its draws count, but it does not make the program a training one)
     uncalled: bool = False
-    # the keyword arguments of the call that runs this function (see Call.bindings)
+    # what the call that runs this function passes for its parameters (Call.bindings,
+    # places named by the callee's parameters)
     bindings: tuple[tuple[str, Any], ...] = ()
 
 

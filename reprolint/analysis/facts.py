@@ -731,11 +731,8 @@ def collect_facts(
     if collector.top_draws and path.endswith(".ipynb"):
         _drop_idle_draws(module, collector)
     facts = collector.facts
-    seeds = any(isinstance(e, Seed) for e in facts.events) or any(
-        isinstance(e, Seed) for fn in facts.functions.values() for e in fn.events
-    )
     facts.seeds_environments = collector.env_calls.seeded_envs
-    for call, data in environments.findings(collector.env_calls, seeds):
+    for call, data in environments.findings(collector.env_calls):
         facts.findings.append(LocalFinding("RPL102", collector.span(call), data))
     for call, data in spawn.findings(collector.spawn_calls, facts):
         facts.findings.append(LocalFinding("RPL101", collector.span(call), data))

@@ -65,9 +65,8 @@ class Seed:
     literal_seed: bool = False
     # "lightning<2.2": the seeder takes None as entropy only before that version
     entropy_until: str = ""
-    # the global-RNG draw the seed value was taken from (`random.randint(1, 10000)`) and its text
+    # the global-RNG draw the seed value was taken from (`random.randint(1, 10000)`)
     drawn_from: Optional[Span] = None
-    drawn_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,8 +92,8 @@ class Call:
     entropy: Optional[str]
     entropy_ref: Optional[str]
     conds: tuple[Cond, ...] = ()
-    # keyword arguments the callee's conditions can use: (parameter, ("const", value) or
-    # ("attr", option)) for `UNet(bilinear=args.bilinear)`, `f(mode="nearest")`
+    # arguments the callee's conditions can use: (parameter or "#<place>", ("const",
+    # value) or ("attr", option)) for `UNet(bilinear=args.bilinear)`, `set_seed(args.seed)`
     bindings: tuple[tuple[str, Any], ...] = ()
 
 

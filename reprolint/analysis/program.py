@@ -201,8 +201,6 @@ class Program:
                     if name not in self.arg_defaults:
                         self.arg_defaults[name] = value
                         self.config_origin[name] = origin
-        # (path, span) of global-RNG draws whose value seeds a library (RPL103 reports them)
-        self.seed_draws: set[tuple[str, Any]] = set()
         self._facts = facts
         self._role: Optional[Role] = None
         self.imported_elsewhere = False  # other project modules import the entry module
@@ -245,8 +243,6 @@ class Program:
                 self.usage_steps.append(step)
             elif isinstance(event, Seed):
                 self.seeds.append(SeedOutcome(event, step.path, *self._seed_blame(step), step.via))
-                if event.drawn_from is not None:
-                    self.seed_draws.add((step.path, event.drawn_from))
                 for lib in event.libs:
                     seeded.setdefault(lib, At(step.path, event))
             elif isinstance(event, Draw):
@@ -456,10 +452,24 @@ class Program:
         return {lib for outcome in self.seeds for lib in outcome.seed.libs}
 
     @functools.cached_property
+    def seed_draws(self) -> set[tuple[str, Any]]:
+        """(path, span) of the global-RNG draws whose value seeds a library (RPL103
+        reports them, RPL101 leaves them)."""
+        return {(o.path, o.seed.drawn_from) for o in self.seeds if o.seed.drawn_from is not None}
+
+    @functools.cached_property
     def assigned_attrs(self) -> set[str]:
         """Attributes some module of the program assigns: an option of that name may not
         keep its default (asked only by the rules about None defaults)."""
         return set().union(*(self._facts[path].assigned_attrs for path in self.modules))
+
+    def option_name(self, option: str) -> str:
+        """How a message names an option: ```--seed``` (the flag a user passes), or
+        ```seed` in `configs/train.yaml``` for a key of a configuration file."""
+        origin = self.config_origin.get(option)
+        if origin is not None:
+            return f"`{option}` in `{origin}`"
+        return "`" + self.option_flags.get(option, f"--{option}").removesuffix(" ...") + "`"
 
     # ---------------------------------------------------------------- usages
     def lookup(self, name: str) -> Any:

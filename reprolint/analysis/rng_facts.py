@@ -244,7 +244,6 @@ class RngFacts:
                 entropy_until=f"{seeder.entropy_until_library}<{seeder.entropy_until}" if seeder.entropy_until else "",
                 literal_seed=value is not None and _literal(value) not in (None, UNKNOWN),
                 drawn_from=self.span(drawn) if drawn is not None else None,  # type: ignore[attr-defined]
-                drawn_text=self.text(drawn) if drawn is not None else "",  # type: ignore[attr-defined]
             )
         )
 

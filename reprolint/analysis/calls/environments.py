@@ -104,23 +104,21 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> None:
             state.resets.append((_text(receiver) or "env", node))
 
 
-def findings(state: EnvironmentCalls, module_seeds: bool) -> list[tuple[cst.Call, dict[str, Any]]]:
+def findings(state: EnvironmentCalls) -> list[tuple[cst.Call, dict[str, Any]]]:
     """(call, RPL102 data) of the first unseeded reset per environment and the first
-    unseeded sample per space; ``module_seeds`` (the module seeds something else) goes
-    in the data: for a module no program runs it is the only sign that its author wants
-    repeatable runs (the rule decides)."""
+    unseeded sample per space (the rule decides where they count)."""
     out: list[tuple[cst.Call, dict[str, Any]]] = []
     if not state.seeded_envs:
         seen: set[str] = set()
         for receiver, call in state.resets:
             if receiver not in seen:
                 seen.add(receiver)
-                out.append((call, {"call": f"{receiver}.reset", "variant": "env-reset", "module_seeds": module_seeds}))
+                out.append((call, {"call": f"{receiver}.reset", "variant": "env-reset"}))
     seen = set()
     for receiver, call in state.samples:
         space = receiver.split(".")[-1].replace("single_", "")
         if space in state.seeded_spaces or receiver in seen:
             continue
         seen.add(receiver)
-        out.append((call, {"call": f"{receiver}.sample", "variant": "env-space", "space": receiver, "module_seeds": module_seeds}))
+        out.append((call, {"call": f"{receiver}.sample", "variant": "env-space", "space": receiver}))
     return out

@@ -166,7 +166,7 @@ class CudnnBenchmark(Rule):
                 continue
             if not trainer and usage.ref is not None:  # `cudnn.benchmark = not args.deterministic`
                 # the first program that runs it decides the default (the value was true there)
-                flag = _option_name(program, usage.ref.name)
+                flag = program.option_name(usage.ref.name)
                 value = program.lookup(usage.ref.name)
                 yield self.report(
                     path, span, variant="option", target=usage.text, setting=f"{usage.text} = ...",
@@ -180,15 +180,6 @@ class CudnnBenchmark(Rule):
             else:
                 setting = f"{usage.text} = True"
             yield self.report(path, span, setting=setting, entry_points=entries)
-
-
-def _option_name(program: Any, option: str) -> str:
-    """How a message names an option: ```--deterministic```, or ```benchmark` in
-    `configs/train.yaml``` for a key of a configuration file."""
-    origin = program.config_origin.get(option)
-    if origin is not None:
-        return f"`{option}` in `{origin}`"
-    return "`" + program.option_flags.get(option, f"--{option}").removesuffix(" ...") + "`"
 
 
 # ----------------------------------------------------------------------------- fix

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, TypeVar
 
-from reprolint.analysis.facts import Draw
+from reprolint.analysis.facts import Draw, ModuleFacts, Seed
 from reprolint.catalog.rng import rng_catalog
 from reprolint.fixes.planning import FixAction
 
@@ -113,9 +113,18 @@ def none_default_flag(program: "Program", option: str) -> Optional[str]:
     (``default=None`` or no default) and no module of it assigns the attribute
     (``opt.manualSeed = random.randint(...)`` when it is None), else None."""
     if option in program.arg_defaults and program.lookup(option) is None and option not in program.assigned_attrs:
-        origin = program.config_origin.get(option)
-        if origin is not None:
-            return f"`{option}` in `{origin}`"
-        return "`" + program.option_flags.get(option, f"--{option}").removesuffix(" ...") + "`"
+        return program.option_name(option)
     return None
 
+
+def module_seeds(facts: ModuleFacts) -> Iterator[Seed]:
+    """Every seeding call written in a module: its top level and its functions."""
+    for event in facts.events:
+        if isinstance(event, Seed):
+            yield event
+    for qualname, fn in facts.functions.items():
+        if fn.qualname != qualname:
+            continue  # nested functions are listed twice
+        for event in fn.events:
+            if isinstance(event, Seed):
+                yield event

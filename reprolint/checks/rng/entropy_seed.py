@@ -5,24 +5,12 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.facts import ModuleFacts, Seed
+from reprolint.analysis.facts import Seed
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import draw_fields, library_list, none_default_flag
+from reprolint.checks.rng._common import draw_fields, library_list, module_seeds, none_default_flag
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, literal_seed
 from reprolint.fixes.seeding import seed_argument
 from reprolint.model import Applicability, Diagnostic, Related, Span
-
-
-def _all_seeds(facts: ModuleFacts) -> Iterator[Seed]:
-    for event in facts.events:
-        if isinstance(event, Seed):
-            yield event
-    for qualname, fn in facts.functions.items():
-        if fn.qualname != qualname:
-            continue  # nested functions are listed twice
-        for event in fn.events:
-            if isinstance(event, Seed):
-                yield event
 
 
 class EntropySeed(Rule):
@@ -179,7 +167,7 @@ class EntropySeed(Rule):
             for path in program.modules:
                 arg_entropy[path].update(program.arg_entropy)
         for path, facts in ctx.facts.items():
-            for seed in _all_seeds(facts):
+            for seed in module_seeds(facts):
                 source = self._source(seed.entropy, seed.entropy_ref, arg_entropy[path])
                 fields: dict[str, Any] = {
                     "call": seed.text, "libraries": library_list(seed.libs), "seeded_libraries": tuple(seed.libs),

@@ -6,7 +6,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import none_default_flag
+from reprolint.checks.rng._common import module_seeds, none_default_flag
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, together
 from reprolint.fixes.seeding import ensure_install, entry_action, seed_argument, seed_value
 from reprolint.model import Applicability, Diagnostic
@@ -185,7 +185,7 @@ class UnseededRngInstance(Rule):
             for finding in facts.findings:
                 if finding.code != self.code:
                     continue
-                if str(finding.data.get("variant", "")).startswith("env-") and not _environment_unseeded(ctx, path, finding.data):
+                if str(finding.data.get("variant", "")).startswith("env-") and not _environment_unseeded(ctx, path):
                     continue
                 if finding.data.get("variant") == "option":
                     flag = _none_default_flag(ctx, path, str(finding.data["option"]))
@@ -196,14 +196,14 @@ class UnseededRngInstance(Rule):
                 yield self.report(path, finding.span, **finding.data)
 
 
-def _environment_unseeded(ctx: CheckContext, path: str, data: Any) -> bool:
+def _environment_unseeded(ctx: CheckContext, path: str) -> bool:
     """Whether an environment reset or space sample of ``path`` is unseeded: no program
     that runs the module seeds an environment in any of its modules; in a module no
     program runs, only where the module seeds something else (the sign that its runs
     are meant to repeat)."""
     programs = [p for p in ctx.programs if path in p.modules]
     if not programs:
-        return bool(data.get("module_seeds"))
+        return next(module_seeds(ctx.facts[path]), None) is not None
     seeding = ctx.facts.get
     return not any(
         (facts := seeding(module)) is not None and facts.seeds_environments
