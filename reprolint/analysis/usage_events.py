@@ -31,6 +31,7 @@ __all__ = [
     "HfTrainingArgs",
     "KerasFit",
     "LightningTrainer",
+    "ListingOrderTaken",
     "LoaderBuilt",
     "ModuleStart",
     "OpCall",
@@ -104,6 +105,12 @@ class TimedCode(Usage):
 @dataclass(frozen=True)
 class SetOrderTaken(Usage):
     """An RPL401 site (order taken from a set of strings), where its code runs."""
+
+
+@dataclass(frozen=True)
+class ListingOrderTaken(Usage):
+    """An RPL402 site (a directory listing used in file-system order), where its code
+    runs: the rule reports the sites a program runs on its default path."""
 
 
 # ----------------------------------------------------------------------------- devices

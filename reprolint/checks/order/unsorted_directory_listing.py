@@ -4,6 +4,7 @@ from typing import Iterator, Optional
 
 from reprolint import fixes
 from reprolint.analysis.program import Role
+from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
 from reprolint.model import Applicability, Diagnostic
@@ -150,25 +151,59 @@ class UnsortedDirectoryListing(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        seen: set[tuple[str, object]] = set()
-        roles: dict[str, set[Role]] = {}
-        for program in ctx.programs:
-            for module in program.modules:
-                roles.setdefault(module, set()).add(program.role)
+        runs = _listings_run(ctx)
         for path, facts in ctx.facts.items():
             if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's file order reaches no training result
-            # a module only evaluation, demo or test programs run: a loop over every entry,
-            # or the listing handed on or shown, gives each entry the same result in any
-            # order (an index, slice, split or random pick of the listing, a loop that
-            # stops early, which pick entries by position, stay reported)
-            evaluates_only = bool(roles.get(path)) and not roles[path] & {Role.TRAINING, Role.LIBRARY}
+            seen: set[object] = set()
             for finding in facts.findings:
-                if finding.code == self.code and (path, finding.span) not in seen:
-                    seen.add((path, finding.span))
-                    if evaluates_only and finding.data.get("use") in ("loop", "passed"):
-                        continue
-                    yield self.report(path, finding.span, **finding.data)
+                if finding.code != self.code or finding.span in seen:
+                    continue
+                seen.add(finding.span)
+                how = runs.get((path, finding.span), _UNREACHED)
+                if how is _SKIPPED:
+                    continue
+                if how is _EVALUATES and finding.data.get("use") in ("loop", "passed"):
+                    # only evaluation or demo programs run it: a loop over every entry,
+                    # or the listing handed on or shown, gives each entry the same result
+                    # in any order (what picks entries by position stays reported)
+                    continue
+                yield self.report(path, finding.span, **finding.data)
+
+
+# How the programs of a check run a listing site (:func:`_listings_run`).
+_TRAINS = "trains"  # a training program (or library code) runs it on its default path
+_EVALUATES = "evaluates"  # only evaluation, demo or test programs run it
+_SKIPPED = "skipped"  # programs reach it, none on its default path
+_UNREACHED = "unreached"  # no program runs it at a call: library code, reported
+
+
+def _listings_run(ctx: CheckContext) -> dict[tuple[str, object], str]:
+    """How the programs run each listing site: a site is what a program runs when its
+    module's top level or a function a call (or a framework) runs holds it, on a branch
+    the default options take. A plain function no call of the program reaches runs for
+    nobody there; a branch an option or a module constant makes false by default
+    (``if opt.task == "study":``) is not that program's. A parameter's default alone
+    does not decide: a caller may pass another value."""
+    runs: dict[tuple[str, object], str] = {}
+    for program in ctx.all_programs:
+        if program.role is Role.TEST and not ctx.settings.include_tests:
+            continue
+        trains = program.role in (Role.TRAINING, Role.LIBRARY, Role.TEST)
+        for position, path, usage in program.of(ListingOrderTaken, default_only=False):
+            key = (path, usage.span)
+            step = program.usage_steps[position]
+            if step.context.uncalled and not program.is_library:
+                continue  # no call of this program runs it (library code unless one does)
+            if not program.is_library and not program.events[position].default \
+                    and not program.on_default_path(step, params=False):
+                runs.setdefault(key, _SKIPPED)
+                continue
+            if trains:
+                runs[key] = _TRAINS
+            elif runs.get(key) != _TRAINS:
+                runs[key] = _EVALUATES
+    return runs
 
 
 # ----------------------------------------------------------------------------- fix
