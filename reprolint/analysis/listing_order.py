@@ -22,6 +22,7 @@ from reprolint.analysis.cst_helpers import (
     mentions_of,
     target_names,
 )
+from reprolint.analysis.usage_events import ListingOrderTaken
 
 __all__ = ["LISTINGS", "PURE_BUILTINS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
 
@@ -417,6 +418,9 @@ class ListingOrderFacts:
         root = self._u_listing_root(node)
         if root is None or root[0] is not node:
             return
+        # where the listing runs, with the branch conditions here: RPL402 reports the
+        # listings a program runs (a stored listing's finding is made at the module's end)
+        self._u_emit(ListingOrderTaken, "", node)
         if id(node) in self._u_unordered or id(node) in self._u_claimed:
             return
         self._u_report_listing(node, root[1], use=self.u_listing_use(node))

@@ -36,7 +36,6 @@ from reprolint.analysis.usage_events import (
     EnvSet,
     FlagSet,
     KerasFit,
-    ListingOrderTaken,
     LoaderBuilt,
     ModuleStart,
     SetEpochCall,
@@ -249,9 +248,6 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         if code == "RPL401":
             # where it runs, in execution order: RPL307 asks whether a program reaches it
             self._u_emit(SetOrderTaken, "", node)
-        elif code == "RPL402":
-            # where it runs: RPL402 reports what a program runs on its default path
-            self._u_emit(ListingOrderTaken, "", node)
 
     # ------------------------------------------------------------------ module
     def visit_Module(self, node: cst.Module) -> None:

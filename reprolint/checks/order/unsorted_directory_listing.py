@@ -68,7 +68,7 @@ class UnsortedDirectoryListing(Rule):
       a "list the monitor files" helper); the call is not followed into callers, so a
       caller that trains on a wrapper's result unsorted is a known blind spot. A slice
       or index of the listing in the `return` (`return glob(p)[:k]`) is reported;
-    - in a module that only evaluation, demo or test programs run (see program roles),
+    - where only evaluation, demo or test programs run it (see program roles),
       a loop that goes through every entry, and a listing handed on whole (printed,
       given to a function, a dataset or a process's argument list, inline or through
       the name holding it): each file gets the same result in any order, only the
@@ -81,9 +81,18 @@ class UnsortedDirectoryListing(Rule):
     Also TensorFlow's `tf.io.gfile.listdir`/`glob`/`walk` and their TF 1.x spellings
     `tf.gfile.Glob`/`ListDirectory`/`Walk` (and `tf.compat.v1.gfile.*`): like `glob.glob`,
     they return each folder's entries in the file system's order, unsorted, and a pattern
-    with wildcards in several folders lists them in parallel threads. Reported wherever it appears, library code
-    included, at the listing call; not in test modules (what a test runner collects: test functions or classes in `tests/`, `test_*.py`,
-    pytest/unittest modules; and their helpers) unless `include-tests`.
+    with wildcards in several folders lists them in parallel threads.
+
+    Where it runs: reported at the listing call when a program runs it on its default
+    path (its module's top level, or a function a call or a framework runs), or when no
+    program runs it at a call (library code: a function of a package, a helper nobody
+    calls here). Not reported where every program that reaches it skips it: on a branch
+    that the program's options or module constants make false by default (`if
+    args.task == "study":`, `if CLEAN_CACHE:`), or in a function only such a branch
+    calls; a parameter's default alone does not decide (a caller may pass another
+    value). Not in test modules (what a test runner collects: test functions or classes
+    in `tests/`, `test_*.py`, pytest/unittest modules; and their helpers) unless
+    `include-tests`.
 
     ## Why is this bad?
     Directory order is whatever the file system returns: an unchanged folder lists the
@@ -152,9 +161,16 @@ class UnsortedDirectoryListing(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         runs = _listings_run(ctx)
+        roles: dict[str, set[Role]] = {}
+        for program in ctx.programs:
+            for module in program.modules:
+                roles.setdefault(module, set()).add(program.role)
         for path, facts in ctx.facts.items():
             if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's file order reaches no training result
+            # library code no program runs at a call, in a module only evaluation, demo or
+            # test programs import: judged as they run it
+            evaluates_only = bool(roles.get(path)) and not roles[path] & {Role.TRAINING, Role.LIBRARY}
             seen: set[object] = set()
             for finding in facts.findings:
                 if finding.code != self.code or finding.span in seen:
@@ -163,6 +179,8 @@ class UnsortedDirectoryListing(Rule):
                 how = runs.get((path, finding.span), _UNREACHED)
                 if how is _SKIPPED:
                     continue
+                if how is _UNREACHED and evaluates_only:
+                    how = _EVALUATES
                 if how is _EVALUATES and finding.data.get("use") in ("loop", "passed"):
                     # only evaluation or demo programs run it: a loop over every entry,
                     # or the listing handed on or shown, gives each entry the same result
