@@ -95,7 +95,12 @@ def test_pythonhashseed_follows_set_order_across_modules() -> None:
         "train.py": "import vocab\nprint(vocab.build(open('a').read().split()))\n",
         "vocab.py": "def build(words):\n    return {w: i for i, w in enumerate(set(words))}\n",
     }
+    # one cause, one finding: RPL401 reports the site (its message names the hash seed)
     diags = check_sources(project)
-    assert sorted((d.path, d.code) for d in diags) == [("train.py", "RPL307"), ("vocab.py", "RPL401")]
-    rpl307 = next(d for d in diags if d.code == "RPL307")
-    assert "vocab.py:2" in rpl307.message
+    assert sorted((d.path, d.code) for d in diags) == [("vocab.py", "RPL401")]
+    assert "PYTHONHASHSEED" in diags[0].message
+    # the site silenced for RPL401: the program's dependence is reported once, at train.py
+    silenced = dict(project, **{"vocab.py": project["vocab.py"].replace("))}\n", "))}  # noqa: RPL401\n")})
+    diags = check_sources(silenced)
+    assert sorted((d.path, d.code) for d in diags) == [("train.py", "RPL307")]
+    assert "vocab.py:2" in diags[0].message

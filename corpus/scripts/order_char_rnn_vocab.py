@@ -1,5 +1,5 @@
 """Character-level LSTM language model; the character vocabulary comes from a set."""
-import torch  # expect: RPL307
+import torch
 import torch.nn as nn
 
 torch.manual_seed(42)

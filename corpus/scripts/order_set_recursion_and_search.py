@@ -1,6 +1,6 @@
 """Module-name bookkeeping for a sharded model: sets of names walked by a recursion or
 searched for the one match (order-free) next to look-alikes whose order reaches a list."""
-import sys  # expect: RPL307
+import sys
 
 QUOTE_PREFIXES = {"r", "u", "f", "b"}
 OVERLAPPING_PREFIXES = {"r", "rb", "b"}

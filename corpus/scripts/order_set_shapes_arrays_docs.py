@@ -3,7 +3,7 @@ first sight: a NumPy array of str (its elements are `np.str_`, hashed like `str`
 column of a tab-separated file, and the words of tokenised documents flattened by a
 nested generator. Each index changes with PYTHONHASHSEED. Look-alikes: a set of ints from
 an integer array, a sorted vocabulary, and a set that is only measured."""
-import json  # expect: RPL307
+import json
 
 import numpy as np
 

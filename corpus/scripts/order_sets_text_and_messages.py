@@ -1,6 +1,6 @@
 """Vocabulary and config handling: text sets whose order reaches the model next to
 sets whose order reaches only a message, integer device sets and per-key loops."""
-import json  # expect: RPL307
+import json
 import logging
 import sys
 import warnings

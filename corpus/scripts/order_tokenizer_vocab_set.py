@@ -1,5 +1,5 @@
 """Word-level vocabulary for a tokenizer: a set of tokens, then ids in the set's order."""
-import json  # expect: RPL307
+import json
 import re
 
 stopwords = {"the", "a", "an", "of", "and"}

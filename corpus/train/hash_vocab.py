@@ -5,7 +5,7 @@ PYTHONHASHSEED is set: word ids, and so the embedding row each word trains, chan
 from run to run although torch is seeded.
 """
 
-import argparse  # expect: RPL307
+import argparse
 
 import torch
 from torch import nn

@@ -29,6 +29,11 @@ class MissingPythonhashseed(Rule):
     hash-order site. Blind spot: a variable exported by the shell or a launcher is not
     seen — fix RPL401 instead and this goes away.
 
+    One cause, one finding: a site RPL401 reports (its message says the order changes
+    with `PYTHONHASHSEED`) is not reported again here. RPL307 speaks only for sites
+    RPL401 does not report: suppressed for it (`# noqa: RPL401`, `per-file-ignores`) or
+    RPL401 not selected.
+
     ## Why is this bad?
     Python salts `str` and `bytes` hashes with a random value per process, so the
     iteration order of a set of strings — and everything built from it: vocabulary
@@ -41,7 +46,7 @@ class MissingPythonhashseed(Rule):
     ## Example
     ```python
     words = open("corpus.txt").read().split()
-    vocab = {w: i for i, w in enumerate(set(words))}
+    vocab = {w: i for i, w in enumerate(set(words))}  # noqa: RPL401 (else RPL401 reports it)
     ```
 
     Use instead:
@@ -71,6 +76,8 @@ class MissingPythonhashseed(Rule):
 
     VALID = [
         Valid("words = open('a.txt').read().split()\nvocab = sorted(set(words))\nprint(vocab)\n"),
+        # RPL401 reports the site, saying the order changes with PYTHONHASHSEED: one finding
+        Valid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n"),
         Valid(
             "import os, sys\nif os.environ.get('PYTHONHASHSEED') != '0':\n    os.environ['PYTHONHASHSEED'] = '0'\n"
             "    os.execv(sys.executable, [sys.executable] + sys.argv)\n"
@@ -78,13 +85,10 @@ class MissingPythonhashseed(Rule):
         ),
     ]
     INVALID = [
-        Invalid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n", line=1,
-            fixed=(
-                "import os\nwords = open('a.txt').read().split()\nprint(list(dict.fromkeys(words)))\n"
-            ),
-        ),
+        Invalid("import os\nwords = open('a.txt').read().split()\nprint(list(set(words)))  # noqa: RPL401\n", line=1),
         Invalid(
-            "import os\nos.environ['PYTHONHASHSEED'] = '0'\nwords = open('a.txt').read().split()\nprint(list(set(words)))\n",
+            "import os\nos.environ['PYTHONHASHSEED'] = '0'\nwords = open('a.txt').read().split()\n"
+            "print(list(set(words)))  # noqa: RPL401\n",
             line=1, message="too late",
         ),
     ]
@@ -98,6 +102,13 @@ class MissingPythonhashseed(Rule):
             sites = [
                 (path, usage) for _, path, usage in program.of(SetOrderTaken, default_only=False)
                 if not ctx.index.is_test(path) or ctx.settings.include_tests
+            ]
+            # One cause, one finding: RPL401 reports each site where it is, saying the
+            # order changes with `PYTHONHASHSEED`; this speaks only for sites it does not
+            # report (suppressed for RPL401, or RPL401 not selected for the file).
+            sites = [
+                (path, usage) for path, usage in sites
+                if not ctx.settings.is_enabled("RPL401", path) or ctx.suppressed("RPL401", path, usage.span)
             ]
             if not sites:
                 continue
