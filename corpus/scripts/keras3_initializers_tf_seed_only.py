@@ -18,5 +18,5 @@ model = keras.Sequential([
     keras.layers.Dense(1, kernel_initializer=keras.initializers.Zeros()),
 ])
 model.compile(optimizer="adam", loss="binary_crossentropy")
-model.fit(x, y, epochs=3, batch_size=32)  # expect: RPL306
+model.fit(x, y, epochs=3, batch_size=32)
 model.save("mlp.keras")

@@ -21,4 +21,4 @@ model = keras.Sequential([
     keras.layers.Dense(1),  # expect: RPL101
 ])
 model.compile(optimizer="adam", loss="mse")
-model.fit(x, y, epochs=2, batch_size=32, validation_split=0.1)  # expect: RPL306
+model.fit(x, y, epochs=2, batch_size=32, validation_split=0.1)

@@ -38,7 +38,7 @@ if __name__ == "__main__":
 
     val = tf.data.Dataset.from_tensor_slices((x_test, y_test)).batch(BATCH)
     model = make_model()
-    model.fit(x_train, y_train, batch_size=BATCH, epochs=EPOCHS, shuffle=True, validation_data=val)  # expect: RPL101, RPL306
+    model.fit(x_train, y_train, batch_size=BATCH, epochs=EPOCHS, shuffle=True, validation_data=val)  # expect: RPL101
     model.fit(x_train, y_train, batch_size=BATCH, epochs=1)  # expect: RPL101
     loss, acc = model.evaluate(x_test, y_test, verbose=0)
     print(f"test accuracy {acc:.4f}")

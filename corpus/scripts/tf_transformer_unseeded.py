@@ -41,5 +41,5 @@ if __name__ == "__main__":
     probe = tf.random.normal((2, D), seed=42)
     model = build()
     model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
-    model.fit(train_ds.map(lambda x, y: (x * token_dropout, y)), validation_data=val_ds, epochs=2)  # expect: RPL306
+    model.fit(train_ds.map(lambda x, y: (x * token_dropout, y)), validation_data=val_ds, epochs=2)
     print(np.asarray(probe).shape, model.evaluate(val_ds, verbose=0))

@@ -8,6 +8,9 @@
   ``tf.random.set_seed`` alone leaves a ``Dense`` layer's initial weights different in two
   fresh processes (they take their seed from Python's ``random``), while it fixes the
   ``Dropout`` masks (TensorFlow's seed); ``random.seed`` fixes the weights.
+* RPL306 (Keras): ``fit`` on arrays repeats in a fresh process with Python's ``random``
+  and TensorFlow seeded and NumPy not (Keras 3 and tf-keras), and not with TensorFlow's
+  seed alone.
 * RPL204 catalog (``rules/tf.toml``): ``tf.compat.v1.layers.dense`` adds its bias with a
   ``BiasAdd`` op, and the gradient of ``tf.gather`` made dense is an
   ``UnsortedSegmentSum``; the ops whose GPU backward the catalog cites as
@@ -113,6 +116,37 @@ def test_keras2_tf_seed_alone_fixes_dropout_but_not_initial_weights() -> None:
     assert first["mask"] == second["mask"], "tf.random.set_seed did not fix Keras 2 dropout masks"
     seeded = [json.loads(_run(KERAS2, "random")) for _ in range(2)]
     assert seeded[0]["weights"] == seeded[1]["weights"], "random.seed did not fix Keras 2 initial weights"
+
+
+KERAS_FIT = """
+import hashlib, random, sys
+import numpy as np
+import tensorflow as tf
+keras = __import__(sys.argv[1])
+if "random" in sys.argv[2]:
+    random.seed(0)
+if "tf" in sys.argv[2]:
+    tf.random.set_seed(0)
+x = np.arange(2000, dtype="float32").reshape(200, 10) / 2000.0
+y = (np.arange(200) % 3).astype("int64")
+model = keras.Sequential([keras.Input((10,)), keras.layers.Dense(16, activation="relu"),
+                          keras.layers.Dropout(0.5), keras.layers.Dense(3)])
+model.compile(optimizer="sgd", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+model.fit(x, y, epochs=2, batch_size=16, shuffle=True, verbose=0)
+print(hashlib.sha256(b"".join(w.tobytes() for w in model.get_weights())).hexdigest())
+"""
+
+
+@pytest.mark.parametrize("keras", ["keras", "tf_keras"])
+def test_keras_fit_repeats_with_random_and_tf_seeded_and_numpy_not(keras: str) -> None:
+    """RPL306 (Keras): `fit` on arrays draws from Python's `random` (initialisers' default
+    seeds) and TensorFlow (shuffle, dropout), not from NumPy."""
+    pytest.importorskip("tensorflow")
+    pytest.importorskip(keras)
+    both = {_run(KERAS_FIT, keras, "random,tf") for _ in range(2)}
+    assert len(both) == 1, "a fit with random and TF seeded (NumPy not) did not repeat"
+    tf_only = {_run(KERAS_FIT, keras, "tf") for _ in range(2)}
+    assert len(tf_only) == 2, "a fit with only TF seeded repeated: `random` would not be needed"
 
 
 # --------------------------------------------------------------------------- RPL204 ops
