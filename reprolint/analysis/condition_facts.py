@@ -18,7 +18,10 @@ from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.module_facts import Cond
 from reprolint.analysis.values import UNKNOWN
 
-__all__ = ["ConditionFacts", "is_main_guard"]
+__all__ = ["SPREAD", "ConditionFacts", "is_main_guard"]
+
+# The binding a call with `*args` or `**kwargs` carries: it may pass any parameter.
+SPREAD = "*"
 
 
 def is_main_guard(test: cst.BaseExpression) -> bool:
@@ -122,7 +125,10 @@ class ConditionFacts:
         positional = True
         for index, arg in enumerate(node.args):
             if arg.star:
-                positional = False  # `*args`: the places after it are not known
+                # `*args`, `**kwargs`: the places after it are not known, and the spread
+                # may pass any parameter (the callee's own calls then keep no default)
+                positional = False
+                out.append((SPREAD, ("unknown",)))
                 continue
             if arg.keyword is None and not positional:
                 continue
@@ -134,6 +140,12 @@ class ConditionFacts:
             elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
                     and arg.value.value.value not in ("self", "cls"):
                 out.append((name, ("attr", arg.value.attr.value)))
+            elif isinstance(arg.value, cst.Name):
+                # a module constant, or a parameter of this function passed on
+                # (`conv_nd(dims, ...)`): the walker resolves it from this function's own call
+                tree = self.value_tree(arg.value)
+                if tree[0] == "const":
+                    out.append((name, tree))
         return tuple(out)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:

@@ -40,6 +40,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
+from reprolint.analysis.condition_facts import SPREAD
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.usage_events import Usage
 
@@ -489,6 +490,8 @@ class _Walker:
                     self.called_classes.add((file, cls))
                 if extra not in self.ran_functions:
                     bindings = _named(event.bindings, self.index.facts[file].functions.get(qualname), dot)
+                    if bindings:
+                        bindings = _passed_on(bindings, context)
                     called = StepContext(context.phase, context.in_worker, context.no_grad, context.uncalled, bindings)
                     self.run_function(file, qualname, step.conds, via or At(path, event), called)
             elif kind == _SEED:
@@ -508,6 +511,29 @@ class _Walker:
 
 
 # ----------------------------------------------------------------------------- conditions
+
+def _passed_on(bindings: tuple[tuple[str, Any], ...], caller: StepContext) -> tuple[tuple[str, Any], ...]:
+    """A call's bindings with the caller's own parameters passed on (``conv_nd(dims,
+    ...)`` inside ``def __init__(self, dims=2)``) replaced by what the caller's call
+    bound them to; a parameter its call left out keeps the caller's default when that
+    call is known (it ran at a resolved call, with no ``*args``/``**kwargs`` spread that
+    may pass it); otherwise it is bound to an unknown value (the callee's default does
+    not hold either)."""
+    out = []
+    known = caller.phase is Phase.CALL and not caller.uncalled and all(n != SPREAD for n, _ in caller.bindings)
+    for name, tree in bindings:
+        if len(tree) == 4 and tree[0] == "const":  # a parameter of the caller, passed on
+            bound = next((value for n, value in caller.bindings if n == tree[3]), None)
+            if bound is not None:
+                out.append((name, bound))
+            elif known and tree[1] != UNKNOWN:
+                out.append((name, ("const", tree[1])))
+            else:
+                out.append((name, ("unknown",)))  # passed, value not known: no default holds
+            continue
+        out.append((name, tree))
+    return tuple(out)
+
 
 def _named(bindings: tuple[tuple[str, Any], ...], function: Any, method: str) -> tuple[tuple[str, Any], ...]:
     """A call's bindings with positional places ("#0") named by the callee's parameters

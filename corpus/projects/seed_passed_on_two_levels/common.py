@@ -1,0 +1,9 @@
+import random
+
+import numpy as np
+
+
+def set_global_seeds(seed=None):
+    if seed is not None:
+        np.random.seed(seed)
+        random.seed(seed)
