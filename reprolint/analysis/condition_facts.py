@@ -9,7 +9,7 @@ evaluates with the option defaults, and the ``if __name__ == "__main__":`` guard
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Optional
 
 import libcst as cst
 
@@ -18,7 +18,7 @@ from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.module_facts import Cond
 from reprolint.analysis.values import UNKNOWN
 
-__all__ = ["SPREAD", "ConditionFacts", "is_main_guard"]
+__all__ = ["SPREAD", "ConditionFacts", "env_default", "is_main_guard"]
 
 # The binding a call with `*args` or `**kwargs` carries: it may pass any parameter.
 SPREAD = "*"
@@ -193,3 +193,34 @@ class ConditionFacts:
             return ("attr", key)
         value = _literal(node)
         return ("const", value) if value != UNKNOWN else ("unknown",)
+
+
+_ENV_READS = frozenset({"os.getenv", "os.environ.get"})
+_CONVERSIONS = {"int": int, "float": float, "str": str}
+
+
+def env_default(node: cst.BaseExpression, qualify: Callable[[cst.BaseExpression], Optional[str]]) -> Any:
+    """The value an environment read takes on a default run, where the command a user
+    types sets no variable: ``os.getenv("LOCAL_RANK", -1)``'s default (None without one),
+    through ``int(...)``/``float(...)``/``str(...)`` (``RANK = int(os.getenv("RANK",
+    -1))`` is -1: a launcher such as torchrun sets it). UNKNOWN for anything else."""
+    convert = None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _CONVERSIONS \
+            and len(node.args) == 1 and not node.args[0].star:
+        convert = _CONVERSIONS[node.func.value]
+        node = node.args[0].value
+    if not isinstance(node, cst.Call) or qualify(node.func) not in _ENV_READS:
+        return UNKNOWN
+    args = [a for a in node.args if not a.star]
+    if len(args) != len(node.args) or not 1 <= len(args) <= 2:
+        return UNKNOWN
+    default = _literal(args[1].value) if len(args) == 2 else None
+    if default == UNKNOWN:
+        return UNKNOWN
+    if convert is None:
+        return default
+    try:
+        return convert(default)
+    except (TypeError, ValueError):
+        return UNKNOWN
+

@@ -43,7 +43,7 @@ from reprolint.model import Span
 from reprolint.analysis.module_facts import (
     Call, Cond, Draw, Event, FunctionFacts, Guard, Import, LocalFinding, ModuleFacts, Region, Seed,
 )
-from reprolint.analysis.condition_facts import ConditionFacts, is_main_guard
+from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
 from reprolint.analysis.option_facts import OptionFacts
 from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
 
@@ -516,6 +516,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 self.rng_vars.update(names)
         if len(self.scopes) == 1:
             literal = _literal(value)
+            if literal == UNKNOWN:
+                literal = env_default(value, self.qualify)
             for name in names:
                 if literal != UNKNOWN:
                     self.module_consts[name] = literal

@@ -41,7 +41,11 @@ class DistributedSamplerEpoch(Rule):
       `accelerator.prepare`. Reported at the seeding call.
 
     Not from a plain function of an imported module that no call of the program
-    reaches (a helper module's loader factory that only another script calls).
+    reaches (a helper module's loader factory that only another script calls), and not
+    for a sampler built only on a branch the default run skips: `None if rank == -1 else
+    DistributedSampler(...)` with `rank` from `int(os.getenv("LOCAL_RANK", -1))` (a
+    default run is started without a launcher, so the variable is unset and the read
+    gives its default), or behind an option or module constant that is off by default.
 
     ## Why is this bad?
     `DistributedSampler` shuffles with `seed + epoch`; without `set_epoch` every epoch
@@ -140,6 +144,11 @@ class DistributedSamplerEpoch(Rule):
             for position, path, usage in program.of(SamplerBuilt, default_only=False):
                 if (path, usage.span) in seen or program.usage_steps[position].context.uncalled:
                     continue  # (a plain function of an imported module that no call reaches)
+                if not program.events[position].default \
+                        and not program.on_default_path(program.usage_steps[position], params=False):
+                    # built only on a branch the default run skips (`None if rank == -1 else
+                    # DistributedSampler(...)` with no launcher's LOCAL_RANK): no sampler runs
+                    continue
                 if usage.rank_seeded:
                     seen.add((path, usage.span))
                     yield self.report(
