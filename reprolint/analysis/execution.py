@@ -111,6 +111,9 @@ class GuardedCond:
     cond: Cond
     span: Any
     text: str  # source text of the guarded event
+    # what the call that ran the condition's function bound its parameters to (the
+    # condition is evaluated with them wherever it is asked: a caller's `if use_conv:`)
+    bindings: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +132,8 @@ class Step:
         own = self.event.conds  # type: ignore[union-attr]
         if not own:
             return self.outer
-        return self.outer + tuple(GuardedCond(self.path, c, self.event.span, self.event.text) for c in own)  # type: ignore[union-attr]
+        bindings = self.context.bindings
+        return self.outer + tuple(GuardedCond(self.path, c, self.event.span, self.event.text, bindings) for c in own)  # type: ignore[union-attr]
 
     def own_conds(self) -> tuple[Cond, ...]:
         return self.event.conds  # type: ignore[union-attr,no-any-return]

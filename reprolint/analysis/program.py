@@ -289,12 +289,10 @@ class Program:
         return False
 
     def _seed_blame(self, step: Step) -> tuple[bool, Optional[Blame]]:
-        outer = len(step.outer)
-        for position, guarded in enumerate(step.conds):
+        for guarded in step.conds:
             cond = guarded.cond
-            # the seed's own conditions see what its function's call passes
-            bindings = step.context.bindings if position >= outer else ()
-            value = evaluate(cond.tree, self.lookup, True, bindings)
+            # each condition sees what its own function's call passes
+            value = evaluate(cond.tree, self.lookup, True, guarded.bindings)
             if value is not None and value != cond.polarity:
                 condition = cond.text if cond.polarity else f"not ({cond.text})"
                 return False, Blame(guarded.path, guarded.span, guarded.text, condition)
@@ -305,7 +303,7 @@ class Program:
         only options and constants decide, not the defaults of function parameters)."""
         lookup = self.lookup
         for guarded in step.outer:
-            value = evaluate(guarded.cond.tree, lookup, params)
+            value = evaluate(guarded.cond.tree, lookup, params, guarded.bindings)
             if value is not None and value != guarded.cond.polarity:
                 return False
         for cond in step.own_conds():
