@@ -269,3 +269,25 @@ def test_a_gather_by_an_index_of_width_one_adds_one_gradient_per_row(index: str,
     )
     codes = [d.code for d in check_source(source, "train.py")]
     assert ("RPL301" in codes) is evidence, codes
+
+
+@pytest.mark.parametrize(("call", "evidence"), [
+    # one write per row: an index of width 1 along the scattered dim (one-hot labels)
+    ("y = torch.zeros(4, 6, device='cuda').scatter_(1, labels.unsqueeze(1), s[:, :1])", False),
+    ("y = torch.zeros(4, 6, device='cuda').scatter_add_(1, labels.view(-1, 1), s[:, :1])", False),
+    ("y = torch.zeros(4, 6, device='cuda').scatter_(-1, labels[:, None], s[:, :1])", False),
+    # several rows into one bucket along dim 0, or a full-width index: writes meet
+    ("y = torch.zeros(4, 6, device='cuda').scatter_(0, labels.unsqueeze(1).expand(-1, 6), s)", True),
+    ("y = torch.zeros(4, 6, device='cuda').scatter_(1, index, s)", True),
+])
+def test_a_scatter_by_an_index_of_width_one_writes_one_element_per_row(call: str, evidence: bool) -> None:
+    source = (
+        "import torch\ntorch.manual_seed(0)\n\ndef main():\n"
+        "    w = torch.nn.Parameter(torch.ones(4, 6, device='cuda'))\n"
+        "    opt = torch.optim.SGD([w], lr=0.1)\n    s = w * 2\n"
+        "    labels = torch.tensor([0, 5, 2, 2], device='cuda')\n"
+        "    index = torch.randint(0, 6, (4, 6), device='cuda')\n"
+        f"    {call}\n    y.sum().backward()\n    opt.step()\n\nmain()\n"
+    )
+    codes = [d.code for d in check_source(source, "train.py")]
+    assert ("RPL301" in codes) is evidence, codes

@@ -56,6 +56,10 @@ _SHAPE_METHODS = frozenset({
 _CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "detach"})
 
 
+# Ops that take (dim, index, ...) and read or write one element per index entry along dim.
+_BY_INDEX_ALONG_DIM = ("gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_")
+
+
 def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     """The index of a gather visibly has width 1 along ``dim``: ``i.unsqueeze(dim)``,
     ``i.view(-1, 1)``/``reshape(-1, 1)`` with ``dim`` 1 or -1, ``i[:, None]`` (dim 1 or
@@ -502,7 +506,10 @@ class OpUsageFacts:
             # the gradient of a lookup into a variable is an IndexedSlices, summed into the
             # dense gradient by UnsortedSegmentSum (tests/libraries checks the op)
             facts.append("indexed-slices-input")
-        if name.endswith("gather"):
+        if name.endswith(_BY_INDEX_ALONG_DIM):
+            # a gather, or a scatter (`y.scatter_(1, t.unsqueeze(1), 1.0)`, one-hot labels):
+            # with an index of width 1 along `dim`, each row reads or writes one element,
+            # so no two writes or adds meet
             dim_node = positional[offset] if len(positional) > offset else keywords.get("dim")
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
             dim = _literal(dim_node) if dim_node is not None else UNKNOWN

@@ -183,12 +183,17 @@ _INDEX_ACCUMULATIONS = frozenset({"index-add-cuda", "index-select-backward-cuda"
 
 
 def no_collision(match: OpMatch, usage: OpCall) -> bool:
-    """The op accumulates with atomic adds, but the collector saw that its index holds no
-    value twice (``usage.facts``: "index-unique", e.g. ``mask.nonzero().squeeze(-1)``):
-    each element receives one add, so the result is the same on every run. An op that
-    raises under deterministic mode still raises (not filtered here)."""
-    return match.entry.kind == "deterministic-with-flag" and match.entry.id in _INDEX_ACCUMULATIONS \
-        and "index-unique" in usage.facts
+    """The op accumulates with atomic adds (or writes with undefined order), but the
+    collector saw that its index holds no value twice (``usage.facts``: "index-unique",
+    e.g. ``mask.nonzero().squeeze(-1)``; for a scatter, "index-width-1": an index of
+    width 1 along ``dim`` such as ``labels.unsqueeze(1)``, one write per row): each
+    element receives one write or add, so the result is the same on every run. An op
+    that raises under deterministic mode still raises (not filtered here)."""
+    if match.entry.kind != "deterministic-with-flag":
+        return False
+    if match.entry.id in _INDEX_ACCUMULATIONS:
+        return "index-unique" in usage.facts
+    return match.entry.id.startswith("scatter") and "index-width-1" in usage.facts
 
 
 _ADAPTIVE_AVERAGE_POOLING = frozenset({"adaptive-avgpool2d-backward-cuda", "adaptive-avgpool3d-backward-cuda"})
