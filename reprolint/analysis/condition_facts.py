@@ -91,6 +91,7 @@ class ConditionFacts:
     def visit_IfExp(self, node: cst.IfExp) -> bool:
         # `torch.manual_seed(args.seed) if args.seed else None`: each branch runs under
         # its condition, like an `if` statement's
+        self.u_truth_test(node.test)  # type: ignore[attr-defined]
         self.walk(node.test)  # type: ignore[attr-defined]
         tree = self.cond_tree(node.test)
         self.conds.append((tree, True, node.test))
@@ -106,13 +107,20 @@ class ConditionFacts:
         what follows in the block runs only when the value was given, as if it were the
         ``else:`` of that ``if`` (only for a test of a missing value, the idiom of
         optional arguments: an early return on an option such as ``if args.evaluate:
-        ...; return`` is left as it was)."""
+        ...; return`` is left as it was). After ``assert <test>``, what follows runs
+        only when the test holds."""
         pushed = 0
         for statement in body:
             self.walk(statement)  # type: ignore[attr-defined]
             if isinstance(statement, cst.If) and statement.orelse is None and _absent_value_test(statement.test) \
                     and _always_leaves(statement.body):
                 self.conds.append((self.cond_tree(statement.test), False, statement.test))
+                pushed += 1
+            elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+                    and isinstance(statement.body[0], cst.Assert):
+                # `assert len(files) == 1, ...`: what follows runs only when it holds
+                test = statement.body[0].test
+                self.conds.append((self.cond_tree(test), True, test))
                 pushed += 1
         for _ in range(pushed):
             self.conds.pop()

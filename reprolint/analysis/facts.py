@@ -397,6 +397,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     # ------------------------------------------------------------------ control flow
     def visit_If(self, node: cst.If) -> bool:
+        self.u_truth_test(node.test)
         self.walk(node.test)
         if len(self.scopes) == 1 and not self.conds and is_main_guard(node.test):
             self.facts.has_main_guard = True
@@ -425,6 +426,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_While(self, node: cst.While) -> None:
         self._note_top_level_work()
+        self.u_truth_test(node.test)
         self.usage_loop(node)
 
     def visit_With(self, node: cst.With) -> Optional[bool]:

@@ -390,6 +390,9 @@ class ListingOrderFacts:
                 self._u_store.add(id(arg.keyword))
             self._u_mark_handed_on(arg.value)
         func = node.func
+        if isinstance(func, cst.Name) and func.value == "bool" and len(node.args) == 1 \
+                and not self.is_local("bool"):  # type: ignore[attr-defined]
+            self.u_truth_test(node.args[0].value)  # type: ignore[attr-defined]  # empty or not: no order
         zipped = isinstance(func, cst.Name) and func.value == "zip" and not self.is_local("zip")  # type: ignore[attr-defined]
         if qn in _POSITION_PICKERS or zipped:
             # `random.sample(files, k)`, `train_test_split(files)`, `zip(images, masks)`:

@@ -123,6 +123,32 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         if entry is not None and id(node) not in self._u_unordered and id(node) not in self._u_claimed:
             mark_use(entry, self.u_listing_use(node))
 
+    def u_truth_test(self, test: cst.BaseExpression) -> None:
+        """A value only tested for truth (an ``if``/``while``/conditional expression's
+        test, an ``assert``, ``not``, ``bool()``, through ``and``/``or``): whether a listing
+        or a set is empty does not depend on its order (``if glob.glob(p):``, ``if not
+        os.listdir(d):``)."""
+        kind = type(test)
+        if kind is cst.BooleanOperation:
+            self.u_truth_test(test.left)  # type: ignore[attr-defined]
+            self.u_truth_test(test.right)  # type: ignore[attr-defined]
+        elif kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
+            self.u_truth_test(test.expression)  # type: ignore[attr-defined]
+        elif kind is cst.Call and isinstance(test.func, cst.Name) and test.func.value == "bool" \
+                and len(test.args) == 1 and not self.is_local("bool"):  # type: ignore[attr-defined]
+            self.u_truth_test(test.args[0].value)  # type: ignore[attr-defined]
+        else:
+            self._u_unordered.add(id(test))
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if type(node.operator) is cst.Not:
+            self.u_truth_test(node.expression)
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self.u_truth_test(node.test)
+        if node.msg is not None:
+            self._u_all_unordered(node.msg)  # the failure's message, like an exception's
+
     def visit_Comparison(self, node: cst.Comparison) -> None:
         for comp in node.comparisons:
             if isinstance(comp.operator, (cst.In, cst.NotIn)):

@@ -32,7 +32,9 @@ class UnsortedDirectoryListing(Rule):
       `natural_sort(files)`, also inline and through a module:
       `checkpoints.natural_sort(glob(p))`);
     - order-free uses: counted (`len(...)`), put in a set, summed, maximised, tested
-      (`name in os.listdir(d)`), filtered down to one name (`[f for f in os.listdir(d)
+      (`name in os.listdir(d)`), tested for truth (`if glob.glob(p):`, `not
+      os.listdir(d)`, `bool(...)`, through `and`/`or`), shown in an `assert`'s message,
+      filtered down to one name (`[f for f in os.listdir(d)
       if f == NAME]`), a listing that is a statement of its own (a notebook cell ending
       in `os.listdir(d)` only displays it);
     - a loop that handles each entry on its own or keeps a maximum (`latest =
@@ -55,7 +57,7 @@ class UnsortedDirectoryListing(Rule):
       element 0 of a pattern's matches is the idiom for "the one match", and when one
       file matches the order does not matter (several matches are a bug of another
       kind); likewise element 0 of a stored listing inside `if len(files) == 1:` (its
-      `else` excluded). Element 0 of a whole folder (`os.listdir(d)[0]`,
+      `else` excluded) or after `assert len(files) == 1`. Element 0 of a whole folder (`os.listdir(d)[0]`,
       `glob.glob("data/*")[0]`) and `[-1]` for "the latest" are reported;
     - an `os.walk` loop that sorts both the directory and the file list (`dirs.sort()`,
       `sorted(files)`);
