@@ -186,3 +186,31 @@ def test_a_seed_guarded_by_a_parameter_sees_what_the_call_passes(
     )
     codes = [d.code for d in check_sources({"train.py": source})]
     assert codes == (["RPL104"] if reported else [])
+
+
+def test_membership_tests_decide_a_branch_like_comparisons() -> None:
+    """`"xcit" in args.arch` and `args.task in ("train", "eval")` are evaluated with the
+    options' defaults; a membership in something not literal stays unknown."""
+    from reprolint.api import check_source
+
+    head = (
+        "import argparse, torch\nimport torch.nn as nn\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--arch', default='{arch}')\np.add_argument('--task', default='train')\n"
+        "args = p.parse_args()\ntorch.manual_seed(0)\ndevice = 'cuda'\n"
+    )
+    body = (
+        "if {test}:\n    pool = nn.AdaptiveMaxPool2d(3)\nelse:\n    pool = nn.AvgPool2d(2)\n"
+        "m = nn.Sequential(nn.Conv2d(3, 4, 3), pool).to(device)\n"
+        "opt = torch.optim.SGD(m.parameters(), lr=0.1)\nm(torch.randn(1, 3, 8, 8, device=device)).sum().backward()\nopt.step()\n"
+    )
+
+    def reported(arch: str, test: str) -> bool:
+        source = head.format(arch=arch) + body.format(test=test)
+        return any(d.code == "RPL202" for d in check_source(source, "train.py"))
+
+    assert not reported("vit_small", "'xcit' in args.arch")
+    assert reported("xcit_small", "'xcit' in args.arch")
+    assert reported("vit_small", "'xcit' not in args.arch")
+    assert reported("vit_small", "args.task in ('train', 'finetune')")
+    assert not reported("vit_small", "args.task in ['eval', 'test']")
+    assert reported("vit_small", "args.task in CHOICES")  # not literal: unknown, counted

@@ -175,6 +175,11 @@ class ConditionFacts:
             for klass, op in ops.items():
                 if isinstance(comp.operator, klass) and right != UNKNOWN:
                     return ("cmp", left, op, right)
+            if isinstance(comp.operator, (cst.In, cst.NotIn)):
+                # `args.task in ("train", "finetune")`, `"xcit" in args.arch`
+                tree = _membership(self, node.left, comp.comparator)
+                if tree is not None:
+                    return tree if isinstance(comp.operator, cst.In) else ("not", tree)
             return ("unknown",)
         return ("truthy", self.value_tree(node))
 
@@ -231,4 +236,19 @@ def env_default(node: cst.BaseExpression, qualify: Callable[[cst.BaseExpression]
         return convert(default)
     except (TypeError, ValueError):
         return UNKNOWN
+
+
+def _membership(facts: Any, left: cst.BaseExpression, right: cst.BaseExpression) -> Any:
+    """A condition tree for ``left in right``: a value in a literal tuple, list or set
+    (``("cmp", value, "in", (...))``), or a literal in a value (``"xcit" in args.arch``:
+    ``("cmp", value, "has", "xcit")``); None when neither side is literal."""
+    if isinstance(right, (cst.Tuple, cst.List, cst.Set)):
+        values = tuple(_literal(e.value) for e in right.elements if not isinstance(e, cst.StarredElement))
+        if len(values) == len(right.elements) and UNKNOWN not in values:
+            return ("cmp", facts.value_tree(left), "in", values)
+        return None
+    needle = _literal(left)
+    if needle != UNKNOWN and isinstance(needle, str):
+        return ("cmp", facts.value_tree(right), "has", needle)
+    return None
 

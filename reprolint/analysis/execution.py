@@ -589,6 +589,10 @@ def evaluate(
         if kind == "truthy":
             return bool(value)
         op, right = tree[2], tree[3]
+        if op == "in":
+            return value in right
+        if op == "has":  # a literal string in the value
+            return right in value if isinstance(value, (str, tuple, list)) else None
         try:
             return {
                 "==": value == right, "!=": value != right,
