@@ -108,7 +108,8 @@ class ConditionFacts:
         ``else:`` of that ``if`` (only for a test of a missing value, the idiom of
         optional arguments: an early return on an option such as ``if args.evaluate:
         ...; return`` is left as it was). After ``assert <test>``, what follows runs
-        only when the test holds."""
+        only when the test holds (seen by the order analyses; the default run's option
+        values do not decide through it)."""
         pushed = 0
         for statement in body:
             self.walk(statement)  # type: ignore[attr-defined]
@@ -118,9 +119,12 @@ class ConditionFacts:
                 pushed += 1
             elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
                     and isinstance(statement.body[0], cst.Assert):
-                # `assert len(files) == 1, ...`: what follows runs only when it holds
+                # `assert len(files) == 1, ...`: what follows runs only when it holds (for
+                # what the block does with the value: one element). Not for the default
+                # run's options: `assert args.base_model, "pass --base_model"` checks a
+                # value the documented command gives, so the tree is left unknown.
                 test = statement.body[0].test
-                self.conds.append((self.cond_tree(test), True, test))
+                self.conds.append((("unknown",), True, test))
                 pushed += 1
         for _ in range(pushed):
             self.conds.pop()
