@@ -228,8 +228,8 @@ def env_default(node: cst.BaseExpression, qualify: Callable[[cst.BaseExpression]
         node = node.args[0].value
     if not isinstance(node, cst.Call) or qualify(node.func) not in _ENV_READS:
         return UNKNOWN
-    args = [a for a in node.args if not a.star]
-    if len(args) != len(node.args) or not 1 <= len(args) <= 2:
+    args = node.args
+    if any(a.star for a in args) or not 1 <= len(args) <= 2:
         return UNKNOWN
     default = _literal(args[1].value) if len(args) == 2 else None
     if default == UNKNOWN:

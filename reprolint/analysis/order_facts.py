@@ -125,18 +125,13 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
 
     def u_truth_test(self, test: cst.BaseExpression) -> None:
         """A value only tested for truth (an ``if``/``while``/conditional expression's
-        test, an ``assert``, ``not``, ``bool()``, through ``and``/``or``): whether a listing
-        or a set is empty does not depend on its order (``if glob.glob(p):``, ``if not
-        os.listdir(d):``)."""
-        kind = type(test)
-        if kind is cst.BooleanOperation:
+        test, an ``assert``, the operand of ``not`` or ``bool()``, through ``and``/``or``):
+        whether a listing or a set is empty does not depend on its order (``if
+        glob.glob(p):``, ``if not os.listdir(d):``). ``not`` and ``bool()`` test their
+        operand wherever they are (visit_UnaryOperation, the listing's call hook)."""
+        if type(test) is cst.BooleanOperation:
             self.u_truth_test(test.left)  # type: ignore[attr-defined]
             self.u_truth_test(test.right)  # type: ignore[attr-defined]
-        elif kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
-            self.u_truth_test(test.expression)  # type: ignore[attr-defined]
-        elif kind is cst.Call and isinstance(test.func, cst.Name) and test.func.value == "bool" \
-                and len(test.args) == 1 and not self.is_local("bool"):  # type: ignore[attr-defined]
-            self.u_truth_test(test.args[0].value)  # type: ignore[attr-defined]
         else:
             self._u_unordered.add(id(test))
 

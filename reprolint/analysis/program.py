@@ -312,6 +312,15 @@ class Program:
                 return False
         return True
 
+    def skips(self, position: int) -> bool:
+        """Whether the usage at ``position`` is on a branch the default run skips: false
+        with the defaults of options, module constants and parameters, and false without
+        the parameters' defaults too (a caller may pass another value, so a parameter's
+        default alone does not decide). A library module has no default run."""
+        if self.is_library or self.events[position].default:
+            return False
+        return not self.on_default_path(self.usage_steps[position], params=False)
+
     # ---------------------------------------------------------------- identity
     @property
     def program(self) -> Optional["Program"]:

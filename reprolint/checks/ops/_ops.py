@@ -62,8 +62,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 # a plain function of an imported module that no call of this program reaches
                 unreached.setdefault((path, usage.span), (program, position, usage))
                 continue
-            if not program.is_library and not program.events[position].default \
-                    and not program.on_default_path(program.usage_steps[position], params=False):
+            if program.skips(position):
                 # on a branch the default options do not take (`if args.bilinear:`, a module
                 # constant): not what this program runs (another program that takes it
                 # decides). A parameter's default alone does not decide: callers may pass

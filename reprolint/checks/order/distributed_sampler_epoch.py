@@ -144,8 +144,7 @@ class DistributedSamplerEpoch(Rule):
             for position, path, usage in program.of(SamplerBuilt, default_only=False):
                 if (path, usage.span) in seen or program.usage_steps[position].context.uncalled:
                     continue  # (a plain function of an imported module that no call reaches)
-                if not program.events[position].default \
-                        and not program.on_default_path(program.usage_steps[position], params=False):
+                if program.skips(position):
                     # built only on a branch the default run skips (`None if rank == -1 else
                     # DistributedSampler(...)` with no launcher's LOCAL_RANK): no sampler runs
                     continue

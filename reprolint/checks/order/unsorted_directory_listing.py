@@ -212,11 +212,9 @@ def _listings_run(ctx: CheckContext) -> dict[tuple[str, object], str]:
         trains = program.role in (Role.TRAINING, Role.LIBRARY, Role.TEST)
         for position, path, usage in program.of(ListingOrderTaken, default_only=False):
             key = (path, usage.span)
-            step = program.usage_steps[position]
-            if step.context.uncalled and not program.is_library:
+            if program.usage_steps[position].context.uncalled and not program.is_library:
                 continue  # no call of this program runs it (library code unless one does)
-            if not program.is_library and not program.events[position].default \
-                    and not program.on_default_path(step, params=False):
+            if program.skips(position):
                 runs.setdefault(key, _SKIPPED)
                 continue
             if trains:
