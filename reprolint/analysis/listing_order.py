@@ -183,6 +183,11 @@ PURE_BUILTINS = frozenset({
 
 
 # Libraries whose functions keep state between calls (global RNGs, training state).
+# Libraries that draw figures: what they are given is displayed, not computed on.
+_DISPLAY_LIBRARIES = ("matplotlib.", "seaborn.")
+# ... except its image readers, which load data (``plt.imread(path)``)
+_IMAGE_READERS = frozenset({"matplotlib.pyplot.imread", "matplotlib.image.imread"})
+
 _STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
 
 
@@ -390,6 +395,16 @@ class ListingOrderFacts:
                 self._u_store.add(id(arg.keyword))
             self._u_mark_handed_on(arg.value)
         func = node.func
+        if type(func) is cst.Attribute and func.attr.value == "extend" and type(func.value) is cst.Name \
+                and len(node.args) == 1 and node.args[0].keyword is None and node.args[0].star == "":
+            # `files.extend(glob(p))` is `files += glob(p)`: the name holds the listing
+            self._u_extend_listing(func.value, node.args[0].value)  # type: ignore[attr-defined]
+        if type(func) is cst.Name and func.value == "next" and node.args and not self.is_local("next"):  # type: ignore[attr-defined]
+            # `next(Path(d).glob("*.xml"))`: the first match, as `glob(...)[0]` (visit_Subscript)
+            first = node.args[0].value
+            root = self._u_listing_root(first)
+            if root is not None and root[0] is first and "glob" in root[1] and _one_match_pattern(first):
+                self._u_unordered.add(id(first))
         if isinstance(func, cst.Name) and func.value == "bool" and len(node.args) == 1 \
                 and not self.is_local("bool"):  # type: ignore[attr-defined]
             self.u_truth_test(node.args[0].value)  # type: ignore[attr-defined]  # empty or not: no order
@@ -740,11 +755,32 @@ class ListingOrderFacts:
             return callee is not None and _touches_only(callee, call, local)
         return False
 
+    def u_displays(self, node: cst.BaseExpression) -> bool:
+        """Whether ``node`` is a plotting library's object or a call drawing with one:
+        ``plt.subplots(...)``, ``sns.lineplot(...)``, ``ax[i].plot(...)`` or
+        ``ax.ravel()`` of an ``ax`` bound to one. What reaches a figure is shown, not
+        computed: the order it is drawn in reaches no result."""
+        root = node
+        while True:
+            kind = type(root)
+            if kind is cst.Call:
+                qn = self.qualify(root.func)  # type: ignore[attr-defined]
+                if qn is not None:
+                    return qn.startswith(_DISPLAY_LIBRARIES) and qn not in _IMAGE_READERS
+                root = root.func  # type: ignore[attr-defined]
+            elif kind is cst.Attribute or kind is cst.Subscript:
+                root = root.value  # type: ignore[attr-defined]
+            else:
+                break
+        if type(root) is not cst.Name or root is node:
+            return False
+        return any(root.value in state.display_names for state in self._u_states())  # type: ignore[attr-defined]
+
     def _u_order_free(self, call: cst.Call) -> bool:
         """Calls whose effect does not depend on the order of the loop (file operations,
-        logging, string tests, adding to a set)."""
+        logging, string tests, adding to a set, drawing a figure)."""
         qn = self.qualify(call.func) or ""  # type: ignore[attr-defined]
-        if qn.startswith(("os.", "shutil.", "logging.", "pathlib.")):
+        if qn.startswith(("os.", "shutil.", "logging.", "pathlib.")) or self.u_displays(call):
             return True
         func = call.func
         if qn.startswith(("re.", "glob.escape")):

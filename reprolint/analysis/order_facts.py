@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import descendants, self_attr, target_names
+from reprolint.analysis.cst_helpers import children, descendants, self_attr, target_names
 from reprolint.analysis.listing_order import ListingOrderFacts, keeps_one_name, mark_use
 from reprolint.analysis.set_order import SetOrderFacts
 
@@ -61,12 +61,14 @@ class UsageScope:
     """Per-scope state of the order analyses."""
 
     __slots__ = ("str_names", "str_iters", "str_nested", "str_sets", "empty_sets", "listings", "appended",
-                 "json_names", "fresh_tensors", "unique_indices")
+                 "json_names", "fresh_tensors", "unique_indices", "display_names")
 
     def __init__(self) -> None:
         self.fresh_tensors: set[str] = set()  # names bound to a tensor factory's result (no grad)
         self.unique_indices: set[str] = set()  # names bound to an index tensor with no repeated value
         self.json_names: set[str] = set()  # names bound to ``json.load(...)``/``json.loads(...)``
+        # names bound to a plotting library's objects (``fig, ax = plt.subplots()``, ``ax.ravel()``)
+        self.display_names: set[str] = set()
         self.str_names: set[str] = set()
         self.str_iters: set[str] = set()
         self.str_nested: set[str] = set()  # iterables of iterables of text (tokenised documents)
@@ -210,3 +212,24 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
             for name_node in target_names(comp.target):
                 self._u_store.add(id(name_node))
             comp = comp.inner_for_in
+        self._u_comprehension_scope(node)
+
+    def _u_comprehension_scope(self, node: Any) -> None:
+        """A comprehension's targets are its own names: ``f`` in ``[Path(f) for f in
+        self.files]`` is the comprehension's variable, not a listing held in an ``f``
+        outside it. Only the first iterable is read in the enclosing scope."""
+        own: set[str] = set()
+        comp = node.for_in
+        while comp is not None:
+            own.update(n.value for n in target_names(comp.target))
+            comp = comp.inner_for_in
+        outer = node.for_in.iter
+        for child in children(node):
+            if child is node.for_in:
+                parts = [p for p in children(child) if p is not outer]
+            else:
+                parts = [child]
+            for part in parts:
+                for name in descendants(part):
+                    if type(name) is cst.Name and name.value in own:
+                        self._u_store.add(id(name))
