@@ -40,6 +40,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
+from reprolint.analysis import dispatch
 from reprolint.analysis.condition_facts import SPREAD
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.usage_events import Usage
@@ -230,6 +231,9 @@ class ExecutionModel:
             elif isinstance(event, Draw):
                 ops.append((_DEFERRED if event.deferred else _STEP, event, None))
             elif isinstance(event, Call):
+                if dispatch.is_dispatch(event):  # `models.__dict__[args.arch](...)`: each candidate
+                    ops.extend((_CALL, call, resolved) for call, resolved in dispatch.expand(self.index, path, event))
+                    continue
                 resolved = self.index.resolve_call(path, event.target)
                 if resolved is not None:
                     ops.append((_CALL, event, resolved))
@@ -264,6 +268,9 @@ class ExecutionModel:
             if isinstance(event, Seed):
                 libs.update(event.libs)
             elif isinstance(event, Call):
+                if dispatch.is_dispatch(event):  # `models.__dict__[args.arch](...)`: each candidate
+                    ops.extend((_CALL, call, resolved) for call, resolved in dispatch.expand(self.index, path, event))
+                    continue
                 resolved = self.index.resolve_call(path, event.target)
                 if resolved is not None:
                     libs.update(self._function_seeds(*resolved, visiting))
@@ -306,6 +313,8 @@ class _Walker:
         self.depth = 0
         self.skip_seeds = False  # running a plain function no call reaches
         self.called: set[tuple[str, str]] = set()  # bodies run at a resolved call
+        # a body's conditions at the calls that ran it: the same at every call, else ()
+        self.called_under: dict[tuple[str, str], tuple[GuardedCond, ...]] = {}
         self.called_classes: set[tuple[str, str]] = set()  # (file, class) of a method in `called`
         # Project classes of the modules run so far by the short name of each base, so
         # "may a subclass be built" is a lookup, not a scan of every class per method.
@@ -378,7 +387,7 @@ class _Walker:
                     orphans.append((key, path, qualname, StepContext(context.phase, context.in_worker, context.no_grad, True)))
                     continue
                 self.skip_seeds = not method
-                self.run_function(path, qualname, (), None, context)
+                self.run_function(path, qualname, self._built_under(path, cls) if in_class else (), None, context)
                 self.skip_seeds = False
             if done == len(self.out.modules):
                 self._build_late(unbuilt, framework)
@@ -394,7 +403,14 @@ class _Walker:
             context = framework
             if self.model.runs_in_workers(p, q):
                 context = StepContext(Phase.FRAMEWORK, in_worker=True)
-            self.run_function(p, q, (), None, context)
+            self.run_function(p, q, self._built_under(p, q.partition(".")[0]), None, context)
+
+    def _built_under(self, path: str, cls: str) -> tuple[GuardedCond, ...]:
+        """The conditions under which the program builds ``cls``: those of its project
+        constructor's calls when they all share them (``if args.ema: ema = EMA(model)``,
+        ``models.__dict__[args.arch](...)``), so its methods run under them too."""
+        constructor = self.model.constructor(path, cls)
+        return self.called_under.get(constructor, ()) if constructor is not None else ()
 
     def _foreign(self, path: str) -> bool:
         """Another program's script (a module with its own ``__main__`` block), or a
@@ -489,6 +505,10 @@ class _Walker:
                 step = Step(event, path, outer, via, context)
                 steps.append(step)
                 self.called.add(extra)
+                conds = step.conds
+                before = self.called_under.setdefault(extra, conds)
+                if before != conds:
+                    self.called_under[extra] = _either(before, conds)
                 cls, dot, _ = qualname.partition(".")
                 if dot:
                     self.called_classes.add((file, cls))
@@ -515,6 +535,23 @@ class _Walker:
 
 
 # ----------------------------------------------------------------------------- conditions
+
+def _either(a: tuple[GuardedCond, ...], b: tuple[GuardedCond, ...]) -> tuple[GuardedCond, ...]:
+    """The conditions under which a body runs that two calls run: their common ones,
+    and, when each has one more evaluated alike (``arch == "vgg11"`` at the factory,
+    ``arch == "VGG"`` at the class, from one dispatch), the two joined by ``or``;
+    otherwise none (it may run on any path)."""
+    common = 0
+    while common < min(len(a), len(b)) and a[common] == b[common]:
+        common += 1
+    rest_a, rest_b = a[common:], b[common:]
+    if len(rest_a) != 1 or len(rest_b) != 1 or rest_a[0].bindings != rest_b[0].bindings:
+        return a[:common] if not rest_a or not rest_b else ()
+    x, y = rest_a[0], rest_b[0]
+    trees = [g.cond.tree if g.cond.polarity else ("not", g.cond.tree) for g in (x, y)]
+    joined = Cond(("or", *trees), True, f"{x.cond.text} or {y.cond.text}")
+    return (*a[:common], GuardedCond(x.path, joined, x.span, x.text, x.bindings))
+
 
 def _passed_on(bindings: tuple[tuple[str, Any], ...], caller: StepContext) -> tuple[tuple[str, Any], ...]:
     """A call's bindings with the caller's own parameters passed on (``conv_nd(dims,

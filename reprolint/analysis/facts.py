@@ -36,7 +36,7 @@ from reprolint.analysis.cst_helpers import attr_chain, simple_code
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import GraphScope, TrainStep
-from reprolint.analysis import config_files
+from reprolint.analysis import config_files, dispatch
 from reprolint.analysis.calls import devices, environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
@@ -504,6 +504,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 self.scope.dicts[name] = value
             else:
                 self.scope.dicts.pop(name, None)
+            dispatch.note_table(self, name, value if is_dict else None)
             if entropy:
                 self.scope.entropy_vars[name] = entropy
             else:
@@ -638,6 +639,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                     if method_draw.requires in self.uses:
                         self.maybe_draw(node, method_draw, self.text(func))
                         return
+        if dispatch.emit_calls(self, node):  # `models.__dict__[args.arch](...)`
+            return
         if isinstance(func, cst.Attribute) and func.attr.value in self.dispatch:
             # `args.func(args)`: each subcommand's function may run here
             for dispatched in self.dispatch[func.attr.value]:

@@ -169,3 +169,6 @@ class ModuleFacts:
     device_only: Optional[str] = None
     # class qualname -> `self.<attr>` RNG instances its methods draw from (RPL403)
     class_rngs: dict[str, list[str]] = field(default_factory=dict)
+    # module-level dicts of names to project callables (analysis/dispatch.py): name ->
+    # ((key, call target), ...)
+    tables: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)

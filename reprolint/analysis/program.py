@@ -98,6 +98,8 @@ class DrawOutcome:
     # a TF 1.x draw in `with tf.Graph().as_default():` while TF was seeded on the graph
     # outside: (that seed, the block)
     graph: Optional[tuple[At, At]] = None
+    # the draw runs on the default run (not only on branches the default options skip)
+    on_default: bool = True
 
     @property
     def library(self) -> str:
@@ -224,6 +226,7 @@ class Program:
         graph_at: list[At] = []  # where each of those blocks starts
         # draws in a new graph while TF was seeded outside it: (that seed, the block)
         in_graph: dict[tuple[str, Any], tuple[At, At]] = {}
+        on_default: set[tuple[str, Any]] = set()
         for step in self.steps:
             event = step.event
             if isinstance(event, GraphScope):
@@ -253,6 +256,8 @@ class Program:
                     # In a worker: code a Dataset runs, or a torchvision transform,
                     # which draws when the dataset applies it.
                     in_worker.add(key)
+                if self.on_default_path(step):
+                    on_default.add(key)
                 previous = status.get(key)
                 if previous is None or previous[2]:
                     status[key] = (step.path, event, event.library in seeded)
@@ -270,14 +275,16 @@ class Program:
                 # the program reaches them.
                 seeded_before = "torch" in seeded
                 later = None
-                self.draws.append(DrawOutcome(draw, path, seeded_before, later, "torch", True))
+                self.draws.append(DrawOutcome(draw, path, seeded_before, later, "torch", True, on_default=key in on_default))
                 continue
             later = seeded.get(draw.library) if not seeded_before else None
             if key in in_graph and not seeded_before:
                 # seeded before, but on the graph the block left: not a late seed
-                self.draws.append(DrawOutcome(draw, path, False, None, draw.library, graph=in_graph[key]))
+                self.draws.append(DrawOutcome(
+                    draw, path, False, None, draw.library, graph=in_graph[key], on_default=key in on_default
+                ))
                 continue
-            self.draws.append(DrawOutcome(draw, path, seeded_before, later, draw.library))
+            self.draws.append(DrawOutcome(draw, path, seeded_before, later, draw.library, on_default=key in on_default))
 
     def _loader_workers(self) -> bool:
         """Whether a DataLoader of the program runs worker processes with the default

@@ -220,7 +220,10 @@ class UnseededGlobalRng(Rule):
                 outcomes = [o for o in outcomes if not ctx.suppressed(self.code, o.path, o.draw.span)]
                 if not outcomes:
                     continue
-                first = outcomes[0]
+                # at the first draw the default run makes (one on a branch its options
+                # skip only when every draw is), with the other draws that run as it does
+                first = next((o for o in outcomes if o.on_default), outcomes[0])
+                outcomes = [first, *(o for o in outcomes if o is not first and (o.on_default or not first.on_default))]
                 key = (first.path, first.draw.span, library, reason)
                 cause = causes.get(key)
                 if cause is None:

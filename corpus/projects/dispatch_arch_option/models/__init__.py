@@ -1,0 +1,2 @@
+from .resnet import *
+from .vgg import *

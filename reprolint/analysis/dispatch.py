@@ -1,0 +1,202 @@
+"""Dispatch by name: a call whose callee is picked by a name known only when the
+program runs.
+
+- ``models.__dict__[args.arch](...)``, ``vars(models)[name](...)``,
+  ``getattr(models, name)(...)``: a member of a project module (a package's members
+  include what its ``from .x import *`` brings in);
+- ``MODELS[args.model](...)``: an entry of a dict literal of names to project functions or
+  classes, in this module or imported from another (``from models import *``).
+
+The fact pass records such a call with the key's value tree (:func:`dispatched_calls`,
+:func:`note_table`); each program's walk resolves it (:func:`expand`) to one call per
+candidate, each under the condition ``<key> == "<name>"``. With a literal key or an
+option's default the program reaches exactly that candidate (the others are on branches
+the default run skips); with a key no default decides, it may reach any of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any, Iterator, Optional
+
+import libcst as cst
+
+from reprolint.analysis.cst_helpers import literal
+from reprolint.analysis.module_facts import Call, Cond
+
+if TYPE_CHECKING:
+    from reprolint.analysis.module_facts import ModuleFacts
+    from reprolint.analysis.project_index import ProgramIndex
+
+__all__ = ["KEY", "dispatched_calls", "emit_calls", "expand", "is_dispatch", "note_table"]
+
+# The binding that carries a dispatched call's key: (value tree, source text).
+KEY = "?key"
+_MEMBERS = ".*"  # target suffix: any member of the module before it
+_ENTRIES = "[*]"  # target suffix: any entry of the dict table before it
+
+
+def _owner_and_key(collector: Any, func: cst.BaseExpression) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression, bool]]:
+    """(owner, key, is_module) of ``owner.__dict__[key]``, ``vars(owner)[key]``,
+    ``getattr(owner, key)`` (a module's member) or ``owner[key]`` (a table's entry)."""
+    if type(func) is cst.Subscript and len(func.slice) == 1 and type(func.slice[0].slice) is cst.Index:
+        key = func.slice[0].slice.value  # type: ignore[attr-defined]
+        held = func.value
+        if type(held) is cst.Attribute and held.attr.value == "__dict__":
+            return held.value, key, True
+        if collector._builtin_call(held, "vars") and len(held.args) == 1:
+            return held.args[0].value, key, True
+        if type(held) is cst.Name:
+            return held, key, False
+        return None
+    if collector._builtin_call(func, "getattr") and len(func.args) == 2:  # type: ignore[attr-defined]
+        return func.args[0].value, func.args[1].value, True  # type: ignore[attr-defined]
+    return None
+
+
+def emit_calls(collector: Any, node: cst.Call) -> bool:
+    """Emit the calls of a dispatch by name at ``node``; False when it is none."""
+    calls = dispatched_calls(collector, node)
+    for call in calls or ():
+        collector.emit(call)
+    return calls is not None
+
+
+def dispatched_calls(collector: Any, node: cst.Call) -> Optional[list[Call]]:
+    """The calls a dispatch by name at ``node`` stands for, or None when ``node`` is no
+    dispatch into project code."""
+    found = _owner_and_key(collector, node.func)
+    if found is None:
+        return None
+    owner, key, is_module = found
+    span = collector.span(node)
+    text = collector.text(node.func)
+    conds = collector.current_conds()
+    bindings = collector._bindings(node)
+    if not is_module:
+        table = collector.dict_value(owner.value)  # type: ignore[attr-defined]
+        if table is not None:  # a dict written in this module: its entries are known here
+            return _table_calls(collector, table, key, span, text, conds, bindings)
+        if collector.is_local(owner.value):  # type: ignore[attr-defined]
+            return None
+    target = collector.call_target(owner)
+    if target is None:
+        return None
+    name = literal(key)
+    if is_module and isinstance(name, str) and name.isidentifier():
+        return [Call(f"{target}.{name}", span, text, None, None, conds, bindings)]
+    keyed = (*bindings, (KEY, (collector.value_tree(key), collector.text(key))))
+    return [Call(target + (_MEMBERS if is_module else _ENTRIES), span, text, None, None, conds, keyed)]
+
+
+def _table_calls(
+    collector: Any, table: cst.BaseExpression, key: cst.BaseExpression, span: Any, text: str,
+    conds: tuple[Cond, ...], bindings: tuple[tuple[str, Any], ...],
+) -> Optional[list[Call]]:
+    tree = collector.value_tree(key)
+    key_text = collector.text(key)
+    calls = []
+    for name, value in _entries(table):
+        target = collector.call_target(value)
+        if target is not None:
+            cond = Cond(("cmp", tree, "==", name), True, f"{key_text} == {name!r}")
+            calls.append(Call(target, span, text, None, None, (*conds, cond), bindings))
+    return calls or None
+
+
+def _entries(table: cst.BaseExpression) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """The ``"name": callee`` entries of a dict literal (``{...}`` or ``dict(name=...)``)
+    whose callee is a name or a dotted name."""
+    if type(table) is cst.Dict:
+        for element in table.elements:
+            if type(element) is cst.DictElement:
+                name = literal(element.key)
+                if isinstance(name, str) and type(element.value) in (cst.Name, cst.Attribute):
+                    yield name, element.value
+    elif type(table) is cst.Call:
+        for arg in table.args:  # type: ignore[attr-defined]
+            if arg.keyword is not None and type(arg.value) in (cst.Name, cst.Attribute):
+                yield arg.keyword.value, arg.value
+
+
+def note_table(collector: Any, name: str, value: Optional[cst.BaseExpression]) -> None:
+    """Record a module-level dict of names to project callables (``MODELS = {"vae":
+    VanillaVAE, ...}``), for the modules that import it; None: the name is rebound to
+    something else."""
+    if collector.scope is not collector.scopes[0]:
+        return
+    entries = () if value is None else tuple(
+        (key, target) for key, callee in _entries(value)
+        for target in [collector.call_target(callee)] if target is not None
+    )
+    if entries:
+        collector.facts.tables[name] = entries
+    else:
+        collector.facts.tables.pop(name, None)
+
+
+# ----------------------------------------------------------------------------- per program
+
+def is_dispatch(event: Call) -> bool:
+    return event.target.endswith((_MEMBERS, _ENTRIES))
+
+
+def expand(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call, tuple[str, str]]]:
+    """One (call, resolved callee) per candidate of a dispatched call made in ``path``,
+    each under the condition that the key names it."""
+    key = next((value for name, value in event.bindings if name == KEY), None)
+    if key is None:
+        return
+    tree, key_text = key
+    bindings = tuple((name, value) for name, value in event.bindings if name != KEY)
+    if event.target.endswith(_MEMBERS):
+        owner = event.target[: -len(_MEMBERS)]
+        module = None if owner.startswith(":") else index.resolve_module(path, owner)
+        candidates = [(name, f"{owner}.{name}", path) for name in _members(index, module, set())] if module else []
+    else:
+        candidates = list(_table(index, path, event.target[: -len(_ENTRIES)]))
+    for name, target, where in candidates:
+        resolved = index.resolve_call(where, target)
+        if resolved is None:
+            continue
+        cond = Cond(("cmp", tree, "==", name), True, f"{key_text} == {name!r}")
+        yield dataclasses.replace(event, target=target, conds=(*event.conds, cond), bindings=bindings), resolved
+
+
+def _members(index: "ProgramIndex", module: str, seen: set[str]) -> list[str]:
+    """A module's public functions and classes, with those its star imports bring in."""
+    if module in seen or len(seen) > 16:
+        return []
+    seen.add(module)
+    facts = index.facts[module]
+    names = [q for q, fn in facts.functions.items() if fn.qualname == q and "." not in q and not q.startswith("_")]
+    names += [c for c in facts.classes if "." not in c and not c.startswith("_")]
+    for star in facts.star_imports:
+        found = index.resolve_module(module, star)
+        if found is not None:
+            names += _members(index, found, seen)
+    return list(dict.fromkeys(names))
+
+
+def _table(index: "ProgramIndex", path: str, owner: str) -> Iterator[tuple[str, str, str]]:
+    """(key, target, module the target is written in) of the dict table ``owner`` names
+    from ``path``: a name of this module or of its star imports (``:MODELS``), or an
+    imported name (``models.MODELS``)."""
+    if owner.startswith(":"):
+        name = owner[1:]
+        modules = [path]
+        for star in index.facts[path].star_imports:
+            found = index.resolve_module(path, star)
+            if found is not None:
+                modules.append(found)
+    else:
+        module_name, _, name = owner.rpartition(".")
+        found = index.resolve_module(path, module_name) if module_name else None
+        modules = [found] if found is not None else []
+    for module in modules:
+        facts: "ModuleFacts" = index.facts[module]
+        table = facts.tables.get(name)
+        if table:
+            for key, target in table:
+                yield key, target, module
+            return
