@@ -17,23 +17,33 @@ the default run skips); with a key no default decides, it may reach any of them.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import literal
 from reprolint.analysis.module_facts import Call, Cond
+from reprolint.analysis.values import UNKNOWN
 
 if TYPE_CHECKING:
     from reprolint.analysis.module_facts import ModuleFacts
     from reprolint.analysis.project_index import ProgramIndex
 
-__all__ = ["KEY", "dispatched_calls", "emit_calls", "expand", "is_dispatch", "note_table"]
+__all__ = [
+    "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "expand", "is_dispatch", "note_binding", "note_registered",
+    "note_table", "registry_call",
+]
 
 # The binding that carries a dispatched call's key: (value tree, source text).
 KEY = "?key"
 _MEMBERS = ".*"  # target suffix: any member of the module before it
 _ENTRIES = "[*]"  # target suffix: any entry of the dict table before it
+_SUBMODULES = ".*."  # target infix: a member of any module of the package before it
+_REGISTRY = "@registered"  # target: any function or class a registry decorator records
+# target prefix of one registered candidate: it is in the registry only once the program
+# has imported its module (the walker skips it before)
+REGISTERED = "@:"
 
 
 def _owner_and_key(collector: Any, func: cst.BaseExpression) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression, bool]]:
@@ -56,6 +66,9 @@ def _owner_and_key(collector: Any, func: cst.BaseExpression) -> Optional[tuple[c
 
 def emit_calls(collector: Any, node: cst.Call) -> bool:
     """Emit the calls of a dispatch by name at ``node``; False when it is none."""
+    registered = registry_call(collector, node)
+    if registered is not None:
+        collector.emit(registered)  # and the factory itself, when it is the project's
     calls = dispatched_calls(collector, node)
     for call in calls or ():
         collector.emit(call)
@@ -65,14 +78,19 @@ def emit_calls(collector: Any, node: cst.Call) -> bool:
 def dispatched_calls(collector: Any, node: cst.Call) -> Optional[list[Call]]:
     """The calls a dispatch by name at ``node`` stands for, or None when ``node`` is no
     dispatch into project code."""
-    found = _owner_and_key(collector, node.func)
+    func = node.func
+    span = collector.span(node)
+    text = collector.text(func)
+    conds = collector.current_conds()
+    bindings = collector._bindings(node)
+    if type(func) is cst.Attribute and type(func.value) is cst.Name:
+        imported = collector.dict_value(func.value.value)
+        if type(imported) is cst.Call:  # `module.Model(...)` of `module = importlib.import_module(...)`
+            return _imported_member_calls(collector, imported.args[0].value, func.attr.value, span, text, conds, bindings)
+    found = _owner_and_key(collector, func)
     if found is None:
         return None
     owner, key, is_module = found
-    span = collector.span(node)
-    text = collector.text(node.func)
-    conds = collector.current_conds()
-    bindings = collector._bindings(node)
     if not is_module:
         table = collector.dict_value(owner.value)  # type: ignore[attr-defined]
         if table is not None:  # a dict written in this module: its entries are known here
@@ -87,6 +105,29 @@ def dispatched_calls(collector: Any, node: cst.Call) -> Optional[list[Call]]:
         return [Call(f"{target}.{name}", span, text, None, None, conds, bindings)]
     keyed = (*bindings, (KEY, (collector.value_tree(key), collector.text(key))))
     return [Call(target + (_MEMBERS if is_module else _ENTRIES), span, text, None, None, conds, keyed)]
+
+
+def _imported_member_calls(
+    collector: Any, spec: cst.BaseExpression, member: str, span: Any, text: str,
+    conds: tuple[Cond, ...], bindings: tuple[tuple[str, Any], ...],
+) -> Optional[list[Call]]:
+    """``importlib.import_module(<spec>).<member>(...)``: with a literal module name, that
+    module's member; with ``"models." + name`` or ``f"models.{name}"``, the member of
+    each module of the package ``models`` under ``name == "<module>"``."""
+    name = literal(spec)
+    if isinstance(name, str) and name != UNKNOWN:
+        return [Call(f"{name}.{member}", span, text, None, None, conds, bindings)]
+    prefix: Any = None
+    key: Optional[cst.BaseExpression] = None
+    if type(spec) is cst.BinaryOperation and type(spec.operator) is cst.Add:
+        prefix, key = literal(spec.left), spec.right  # UNKNOWN does not end with "."
+    elif type(spec) is cst.FormattedString and len(spec.parts) == 2 \
+            and type(spec.parts[0]) is cst.FormattedStringText and type(spec.parts[1]) is cst.FormattedStringExpression:
+        prefix, key = spec.parts[0].value, spec.parts[1].expression
+    if not isinstance(prefix, str) or not prefix.endswith(".") or key is None:
+        return None
+    keyed = (*bindings, (KEY, (collector.value_tree(key), collector.text(key))))
+    return [Call(f"{prefix[:-1]}{_SUBMODULES}{member}", span, text, None, None, conds, keyed)]
 
 
 def _table_calls(
@@ -111,12 +152,22 @@ def _entries(table: cst.BaseExpression) -> Iterator[tuple[str, cst.BaseExpressio
         for element in table.elements:
             if type(element) is cst.DictElement:
                 name = literal(element.key)
-                if isinstance(name, str) and type(element.value) in (cst.Name, cst.Attribute):
+                if isinstance(name, str) and name != UNKNOWN and type(element.value) in (cst.Name, cst.Attribute):
                     yield name, element.value
-    elif type(table) is cst.Call:
+    elif type(table) is cst.Call and type(table.func) is cst.Name and table.func.value == "dict":  # type: ignore[attr-defined]
         for arg in table.args:  # type: ignore[attr-defined]
             if arg.keyword is not None and type(arg.value) in (cst.Name, cst.Attribute):
                 yield arg.keyword.value, arg.value
+
+
+def note_binding(collector: Any, name: str, value: cst.BaseExpression, is_dict: bool) -> None:
+    """A name bound to a module imported by a run-time name (``module =
+    importlib.import_module(f"models.{args.model}")``) is kept with the collector's dict
+    literals, for the calls of its members; a module-level dict is recorded as a table."""
+    if type(value) is cst.Call and collector.qualify(value.func) == "importlib.import_module" \
+            and len(value.args) == 1 and not value.args[0].star:
+        collector.scope.dicts[name] = value
+    note_table(collector, name, value if is_dict else None)
 
 
 def note_table(collector: Any, name: str, value: Optional[cst.BaseExpression]) -> None:
@@ -138,7 +189,8 @@ def note_table(collector: Any, name: str, value: Optional[cst.BaseExpression]) -
 # ----------------------------------------------------------------------------- per program
 
 def is_dispatch(event: Call) -> bool:
-    return event.target.endswith((_MEMBERS, _ENTRIES))
+    target = event.target
+    return target.endswith((_MEMBERS, _ENTRIES)) or _SUBMODULES in target or target == _REGISTRY
 
 
 def expand(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call, tuple[str, str]]]:
@@ -149,18 +201,39 @@ def expand(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call
         return
     tree, key_text = key
     bindings = tuple((name, value) for name, value in event.bindings if name != KEY)
-    if event.target.endswith(_MEMBERS):
-        owner = event.target[: -len(_MEMBERS)]
+    target = event.target
+    if target == _REGISTRY:
+        candidates = [
+            (name, REGISTERED + qualname, module)
+            for module, facts in index.facts.items() for name, qualname in facts.registered.items()
+        ]
+    elif _SUBMODULES in target:
+        package, _, member = target.partition(_SUBMODULES)
+        candidates = [(name, f"{package}.{name}.{member}", path) for name in _submodules(index, path, package)]
+    elif target.endswith(_MEMBERS):
+        owner = target[: -len(_MEMBERS)]
         module = None if owner.startswith(":") else index.resolve_module(path, owner)
         candidates = [(name, f"{owner}.{name}", path) for name in _members(index, module, set())] if module else []
     else:
-        candidates = list(_table(index, path, event.target[: -len(_ENTRIES)]))
+        candidates = list(_table(index, path, target[: -len(_ENTRIES)]))
     for name, target, where in candidates:
-        resolved = index.resolve_call(where, target)
+        resolved = index.resolve_call(where, target.replace(REGISTERED, ":", 1))
         if resolved is None:
             continue
         cond = Cond(("cmp", tree, "==", name), True, f"{key_text} == {name!r}")
         yield dataclasses.replace(event, target=target, conds=(*event.conds, cond), bindings=bindings), resolved
+
+
+def _submodules(index: "ProgramIndex", path: str, package: str) -> list[str]:
+    """The names of the modules in the folder of the project package ``package``."""
+    init = index.resolve_module(path, package)
+    if init is None or not init.endswith("__init__.py"):
+        return []
+    folder = init[: -len("__init__.py")]
+    return sorted(
+        p[len(folder):-3] for p in index.facts
+        if p.startswith(folder) and p.endswith(".py") and "/" not in p[len(folder):] and p != init
+    )
 
 
 def _members(index: "ProgramIndex", module: str, seen: set[str]) -> list[str]:
@@ -200,3 +273,43 @@ def _table(index: "ProgramIndex", path: str, owner: str) -> Iterator[tuple[str, 
             for key, target in table:
                 yield key, target, module
             return
+
+
+# ----------------------------------------------------------------------------- registries
+
+# Factories that build a registered model by its name (``timm.create_model(args.model)``,
+# ``build_model(name)``): their first argument (or this keyword) is the registered name.
+_FACTORY = re.compile(r"^(create|build|get|make)_(model|network|net|backbone|encoder|detector|classifier)$")
+_FACTORY_KEYWORDS = ("model_name", "name", "arch", "model")
+
+
+def registry_call(collector: Any, node: cst.Call) -> Optional[Call]:
+    """``create_model(args.model, ...)``: the registered function or class the name picks
+    (:func:`note_registered`), under ``<key> == "<name>"`` per candidate."""
+    func = node.func
+    last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else None
+    if last is None or not _FACTORY.match(last):
+        return None
+    key = next((a.value for a in node.args if a.keyword is None and not a.star), None)
+    if key is None:
+        key = next((a.value for a in node.args if a.keyword is not None and a.keyword.value in _FACTORY_KEYWORDS), None)
+    if key is None:
+        return None
+    keyed = ((KEY, (collector.value_tree(key), collector.text(key))),)
+    return Call(_REGISTRY, collector.span(node), collector.text(func), None, None, collector.current_conds(), keyed)
+
+
+def note_registered(collector: Any, node: Any) -> None:
+    """A module-level function or class with a registering decorator (``@register_model``,
+    ``@MODELS.register_module()``, ``@registry.register("name")``): recorded under the name
+    it registers (the decorator's literal argument, else its own name)."""
+    if collector.scope is not collector.scopes[0]:
+        return
+    for decorator in node.decorators:
+        dec = decorator.decorator
+        callee = dec.func if type(dec) is cst.Call else dec
+        last = callee.attr.value if type(callee) is cst.Attribute else callee.value if type(callee) is cst.Name else ""
+        if "register" not in last.lower():
+            continue
+        name = literal(dec.args[0].value) if type(dec) is cst.Call and dec.args and dec.args[0].keyword is None else None
+        collector.facts.registered[name if isinstance(name, str) and name != UNKNOWN else node.name.value] = node.name.value

@@ -268,9 +268,8 @@ class ExecutionModel:
             if isinstance(event, Seed):
                 libs.update(event.libs)
             elif isinstance(event, Call):
-                if dispatch.is_dispatch(event):  # `models.__dict__[args.arch](...)`: each candidate
-                    ops.extend((_CALL, call, resolved) for call, resolved in dispatch.expand(self.index, path, event))
-                    continue
+                if dispatch.is_dispatch(event):
+                    continue  # a candidate picked by name seeds only when picked: no helper's seed
                 resolved = self.index.resolve_call(path, event.target)
                 if resolved is not None:
                     libs.update(self._function_seeds(*resolved, visiting))
@@ -499,6 +498,8 @@ class _Walker:
                 steps.append(Step(event, path, outer, via, context))
             elif kind == _CALL:
                 file, qualname = extra
+                if file not in self.ran_modules and event.target.startswith(dispatch.REGISTERED):
+                    continue  # `create_model(name)`: a module not imported registered nothing
                 if file not in self.ran_modules:
                     # Calling into a module means it was imported (maybe by a path we missed).
                     self.run_module(file, importer=path)

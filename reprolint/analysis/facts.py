@@ -329,6 +329,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         # Decorators and defaults run in the enclosing scope, at definition time.
         self._visit_in(node.decorators)
+        dispatch.note_registered(self, node)  # `@register_model`
         for decorator in node.decorators:
             source = config_files.hydra_source(decorator, self.qualify)
             if source is not None:
@@ -377,6 +378,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self._visit_in(node.decorators)
+        dispatch.note_registered(self, node)
         bases = []
         for arg in node.bases:
             self.walk(arg.value)
@@ -504,7 +506,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 self.scope.dicts[name] = value
             else:
                 self.scope.dicts.pop(name, None)
-            dispatch.note_table(self, name, value if is_dict else None)
+            dispatch.note_binding(self, name, value, is_dict)
             if entropy:
                 self.scope.entropy_vars[name] = entropy
             else:

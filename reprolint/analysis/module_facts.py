@@ -172,3 +172,5 @@ class ModuleFacts:
     # module-level dicts of names to project callables (analysis/dispatch.py): name ->
     # ((key, call target), ...)
     tables: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # names a registry decorator records -> the module-level function or class
+    registered: dict[str, str] = field(default_factory=dict)

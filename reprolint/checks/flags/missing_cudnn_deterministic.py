@@ -129,7 +129,7 @@ class MissingCudnnDeterministic(Rule):
             if program.is_training and not program.framework_trainer
             and program.can_use_cuda and not program.cudnn_deterministic()
             and (
-                program.has(CudnnLayer, default_only=False)
+                program.has(CudnnLayer)
                 # a program that sets a cuDNN flag runs cuDNN in practice (a conv layer
                 # the source does not show: a library model, a hub model); measured on
                 # the frozen set, this finds real problems and no false one

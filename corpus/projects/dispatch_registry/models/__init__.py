@@ -1,0 +1,1 @@
+from . import convnext  # registers the architectures
