@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from reprolint.analysis.project_index import ProgramIndex
 
 __all__ = [
-    "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "expand", "is_dispatch", "note_binding", "note_registered",
+    "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "emit_registry", "expand", "is_dispatch", "note_binding", "note_registered",
     "note_table", "registry_call",
 ]
 
@@ -66,9 +66,6 @@ def _owner_and_key(collector: Any, func: cst.BaseExpression) -> Optional[tuple[c
 
 def emit_calls(collector: Any, node: cst.Call) -> bool:
     """Emit the calls of a dispatch by name at ``node``; False when it is none."""
-    registered = registry_call(collector, node)
-    if registered is not None:
-        collector.emit(registered)  # and the factory itself, when it is the project's
     calls = dispatched_calls(collector, node)
     for call in calls or ():
         collector.emit(call)
@@ -83,9 +80,11 @@ def dispatched_calls(collector: Any, node: cst.Call) -> Optional[list[Call]]:
     text = collector.text(func)
     conds = collector.current_conds()
     bindings = collector._bindings(node)
-    if type(func) is cst.Attribute and type(func.value) is cst.Name:
-        imported = collector.dict_value(func.value.value)
-        if type(imported) is cst.Call:  # `module.Model(...)` of `module = importlib.import_module(...)`
+    if type(func) is cst.Attribute:
+        # `module.Model(...)` of `module = importlib.import_module(...)`, or inline
+        imported = collector.dict_value(func.value.value) if type(func.value) is cst.Name else func.value
+        if type(imported) is cst.Call and collector.qualify(imported.func) == "importlib.import_module" \
+                and len(imported.args) == 1 and not imported.args[0].star:
             return _imported_member_calls(collector, imported.args[0].value, func.attr.value, span, text, conds, bindings)
     found = _owner_and_key(collector, func)
     if found is None:
@@ -281,6 +280,14 @@ def _table(index: "ProgramIndex", path: str, owner: str) -> Iterator[tuple[str, 
 # ``build_model(name)``): their first argument (or this keyword) is the registered name.
 _FACTORY = re.compile(r"^(create|build|get|make)_(model|network|net|backbone|encoder|detector|classifier)$")
 _FACTORY_KEYWORDS = ("model_name", "name", "arch", "model")
+
+
+def emit_registry(collector: Any, node: cst.Call) -> None:
+    """Emit the registry call of a factory call (before what the call itself is: a
+    library's draw, or the project's own factory)."""
+    registered = registry_call(collector, node)
+    if registered is not None:
+        collector.emit(registered)
 
 
 def registry_call(collector: Any, node: cst.Call) -> Optional[Call]:

@@ -620,9 +620,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             held = self.bound_values.get((id(self.scope), held.value))
         if held is not None:
             self.parameter_args.update(id(n) for n in calls_in(held))
-        # `models.__dict__[args.arch]()`, `getattr(models, name)()`: a member chosen at run
-        # time draws like every member of a module the catalog lists by prefix
-        # (`torchvision.models.*`); dunder members (`models.__dict__.keys()`) never do.
+        dispatch.emit_registry(self, node)  # `create_model(args.model)`: a registered candidate
+        # `models.__dict__[args.arch]()`, `getattr(models, name)()`: a member chosen at run time draws
+        # like every member of a module the catalog lists by prefix (`torchvision.models.*`)
         member = qn if qn is not None else self.dynamic_member(func)
         draw = catalog.draw(member) if member is not None and not dunder_member(member) else None
         if draw is not None:

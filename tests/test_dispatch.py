@@ -1,0 +1,97 @@
+"""Dispatch by name (issue 25 item 6): a program reaches the candidate its key's default
+names; with a key no default decides, it may reach any of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reprolint.api import check_paths
+
+MODELS = {
+    "models/__init__.py": "from .small import *\nfrom .noisy import *\n",
+    "models/small.py": "from torch import nn\n\n__all__ = ['small']\n\n"
+                       "def small():\n    return nn.Linear(4, 2)\n",
+    "models/noisy.py": "import torch\n\n__all__ = ['noisy']\n\n"
+                       "def noisy():\n    return torch.randn(4, 2)\n",
+}
+
+
+def findings(root: Path) -> list[tuple[str, int, str]]:
+    return sorted(
+        (Path(d.path).relative_to(root).as_posix(), d.span.start_line, d.code)
+        for d in check_paths([str(root)]).diagnostics
+    )
+
+
+def _train(key: str) -> str:
+    return (
+        "import argparse\nimport models\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--arch', default='small')\n"
+        "args = parser.parse_args()\n"
+        f"net = models.__dict__[{key}]()\n"
+    )
+
+
+def test_the_option_default_picks_the_candidate(project) -> None:
+    root = project({**MODELS, "train.py": _train("args.arch")})
+    assert findings(root) == [("models/small.py", 6, "RPL101")]
+
+
+def test_a_literal_key_picks_the_candidate(project) -> None:
+    root = project({**MODELS, "train.py": _train("'noisy'")})
+    assert findings(root) == [("models/noisy.py", 6, "RPL101")]
+
+
+def test_a_key_no_default_decides_may_reach_any_candidate(project) -> None:
+    root = project({**MODELS, "train.py": _train("input('architecture: ')")})
+    result = check_paths([str(root)]).diagnostics
+    assert [(Path(d.path).name, d.span.start_line, d.code) for d in result] == [("small.py", 6, "RPL101")]
+    # the other candidate's draw is the same cause: a related location
+    assert [(Path(r.path).name, r.span.start_line) for r in result[0].related] == [("noisy.py", 6)]
+
+
+def test_a_table_of_names_in_another_module(project) -> None:
+    root = project({
+        **MODELS,
+        "models/__init__.py": MODELS["models/__init__.py"] + "\nARCHS = {'a': small, 'b': noisy}\n",
+        "train.py": "import argparse\nfrom models import *\n\n"
+                    "parser = argparse.ArgumentParser()\nparser.add_argument('--arch', default='b')\n"
+                    "args = parser.parse_args()\nnet = ARCHS[args.arch]()\n",
+    })
+    assert findings(root) == [("models/noisy.py", 6, "RPL101")]
+
+
+def test_a_registry_holds_only_the_modules_the_program_imported(project) -> None:
+    registered = (
+        "from torch import nn\nfrom timm.models.registry import register_model\n\n"
+        "@register_model\ndef {name}(**kwargs):\n    return nn.Linear(4, 2)\n"
+    )
+    def train(default: str) -> str:
+        return (
+            "import argparse\nfrom timm import create_model\nimport zoo.b\n\n"
+            f"parser = argparse.ArgumentParser()\nparser.add_argument('--model', default={default!r})\n"
+            "args = parser.parse_args()\nnet = create_model(args.model)\n"
+        )
+
+    files = {
+        "zoo/__init__.py": "", "zoo/a.py": registered.format(name="net_a"), "zoo/b.py": registered.format(name="net_b"),
+    }
+    assert findings(project({**files, "train.py": train("net_b")})) == [("zoo/b.py", 6, "RPL101")]
+    # net_a's module is never imported: it registered nothing, so what timm builds is
+    # timm's own model (its weights are drawn in the library, at the call)
+    assert findings(project({**files, "train.py": train("net_a")})) == [("train.py", 8, "RPL101")]
+
+
+def test_importlib_by_name_reaches_the_default_module(project) -> None:
+    root = project({
+        "nets/__init__.py": "",
+        "nets/mlp.py": "from torch import nn\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+                       "        super().__init__()\n        self.fc = nn.Linear(4, 2)\n",
+        "nets/noise.py": "import torch\nfrom torch import nn\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+                         "        super().__init__()\n        self.w = nn.Parameter(torch.randn(4))\n",
+        "run.py": "import argparse\nimport importlib\n\n"
+                  "parser = argparse.ArgumentParser()\nparser.add_argument('--model', default='noise')\n"
+                  "args = parser.parse_args()\n"
+                  "net = importlib.import_module('nets.' + args.model).Model()\n",
+    })
+    assert findings(root) == [("nets/noise.py", 7, "RPL101")]
