@@ -95,3 +95,35 @@ def test_importlib_by_name_reaches_the_default_module(project) -> None:
                   "net = importlib.import_module('nets.' + args.model).Model()\n",
     })
     assert findings(root) == [("nets/noise.py", 7, "RPL101")]
+
+
+OPS = {
+    "nets/__init__.py": "from .up import *\n",
+    "nets/up.py": "import torch.nn.functional as F\nfrom torch import nn\n\n__all__ = ['Up']\n\n"
+                  "class Up(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                  "        self.fc = nn.Linear(8, 8)\n\n"
+                  "    def forward(self, x):\n        return F.interpolate(self.fc(x)[:, None], scale_factor=2, mode='linear')\n",
+}
+
+
+def _ops_train(key: str) -> str:
+    return (
+        "import argparse\nimport torch\nimport nets\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--arch', default='Up')\n"
+        "args = parser.parse_args()\ntorch.manual_seed(0)\n"
+        f"net = nets.__dict__[{key}]().cuda()\n"
+        "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+        "for _ in range(3):\n    loss = net(torch.ones(2, 8).cuda()).sum()\n"
+        "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+    )
+
+
+def test_an_op_of_the_picked_candidate_is_reported(project) -> None:
+    root = project({**OPS, "train.py": _ops_train("args.arch")})
+    assert ("nets/up.py", 12, "RPL202") in findings(root)
+
+
+def test_an_op_of_a_candidate_a_program_only_may_reach_is_left_out(project) -> None:
+    # the key is read at run time: the program may build Up, but not surely
+    root = project({**OPS, "train.py": _ops_train("input('architecture: ')")})
+    assert [f for f in findings(root) if f[2] == "RPL202"] == []

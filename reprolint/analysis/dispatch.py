@@ -9,9 +9,12 @@ program runs.
 
 The fact pass records such a call with the key's value tree (:func:`dispatched_calls`,
 :func:`note_table`); each program's walk resolves it (:func:`expand`) to one call per
-candidate, each under the condition ``<key> == "<name>"``. With a literal key or an
-option's default the program reaches exactly that candidate (the others are on branches
-the default run skips); with a key no default decides, it may reach any of them.
+candidate, each under the condition ``<key> == "<name>"`` (a ``named`` comparison). With
+a literal key or an option's default the program reaches exactly that candidate (the
+others are on branches the default run skips); with a key no default decides, it may
+reach any of them: each may run (its draws count), but none surely runs, so the rules
+that report what a default run surely reaches (ops, listings, samplers:
+``Program.skips``) leave them out.
 """
 
 from __future__ import annotations
@@ -139,7 +142,7 @@ def _table_calls(
     for name, value in _entries(table):
         target = collector.call_target(value)
         if target is not None:
-            cond = Cond(("cmp", tree, "==", name), True, f"{key_text} == {name!r}")
+            cond = Cond(("cmp", tree, "named", name), True, f"{key_text} == {name!r}")
             calls.append(Call(target, span, text, None, None, (*conds, cond), bindings))
     return calls or None
 
@@ -219,7 +222,7 @@ def expand(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call
         resolved = index.resolve_call(where, target.replace(REGISTERED, ":", 1))
         if resolved is None:
             continue
-        cond = Cond(("cmp", tree, "==", name), True, f"{key_text} == {name!r}")
+        cond = Cond(("cmp", tree, "named", name), True, f"{key_text} == {name!r}")
         yield dataclasses.replace(event, target=target, conds=(*event.conds, cond), bindings=bindings), resolved
 
 
@@ -280,6 +283,8 @@ def _table(index: "ProgramIndex", path: str, owner: str) -> Iterator[tuple[str, 
 # ``build_model(name)``): their first argument (or this keyword) is the registered name.
 _FACTORY = re.compile(r"^(create|build|get|make)_(model|network|net|backbone|encoder|detector|classifier)$")
 _FACTORY_KEYWORDS = ("model_name", "name", "arch", "model")
+# Decorators that record a model under a name (not `register_notrace_module`, `register_buffer`...)
+_REGISTERING = re.compile(r"^register(_(model|module|backbone|network|net|arch|architecture|detector|classifier))?$")
 
 
 def emit_registry(collector: Any, node: cst.Call) -> None:
@@ -316,7 +321,7 @@ def note_registered(collector: Any, node: Any) -> None:
         dec = decorator.decorator
         callee = dec.func if type(dec) is cst.Call else dec
         last = callee.attr.value if type(callee) is cst.Attribute else callee.value if type(callee) is cst.Name else ""
-        if "register" not in last.lower():
+        if not _REGISTERING.match(last):
             continue
         name = literal(dec.args[0].value) if type(dec) is cst.Call and dec.args and dec.args[0].keyword is None else None
         collector.facts.registered[name if isinstance(name, str) and name != UNKNOWN else node.name.value] = node.name.value

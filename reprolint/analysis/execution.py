@@ -539,19 +539,45 @@ class _Walker:
 
 def _either(a: tuple[GuardedCond, ...], b: tuple[GuardedCond, ...]) -> tuple[GuardedCond, ...]:
     """The conditions under which a body runs that two calls run: their common ones,
-    and, when each has one more evaluated alike (``arch == "vgg11"`` at the factory,
-    ``arch == "VGG"`` at the class, from one dispatch), the two joined by ``or``;
-    otherwise none (it may run on any path)."""
+    then either call's own (``arch == "vgg11"`` at the factory, ``arch == "VGG"`` at the
+    class, from one dispatch) as one ``anyof`` condition, each alternative evaluated with
+    its own bindings; none past the common ones when a call has no more (it runs
+    whenever they hold) or the alternatives grow past _MAX_ALTERNATIVES."""
     common = 0
     while common < min(len(a), len(b)) and a[common] == b[common]:
         common += 1
     rest_a, rest_b = a[common:], b[common:]
-    if len(rest_a) != 1 or len(rest_b) != 1 or rest_a[0].bindings != rest_b[0].bindings:
-        return a[:common] if not rest_a or not rest_b else ()
-    x, y = rest_a[0], rest_b[0]
-    trees = [g.cond.tree if g.cond.polarity else ("not", g.cond.tree) for g in (x, y)]
-    joined = Cond(("or", *trees), True, f"{x.cond.text} or {y.cond.text}")
-    return (*a[:common], GuardedCond(x.path, joined, x.span, x.text, x.bindings))
+    if not rest_a or not rest_b:
+        return a[:common]
+    alternatives = (*_alternatives(rest_a), *_alternatives(rest_b))
+    if len(alternatives) > _MAX_ALTERNATIVES:
+        return a[:common]
+    first = rest_a[0]
+    text = " or ".join(dict.fromkeys(g.cond.text for g in (rest_a[-1], rest_b[-1])))
+    joined = Cond(("anyof", alternatives), True, text)
+    return (*a[:common], GuardedCond(first.path, joined, first.span, first.text))
+
+
+_MAX_ALTERNATIVES = 512
+
+
+def _alternatives(conds: tuple[GuardedCond, ...]) -> tuple[Any, ...]:
+    """One alternative of an ``anyof`` per way through: ((tree, polarity, bindings), ...)."""
+    if len(conds) == 1 and conds[0].cond.tree[0] == "anyof":
+        return conds[0].cond.tree[1]
+    return (tuple((g.cond.tree, g.cond.polarity, g.bindings) for g in conds),)
+
+
+def _holds(way: tuple[Any, ...], lookup: Callable[[str], Any], params: bool, surely: bool) -> Optional[bool]:
+    """Whether every condition of one way through holds (None: not known)."""
+    unknown = False
+    for tree, polarity, bindings in way:
+        value = evaluate(tree, lookup, params, bindings, surely)
+        if value is None:
+            unknown = True
+        elif value != polarity:
+            return False
+    return None if unknown else True
 
 
 def _passed_on(bindings: tuple[tuple[str, Any], ...], caller: StepContext) -> tuple[tuple[str, Any], ...]:
@@ -598,17 +624,22 @@ def _named(bindings: tuple[tuple[str, Any], ...], function: Any, method: str) ->
 
 def evaluate(
     tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = (),
+    surely: bool = False,
 ) -> Optional[bool]:
     """Truth of a condition under the default option values; None when unknown
     (``params=False``: a function parameter's default is unknown too, since a caller
     may pass another value; ``bindings``: what the call that runs the function passes
-    for its parameters, which wins over their defaults)."""
+    for its parameters, which wins over their defaults; ``surely``: a candidate of a
+    dispatch by a name no default decides is not taken, though it may be)."""
     kind = tree[0]
+    if kind == "anyof":  # one of several ways through, each with its own bindings
+        results = [_holds(way, lookup, params, surely) for way in tree[1]]
+        return True if True in results else None if None in results else False
     if kind == "not":
-        inner = evaluate(tree[1], lookup, params, bindings)
+        inner = evaluate(tree[1], lookup, params, bindings, surely)
         return None if inner is None else not inner
     if kind in ("and", "or"):
-        values = [evaluate(t, lookup, params, bindings) for t in tree[1:]]
+        values = [evaluate(t, lookup, params, bindings, surely) for t in tree[1:]]
         if kind == "and":
             if False in values:
                 return False
@@ -619,7 +650,9 @@ def evaluate(
     if kind in ("isnone", "notnone", "truthy", "cmp"):
         value = _value(tree[1], lookup, params, bindings)
         if value == UNKNOWN:
-            return None
+            # a candidate picked by a name no default decides (analysis/dispatch.py): the
+            # program may reach it, but not surely (what ``surely`` asks)
+            return False if surely and kind == "cmp" and tree[2] == "named" else None
         if kind == "isnone":
             return value is None
         if kind == "notnone":
@@ -633,7 +666,7 @@ def evaluate(
             return right in value if isinstance(value, (str, tuple, list)) else None
         try:
             return {
-                "==": value == right, "!=": value != right,
+                "==": value == right, "named": value == right, "!=": value != right,
                 "<": value < right, "<=": value <= right,
                 ">": value > right, ">=": value >= right,
             }[op]

@@ -305,16 +305,17 @@ class Program:
                 return False, Blame(guarded.path, guarded.span, guarded.text, condition)
         return True, None
 
-    def on_default_path(self, step: Step, params: bool = True) -> bool:
+    def on_default_path(self, step: Step, params: bool = True, surely: bool = False) -> bool:
         """Whether a step runs with the program's default options (``params=False``:
-        only options and constants decide, not the defaults of function parameters)."""
+        only options and constants decide, not the defaults of function parameters;
+        ``surely``: not only in a candidate that a name no default decides may pick)."""
         lookup = self.lookup
         for guarded in step.outer:
-            value = evaluate(guarded.cond.tree, lookup, params, guarded.bindings)
+            value = evaluate(guarded.cond.tree, lookup, params, guarded.bindings, surely)
             if value is not None and value != guarded.cond.polarity:
                 return False
         for cond in step.own_conds():
-            value = evaluate(cond.tree, lookup, params, step.context.bindings)
+            value = evaluate(cond.tree, lookup, params, step.context.bindings, surely)
             if value is not None and value != cond.polarity:
                 return False
         return True
@@ -323,10 +324,15 @@ class Program:
         """Whether the usage at ``position`` is on a branch the default run skips: false
         with the defaults of options, module constants and parameters, and false without
         the parameters' defaults too (a caller may pass another value, so a parameter's
-        default alone does not decide). A library module has no default run."""
-        if self.is_library or self.events[position].default:
+        default alone does not decide). A step in a candidate that only a name no default
+        decides picks (``models.__dict__[name]``, analysis/dispatch.py) may run, but is not
+        what the default run surely runs: skipped too. A library module has no default run."""
+        if self.is_library:
             return False
-        return not self.on_default_path(self.usage_steps[position], params=False)
+        step = self.usage_steps[position]
+        if self.events[position].default:
+            return not self.on_default_path(step, surely=True)
+        return not self.on_default_path(step, params=False)
 
     # ---------------------------------------------------------------- identity
     @property
