@@ -127,3 +127,23 @@ def test_an_op_of_a_candidate_a_program_only_may_reach_is_left_out(project) -> N
     # the key is read at run time: the program may build Up, but not surely
     root = project({**OPS, "train.py": _ops_train("input('architecture: ')")})
     assert [f for f in findings(root) if f[2] == "RPL202"] == []
+
+
+def test_a_module_level_name_for_a_candidate_picks_it(project) -> None:
+    # `mae_vit_large_patch16 = mae_vit_large_patch16_dec512d8b` (MAE's models_mae.py)
+    root = project({
+        **MODELS,
+        "models/small.py": MODELS["models/small.py"].replace("__all__ = ['small']", "__all__ = ['small', 'tiny']")
+        + "\ntiny = small\n",
+        "train.py": _train("args.arch").replace("default='small'", "default='tiny'"),
+    })
+    assert findings(root) == [("models/small.py", 6, "RPL101")]
+
+
+def test_a_default_that_names_no_candidate_may_reach_any(project) -> None:
+    # the name is made elsewhere (another registry, a string built at run time): the
+    # draws of every candidate may run, the first one is reported
+    root = project({**MODELS, "train.py": _train("args.arch").replace("default='small'", "default='resnet18'")})
+    result = check_paths([str(root)]).diagnostics
+    assert [(Path(d.path).name, d.span.start_line, d.code) for d in result] == [("small.py", 6, "RPL101")]
+    assert [(Path(r.path).name, r.span.start_line) for r in result[0].related] == [("noisy.py", 6)]

@@ -138,13 +138,26 @@ def _table_calls(
 ) -> Optional[list[Call]]:
     tree = collector.value_tree(key)
     key_text = collector.text(key)
-    calls = []
+    picks: dict[str, list[str]] = {}
     for name, value in _entries(table):
         target = collector.call_target(value)
-        if target is not None:
-            cond = Cond(("cmp", tree, "named", name), True, f"{key_text} == {name!r}")
-            calls.append(Call(target, span, text, None, None, (*conds, cond), bindings))
+        if target:
+            picks.setdefault(target, []).append(name)
+    names = tuple(name for found in picks.values() for name in found)
+    calls = [
+        Call(target, span, text, None, None, (*conds, _picked(tree, key_text, tuple(found), names)), bindings)
+        for target, found in picks.items()
+    ]
     return calls or None
+
+
+def _picked(tree: Any, key_text: str, found: tuple[str, ...], names: tuple[str, ...]) -> Cond:
+    """The condition under which a dispatch picks the candidate that the names ``found``
+    (of all its names ``names``) pick: the key is one of them. A key whose value is none
+    of the names picks one the analysis does not see (a name made at run time): any
+    candidate may run, none surely does."""
+    text = f"{key_text} == {found[0]!r}" if len(found) == 1 else f"{key_text} in {found!r}"
+    return Cond(("cmp", tree, "named", found, names), True, text)
 
 
 def _entries(table: cst.BaseExpression) -> Iterator[tuple[str, cst.BaseExpression]]:
@@ -170,6 +183,12 @@ def note_binding(collector: Any, name: str, value: cst.BaseExpression, is_dict: 
             and len(value.args) == 1 and not value.args[0].star:
         collector.scope.dicts[name] = value
     note_table(collector, name, value if is_dict else None)
+    if collector.scope is collector.scopes[0]:
+        target = collector.call_target(value) if type(value) is cst.Name else None
+        if target is not None and target.startswith(":"):  # `mae_vit_base = mae_vit_base_dec512`
+            collector.facts.aliases[name] = target
+        else:
+            collector.facts.aliases.pop(name, None)
 
 
 def note_table(collector: Any, name: str, value: Optional[cst.BaseExpression]) -> None:
@@ -215,14 +234,20 @@ def expand(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call
     elif target.endswith(_MEMBERS):
         owner = target[: -len(_MEMBERS)]
         module = None if owner.startswith(":") else index.resolve_module(path, owner)
-        candidates = [(name, f"{owner}.{name}", path) for name in _members(index, module, set())] if module else []
+        members = _members(index, module, set()) if module else {}
+        candidates = [(name, f"{owner}.{member}", path) for name, member in members.items()]
     else:
         candidates = list(_table(index, path, target[: -len(_ENTRIES)]))
+    # one call per function or class: the names that pick the same one (`mae_vit_base =
+    # mae_vit_base_dec512`) are one candidate (a body runs once, under its first call's conditions)
+    picks: dict[tuple[str, str], tuple[str, list[str]]] = {}
     for name, target, where in candidates:
         resolved = index.resolve_call(where, target.replace(REGISTERED, ":", 1))
-        if resolved is None:
-            continue
-        cond = Cond(("cmp", tree, "named", name), True, f"{key_text} == {name!r}")
+        if resolved is not None:
+            picks.setdefault(resolved, (target, []))[1].append(name)
+    names = tuple(name for _, found in picks.values() for name in found)
+    for resolved, (target, found) in picks.items():
+        cond = _picked(tree, key_text, tuple(found), names)
         yield dataclasses.replace(event, target=target, conds=(*event.conds, cond), bindings=bindings), resolved
 
 
@@ -238,19 +263,26 @@ def _submodules(index: "ProgramIndex", path: str, package: str) -> list[str]:
     )
 
 
-def _members(index: "ProgramIndex", module: str, seen: set[str]) -> list[str]:
-    """A module's public functions and classes, with those its star imports bring in."""
+def _members(index: "ProgramIndex", module: str, seen: set[str]) -> dict[str, str]:
+    """A module's public functions and classes, with those its star imports bring in, and
+    its module-level names for one of them (``mae_vit_base = mae_vit_base_dec512``):
+    name -> the function or class it is."""
     if module in seen or len(seen) > 16:
-        return []
+        return {}
     seen.add(module)
     facts = index.facts[module]
-    names = [q for q, fn in facts.functions.items() if fn.qualname == q and "." not in q and not q.startswith("_")]
-    names += [c for c in facts.classes if "." not in c and not c.startswith("_")]
+    names = {q: q for q, fn in facts.functions.items() if fn.qualname == q and "." not in q and not q.startswith("_")}
+    names.update((c, c) for c in facts.classes if "." not in c and not c.startswith("_"))
+    names.update(
+        (alias, target[1:]) for alias, target in facts.aliases.items()
+        if not alias.startswith("_") and target[1:] in names
+    )
     for star in facts.star_imports:
         found = index.resolve_module(module, star)
         if found is not None:
-            names += _members(index, found, seen)
-    return list(dict.fromkeys(names))
+            for name, member in _members(index, found, seen).items():
+                names.setdefault(name, member)
+    return names
 
 
 def _table(index: "ProgramIndex", path: str, owner: str) -> Iterator[tuple[str, str, str]]:

@@ -660,13 +660,18 @@ def evaluate(
         if kind == "truthy":
             return bool(value)
         op, right = tree[2], tree[3]
+        if op == "named":
+            if value not in tree[4]:
+                # the key names a candidate the analysis does not see: any may run, none surely
+                return False if surely else None
+            return value in right
         if op == "in":
             return value in right
         if op == "has":  # a literal string in the value
             return right in value if isinstance(value, (str, tuple, list)) else None
         try:
             return {
-                "==": value == right, "named": value == right, "!=": value != right,
+                "==": value == right, "!=": value != right,
                 "<": value < right, "<=": value <= right,
                 ">": value > right, ">=": value >= right,
             }[op]

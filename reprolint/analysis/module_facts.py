@@ -174,3 +174,5 @@ class ModuleFacts:
     tables: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     # names a registry decorator records -> the module-level function or class
     registered: dict[str, str] = field(default_factory=dict)
+    # module-level names bound to a function or class of the module: name -> ":<its name>"
+    aliases: dict[str, str] = field(default_factory=dict)
