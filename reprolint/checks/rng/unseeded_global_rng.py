@@ -47,8 +47,10 @@ class UnseededGlobalRng(Rule):
     workers when `num_workers > 0`, where torch reseeds them: they need torch's seed.
 
     It is reported once per program, library and cause (never seeded, or seeded only
-    after the draw), at the first draw in execution order; the other draws are related
-    locations, and programs that share the first draw share the finding. A `# noqa` on
+    after the draw), at the first draw in execution order that the default run makes (a
+    draw on a branch its options skip only when every draw is); the other draws that run
+    as it does are related locations, and programs that share the first draw share the
+    finding. A `# noqa` on
     that draw moves the report to the next one. Training and evaluation programs only
     (not tests, `__main__` demos of library modules, or library code); in an evaluation
     program that loads a checkpoint (`load_state_dict`, `torch.load`, `from_pretrained`, a
