@@ -77,18 +77,15 @@ def emit_calls(collector: Any, node: cst.Call) -> bool:
 
 def dispatched_calls(collector: Any, node: cst.Call) -> Optional[list[Call]]:
     """The calls a dispatch by name at ``node`` stands for, or None when ``node`` is no
-    dispatch into project code."""
+    dispatch into project code. (Runs for every call: what a dispatch needs is made only
+    once the call is one.)"""
     func = node.func
-    span = collector.span(node)
-    text = collector.text(func)
-    conds = collector.current_conds()
-    bindings = collector._bindings(node)
     if type(func) is cst.Attribute:
         # `module.Model(...)` of `module = importlib.import_module(...)`, or inline
         imported = collector.dict_value(func.value.value) if type(func.value) is cst.Name else func.value
-        if type(imported) is cst.Call and collector.qualify(imported.func) == "importlib.import_module" \
-                and len(imported.args) == 1 and not imported.args[0].star:
-            return _imported_member_calls(collector, imported.args[0].value, func.attr.value, span, text, conds, bindings)
+        if _imports_by_name(collector, imported):
+            return _imported_member_calls(collector, imported.args[0].value, func.attr.value, *_site(collector, node))
+        return None
     found = _owner_and_key(collector, func)
     if found is None:
         return None
@@ -96,17 +93,32 @@ def dispatched_calls(collector: Any, node: cst.Call) -> Optional[list[Call]]:
     if not is_module:
         table = collector.dict_value(owner.value)  # type: ignore[attr-defined]
         if table is not None:  # a dict written in this module: its entries are known here
-            return _table_calls(collector, table, key, span, text, conds, bindings)
+            return _table_calls(collector, table, key, *_site(collector, node))
         if collector.is_local(owner.value):  # type: ignore[attr-defined]
             return None
     target = collector.call_target(owner)
     if target is None:
         return None
+    span, text, conds, bindings = _site(collector, node)
     name = literal(key)
     if is_module and isinstance(name, str) and name.isidentifier():
         return [Call(f"{target}.{name}", span, text, None, None, conds, bindings)]
     keyed = (*bindings, (KEY, (collector.value_tree(key), collector.text(key))))
     return [Call(target + (_MEMBERS if is_module else _ENTRIES), span, text, None, None, conds, keyed)]
+
+
+def _imports_by_name(collector: Any, node: Any) -> bool:
+    """``importlib.import_module(<one argument>)``."""
+    if type(node) is not cst.Call or len(node.args) != 1 or node.args[0].star:
+        return False
+    func = node.func
+    last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else None
+    return last == "import_module" and collector.qualify(func) == "importlib.import_module"
+
+
+def _site(collector: Any, node: cst.Call) -> tuple[Any, str, tuple[Cond, ...], tuple[tuple[str, Any], ...]]:
+    """Where a dispatched call is, as its calls carry it: span, text, conditions, bindings."""
+    return collector.span(node), collector.text(node.func), collector.current_conds(), collector._bindings(node)
 
 
 def _imported_member_calls(
@@ -179,8 +191,7 @@ def note_binding(collector: Any, name: str, value: cst.BaseExpression, is_dict: 
     """A name bound to a module imported by a run-time name (``module =
     importlib.import_module(f"models.{args.model}")``) is kept with the collector's dict
     literals, for the calls of its members; a module-level dict is recorded as a table."""
-    if type(value) is cst.Call and collector.qualify(value.func) == "importlib.import_module" \
-            and len(value.args) == 1 and not value.args[0].star:
+    if _imports_by_name(collector, value):
         collector.scope.dicts[name] = value
     note_table(collector, name, value if is_dict else None)
     if collector.scope is collector.scopes[0]:
@@ -314,6 +325,7 @@ def _table(index: "ProgramIndex", path: str, owner: str) -> Iterator[tuple[str, 
 # Factories that build a registered model by its name (``timm.create_model(args.model)``,
 # ``build_model(name)``): their first argument (or this keyword) is the registered name.
 _FACTORY = re.compile(r"^(create|build|get|make)_(model|network|net|backbone|encoder|detector|classifier)$")
+_FACTORY_VERBS = ("create_", "build_", "get_", "make_")
 _FACTORY_KEYWORDS = ("model_name", "name", "arch", "model")
 # Decorators that record a model under a name (not `register_notrace_module`, `register_buffer`...)
 _REGISTERING = re.compile(r"^register(_(model|module|backbone|network|net|arch|architecture|detector|classifier))?$")
@@ -332,7 +344,7 @@ def registry_call(collector: Any, node: cst.Call) -> Optional[Call]:
     (:func:`note_registered`), under ``<key> == "<name>"`` per candidate."""
     func = node.func
     last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else None
-    if last is None or not _FACTORY.match(last):
+    if last is None or not last.startswith(_FACTORY_VERBS) or not _FACTORY.match(last):
         return None
     key = next((a.value for a in node.args if a.keyword is None and not a.star), None)
     if key is None:

@@ -218,6 +218,8 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         """A comprehension's targets are its own names: ``f`` in ``[Path(f) for f in
         self.files]`` is the comprehension's variable, not a listing held in an ``f``
         outside it. Only the first iterable is read in the enclosing scope."""
+        if not any(state.listings for state in self._u_states()):
+            return  # no listing held in a name here: nothing to shadow
         own: set[str] = set()
         comp = node.for_in
         while comp is not None:

@@ -539,13 +539,14 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                     else:
                         self._u_bound_qn.pop((id(self.scope), target.value), None)
         self._u_bind_tensor(targets, value)
-        displays = self.u_displays(value)
-        for target in targets:
-            for name_node in target_names(target):
-                if displays:
-                    state.display_names.add(name_node.value)
-                else:
-                    state.display_names.discard(name_node.value)
+        if "matplotlib" in self.uses or "seaborn" in self.uses or state.display_names:
+            displays = self.u_displays(value)
+            for target in targets:
+                for name_node in target_names(target):
+                    if displays:
+                        state.display_names.add(name_node.value)
+                    else:
+                        state.display_names.discard(name_node.value)
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         kind = self._u_kind(value)
