@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, TypeVar
 
 import libcst as cst
 
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from reprolint.analysis.project_index import ProgramIndex
 
 __all__ = [
-    "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "emit_registry", "expand", "is_dispatch", "note_binding", "note_registered",
-    "note_table", "registry_call",
+    "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "emit_registry", "expand", "is_dispatch", "module_member",
+    "note_binding", "note_registered", "note_table", "registry_call",
 ]
 
 # The binding that carries a dispatched call's key: (value tree, source text).
@@ -49,21 +49,34 @@ _REGISTRY = "@registered"  # target: any function or class a registry decorator 
 REGISTERED = "@:"
 
 
-def _owner_and_key(collector: Any, func: cst.BaseExpression) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression, bool]]:
-    """(owner, key, is_module) of ``owner.__dict__[key]``, ``vars(owner)[key]``,
-    ``getattr(owner, key)`` (a module's member) or ``owner[key]`` (a table's entry)."""
+def module_member(
+    collector: Any, func: cst.BaseExpression, getattr_args: tuple[int, ...] = (2, 3),
+) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(owner, key) of a module member picked by a run-time name: ``owner.__dict__[key]``,
+    ``vars(owner)[key]``, ``getattr(owner, key)`` (with as many arguments as
+    ``getattr_args`` allows)."""
     if type(func) is cst.Subscript and len(func.slice) == 1 and type(func.slice[0].slice) is cst.Index:
         key = func.slice[0].slice.value  # type: ignore[attr-defined]
         held = func.value
         if type(held) is cst.Attribute and held.attr.value == "__dict__":
-            return held.value, key, True
+            return held.value, key
         if collector._builtin_call(held, "vars") and len(held.args) == 1:
-            return held.args[0].value, key, True
-        if type(held) is cst.Name:
-            return held, key, False
+            return held.args[0].value, key
         return None
-    if collector._builtin_call(func, "getattr") and len(func.args) == 2:  # type: ignore[attr-defined]
-        return func.args[0].value, func.args[1].value, True  # type: ignore[attr-defined]
+    if collector._builtin_call(func, "getattr") and len(func.args) in getattr_args:  # type: ignore[attr-defined]
+        return func.args[0].value, func.args[1].value  # type: ignore[attr-defined]
+    return None
+
+
+def _owner_and_key(collector: Any, func: cst.BaseExpression) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression, bool]]:
+    """(owner, key, is_module) of a module's member (:func:`module_member`; ``getattr``
+    without a default) or ``owner[key]`` (a table's entry)."""
+    member = module_member(collector, func, getattr_args=(2,))
+    if member is not None:
+        return (*member, True)
+    if type(func) is cst.Subscript and len(func.slice) == 1 and type(func.slice[0].slice) is cst.Index \
+            and type(func.value) is cst.Name:
+        return func.value, func.slice[0].slice.value, False  # type: ignore[attr-defined]
     return None
 
 
@@ -148,28 +161,30 @@ def _table_calls(
     collector: Any, table: cst.BaseExpression, key: cst.BaseExpression, span: Any, text: str,
     conds: tuple[Cond, ...], bindings: tuple[tuple[str, Any], ...],
 ) -> Optional[list[Call]]:
-    tree = collector.value_tree(key)
-    key_text = collector.text(key)
-    picks: dict[str, list[str]] = {}
-    for name, value in _entries(table):
-        target = collector.call_target(value)
-        if target:
-            picks.setdefault(target, []).append(name)
-    names = tuple(name for found in picks.values() for name in found)
+    pairs = ((name, target) for name, value in _entries(table) for target in [collector.call_target(value)] if target)
     calls = [
-        Call(target, span, text, None, None, (*conds, _picked(tree, key_text, tuple(found), names)), bindings)
-        for target, found in picks.items()
+        Call(target, span, text, None, None, (*conds, cond), bindings)
+        for target, cond in _picks(collector.value_tree(key), collector.text(key), pairs)
     ]
     return calls or None
 
 
-def _picked(tree: Any, key_text: str, found: tuple[str, ...], names: tuple[str, ...]) -> Cond:
-    """The condition under which a dispatch picks the candidate that the names ``found``
-    (of all its names ``names``) pick: the key is one of them. A key whose value is none
-    of the names picks one the analysis does not see (a name made at run time): any
-    candidate may run, none surely does."""
-    text = f"{key_text} == {found[0]!r}" if len(found) == 1 else f"{key_text} in {found!r}"
-    return Cond(("cmp", tree, "named", found, names), True, text)
+_Candidate = TypeVar("_Candidate")
+
+
+def _picks(tree: Any, key_text: str, pairs: Iterable[tuple[str, _Candidate]]) -> Iterator[tuple[_Candidate, Cond]]:
+    """Each candidate of ``pairs`` (name, candidate), in the order first named, with the
+    condition under which the dispatch picks it: the key is one of the names that pick it
+    (several when a module-level name stands for another: `mae_vit_base = mae_vit_base_dec512`).
+    A key whose value is none of the names picks one the analysis does not see (a name
+    made at run time): any candidate may run, none surely does."""
+    picks: dict[_Candidate, list[str]] = {}
+    for name, candidate in pairs:
+        picks.setdefault(candidate, []).append(name)
+    names = tuple(name for found in picks.values() for name in found)
+    for candidate, found in picks.items():
+        text = f"{key_text} == {found[0]!r}" if len(found) == 1 else f"{key_text} in {tuple(found)!r}"
+        yield candidate, Cond(("cmp", tree, "named", tuple(found), names), True, text)
 
 
 def _entries(table: cst.BaseExpression) -> Iterator[tuple[str, cst.BaseExpression]]:
@@ -249,17 +264,17 @@ def expand(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call
         candidates = [(name, f"{owner}.{member}", path) for name, member in members.items()]
     else:
         candidates = list(_table(index, path, target[: -len(_ENTRIES)]))
-    # one call per function or class: the names that pick the same one (`mae_vit_base =
-    # mae_vit_base_dec512`) are one candidate (a body runs once, under its first call's conditions)
-    picks: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    # one call per function or class: the names that pick the same one are one candidate
+    # (a body runs once, under its first call's conditions)
+    targets: dict[tuple[str, str], str] = {}
+    pairs = []
     for name, target, where in candidates:
         resolved = index.resolve_call(where, target.replace(REGISTERED, ":", 1))
         if resolved is not None:
-            picks.setdefault(resolved, (target, []))[1].append(name)
-    names = tuple(name for _, found in picks.values() for name in found)
-    for resolved, (target, found) in picks.items():
-        cond = _picked(tree, key_text, tuple(found), names)
-        yield dataclasses.replace(event, target=target, conds=(*event.conds, cond), bindings=bindings), resolved
+            targets.setdefault(resolved, target)
+            pairs.append((name, resolved))
+    for resolved, cond in _picks(tree, key_text, pairs):
+        yield dataclasses.replace(event, target=targets[resolved], conds=(*event.conds, cond), bindings=bindings), resolved
 
 
 def _submodules(index: "ProgramIndex", path: str, package: str) -> list[str]:

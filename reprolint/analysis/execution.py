@@ -498,9 +498,9 @@ class _Walker:
                 steps.append(Step(event, path, outer, via, context))
             elif kind == _CALL:
                 file, qualname = extra
-                if file not in self.ran_modules and event.target.startswith(dispatch.REGISTERED):
-                    continue  # `create_model(name)`: a module not imported registered nothing
                 if file not in self.ran_modules:
+                    if event.target.startswith(dispatch.REGISTERED):
+                        continue  # `create_model(name)`: a module not imported registered nothing
                     # Calling into a module means it was imported (maybe by a path we missed).
                     self.run_module(file, importer=path)
                 step = Step(event, path, outer, via, context)

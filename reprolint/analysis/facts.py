@@ -663,20 +663,11 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         """The qualified name of a module member picked by a run-time name:
         ``mod.__dict__[key]``, ``vars(mod)[key]``, ``getattr(mod, key)`` give ``mod.key``
         for a literal key, else ``mod.*``."""
-        owner: Optional[cst.BaseExpression] = None
-        key: Optional[cst.BaseExpression] = None
-        if isinstance(func, cst.Subscript) and len(func.slice) == 1 and isinstance(func.slice[0].slice, cst.Index):
-            key, held = func.slice[0].slice.value, func.value
-            if isinstance(held, cst.Attribute) and held.attr.value == "__dict__":
-                owner = held.value
-            elif self._builtin_call(held, "vars") and len(held.args) == 1:  # type: ignore[arg-type]
-                owner = held.args[0].value  # type: ignore[attr-defined]
-        elif self._builtin_call(func, "getattr") and len(func.args) in (2, 3):  # type: ignore[attr-defined]
-            owner, key = func.args[0].value, func.args[1].value  # type: ignore[attr-defined]
-        module = self.qualify(owner) if owner is not None else None
-        if module is None or key is None:
+        member = dispatch.module_member(self, func)
+        module = self.qualify(member[0]) if member is not None else None
+        if member is None or module is None:
             return None
-        name = _literal(key)
+        name = _literal(member[1])
         return f"{module}.{name}" if isinstance(name, str) and name.isidentifier() else f"{module}.*"
 
     def _builtin_call(self, node: cst.BaseExpression, name: str) -> bool:

@@ -182,12 +182,12 @@ PURE_BUILTINS = frozenset({
 })
 
 
-# Libraries whose functions keep state between calls (global RNGs, training state).
 # Libraries that draw figures: what they are given is displayed, not computed on.
 _DISPLAY_LIBRARIES = ("matplotlib.", "seaborn.")
 # ... except its image readers, which load data (``plt.imread(path)``)
 _IMAGE_READERS = frozenset({"matplotlib.pyplot.imread", "matplotlib.image.imread"})
 
+# Libraries whose functions keep state between calls (global RNGs, training state).
 _STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
 
 
@@ -400,11 +400,7 @@ class ListingOrderFacts:
             # `files.extend(glob(p))` is `files += glob(p)`: the name holds the listing
             self._u_extend_listing(func.value, node.args[0].value)  # type: ignore[attr-defined]
         if type(func) is cst.Name and func.value == "next" and node.args and not self.is_local("next"):  # type: ignore[attr-defined]
-            # `next(Path(d).glob("*.xml"))`: the first match, as `glob(...)[0]` (visit_Subscript)
-            first = node.args[0].value
-            root = self._u_listing_root(first)
-            if root is not None and root[0] is first and "glob" in root[1] and _one_match_pattern(first):
-                self._u_unordered.add(id(first))
+            self._u_first_match(node.args[0].value)  # `next(Path(d).glob("*.xml"))`, as `glob(...)[0]`
         if isinstance(func, cst.Name) and func.value == "bool" and len(node.args) == 1 \
                 and not self.is_local("bool"):  # type: ignore[attr-defined]
             self.u_truth_test(node.args[0].value)  # type: ignore[attr-defined]  # empty or not: no order
@@ -536,9 +532,15 @@ class ListingOrderFacts:
                     self._u_claimed.add(id(node.value))
                     return
         elif isinstance(node.value, cst.Call):
-            root = self._u_listing_root(node.value)
-            if root is not None and root[0] is node.value and "glob" in root[1] and _one_match_pattern(node.value):
-                self._u_unordered.add(id(node.value))
+            self._u_first_match(node.value)
+
+    def _u_first_match(self, value: cst.BaseExpression) -> None:
+        """The first entry of a glob whose pattern names particular files (``glob(p)[0]``,
+        ``next(Path(d).glob("*.xml"))``): the one match it is expected to have, whatever
+        the order."""
+        root = self._u_listing_root(value)
+        if root is not None and root[0] is value and "glob" in root[1] and _one_match_pattern(value):  # type: ignore[arg-type]
+            self._u_unordered.add(id(value))
 
     def _u_single_element(self, name: str) -> bool:
         """Inside ``if len(<name>) == 1:`` (its body, not its ``else``): the list has one
