@@ -137,22 +137,28 @@ def test_a_conditional_expression_guards_its_seed_like_an_if() -> None:
 
 
 @pytest.mark.parametrize(
-    "guard, reported",
+    "guard, build, reported",
     [
-        ("if args.bilinear:", False),  # an option off by default decides: not run
-        ("if BILINEAR:", False),  # a module constant decides
-        ("if bilinear:", True),  # a parameter: callers may pass True, so it stays reported
+        ("if args.bilinear:", "Up()", False),  # an option off by default decides: not run
+        ("if BILINEAR:", "Up()", False),  # a module constant decides
+        # a parameter: the call that runs the body leaves it out, so its default decides
+        ("if bilinear:", "Up()", False),
+        # ... unless a call passes another value, or one the source does not show
+        ("if bilinear:", "Up(bilinear=True)", True),
+        ("if bilinear:", "Up(bilinear=len(sys.argv) > 1)", True),
+        ("if bilinear:", "Up(**vars(args))", True),
+        ("if bilinear:", "Up(); Up(True)", True),
     ],
 )
-def test_an_op_on_a_branch_the_default_run_skips_is_not_reported(guard: str, reported: bool) -> None:
+def test_an_op_on_a_branch_the_default_run_skips_is_not_reported(guard: str, build: str, reported: bool) -> None:
     source = (
-        "import argparse, torch\nfrom torch import nn\np = argparse.ArgumentParser()\n"
+        "import argparse, sys, torch\nfrom torch import nn\np = argparse.ArgumentParser()\n"
         "p.add_argument('--bilinear', action='store_true')\nargs = p.parse_args()\nBILINEAR = False\n\n"
         "class Up(nn.Module):\n    def __init__(self, bilinear=False):\n        super().__init__()\n"
         f"        {guard}\n            self.up = nn.Upsample(scale_factor=2, mode='bilinear')\n"
         "        else:\n            self.up = nn.ConvTranspose2d(3, 3, 2, stride=2)\n\n"
         "    def forward(self, x):\n        return self.up(x)\n\n"
-        "torch.manual_seed(0)\nmodel = Up().cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        f"torch.manual_seed(0)\nmodel = {build.replace('; ', '.cuda(); ')}.cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
         "model(torch.ones(1, 3, 4, 4).cuda()).sum().backward()\nopt.step()\n"
     )
     lines = [d.span.start_line for d in check_sources({"train.py": source}) if d.code == "RPL202"]

@@ -18,10 +18,13 @@ from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.module_facts import Cond
 from reprolint.analysis.values import UNKNOWN
 
-__all__ = ["SPREAD", "ConditionFacts", "env_default", "is_main_guard"]
+__all__ = ["DEFAULTS", "SPREAD", "ConditionFacts", "env_default", "is_main_guard"]
 
 # The binding a call with `*args` or `**kwargs` carries: it may pass any parameter.
 SPREAD = "*"
+# A call's bindings hold this name when the call passes every argument visibly (no
+# `*args`/`**kwargs`): a parameter it leaves out takes the callee's default.
+DEFAULTS = "**defaults"
 
 
 def is_main_guard(test: cst.BaseExpression) -> bool:
@@ -147,17 +150,19 @@ class ConditionFacts:
             # a positional argument is bound by its place ("#0"), named once the callee is known
             name = arg.keyword.value if arg.keyword is not None else f"#{index}"
             value = _literal(arg.value)
+            tree: Any = ("unknown",)  # passed, its value not known: the default does not hold
             if value != UNKNOWN:
-                out.append((name, ("const", value)))
+                tree = ("const", value)
             elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
                     and arg.value.value.value not in ("self", "cls"):
-                out.append((name, ("attr", arg.value.attr.value)))
+                tree = ("attr", arg.value.attr.value)
             elif isinstance(arg.value, cst.Name):
                 # a module constant, or a parameter of this function passed on
                 # (`conv_nd(dims, ...)`): the walker resolves it from this function's own call
-                tree = self.value_tree(arg.value)
-                if tree[0] == "const":
-                    out.append((name, tree))
+                named = self.value_tree(arg.value)
+                if named[0] == "const":
+                    tree = named
+            out.append((name, tree))
         return tuple(out)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from reprolint.analysis import dispatch
-from reprolint.analysis.condition_facts import SPREAD
+from reprolint.analysis.condition_facts import DEFAULTS, SPREAD
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.usage_events import Usage
 
@@ -147,6 +147,10 @@ class Execution:
     entry: str
     steps: list[Step] = field(default_factory=list)
     modules: list[str] = field(default_factory=list)
+    # ids of bindings (``StepContext.bindings``) of a function called again with other
+    # arguments after its body ran: the defaults of what the first call left out (its
+    # DEFAULTS entry) do not surely hold in that body
+    rebound: set[int] = field(default_factory=set)
 
 
 class _Function(NamedTuple):
@@ -312,6 +316,8 @@ class _Walker:
         self.depth = 0
         self.skip_seeds = False  # running a plain function no call reaches
         self.called: set[tuple[str, str]] = set()  # bodies run at a resolved call
+        # the bindings a body ran with (those of the first call that ran it)
+        self.first_bindings: dict[tuple[str, str], tuple[tuple[str, Any], ...]] = {}
         # a body's conditions at the calls that ran it: the same at every call, else ()
         self.called_under: dict[tuple[str, str], tuple[GuardedCond, ...]] = {}
         self.called_classes: set[tuple[str, str]] = set()  # (file, class) of a method in `called`
@@ -517,8 +523,18 @@ class _Walker:
                     bindings = _named(event.bindings, self.index.facts[file].functions.get(qualname), dot)
                     if bindings:
                         bindings = _passed_on(bindings, context)
+                    if all(name != SPREAD for name, _ in bindings):
+                        bindings = (*bindings, (DEFAULTS, ("unknown",)))  # left out: the default
+                    self.first_bindings[extra] = bindings
                     called = StepContext(context.phase, context.in_worker, context.no_grad, context.uncalled, bindings)
                     self.run_function(file, qualname, step.conds, via or At(path, event), called)
+                else:
+                    first = self.first_bindings.get(extra)
+                    if first is not None and id(first) not in self.out.rebound and \
+                            _named(event.bindings, self.index.facts[file].functions.get(qualname), dot) != first[:-1]:
+                        # called again with other arguments: the body ran with the first
+                        # call's, so a parameter's default no longer surely holds there
+                        self.out.rebound.add(id(first))
             elif kind == _SEED:
                 if not self.skip_seeds:
                     steps.append(Step(event, path, outer, via, context))
@@ -687,7 +703,9 @@ def _value(tree: Any, lookup: Callable[[str], Any], params: bool = True, binding
         bound = next((value for name, value in bindings if name == tree[3]), None)
         if bound is not None:
             return _value(bound, lookup)
-        return tree[1] if params else UNKNOWN
+        if params or (bindings and bindings[-1][0] == DEFAULTS):
+            return tree[1]  # the call that ran the body left it out: its default
+        return UNKNOWN
     if tree[0] == "attr":
         return lookup(tree[1])
     return UNKNOWN

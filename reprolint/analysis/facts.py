@@ -353,7 +353,6 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 if dest is not None:
                     params[dest] = default
                     self.facts.arg_defaults.setdefault(dest, default)
-        pandas.note_parameters(self, node.params)
         outer = self.scope
         qualname = f"{outer.name}{node.name.value}"
         # a function defined inside a `@torch.no_grad()` one runs under it: it exists only
@@ -371,6 +370,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             _Scope("function", f"{qualname}.", fn.events, params=params,
                    class_name=outer.class_name if outer.kind == "class" else None)
         )
+        self.usage_parameters(node.params)
         self.walk(node.body)
         self.scopes.pop()
         self.conds = saved_conds

@@ -119,6 +119,19 @@ def _keeps_reduced_dim(node: cst.Call, dim: int) -> bool:
 # The axes a gather's index is looked at along (``width1:<dim>`` kinds of a bound name).
 _GATHER_AXES = (-1, 1, 0, 2)
 
+# Device names of accelerators other than CUDA, as a device string or `.type` holds them.
+_OTHER_DEVICES = ("mps", "xla", "tpu", "xpu", "npu", "hpu", "cpu")
+# Calls that hold on a machine whose tensors live on another accelerator than CUDA.
+_OTHER_AVAILABLE = frozenset({
+    "torch.backends.mps.is_available", "torch.mps.is_available", "torch.xpu.is_available",
+})
+
+
+def _device_literal(node: cst.BaseExpression) -> Optional[str]:
+    """The device a literal names (``"mps"``, ``"cuda:0"`` -> "cuda"), else None."""
+    value = _literal(node)
+    return value.split(":", 1)[0].lower() if isinstance(value, str) and value != UNKNOWN else None
+
 
 _ADAPTIVE_AVG_POOLS = frozenset({
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
@@ -159,6 +172,7 @@ class OpUsageFacts:
     _u_tensor_kinds: dict[tuple[int, str], frozenset[str]]
     _u_loss_modules: dict[tuple[Any, str], tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]]]
     _u_params: dict[str, set[str]]
+    _u_int_attrs: dict[str, set[str]]
     _u_written: set[int]
     _u_shadow: dict[int, dict[str, frozenset[str]]]
     _u_at: int
@@ -293,7 +307,7 @@ class OpUsageFacts:
         value reads the names as they were before the assignment (``x = F.interpolate(x,
         ...)``): the old kinds of a rebound name are kept for the calls and subscripts of
         the value (see :meth:`_u_bound_kinds`)."""
-        from reprolint.analysis.tensor_facts import PARAMETER, expression_kinds
+        from reprolint.analysis.tensor_facts import PARAMETER, PY_INT, expression_kinds
 
         self._u_at = 0  # the names as they are now, not as an op inside an earlier value saw them
         kinds = expression_kinds(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
@@ -302,17 +316,20 @@ class OpUsageFacts:
             widths = [f"width1:{axis}" for axis in _GATHER_AXES if _width_one(value, axis)]
             if widths:
                 kinds = kinds | frozenset(widths)
+        if self._u_python_int(value):
+            kinds = kinds | {PY_INT}
         loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
         for target in targets:
             if isinstance(target, cst.Subscript):
                 self._u_written.add(id(target))
             attr = self_attr(target)
             if attr is not None and self.current_class() is not None:  # type: ignore[attr-defined]
-                params = self._u_params.setdefault(self.current_class(), set())  # type: ignore[attr-defined]
-                if PARAMETER in kinds:
-                    params.add(attr)
-                else:
-                    params.discard(attr)
+                for held, kind in ((self._u_params, PARAMETER), (self._u_int_attrs, PY_INT)):
+                    attrs = held.setdefault(self.current_class(), set())  # type: ignore[attr-defined]
+                    if kind in kinds:
+                        attrs.add(attr)
+                    else:
+                        attrs.discard(attr)
             if isinstance(target, cst.Name):
                 old = self._u_bound_kinds(target.value)
                 if old and mentions_of(value, target.value):
@@ -329,6 +346,20 @@ class OpUsageFacts:
                 self._u_loss_modules[key] = (loss, *self._u_op_arguments(value))
             else:
                 self._u_loss_modules.pop(key, None)
+
+    def _u_bind_parameters(self, params: cst.Parameters) -> None:
+        """A function's parameters in its scope: one annotated ``int`` or defaulting to an
+        integer literal holds a Python int (``def repeat_kv(x, n_rep: int)``); the others
+        hold nothing the source shows yet."""
+        from reprolint.analysis.tensor_facts import PY_INT
+
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            default = param.default
+            held = (type(annotation) is cst.Name and annotation.value == "int") or (
+                annotation is None and type(default) is cst.Integer
+            )
+            self._u_tensor_kinds[(id(self.scope), param.name.value)] = frozenset({PY_INT}) if held else frozenset()
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         self._u_parameter_index(node)
@@ -417,9 +448,16 @@ class OpUsageFacts:
         or ``int(...)``, or integer arithmetic of them with plain reads (names or attributes
         that hold no tensor here), and a floor division of plain reads
         (``self.num_heads // self.num_kv_heads``, the grouped-query attention idiom)."""
+        from reprolint.analysis.tensor_facts import PY_INT
+
         kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
         if kind is cst.Integer:
             return True
+        if kind is cst.Name:  # `n_rep: int`, `q_per_kv = n_head // n_query_groups`
+            return PY_INT in self._u_bound_kinds(node.value)  # type: ignore[attr-defined]
+        if kind is cst.Attribute:  # `self.n_rep = n_heads // n_kv_heads` in this class
+            attr = self_attr(node)
+            return attr is not None and attr in self._u_int_attrs.get(self.current_class() or "", ())  # type: ignore[attr-defined]
         if kind is cst.Call:
             func = node.func  # type: ignore[attr-defined]
             return type(func) is cst.Name and func.value in ("len", "int") and not self.is_local(func.value)  # type: ignore[attr-defined]
@@ -441,10 +479,41 @@ class OpUsageFacts:
         """A name or attribute read that holds no tensor the source shows (not a torch
         module attribute, not a name bound to a tensor here)."""
         if type(node) is cst.Name:
-            return not self._u_bound_kinds(node.value)  # type: ignore[attr-defined]
+            return not self._u_bound_kinds(node.value) - {"python-int"}  # type: ignore[attr-defined]
         if type(node) is cst.Attribute:
             qualified = self.qualify(node) or ""  # type: ignore[attr-defined]
             return not qualified.startswith(("torch", "numpy", "tensorflow", "jax"))
+        return False
+
+    def _u_not_cuda(self, test: cst.BaseExpression, polarity: bool) -> bool:
+        """A branch test that, where it holds as ``polarity``, says the device is not CUDA:
+        ``device == "mps"``, ``args.device in ("cpu", "mps")``, ``torch.backends.mps.is_available()``,
+        the else of ``device.type == "cuda"``, ``not torch.cuda.is_available()``."""
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
+            return self._u_not_cuda(test.expression, not polarity)  # type: ignore[attr-defined]
+        if type(test) is cst.BooleanOperation:
+            both = (self._u_not_cuda(test.left, polarity), self._u_not_cuda(test.right, polarity))  # type: ignore[attr-defined]
+            return any(both) if (type(test.operator) is cst.And) == polarity else all(both)  # type: ignore[attr-defined]
+        if type(test) is cst.Call:
+            qualified = self.qualify(test.func) or ""  # type: ignore[attr-defined]
+            return (polarity and qualified in _OTHER_AVAILABLE) or (
+                not polarity and qualified == "torch.cuda.is_available"
+            )
+        if type(test) is not cst.Comparison or len(test.comparisons) != 1:  # type: ignore[attr-defined]
+            return False
+        comparison = test.comparisons[0]  # type: ignore[attr-defined]
+        operator = type(comparison.operator)
+        sides = (test.left, comparison.comparator)  # type: ignore[attr-defined]
+        names = [n for n in map(_device_literal, sides) if n is not None]
+        if operator is cst.In and polarity and type(comparison.comparator) in (cst.Tuple, cst.List, cst.Set):
+            names = [_device_literal(e.value) for e in comparison.comparator.elements]
+            return bool(names) and all(n in _OTHER_DEVICES for n in names)
+        if len(names) != 1:
+            return False
+        if operator is cst.Equal:
+            return names[0] in _OTHER_DEVICES if polarity else names[0] == "cuda"
+        if operator is cst.NotEqual:
+            return names[0] == "cuda" if polarity else names[0] in _OTHER_DEVICES
         return False
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
@@ -454,6 +523,8 @@ class OpUsageFacts:
         self._u_at = id(node)
 
         facts: list[str] = []
+        if any(self._u_not_cuda(test, polarity) for _, polarity, test in self.conds):  # type: ignore[attr-defined]
+            facts.append("not-cuda-branch")  # `if device == "mps":`: another device's tensors
         method = name.startswith("Tensor.")
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
@@ -475,7 +546,7 @@ class OpUsageFacts:
         attr = self_attr(source) if source is not None else None
         if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
             facts.append("no-grad-input")
-        if name.endswith(("index_add", "index_add_", "index_select")):
+        if name.endswith(("index_add", "index_add_", "index_select", "index_copy", "index_copy_")):
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
             if index is not None and self._u_unique_index(index):
                 facts.append("index-unique")

@@ -179,6 +179,7 @@ class Program:
         self.entry = execution.entry
         self.steps: list[Step] = execution.steps
         self.modules: list[str] = execution.modules
+        self.rebound = execution.rebound
         self.is_library = library
         # Option defaults of every module the program runs (the first module to define
         # a name wins): conditions are evaluated with these final values, wherever
@@ -311,14 +312,19 @@ class Program:
         ``surely``: not only in a candidate that a name no default decides may pick)."""
         lookup = self.lookup
         for guarded in step.outer:
-            value = evaluate(guarded.cond.tree, lookup, params, guarded.bindings, surely)
+            value = evaluate(guarded.cond.tree, lookup, params, self._sure(guarded.bindings), surely)
             if value is not None and value != guarded.cond.polarity:
                 return False
         for cond in step.own_conds():
-            value = evaluate(cond.tree, lookup, params, step.context.bindings, surely)
+            value = evaluate(cond.tree, lookup, params, self._sure(step.context.bindings), surely)
             if value is not None and value != cond.polarity:
                 return False
         return True
+
+    def _sure(self, bindings: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+        """A body's bindings, less the defaults of what its first call left out when
+        another call of it passes other arguments (``Execution.rebound``)."""
+        return bindings[:-1] if self.rebound and id(bindings) in self.rebound else bindings
 
     def skips(self, position: int) -> bool:
         """Whether the usage at ``position`` is on a branch the default run skips: false

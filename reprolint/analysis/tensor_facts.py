@@ -31,7 +31,7 @@ from reprolint.analysis.cst_helpers import find_argument, literal as _literal
 from reprolint.analysis.values import UNKNOWN
 
 __all__ = [
-    "INTEGER", "NO_GRAD", "PARAMETER", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
+    "INTEGER", "NO_GRAD", "PARAMETER", "PY_INT", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
     "no_grad_kind", "parameter_kind", "spatial_kind",
 ]
 
@@ -39,6 +39,7 @@ SPATIAL = "spatial"
 INTEGER = "integer"
 PARAMETER = "parameter"
 NO_GRAD = "no-grad"
+PY_INT = "python-int"  # a Python int, no tensor (``n_rep: int``, ``h = n_head // n_kv_heads``)
 
 Qualify = Callable[[cst.BaseExpression], Optional[str]]
 Bound = Callable[[str], frozenset[str]]

@@ -204,6 +204,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         # and the constructor's literal arguments (``reduction="none"``)
         self._u_loss_modules: dict[tuple[Any, str], tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]]] = {}
         self._u_params: dict[str, set[str]] = {}  # class -> attrs bound to nn.Parameter(...)
+        self._u_int_attrs: dict[str, set[str]] = {}  # class -> attrs bound to a Python int
         self._u_written: set[int] = set()  # subscripts assigned to (t[i] = v, t[i] += v)
         # call/subscript inside an assigned value -> old kinds of the names it rebinds
         self._u_shadow: dict[int, dict[str, frozenset[str]]] = {}
@@ -491,6 +492,13 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         return receiver is not None and self._u_text(receiver) in self._u_compiled
 
     # ------------------------------------------------------------------ assignments
+    def usage_parameters(self, params: cst.Parameters) -> None:
+        """Hook from ``visit_FunctionDef``, once the function's scope is entered."""
+        from reprolint.analysis.calls import pandas
+
+        pandas.note_parameters(self, params)
+        self._u_bind_parameters(params)
+
     def usage_assign(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
         """Hook from ``visit_Assign``/``visit_AnnAssign`` (before the value is walked)."""
 

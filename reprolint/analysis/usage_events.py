@@ -192,7 +192,7 @@ class OpCall(_KeywordCall):
     # backward scatter-add writes each input element at most once), "no-grad-input"
     # (no gradient flows through it: its input is a registered buffer, or it is a TF
     # call in top-level code outside the GradientTape blocks of an eager program),
-    # "index-unique" (an ``index_add_``/``index_select`` whose 1-D index visibly repeats
+    # "index-unique" (an ``index_add_``/``index_select``/``index_copy_`` whose 1-D index visibly repeats
     # no value: ``mask.nonzero().squeeze(-1)``, ``torch.unique``, ``arange``, ``randperm``;
     # no two atomic adds land on one element, so the sum is the same on every run),
     # "output-size-one" (an adaptive average pooling to size 1 on every axis, which

@@ -62,10 +62,16 @@ REPEATS = [
     # Python ints the source shows as such: grouped-query attention's head ratio, a length
     ("x.repeat_interleave(heads // kv_heads, dim=0)", True),
     ("x.repeat_interleave(len(names), dim=1)", True),
+    # a name bound to such an int, and a name bound to a tensor of repeats
+    ("x.repeat_interleave(q_per_kv, dim=0)", True),
+    ("x.repeat_interleave(counts, dim=0)", False),
     # arithmetic on a tensor of repeats is a tensor
     ("x.repeat_interleave(counts * 2, dim=0)", False),
 ]
-NAMES = "heads, kv_heads = 8, 4\nnames = ['a', 'b']\ncounts = torch.tensor([1, 2, 3])\n"
+NAMES = (
+    "heads, kv_heads = 8, 4\nq_per_kv = heads // kv_heads\nnames = ['a', 'b']\n"
+    "counts = torch.tensor([1, 2, 3])\n"
+)
 
 
 @pytest.mark.parametrize(("expression", "scalar"), REPEATS)
@@ -91,6 +97,52 @@ def test_rpl201_reports_repeat_interleave_exactly_when_its_backward_indexes(expr
         for d in check_source(source, path="train.py")
     )
     assert reported is not scalar, expression
+
+
+GQA = """
+import torch
+import torch.nn as nn
+
+
+def repeat_kv(hidden: {annotation}, n_rep: {annotation}):
+    return hidden.repeat_interleave(n_rep, dim=1)
+
+
+class Attention(nn.Module):
+    def __init__(self, n_heads=8, n_kv_heads=2):
+        super().__init__()
+        self.n_rep = {attribute}
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return repeat_kv(self.proj(x), self.n_rep)
+
+
+torch.manual_seed(0)
+model = Attention().cuda()
+model(torch.randn(2, 3, 4, device="cuda")).sum().backward()
+"""
+
+
+@pytest.mark.parametrize(("annotation", "attribute", "scalar"), [
+    ("int", "n_heads // n_kv_heads", True),
+    ("torch.Tensor", "torch.tensor([4, 4, 4])", False),
+])
+def test_repeats_held_by_an_annotated_parameter_follow_what_the_function_receives(annotation, attribute, scalar):
+    """A parameter annotated ``int`` holds a Python int (and a ``self`` attribute set
+    from the head counts is one): the call is the view-backed repeat. The same function
+    receiving a tensor of repeats indexes, and is reported."""
+    scope: dict = {"torch": torch, "nn": nn}
+    header, _, _ = GQA.format(annotation=annotation, attribute=attribute).partition("torch.manual_seed")
+    exec(header, scope)  # noqa: S102 - our own source
+    out = scope["Attention"]()(torch.randn(2, 3, 4))
+    assert ("IndexSelect" in type(out.grad_fn).__name__) is not scalar
+    source = GQA.format(annotation=annotation, attribute=attribute)
+    reported = [
+        d for d in check_source(source, path="train.py")
+        if d.code == "RPL201" or d.code == "RPL301" and any(r.span.start_line == 7 for r in d.related)
+    ]
+    assert bool(reported) is not scalar
 
 
 def test_repeat_interleave_with_integer_repeats_is_reported_for_a_torch_before_2_1():

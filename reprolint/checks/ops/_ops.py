@@ -65,8 +65,8 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             if program.skips(position):
                 # on a branch the default options do not take (`if args.bilinear:`, a module
                 # constant): not what this program runs (another program that takes it
-                # decides). A parameter's default alone does not decide: callers may pass
-                # another value (`UNet(bilinear=True)`).
+                # decides). A parameter's default decides only where the calls that run
+                # the function leave it out (`UNet(bilinear=True)` passes another value).
                 reached.add((path, usage.span))
                 continue
             reached.add((path, usage.span))
@@ -130,10 +130,15 @@ def _kernels_that_run(program: Program, position: int, usage: OpCall, version: s
     """The catalog entries the call matches whose kernel runs with these arguments, in a
     program on CUDA (``cuda``) or not: no backward where no gradient flows, no atomic
     collision on a unique index, no pooling kernel for a global mean, no index backward
-    for integer repeats, no CPU path for a parameter that lives on the GPU."""
+    for integer repeats, no CPU path for a parameter that lives on the GPU, no CUDA
+    kernel in DataLoader worker processes (a dataset's ``__getitem__`` and the transforms
+    it calls work on CPU tensors) or on a branch taken only on another device (``if
+    device == "mps":``)."""
+    in_worker = program.usage_steps[position].context.in_worker
     return [
         m for m in match_op(usage, version, cuda=cuda, training=program.trains)
-        if not (m.entry.backward_only and no_backward(program, position, usage))
+        if not (m.entry.cuda_only and (in_worker or "not-cuda-branch" in usage.facts))
+        and not (m.entry.backward_only and no_backward(program, position, usage))
         and not no_collision(m, usage)
         and not global_mean(m, usage)
         and not expanded_repeat(m, usage, version)
@@ -169,16 +174,19 @@ def without_deterministic_mode(ctx: CheckContext) -> list[Program]:
 def no_backward(program: Program, position: int, usage: OpCall) -> bool:
     """No gradient flows through this call, so a backward-only kernel never runs: it
     runs under ``torch.no_grad()``/``inference_mode()`` (its own block or a caller's),
-    on a registered buffer, or the collector saw that its backward has nothing to
+    in a DataLoader worker (a sample leaves the worker without its autograd graph), on a
+    registered buffer, or the collector saw that its backward has nothing to
     accumulate (``usage.facts``: a gather with an index of width 1 along ``dim``)."""
-    if program.usage_steps[position].context.no_grad:
+    context = program.usage_steps[position].context
+    if context.no_grad or context.in_worker:
         return True
     return bool({"no-grad-input", "index-width-1"} & set(usage.facts))
 
 
 # Index accumulations (forward, or the backward of an index lookup) whose atomic adds
-# collide only when the index repeats a value.
-_INDEX_ACCUMULATIONS = frozenset({"index-add-cuda", "index-select-backward-cuda"})
+# collide only when the index repeats a value, and index writes whose surviving value is
+# undefined only then.
+_INDEX_ACCUMULATIONS = frozenset({"index-add-cuda", "index-select-backward-cuda", "index-copy"})
 
 
 def no_collision(match: OpMatch, usage: OpCall) -> bool:

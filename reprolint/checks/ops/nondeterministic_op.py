@@ -62,6 +62,8 @@ class NondeterministicOp(Rule):
     mixture-of-experts layer adding each expert's tokens back), `torch.unique`,
     `torch.arange`, `torch.randperm`, or a name bound to one in the same function. Each
     element then receives a single atomic add, so the result is the same on every run.
+    The same holds for `index_copy_` (a key/value cache written at `arange` positions):
+    each slot gets one value.
     The tuple form `torch.where(mask)[0]` / `nonzero(as_tuple=True)[0]` still counts:
     on a 2-D mask its row indices repeat.
     A `gather` along dim 1/-1 whose index has width 1 is not reported as backward
@@ -84,9 +86,13 @@ class NondeterministicOp(Rule):
     being passed on (a callback) is a blind spot of this.
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
     without `dim=`) are matched only when called as `torch.X(...)`.
+    Not in DataLoader worker processes (a dataset's `__getitem__` and the transforms it
+    calls work on CPU tensors), nor on a branch taken only on another device (`if
+    device == "mps":`, `if device.type != "cuda":`, `torch.backends.mps.is_available()`).
     `repeat_interleave` with a Python int for `repeats` (a literal, `len(...)`, integer
     arithmetic of names and attributes holding no tensor, such as `self.num_heads //
-    self.num_kv_heads`) is not reported from
+    self.num_kv_heads`, a name or `self` attribute bound to one, a parameter annotated
+    `int`) is not reported from
     torch 2.1 on: it is computed as an expand and a copy, whose backward is a plain
     sum; with a tensor of repeats (or before 2.1, when integer repeats were turned into
     one) it indexes with `index_select`, whose CUDA backward adds atomically.

@@ -61,9 +61,14 @@ class OpWithoutDeterministicImpl(Rule):
       so it is not reported; any other size, `(1, None)` (which keeps an input size)
       or a size held in a variable runs the adaptive pooling kernel and is.
 
+    Not on a branch the default run skips: an option's or constant's default, or a
+    parameter's default where the calls that run the function leave it out (`def
+    sample(logits, top_p=None): if top_p is not None: ...cumsum...` called as
+    `sample(logits)`; a call passing another value, or `**kwargs`, keeps it reported).
     Not in a module written for another accelerator (one importing `torch_npu` and
-    the like at its top level), nor in a plain function no call of the program reaches:
-    the same cases as RPL201 (`reprolint explain RPL201`).
+    the like at its top level), in DataLoader worker processes, on a branch taken only
+    on another device, nor in a plain function no call of the program reaches: the
+    same cases as RPL201 (`reprolint explain RPL201`).
     Blind spots: shapes decided only at run time (the output of `model(x)` fed to a
     loss), a wrapper called with another mode than its parameter's default, and ops
     reached inside library code (a torchvision model's pooling) are not seen.
