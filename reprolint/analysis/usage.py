@@ -597,6 +597,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                     key = (self.current_class() or "", self_attr(target))  # type: ignore[attr-defined]
                     self._u_attr_listings[key] = [root[0], root[1], False, False]
         else:
+            self._u_derived_fill(names, value)
             derived = self._u_derived_listing(value)
             for name in names:
                 if derived is not None:
@@ -608,6 +609,31 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                     state.listings[name] = [entry[0], entry[1], False, entry[3]]
                 elif name in state.listings and not mentions_of(value, name):
                     del state.listings[name]
+
+    def _u_derived_fill(self, names: list[str], value: cst.BaseExpression) -> None:
+        """``out = [(f, 1) for f in paths]`` or ``[... for f, l in zip(paths, labels)]`` of
+        lists one listing loop filled (``state.appended``): the new list keeps their
+        order, and sorting it (then or later) decides the order of all of them. Lists
+        the same loop filled side by side stay paired in any order."""
+        node = value.args[0].value if sorting_call(value) and value.args else value  # type: ignore[attr-defined]
+        if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "list" and node.args:
+            node = node.args[0].value
+        if type(node) not in (cst.ListComp, cst.GeneratorExp):
+            return
+        source = node.for_in.iter  # type: ignore[attr-defined]
+        sources = [a.value for a in source.args] if type(source) is cst.Call and type(source.func) is cst.Name \
+            and source.func.value == "zip" else [source]
+        state = self._u_state()
+        entries = [state.appended.get(s.value) if type(s) is cst.Name else None for s in sources]
+        if not entries or None in entries or len({id(e[0]) for e in entries}) != 1:  # type: ignore[index]
+            return
+        group = entries[0]
+        for source_node in sources:
+            state.appended[source_node.value] = group  # type: ignore[attr-defined]
+        for name in names:
+            state.appended[name] = group
+        if node is not value:
+            group[2] = True  # type: ignore[index]  # `sorted([... for f in paths])`
 
     # ------------------------------------------------------------------ loops
     def usage_for(self, node: cst.For) -> None:
@@ -696,7 +722,8 @@ class UsageMixin(OpUsageFacts, OrderFacts):
     def usage_finish(self) -> None:
         """Report listings stored in variables whose order was used and never sorted."""
         for state in self._u_scopes.values():
-            for call, description, sorted_ in state.appended.values():
+            # a list and the copies made of it (`_u_derived_fill`) share one entry
+            for call, description, sorted_ in {id(e): e for e in state.appended.values()}.values():
                 if not sorted_:
                     self._u_report_listing(call, description)
         # one listing held in several names (`files`, then `files = [f for f in files if

@@ -24,7 +24,10 @@ class UnsortedDirectoryListing(Rule):
     `sorted(paths)`), or grows a name from outside the loop with a sequence or text
     (`result += zip(a, b)`, `text += f.read()`, `names = names + [f]`; not a number:
     `total += size` is a sum). The listing is followed through copies that keep its
-    order (`files = [f for f in files if ...]`, `list(files)`, `filter(...)`).
+    order (`files = [f for f in files if ...]`, `list(files)`, `filter(...)`), and so is a
+    list a loop over it fills: a comprehension over it, or over `zip` of the lists the
+    same loop filled side by side (`pairs = [(p, classes[l]) for p, l in zip(paths,
+    labels)]`), is sorted when the copy is (`pairs = sorted(pairs)`).
 
     Not reported:
     - a listing wrapped in `sorted(...)` or sorted later in the function
