@@ -197,7 +197,12 @@ def _hf_argument_parser(c: Any, site: CallSite) -> None:
         return
     first = site.node.args[0].value
     classes = [e.value for e in first.elements] if isinstance(first, (cst.Tuple, cst.List)) else [first]
-    if any(c.qualify(cls) in HF_ARGS for cls in classes):
+    # a dataclass of the module's own deriving from TrainingArguments counts as one
+    # (`class TrainingArguments(transformers.TrainingArguments): cache_dir: ...`)
+    own = c.facts.classes
+    if any(c.qualify(cls) in HF_ARGS or (
+        isinstance(cls, cst.Name) and any(base in HF_ARGS for base in own.get(cls.value, ()))
+    ) for cls in classes):
         # named after the parser: `full_determinism=` is not its keyword (fix: none)
         c._u_emit(HfTrainingArgs, site.qualname, site.node, kwargs=())
         c._u_emit(CudaWork, "`HfArgumentParser(... TrainingArguments ...)`", site.node)
