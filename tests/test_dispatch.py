@@ -50,6 +50,31 @@ def test_a_key_no_default_decides_may_reach_any_candidate(project) -> None:
     assert [(Path(r.path).name, r.span.start_line) for r in result[0].related] == [("noisy.py", 6)]
 
 
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, source in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(source, encoding="utf-8")
+    return root
+
+
+def test_a_finding_that_rests_on_a_name_no_default_decides_says_so(tmp_path) -> None:
+    undecided_train = _train("args.arch").replace(", default='small'", "")
+    undecided = _write(tmp_path / "undecided", {**MODELS, "train.py": undecided_train})
+    (finding,) = check_paths([str(undecided)]).diagnostics
+    assert finding.code == "RPL101"
+    assert "on a run where `args.arch == 'small'` (no default decides the name)" in finding.message
+    # a default that names the candidate: the program surely reaches it, and says nothing more
+    decided = _write(tmp_path / "decided", {**MODELS, "train.py": _train("args.arch")})
+    (finding,) = check_paths([str(decided)]).diagnostics
+    assert "no default decides" not in finding.message
+    # a draw before the dispatch, which every run reaches: the finding starts there
+    first = "import torch\nx = torch.rand(2)\n"
+    both = _write(tmp_path / "both", {**MODELS, "train.py": first + undecided_train})
+    (finding,) = check_paths([str(both)]).diagnostics
+    assert finding.span.start_line == 2 and Path(finding.path).name == "train.py"
+    assert "no default decides" not in finding.message
+
+
 def test_a_table_of_names_in_another_module(project) -> None:
     root = project({
         **MODELS,

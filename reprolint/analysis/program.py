@@ -100,6 +100,9 @@ class DrawOutcome:
     graph: Optional[tuple[At, At]] = None
     # the draw runs on the default run (not only on branches the default options skip)
     on_default: bool = True
+    # the condition of a dispatch by a name no default decides that every way to the draw
+    # rests on (``args.model == 'mae_vit_base'``): the program may reach it, not surely
+    maybe: str = ""
 
     @property
     def library(self) -> str:
@@ -228,6 +231,8 @@ class Program:
         # draws in a new graph while TF was seeded outside it: (that seed, the block)
         in_graph: dict[tuple[str, Any], tuple[At, At]] = {}
         on_default: set[tuple[str, Any]] = set()
+        surely: set[tuple[str, Any]] = set()  # on the default run however a dispatch picks
+        maybe: dict[tuple[str, Any], str] = {}  # only where a dispatch no default decides picks it
         for step in self.steps:
             event = step.event
             if isinstance(event, GraphScope):
@@ -259,6 +264,13 @@ class Program:
                     in_worker.add(key)
                 if self.on_default_path(step):
                     on_default.add(key)
+                    if key not in surely:
+                        text = self.undecided(step)
+                        if text:
+                            maybe.setdefault(key, text)
+                        else:
+                            surely.add(key)
+                            maybe.pop(key, None)
                 previous = status.get(key)
                 if previous is None or previous[2]:
                     status[key] = (step.path, event, event.library in seeded)
@@ -276,16 +288,21 @@ class Program:
                 # the program reaches them.
                 seeded_before = "torch" in seeded
                 later = None
-                self.draws.append(DrawOutcome(draw, path, seeded_before, later, "torch", True, on_default=key in on_default))
+                self.draws.append(DrawOutcome(
+                    draw, path, seeded_before, later, "torch", True, on_default=key in on_default, maybe=maybe.get(key, "")
+                ))
                 continue
             later = seeded.get(draw.library) if not seeded_before else None
             if key in in_graph and not seeded_before:
                 # seeded before, but on the graph the block left: not a late seed
                 self.draws.append(DrawOutcome(
-                    draw, path, False, None, draw.library, graph=in_graph[key], on_default=key in on_default
+                    draw, path, False, None, draw.library, graph=in_graph[key], on_default=key in on_default,
+                    maybe=maybe.get(key, ""),
                 ))
                 continue
-            self.draws.append(DrawOutcome(draw, path, seeded_before, later, draw.library, on_default=key in on_default))
+            self.draws.append(DrawOutcome(
+                draw, path, seeded_before, later, draw.library, on_default=key in on_default, maybe=maybe.get(key, "")
+            ))
 
     def _loader_workers(self) -> bool:
         """Whether a DataLoader of the program runs worker processes with the default
@@ -320,6 +337,20 @@ class Program:
             if value is not None and value != cond.polarity:
                 return False
         return True
+
+    def undecided(self, step: Step) -> str:
+        """The text of a condition on the way to ``step`` that only a dispatch by a name no
+        default decides makes true (``args.model == 'mae_vit_base'``), or "" when the
+        default run reaches the step however such a dispatch picks."""
+        lookup = self.lookup
+        conds = [(g.cond, g.bindings) for g in step.outer]
+        conds += [(c, step.context.bindings) for c in step.own_conds()]
+        for cond, bindings in conds:
+            bindings = self._sure(bindings)
+            if evaluate(cond.tree, lookup, True, bindings) is None and \
+                    evaluate(cond.tree, lookup, True, bindings, True) not in (None, cond.polarity):
+                return cond.text
+        return ""
 
     def _sure(self, bindings: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
         """A body's bindings, less the defaults of what its first call left out when

@@ -50,7 +50,9 @@ class UnseededGlobalRng(Rule):
     after the draw), at the first draw in execution order that the default run makes (a
     draw on a branch its options skip only when every draw is); the other draws that run
     as it does are related locations, and programs that share the first draw share the
-    finding. A `# noqa` on
+    finding. A draw in code that a dispatch by a name no default decides may pick
+    (`models.__dict__[args.arch]()` with no default for `--arch`) counts, and the message
+    says the run it rests on ("on a run where `args.arch == 'vit_b'`"). A `# noqa` on
     that draw moves the report to the next one. Training and evaluation programs only
     (not tests, `__main__` demos of library modules, or library code); in an evaluation
     program that loads a checkpoint (`load_state_dict`, `torch.load`, `from_pretrained`, a
@@ -121,11 +123,11 @@ class UnseededGlobalRng(Rule):
     """
 
     code = "RPL101"
-    message = "`{call}` {action} {rng}, which is never seeded on this program's path (entry point: {entry})"
+    message = "`{call}` {action} {rng}, which is never seeded on this program's path{maybe} (entry point: {entry})"
     messages = {
-        "late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_at}; entry point: {entry})",
+        "late": "`{call}` {action} {rng} before `{seed_call}` runs ({seed_at}{maybe}; entry point: {entry})",
         "partial": (
-            "`{call}` {action} {rng}, which is never seeded on this program's path: the program "
+            "`{call}` {action} {rng}, which is never seeded on this program's path{maybe}: the program "
             "seeds {seeded} (first with `{seed_call}`, {seed_at}), not {library_name} (entry point: {entry})"
         ),
         "graph": (
@@ -249,6 +251,8 @@ class UnseededGlobalRng(Rule):
         outcome = cause.first
         fields = draw_fields(outcome.draw)
         fields["library"] = outcome.library
+        # a draw the program may reach, where a name no default decides picks its code
+        fields["maybe"] = f", on a run where `{outcome.maybe}` (no default decides the name)" if outcome.maybe else ""
         entry = entry_list(cause.entries)
         related = [
             Related(o.path, o.draw.span, f"`{o.draw.text}` also {draw_fields(o.draw)['action']} {draw_fields(o.draw)['rng']}")
