@@ -18,7 +18,7 @@ def run_episode(env, policy, max_steps):
     for _ in range(max_steps):
         logits = policy(torch.as_tensor(observation, dtype=torch.float32))
         dist = torch.distributions.Categorical(logits=logits)
-        action = dist.sample()
+        action = dist.sample()  # expect: RPL101
         log_probs.append(dist.log_prob(action))
         observation, reward, terminated, truncated, _ = env.step(int(action))
         rewards.append(float(reward))

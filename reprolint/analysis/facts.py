@@ -638,8 +638,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 return
             if qn is None and method in catalog.method_draws and not self.is_rng_instance(receiver):
                 for method_draw in catalog.method_draws[method]:
-                    if method_draw.requires in self.uses:
-                        self.maybe_draw(node, method_draw, self.text(func))
+                    if method_draw.requires in self.uses and self.maybe_draw(node, method_draw, self.text(func)):
                         return
         if dispatch.emit_calls(self, node):  # `models.__dict__[args.arch](...)`
             return

@@ -32,8 +32,23 @@ def _has_star(call: cst.Call) -> bool:
     return any(a.star for a in call.args)
 
 
+def distribution_draws(c: Any, node: cst.Call) -> Optional[str]:
+    """``<distribution>.sample()``/``.rsample()``: torch's global RNG when the receiver is
+    visibly a ``torch.distributions`` object (``Categorical(probs).sample()``, or a name
+    bound to such a call here or at module level); None otherwise (a replay buffer's or
+    a space's own ``sample``)."""
+    receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+    made_by: Optional[str] = None
+    if isinstance(receiver, cst.Call):
+        made_by = c.qualify(receiver.func)
+    elif isinstance(receiver, cst.Name):
+        made_by = next((qn for qn in (c._u_bound_qn.get((id(s), receiver.value)) for s in (c.scope, c.scopes[0]))
+                        if qn is not None), None)
+    return "torch" if made_by is not None and made_by.startswith("torch.distributions.") else None
+
+
 # What decides a draw whose catalog entry names an `input`: the library it draws from, or None.
-_INPUT_CHECKS = {**keras.INPUT_CHECKS, "pandas-frame": pandas.frame_sample_draws}
+_INPUT_CHECKS = {**keras.INPUT_CHECKS, "pandas-frame": pandas.frame_sample_draws, "torch-distribution": distribution_draws}
 
 
 _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
@@ -308,26 +323,29 @@ class RngFacts:
                 return True
         return False
 
-    def maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> None:
+    def maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> bool:
+        """Record the draw ``node`` makes by ``draw``, unless its arguments or input say it
+        makes none; whether the entry applies to the call (False: its input is not what
+        the entry is about, another entry of the method may be)."""
         if self.in_text:
-            return  # `f"tcp://localhost:{random.randrange(49152, 65535)}"`: a name, not data
-        if (draw.unless or draw.when) and any(a.star == "**" for a in node.args):
-            # keyword arguments unknown (`**kwargs`): cannot tell whether `generator=`,
-            # `seed=`, `shuffle=True`... is given. A draw without conditions still draws
-            # (`def linear(*args, **kwargs): return nn.Linear(*args, **kwargs)`).
-            return
-        for cond in draw.unless:
-            arg = call_argument(node, cond.keyword, cond.position)
-            if (cond.default if arg is None else _literal(arg.value)) is not None:
-                return
-        for cond in draw.when:
-            if not _condition_holds(node, cond, self):
-                return
+            return True  # `f"tcp://localhost:{random.randrange(49152, 65535)}"`: a name, not data
         library: Optional[str] = draw.library
         if draw.input is not None:
             library = _INPUT_CHECKS[draw.input](self, node)
             if library is None:
-                return  # e.g. `fit(dataset)`: the input brings its own order
+                return False  # e.g. `fit(dataset)`: the input brings its own order
+        if (draw.unless or draw.when) and any(a.star == "**" for a in node.args):
+            # keyword arguments unknown (`**kwargs`): cannot tell whether `generator=`,
+            # `seed=`, `shuffle=True`... is given. A draw without conditions still draws
+            # (`def linear(*args, **kwargs): return nn.Linear(*args, **kwargs)`).
+            return True
+        for cond in draw.unless:
+            arg = call_argument(node, cond.keyword, cond.position)
+            if (cond.default if arg is None else _literal(arg.value)) is not None:
+                return True
+        for cond in draw.when:
+            if not _condition_holds(node, cond, self):
+                return True
         if len(self.scopes) == 1 and library in ("numpy", "random"):
             self.top_draws.add(id(node))
         self.emit(  # type: ignore[attr-defined]
@@ -341,3 +359,4 @@ class RngFacts:
                 conds=self.current_conds(),  # type: ignore[attr-defined]
             )
         )
+        return True

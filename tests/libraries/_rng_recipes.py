@@ -342,6 +342,9 @@ _METHODS: Dict[str, Recipe] = {
         for m in ("uniform_", "normal_", "random_", "bernoulli_", "exponential_", "log_normal_", "cauchy_")
     },
     "torch:geometric_": lambda _: _torch().empty(16).geometric_(0.5),
+    # torch.distributions: a policy's sampled actions, and reparameterised noise
+    "torch:sample": lambda _: _torch().distributions.Categorical(probs=_torch().ones(10) / 10).sample((32,)),
+    "torch:rsample": lambda _: _torch().distributions.Normal(_torch().zeros(16), _torch().ones(16)).rsample(),
     "tensorflow:shuffle": lambda _: list(_tf().data.Dataset.range(20).shuffle(20).as_numpy_iterator()),
     "tensorflow:fit": lambda _: _keras_fit_shuffled(),
     "keras:fit": lambda _: _keras_fit_shuffled(),
