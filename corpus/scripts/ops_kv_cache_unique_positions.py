@@ -1,12 +1,24 @@
 """Greedy decoding with a key/value cache on CUDA, from a trained checkpoint. Each step
 writes the new keys at positions from `torch.arange`, which repeats no position, so
-`index_copy_` has one value per slot and the cache is the same on every run. The
+`index_copy_` has one value per slot and the cache is the same on every run; so does
+the cache module written at the positions its caller passes. The
 sliding-window cache writes at positions modulo its window: a prompt longer than the
 window writes two values into one slot, and which one survives is undefined."""
 import torch
 import torch.nn as nn
 
 torch.manual_seed(0)
+
+
+class KVCache(nn.Module):
+    """A cache module written at the positions its caller passes, once per step."""
+
+    def __init__(self, max_len=512, dim=64):
+        super().__init__()
+        self.register_buffer("k", torch.zeros(1, max_len, dim))
+
+    def update(self, input_pos, k):
+        return self.k.index_copy_(1, input_pos, k)
 
 
 class Decoder(nn.Module):
@@ -18,6 +30,7 @@ class Decoder(nn.Module):
         self.window = window
         self.register_buffer("k_cache", torch.zeros(1, max_len, dim))
         self.register_buffer("v_cache", torch.zeros(1, window, dim))
+        self.cache = KVCache(max_len, dim)
 
     def forward(self, tokens, start):
         q, k, v = self.qkv(self.emb(tokens)).chunk(3, dim=-1)
@@ -25,6 +38,7 @@ class Decoder(nn.Module):
         self.k_cache.index_copy_(1, positions, k)
         slots = positions % self.window
         self.v_cache.index_copy_(1, slots, v)  # expect: RPL201
+        self.cache.update(positions, k)
         keys = self.k_cache[:, : start + tokens.shape[1]]
         attn = torch.softmax(q @ keys.transpose(1, 2), dim=-1)
         return self.head(attn @ self.v_cache[:, : keys.shape[1]])

@@ -544,11 +544,18 @@ class OpUsageFacts:
         ):
             facts.append("no-grad-input")
         attr = self_attr(source) if source is not None else None
-        if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
+        buffer = attr is not None and attr in self._u_buffers.get(self.current_class() or "", set())  # type: ignore[attr-defined]
+        if buffer:
             facts.append("no-grad-input")
         if name.endswith(("index_add", "index_add_", "index_select", "index_copy", "index_copy_")):
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
             if index is not None and self._u_unique_index(index):
+                facts.append("index-unique")
+            elif name.endswith("index_copy_") and buffer and type(index) is cst.Name and index.value in self.scope.params:  # type: ignore[attr-defined]
+                # a registered buffer written in place at the positions its caller passes
+                # (`self.k.index_copy_(2, input_pos, k)`): a key/value cache, which writes
+                # each position of a step once; positions computed here (`pos % window`)
+                # may repeat
                 facts.append("index-unique")
         if name in _LOSS_FUNCTIONS and self._u_spatial_loss(source, positional[1] if len(positional) > 1 else keywords.get("target")):
             facts.append("spatial-input")

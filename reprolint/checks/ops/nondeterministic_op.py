@@ -62,8 +62,10 @@ class NondeterministicOp(Rule):
     mixture-of-experts layer adding each expert's tokens back), `torch.unique`,
     `torch.arange`, `torch.randperm`, or a name bound to one in the same function. Each
     element then receives a single atomic add, so the result is the same on every run.
-    The same holds for `index_copy_` (a key/value cache written at `arange` positions):
-    each slot gets one value.
+    The same holds for `index_copy_` (a key/value cache written at `arange` positions,
+    or a registered buffer written at the positions the function's caller passes,
+    `self.k.index_copy_(2, input_pos, k)`): each slot gets one value. Positions computed
+    in place (`pos % window`) may repeat and are reported.
     The tuple form `torch.where(mask)[0]` / `nonzero(as_tuple=True)[0]` still counts:
     on a 2-D mask its row indices repeat.
     A `gather` along dim 1/-1 whose index has width 1 is not reported as backward
