@@ -172,3 +172,57 @@ def test_a_default_that_names_no_candidate_may_reach_any(project) -> None:
     result = check_paths([str(root)]).diagnostics
     assert [(Path(d.path).name, d.span.start_line, d.code) for d in result] == [("small.py", 6, "RPL101")]
     assert [(Path(r.path).name, r.span.start_line) for r in result[0].related] == [("noisy.py", 6)]
+
+
+# --------------------------------------------------------------------------- configured targets
+
+HYDRA = {
+    "configs/train.yaml": "defaults:\n  - model: small\n  - _self_\n\nepochs: 2\n",
+    "configs/model/small.yaml": "_target_: nets.small.Small\nwidth: 4\nnoisy: false\n",
+    "configs/model/big.yaml": "_target_: nets.big.Big\n",
+    "nets/__init__.py": "",
+    "nets/small.py": "import numpy as np\n\n\nclass Small:\n    def __init__(self, width=2, noisy=True):\n"
+                     "        self.table = np.random.rand(width)\n        if noisy:\n"
+                     "            self.jitter = np.random.normal()\n",
+    "nets/big.py": "import random\n\n\nclass Big:\n    def __init__(self):\n        self.order = random.random()\n",
+    "train.py": "import hydra\n\n\n@hydra.main(config_path='configs', config_name='train', version_base=None)\n"
+                "def main(cfg):\n    model = hydra.utils.instantiate(cfg.model)\n    print(model)\n\n\n"
+                "if __name__ == '__main__':\n    main()\n",
+}
+
+
+def test_hydra_instantiate_builds_the_default_groups_target(tmp_path) -> None:
+    root = _write(tmp_path, HYDRA)
+    # the default group option's class runs, with the file's values as its arguments
+    # (`noisy: false` skips its second draw); the other option's class does not
+    assert findings(root) == [("nets/small.py", 6, "RPL101")]
+
+
+def test_a_configuration_node_without_a_project_target_builds_nothing(tmp_path) -> None:
+    files = {**HYDRA, "configs/model/small.yaml": "_target_: torch.nn.Identity\n"}
+    assert findings(_write(tmp_path, files)) == []
+    files = {**HYDRA, "configs/model/small.yaml": "width: 4\n"}
+    assert findings(_write(tmp_path / "plain", files)) == []
+
+
+def test_a_function_that_builds_a_nodes_target_with_its_params(tmp_path) -> None:
+    files = {
+        "configs/ae.yaml": "model:\n  target: nets.small.Small\n  params:\n    width: 3\n",
+        "nets/__init__.py": "",
+        "nets/small.py": HYDRA["nets/small.py"],
+        "util.py": "import importlib\n\n\ndef instantiate_from_config(config):\n"
+                   "    module, cls = config['target'].rsplit('.', 1)\n"
+                   "    return getattr(importlib.import_module(module), cls)(**config.get('params', {}))\n",
+        "run.py": "import argparse\nfrom omegaconf import OmegaConf\nfrom util import instantiate_from_config\n\n"
+                  "parser = argparse.ArgumentParser()\nparser.add_argument('--config', default='configs/ae.yaml')\n"
+                  "args = parser.parse_args()\nconfig = OmegaConf.load(args.config)\n"
+                  "model = instantiate_from_config(config.model)\n",
+    }
+    root = _write(tmp_path, files)
+    # `noisy` keeps its default (True): both draws run, one finding with a related location
+    (finding,) = check_paths([str(root)]).diagnostics
+    assert (Path(finding.path).name, finding.span.start_line, finding.code) == ("small.py", 6, "RPL101")
+    assert [r.span.start_line for r in finding.related] == [8]
+    # a function reading another key of its parameter builds nothing
+    files["util.py"] = files["util.py"].replace("config['target']", "config['name']")
+    assert findings(_write(tmp_path / "other_key", files)) == []

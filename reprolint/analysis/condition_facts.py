@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 
 import libcst as cst
 
-from reprolint.analysis.config_files import config_key
+from reprolint.analysis.config_files import CONFIG, config_key, config_path
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.module_facts import Cond
 from reprolint.analysis.values import UNKNOWN
@@ -163,6 +163,11 @@ class ConditionFacts:
                 if named[0] == "const":
                     tree = named
             out.append((name, tree))
+        if node.args and self.facts.config_sources:  # type: ignore[attr-defined]
+            # `instantiate(cfg.model)`: which node of the loaded configuration it is given
+            keys = config_path(node.args[0].value)
+            if keys:
+                out.append((CONFIG, ("config", keys)))
         return tuple(out)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:

@@ -28,7 +28,14 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.values import UNKNOWN
 
-__all__ = ["CONFIG_LOADERS", "config_defaults", "config_key", "hydra_source", "load_source"]
+__all__ = [
+    "CONFIG", "CONFIG_LOADERS", "config_defaults", "config_key", "config_node", "config_path", "hydra_source",
+    "load_source",
+]
+
+# The binding of a call whose first argument is a node of a loaded configuration
+# (``instantiate(cfg.model)``): ("config", (keys below the root, ...)).
+CONFIG = "?config"
 
 # Calls that parse a configuration file or stream given as their first argument.
 CONFIG_LOADERS = frozenset({
@@ -195,4 +202,71 @@ def config_defaults(module_path: str, sources: tuple[str, ...], options: dict[st
         found = _find(module_path, source)
         if found is not None:
             _flatten(_read(found), out, source)
+    return out
+
+
+def config_path(node: cst.BaseExpression) -> tuple[str, ...]:
+    """The keys below the root of ``cfg.model.net`` / ``config["model"]`` (a chain of
+    attributes and literal subscripts down to a name), or () for anything else."""
+    keys: list[str] = []
+    while True:
+        if type(node) is cst.Attribute:
+            keys.append(node.attr.value)  # type: ignore[attr-defined]
+            node = node.value  # type: ignore[attr-defined]
+        elif type(node) is cst.Subscript and len(node.slice) == 1:  # type: ignore[attr-defined]
+            key = config_key(node)
+            if key is None:
+                return ()
+            keys.append(key)
+            node = node.value  # type: ignore[attr-defined]
+        else:
+            return tuple(reversed(keys)) if type(node) is cst.Name and keys else ()
+
+
+def config_node(module_path: str, sources: tuple[str, ...], options: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    """The node ``keys`` names in the configuration the module loads on a default run
+    (its sources composed as :func:`config_defaults` reads them, keeping the nesting; a
+    Hydra ``defaults`` group becomes the key of its name), or None."""
+    node: Any = None
+    for source in sources:
+        data = _hydra_tree(module_path, source) if source.startswith("hydra:") else _source_data(module_path, source, options)
+        node = data
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is not None:
+            return node
+    return None
+
+
+def _source_data(module_path: str, source: str, options: dict[str, Any]) -> Any:
+    if source.startswith("option:"):
+        value = options.get(source.removeprefix("option:"), UNKNOWN)
+        if not isinstance(value, str) or not value.endswith(_SUFFIXES):
+            return None
+        source = value
+    found = _find(module_path, source)
+    return _read(found) if found is not None else None
+
+
+def _hydra_tree(module_path: str, spec: str) -> Any:
+    """Hydra's composed configuration, one level of its ``defaults`` list: each group's
+    file under the group's key, with the main file's own keys for it on top."""
+    folder, _, name = spec.removeprefix("hydra:").rpartition("/")
+    if not name.endswith(_SUFFIXES):
+        name += ".yaml"
+    main = _find(module_path, f"{folder}/{name}")
+    data = _read(main) if main is not None else None
+    if not isinstance(data, dict):
+        return None
+    assert main is not None
+    out = dict(data)  # the parse is shared: never changed in place
+    for item in data.get("defaults") or ():
+        if isinstance(item, dict) and len(item) == 1:
+            group, option = next(iter(item.items()))
+            if isinstance(group, str) and isinstance(option, str) and group.isidentifier():
+                sub = main.parent / group / f"{option}.yaml"
+                loaded = _read(sub) if _small_file(sub) else None
+                if isinstance(loaded, dict):
+                    own = out.get(group)
+                    out[group] = {**loaded, **own} if isinstance(own, dict) else loaded
     return out

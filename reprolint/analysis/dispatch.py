@@ -7,6 +7,10 @@ program runs.
 - ``MODELS[args.model](...)``: an entry of a dict literal of names to project functions or
   classes, in this module or imported from another (``from models import *``).
 
+- ``hydra.utils.instantiate(cfg.model)``, ``instantiate_from_config(config.model)``: the
+  project class or function a configuration node's ``_target_``/``target`` names, in the
+  configuration the module loads on a default run (:func:`instantiated`).
+
 The fact pass records such a call with the key's value tree (:func:`dispatched_calls`,
 :func:`note_table`); each program's walk resolves it (:func:`expand`) to one call per
 candidate, each under the condition ``<key> == "<name>"`` (a ``named`` comparison). With
@@ -25,7 +29,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, TypeVar
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import literal
+from reprolint.analysis import config_files
+from reprolint.analysis.cst_helpers import descendants, literal
 from reprolint.analysis.module_facts import Call, Cond
 from reprolint.analysis.values import UNKNOWN
 
@@ -34,8 +39,9 @@ if TYPE_CHECKING:
     from reprolint.analysis.project_index import ProgramIndex
 
 __all__ = [
-    "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "emit_registry", "expand", "is_dispatch", "module_member",
-    "note_binding", "note_registered", "note_table", "registry_call",
+    "INSTANTIATE", "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "emit_registry", "expand", "instantiated",
+    "instantiates", "is_dispatch", "module_member", "note_binding", "note_instantiator", "note_registered", "note_table",
+    "registry_call",
 ]
 
 # The binding that carries a dispatched call's key: (value tree, source text).
@@ -384,3 +390,87 @@ def note_registered(collector: Any, node: Any) -> None:
             continue
         name = literal(dec.args[0].value) if type(dec) is cst.Call and dec.args and dec.args[0].keyword is None else None
         collector.facts.registered[name if isinstance(name, str) and name != UNKNOWN else node.name.value] = node.name.value
+
+
+# ----------------------------------------------------------------------------- configured targets
+
+# target: what the configuration node an instantiation call is given names
+# (``hydra.utils.instantiate(cfg.model)``)
+INSTANTIATE = "@instantiate"
+_INSTANTIATORS = frozenset({"hydra.utils.instantiate", "hydra.utils.call", "hydra.utils._internal.instantiate"})
+_TARGET_KEYS = ("_target_", "target")
+# modules that can turn a dotted name into the object it names
+_IMPORTERS = frozenset({"importlib", "hydra", "pydoc"})
+
+
+def emit_instantiation(collector: Any, node: cst.Call) -> bool:
+    """``hydra.utils.instantiate(cfg.model, ...)`` of a loaded configuration's node: one
+    call whose target the program phase reads from the configuration (:func:`instantiated`);
+    False when ``node`` is none."""
+    func = node.func
+    last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else None
+    if last not in ("instantiate", "call") or not node.args or (collector.qualify(func) or "") not in _INSTANTIATORS:
+        return False
+    bindings = collector._bindings(node)
+    if not any(name == config_files.CONFIG for name, _ in bindings):
+        return False
+    collector.emit(Call(INSTANTIATE, collector.span(node), collector.text(func), None, None,
+                        collector.current_conds(), bindings))
+    return True
+
+
+def note_instantiator(collector: Any, node: cst.FunctionDef, function: Any) -> None:
+    """A project function that builds what its first parameter's ``target`` key names
+    (``def instantiate_from_config(config): ... get_obj_from_str(config["target"])``), in a
+    module that can import by a dotted name (importlib, hydra, pydoc)."""
+    if not _IMPORTERS & collector.uses:
+        return
+    params = [p.name.value for p in (*node.params.posonly_params, *node.params.params)]
+    params = params[1:] if params[:1] in (["self"], ["cls"]) else params
+    if not params:
+        return
+    first = params[0]
+    for inner in descendants(node.body):
+        kind = type(inner)
+        if kind is cst.Subscript and type(inner.value) is cst.Name and inner.value.value == first:  # type: ignore[attr-defined]
+            function.instantiates = config_files.config_key(inner) in _TARGET_KEYS
+        elif kind is cst.Attribute and type(inner.value) is cst.Name and inner.value.value == first:  # type: ignore[attr-defined]
+            function.instantiates = inner.attr.value in _TARGET_KEYS  # type: ignore[attr-defined]
+        if function.instantiates:
+            return
+
+
+def instantiates(index: "ProgramIndex", event: Call, resolved: Optional[tuple[str, str]]) -> bool:
+    """Whether ``event`` builds what a configuration node it is given names."""
+    if event.target == INSTANTIATE:
+        return True
+    if resolved is None or not any(name == config_files.CONFIG for name, _ in event.bindings):
+        return False
+    function = index.facts[resolved[0]].functions.get(resolved[1])
+    return function is not None and function.instantiates
+
+
+def instantiated(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call, tuple[str, str]]]:
+    """The project class or function that the configuration node an instantiation call is
+    given names by its ``_target_`` (``target``) key, in the configuration the module loads
+    on a default run, called with the node's values (``params:`` for ``target``)."""
+    keys = next((value[1] for name, value in event.bindings if name == config_files.CONFIG), None)
+    facts = index.facts[path]
+    node = config_files.config_node(path, tuple(facts.config_sources), facts.arg_defaults, keys) if keys else None
+    if not isinstance(node, dict):
+        return
+    key = next((k for k in _TARGET_KEYS if isinstance(node.get(k), str)), None)
+    if key is None:
+        return
+    target = node[key]
+    resolved = index.resolve_call(path, target)
+    if resolved is None:
+        return
+    values = node.get("params") if key == "target" else node
+    passed = tuple(
+        (name, ("const", value)) for name, value in (values.items() if isinstance(values, dict) else ())
+        if isinstance(name, str) and name.isidentifier() and not name.startswith("_") and name != key
+        and (value is None or isinstance(value, (str, int, float, bool)))
+    )
+    given = tuple((name, value) for name, value in event.bindings if not name.startswith(("#", "?")))
+    yield dataclasses.replace(event, target=target, bindings=(*passed, *given)), resolved

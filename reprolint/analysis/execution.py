@@ -241,6 +241,8 @@ class ExecutionModel:
                 resolved = self.index.resolve_call(path, event.target)
                 if resolved is not None:
                     ops.append((_CALL, event, resolved))
+                if dispatch.instantiates(self.index, event, resolved):  # `instantiate(cfg.model)`
+                    ops.extend((_CALL, call, built) for call, built in dispatch.instantiated(self.index, path, event))
             elif isinstance(event, Import):
                 chain = tuple(self.index.package_chain(path, event.module))
                 if chain:

@@ -372,6 +372,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         )
         self.usage_parameters(node.params)
         self.walk(node.body)
+        dispatch.note_instantiator(self, node, fn)  # `def instantiate_from_config(config):`
         self.scopes.pop()
         self.conds = saved_conds
         return False
@@ -640,7 +641,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 for method_draw in catalog.method_draws[method]:
                     if method_draw.requires in self.uses and self.maybe_draw(node, method_draw, self.text(func)):
                         return
-        if dispatch.emit_calls(self, node):  # `models.__dict__[args.arch](...)`
+        if dispatch.emit_instantiation(self, node) or dispatch.emit_calls(self, node):  # `models.__dict__[args.arch](...)`
             return
         if isinstance(func, cst.Attribute) and func.attr.value in self.dispatch:
             # `args.func(args)`: each subcommand's function may run here

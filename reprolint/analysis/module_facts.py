@@ -137,6 +137,9 @@ class FunctionFacts:
     no_grad: bool = False  # decorated with @torch.no_grad() / @torch.inference_mode()
     # the parameters a positional argument binds, in order (`self`/`cls` included)
     positional: tuple[str, ...] = ()
+    # it builds what its first parameter's `target` (`_target_`) key names, as
+    # `instantiate_from_config(config)` does (analysis/dispatch.py: instantiated)
+    instantiates: bool = False
 
 
 @dataclass
