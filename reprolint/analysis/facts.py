@@ -44,7 +44,7 @@ from reprolint.analysis.module_facts import (
     Call, Cond, Draw, Event, FunctionFacts, Guard, Import, LocalFinding, ModuleFacts, Region, Seed,
 )
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
-from reprolint.analysis.option_facts import OptionFacts
+from reprolint.analysis.option_facts import CONFIG_LIBRARIES, OptionFacts
 from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
 
 __all__ = [
@@ -170,6 +170,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.graph_vars: set[str] = set()  # names bound to `tf.Graph()`
         self.imported: list[str] = []
         self.uses: set[str] = set()
+        self.config_objects: set[str] = set()
         self.env_calls = environments.EnvironmentCalls()
         self.spawn_calls = spawn.SpawnCalls()
         self.constructor_sites: dict[int, reseeding.Site] = {}
@@ -497,6 +498,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         )
         keras.note_assignment(self, names, value)
         pandas.note_assignment(self, targets, value)
+        if CONFIG_LIBRARIES & self.uses:
+            self.note_config_default(targets, value)  # `_C.SEED = -1` of a yacs config
         drawn = self._global_draw_in(value)
         for name in names:
             if drawn is not None:

@@ -158,6 +158,8 @@ class ModuleFacts:
     # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
     # that name may not keep its parser default
     assigned_attrs: set[str] = field(default_factory=set)
+    # defaults set on a configuration object (`_C.SEED = -1`, OptionFacts.note_config_default)
+    config_attrs: set[str] = field(default_factory=set)
     # where the module loads configuration from (analysis/config_files.py): a literal
     # path, "option:<dest>" (the option's default names it) or "hydra:<folder>/<name>"
     config_sources: list[str] = field(default_factory=list)

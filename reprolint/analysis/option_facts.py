@@ -17,6 +17,7 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import find_argument as call_argument, literal as _literal
 from reprolint.analysis.module_facts import Cond
 from reprolint.analysis.usage_events import CudaWork
+from reprolint.analysis.values import UNKNOWN
 
 __all__ = ["OptionFacts"]
 
@@ -45,10 +46,41 @@ def _parsed_default(default: Any, type_arg: Optional[cst.Arg]) -> Any:
     return default
 
 
+# the libraries of those objects: a module that imports none of them makes none
+CONFIG_LIBRARIES = frozenset({"yacs", "fvcore", "detectron2", "ml_collections", "easydict"})
+# Configuration objects whose attributes a program sets as its defaults (`_C.SEED = -1`).
+_CONFIG_OBJECTS = frozenset({
+    "yacs.config.CfgNode", "fvcore.common.config.CfgNode", "detectron2.config.CfgNode",
+    "ml_collections.ConfigDict", "ml_collections.config_dict.ConfigDict", "easydict.EasyDict",
+})
+
+
 class OptionFacts:
     """The option handling of the fact collector: declared options and device options."""
 
     uses: set[str]
+    config_objects: set[str]  # names bound to a configuration object (note_config_default)
+
+    def note_config_default(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
+        """A configuration object and the defaults set on it, as a yacs or ml_collections
+        config file writes them: ``_C = CN()``, ``_C.MODEL = CN()``, ``_C.SEED = -1``,
+        ``config.seed = None`` make ``SEED`` and ``seed`` option defaults (an option of that
+        name keeps its own); a file merged in at run time is not read."""
+        if type(value) is cst.Call and (self.qualify(value.func) or "") in _CONFIG_OBJECTS:  # type: ignore[attr-defined]
+            self.config_objects.update(t.value for t in targets if type(t) is cst.Name)
+            return
+        default = _literal(value)
+        if default is not None and not isinstance(default, (bool, int, float, str)):
+            return
+        for target in targets:
+            root = target
+            while type(root) is cst.Attribute:
+                root = root.value  # type: ignore[attr-defined]
+            if type(target) is cst.Attribute and type(root) is cst.Name and root.value in self.config_objects \
+                    and default != UNKNOWN:
+                if target.attr.value not in self.facts.arg_defaults:  # type: ignore[attr-defined]
+                    self.facts.arg_defaults[target.attr.value] = default  # type: ignore[attr-defined]
+                    self.facts.config_attrs.add(target.attr.value)  # type: ignore[attr-defined]
 
     def option_flag(self, call: cst.Call) -> Optional[str]:
         """The long flag of ``add_argument('-c', '--cuda', ...)`` as written (``--cuda``),

@@ -198,6 +198,10 @@ class Program:
             for name, value in facts[path].arg_entropy.items():
                 self.arg_entropy.setdefault(name, value)
         self.config_origin: dict[str, str] = {}  # option default taken from a config file -> the file
+        for path in self.modules:  # defaults set on a configuration object (`_C.SEED = -1`)
+            for name in facts[path].config_attrs:
+                if name not in self.option_flags:
+                    self.config_origin.setdefault(name, path.rsplit("/", 1)[-1])
         # configuration files the modules load: their keys are option defaults too (an
         # option of the program keeps its own)
         for path in self.modules:
