@@ -10,19 +10,32 @@ if TYPE_CHECKING:
     from reprolint.checks.base import Finding, Rule
 
 
-def report_per_cuda_site(rule: Rule, programs: Iterable[Program]) -> Iterator[Finding]:
+def report_per_cuda_site(rule: Rule, programs: Iterable[Program], switch: Optional[str] = None) -> Iterator[Finding]:
     """One finding of ``rule`` per CUDA site (the first line that puts a program's torch
     work on the GPU by default, else the first one an option selects: the message says
     which, `.cuda()` when run with `--cuda`), naming every program that reaches it: a
     shared `dist_util.dev()` is one problem of each training script. Programs that run
-    torch on the CPU whatever their options are passed over."""
+    torch on the CPU whatever their options are passed over. ``switch``: the FlagSet the
+    rule is about; one the program sets only under a condition its defaults make false
+    (``if args.deterministic:``) gives the ``set_only`` variant, which names the condition
+    and points at the setting."""
+    from reprolint.analysis.usage_events import FlagSet
+    from reprolint.checks.base import Related
+
     for path, usage, asked, group in cuda_sites(programs):
         entries = list(dict.fromkeys(e for p in group for e in p.entry_points))
         roles = {p.entry: p.role.value for p in group}
         what = usage.name if asked is None else f"{usage.name} when run with {asked}"
+        only = next((s for s in (p.set_only_when(FlagSet, switch) for p in group) if s), None) if switch else None
+        extra: dict = {}
+        if only is not None:
+            extra = {
+                "variant": "set_only", "condition": only[2],
+                "related": [Related(only[0], only[1].span, f"set here only when `{only[2]}`")],
+            }
         yield rule.report(
             path, usage.span, what=what, roles=roles, entry_points=entries,
-            **({"cuda_option": asked.strip("`")} if asked else {}),
+            **({"cuda_option": asked.strip("`")} if asked else {}), **extra,
         )
 
 

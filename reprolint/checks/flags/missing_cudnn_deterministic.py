@@ -28,7 +28,9 @@ class MissingCudnnDeterministic(Rule):
     selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies
     deterministic cuDNN algorithms), `torch.backends.cudnn.flags(deterministic=True)`,
     Lightning `Trainer(deterministic=True)` and Hugging Face full determinism count; a
-    setting behind a condition that is false by default does not. A program that runs
+    setting behind a condition that is false by default does not, and the message says
+    so ("sets ... only when `args.deterministic`, which is false with the default
+    options"), with the setting as a related location. A program that runs
     on CUDA only when the user passes an option is reported, naming it (as RPL301). Autotuning
     (`benchmark = True`) is reported separately as RPL203. Programs whose loop is run
     by a Lightning or Hugging Face `Trainer` are left to RPL306.
@@ -84,6 +86,11 @@ class MissingCudnnDeterministic(Rule):
     code = "RPL302"
     message = "this torch program runs cuDNN on CUDA ({what}) but never sets `torch.backends.cudnn.deterministic = True`"
     messages = {
+        "set_only": (
+            "this torch program runs cuDNN on CUDA ({what}) and sets "
+            "`torch.backends.cudnn.deterministic = True` only when `{condition}`, which is false "
+            "with the default options"
+        ),
         "spawn": (
             "`{call}` runs `{worker}` in fresh processes, which the parent's `{setting}` "
             "(line {flag_line}) does not reach: `{worker}` runs cuDNN without deterministic "
@@ -121,10 +128,17 @@ class MissingCudnnDeterministic(Rule):
             "import torch\nfrom torchvision import models\ndevice = 'cuda'\nnet = models.resnet18().to(device)\n",
             line=3,
         ),
+        # the flag behind an option that is off by default: said so, not "never"
+        Invalid(
+            "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--det', action='store_true')\n"
+            "args = p.parse_args()\nif args.det:\n    torch.backends.cudnn.deterministic = True\n"
+            "net = torch.nn.Conv2d(3, 8, 3).cuda()\n",
+            line=7, message="only when `args.det`",
+        ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        yield from report_per_cuda_site(self, (
+        yield from report_per_cuda_site(self, switch="cudnn.deterministic", programs=(
             program for program in program_usages(ctx)
             if program.is_training and not program.framework_trainer
             and program.can_use_cuda and not program.cudnn_deterministic()
