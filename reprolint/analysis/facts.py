@@ -734,7 +734,7 @@ def collect_facts(
     if collector.top_draws and path.endswith(".ipynb"):
         _drop_idle_draws(module, collector)
     facts = collector.facts
-    facts.seeds_environments = collector.env_calls.seeded_envs
+    facts.seeds_environments, facts.seeds_spaces = collector.env_calls.seeded_envs, bool(collector.env_calls.seeded_spaces)
     for call, data in environments.findings(collector.env_calls):
         facts.findings.append(LocalFinding("RPL102", collector.span(call), data))
     for call, data in spawn.findings(collector.spawn_calls, facts):

@@ -165,6 +165,9 @@ class ModuleFacts:
     config_sources: list[str] = field(default_factory=list)
     # the module seeds a gym/gymnasium environment (`reset(seed=...)`, `env.seed(s)`)
     seeds_environments: bool = False
+    # the module seeds an action space (`env.action_space.seed(s)`): gym's `env.seed(s)`
+    # and gymnasium's `reset(seed=...)` leave the spaces' generators alone
+    seeds_spaces: bool = False
     # option dest -> the flag a user passes (`--cuda`), for messages about non-default runs
     option_flags: dict[str, str] = field(default_factory=dict)
     uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)

@@ -49,8 +49,9 @@ class UnseededRngInstance(Rule):
     call, and `env.action_space.sample()` draws from the space's generator unless
     `env.action_space.seed(s)` ran. Where no module of the program seeds an
     environment (`reset(seed=...)`, gym's `env.seed(s)`, a factory given `seed=` such
-    as `envpool.make(..., seed=s)`) or that action space, the first such call per
-    environment or space is reported, whether or not the program seeds other libraries:
+    as `envpool.make(..., seed=s)`), the first reset per environment is reported, and
+    where none seeds an action space, the first sample per space (seeding the
+    environment does not seed its spaces: gym issue 681), whether or not the program seeds other libraries:
     each generator is a cause of its own (in a module no program runs, only where the
     module seeds something else; `observation_space.sample()` is not reported: it
     is a dummy input for shape inference). There is no automatic fix
@@ -185,7 +186,8 @@ class UnseededRngInstance(Rule):
             for finding in facts.findings:
                 if finding.code != self.code:
                     continue
-                if str(finding.data.get("variant", "")).startswith("env-") and not _environment_unseeded(ctx, path):
+                variant = str(finding.data.get("variant", ""))
+                if variant.startswith("env-") and not _environment_unseeded(ctx, path, variant == "env-space"):
                     continue
                 if finding.data.get("variant") == "option":
                     flag = _none_default_flag(ctx, path, str(finding.data["option"]))
@@ -196,17 +198,18 @@ class UnseededRngInstance(Rule):
                 yield self.report(path, finding.span, **finding.data)
 
 
-def _environment_unseeded(ctx: CheckContext, path: str) -> bool:
-    """Whether an environment reset or space sample of ``path`` is unseeded: no program
-    that runs the module seeds an environment in any of its modules; in a module no
-    program runs, only where the module seeds something else (the sign that its runs
-    are meant to repeat)."""
+def _environment_unseeded(ctx: CheckContext, path: str, space: bool = False) -> bool:
+    """Whether an environment reset (``space``: an action space's sample) of ``path`` is
+    unseeded: no program that runs the module seeds an environment (an action space) in
+    any of its modules, since seeding the environment leaves its spaces' generators
+    alone; in a module no program runs, only where the module seeds something else (the
+    sign that its runs are meant to repeat)."""
     programs = [p for p in ctx.programs if path in p.modules]
     if not programs:
         return next(module_seeds(ctx.facts[path]), None) is not None
     seeding = ctx.facts.get
     return not any(
-        (facts := seeding(module)) is not None and facts.seeds_environments
+        (facts := seeding(module)) is not None and (facts.seeds_spaces if space else facts.seeds_environments)
         for program in programs for module in program.modules
     )
 
