@@ -164,3 +164,24 @@ def test_a_verdicts_accuracy_counts_only_for_the_message_it_judged():
 def test_every_frozen_verdict_keeps_the_message_it_judged():
     evalset = evalsets.load("frozen")
     assert evalset.verdicts and all(v.message for v in evalset.verdicts)
+
+
+def test_set_b_reads_blind_rounds_as_verdicts_only(tmp_path):
+    import json
+
+    (tmp_path / "manifest.toml").write_text(
+        '[[repo]]\nname = "o/r"\nshort = "r"\ncommit = "' + "0" * 40 + '"\n'
+    )
+    (tmp_path / "labels.json").write_text(json.dumps({"sample": [], "false_negatives": []}))
+    (tmp_path / "verdicts").mkdir()
+    (tmp_path / "verdicts" / "o+r.toml").write_text(
+        '[[verdict]]\npath = "train.py"\nline = 12\ncode = "RPL402"\nmessage = "m"\n'
+        'verdict = "TP"\naccurate = false\nreason = "r"\n'
+    )
+    evalset = evalsets.load_b(tmp_path)
+    (verdict,) = evalset.verdicts
+    assert (verdict.repo, verdict.path, verdict.line, verdict.verdict, verdict.accurate, verdict.message) == (
+        "o/r", "train.py", 12, "TP", False, "m"
+    )
+    assert evalset.problems == []  # a judged finding is not a labelled problem
+    assert verdict.slack == 0  # joined at its own line, unlike 0.1.0's sample

@@ -8,7 +8,8 @@
   sample of its findings judged blind (``frozen/verdicts/*.toml``). Reported in aggregate only: no file, line or message
   of a frozen repository appears in a report.
 * ``B``: ten repositories labelled outside this team (``B/labels.json``: verdicts of
-  reprolint 0.1.0's findings, and problems it missed). Development data.
+  reprolint 0.1.0's findings, and problems it missed), and blind judge rounds on the
+  findings of later versions (``B/verdicts/*.toml``: verdicts only). Development data.
 
 Every set is reduced to the same two lists, so that the figures compare side by side:
 ``Verdict`` (a judged finding: TP, TP* or FP, and whether its message is accurate) and
@@ -166,6 +167,24 @@ def load_dev(root: Path = HERE) -> EvalSet:
                    blind=False, sample_only=True)
 
 
+def blind_verdicts(folder: Path) -> list[Verdict]:
+    """The verdicts of blind judge rounds, one ``<owner>+<name>.toml`` per repository
+    (``[[verdict]]`` with the message the judge read, its accuracy and the reason)."""
+    verdicts = []
+    for path in sorted(folder.glob("*.toml")):
+        repo = path.stem.replace("+", "/", 1)
+        for item in load_toml(path).get("verdict", []):
+            accurate = item.get("accurate")
+            verdicts.append(
+                Verdict(
+                    repo, norm_path(item["path"]), _cell(item), int(item["line"]), item["code"],
+                    item["verdict"], None if accurate is None else bool(accurate),
+                    item.get("reason", ""), message=item.get("message"),
+                )
+            )
+    return verdicts
+
+
 def load_frozen(root: Path = HERE / "frozen") -> EvalSet:
     repos = load_manifest(root / "manifest.toml")
     names = {repo.name for repo in repos}
@@ -197,17 +216,7 @@ def load_frozen(root: Path = HERE / "frozen") -> EvalSet:
                         scope,
                     )
                 )
-    for path in sorted((root / "verdicts").glob("*.toml")):
-        repo = path.stem.replace("+", "/", 1)
-        for item in load_toml(path).get("verdict", []):
-            accurate = item.get("accurate")
-            verdicts.append(
-                Verdict(
-                    repo, norm_path(item["path"]), _cell(item), int(item["line"]), item["code"],
-                    item["verdict"], None if accurate is None else bool(accurate),
-                    item.get("reason", ""), message=item.get("message"),
-                )
-            )
+    verdicts.extend(blind_verdicts(root / "verdicts"))
     missing = sorted(names - labelled)
     if missing:
         notes.append(f"{len(missing)} repositories without labels yet")
@@ -239,6 +248,9 @@ def load_b(root: Path = HERE / "B") -> EvalSet:
                     item.get("reason", ""),
                 )
             )
+    # blind rounds on the findings of later versions that 0.1.0's sample did not judge:
+    # verdicts only (what they call true is not a labelled problem)
+    verdicts.extend(blind_verdicts(root / "verdicts"))
     for item in data.get("false_negatives", []):
         codes = tuple(item.get("codes", []))
         problems.append(
