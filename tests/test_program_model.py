@@ -308,7 +308,8 @@ def test_a_plain_helper_that_a_later_method_calls_runs_on_the_training_path(proj
     # `ops.py` comes first in the program's module order, the method calling its helper
     # later: the helper still runs at that call (with gradients), so its backward kernel
     # is the program's RPL301 evidence; an uncalled helper beside it is not (no program
-    # calls it: library code, whose op RPL201 reports per site)
+    # calls it, and a module an entry point imports is program code, not library code:
+    # what does not run there is not reported)
     root = project({
         "ops.py": "import torch\n\ndef pick_rows(t, idx):\n    return t.index_select(0, idx)\n\n"
                   "def unused_scatter(t, idx, v):\n    return t.index_add(0, idx, v)\n",
@@ -321,10 +322,25 @@ def test_a_plain_helper_that_a_later_method_calls_runs_on_the_training_path(proj
                     "loss = net(idx)\nloss.backward()\nopt.step()\n",
     })
     diags = {d.code: d for d in check_paths([str(root)]).diagnostics if d.code in ("RPL201", "RPL301")}
-    assert sorted(diags) == ["RPL201", "RPL301"]
+    assert sorted(diags) == ["RPL301"]
     assert [(Path(r.path).name, r.span.start_line) for r in diags["RPL301"].related] == [("ops.py", 4)]
-    assert (Path(diags["RPL201"].path).name, diags["RPL201"].span.start_line) == ("ops.py", 7)
-    assert not diags["RPL201"].entry_points
+
+
+def test_library_code_is_reported_per_site_only_in_modules_no_entry_point_imports(project) -> None:
+    # `tools/export.py` is imported by no entry point: its op is library code, reported
+    # per site; the uncalled helper of `ops.py`, which the training program imports, is
+    # program code that does not run (even though the library module imports it too)
+    root = project({
+        "ops.py": "import torch\n\ndef unused_scatter(t, idx, v):\n    return t.index_add(0, idx, v)\n",
+        "train.py": "import torch\nimport ops\n\ntorch.manual_seed(0)\nnet = torch.nn.Linear(4, 4).cuda()\n"
+                    "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+                    "net(torch.ones(2, 4).cuda()).sum().backward()\nopt.step()\n",
+        "tools/export.py": "import torch\nimport ops\n\n\ndef scatter_rows(t, idx, v):\n"
+                           "    return t.index_copy(0, idx, v)\n",
+    })
+    found = [(Path(d.path).parent.name, Path(d.path).name, d.span.start_line, d.code, d.entry_points)
+             for d in check_paths([str(root)]).diagnostics if d.code == "RPL201"]
+    assert found == [("tools", "export.py", 6, "RPL201", ())]
 
 
 def test_methods_of_a_class_built_only_by_a_factory_reached_by_name_run(project) -> None:

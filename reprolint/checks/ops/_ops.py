@@ -45,31 +45,31 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
     best: dict[tuple[str, object], OpFinding] = {}
     # per program (entry point): the calls whose kernel deterministic mode would replace
     evidence: dict[str, list[OpFinding]] = {}
-    # calls that a program runs, and those only in plain functions no call of a program
-    # reaches (library code unless some program runs them: then that program decides)
-    reached: set[tuple[str, object]] = set()
-    unreached: dict[tuple[str, object], tuple[Program, int, OpCall]] = {}
-    for program in program_usages(ctx):
+    programs = list(program_usages(ctx))
+    # Modules some program imports are program code: what a program runs there is its
+    # own (a plain function no call reaches is not run, issue 25 item 7), and a library
+    # module (one no entry point imports) that imports them does not make them library
+    # code, whose ops are reported per site.
+    in_programs = {path for program in programs if not program.is_library for path in program.modules}
+    for program in programs:
         cuda = program.cuda is not None
         deterministic = program.deterministic() is not None
         for position, path, usage in program.of(OpCall, default_only=False):
             if usage.name.startswith(("tensorflow.", "keras.")):
                 continue
+            if program.is_library and path in in_programs:
+                continue
             facts = ctx.facts.get(path)
             if facts is not None and facts.device_only is not None:
                 continue  # a module that imports `torch_npu` (...) runs its ops on that device
             if program.usage_steps[position].context.uncalled and not program.is_library:
-                # a plain function of an imported module that no call of this program reaches
-                unreached.setdefault((path, usage.span), (program, position, usage))
-                continue
+                continue  # a plain function of an imported module that no call reaches
             if program.skips(position):
                 # on a branch the default options do not take (`if args.bilinear:`, a module
                 # constant): not what this program runs (another program that takes it
                 # decides). A parameter's default decides only where the calls that run
                 # the function leave it out (`UNet(bilinear=True)` passes another value).
-                reached.add((path, usage.span))
                 continue
-            reached.add((path, usage.span))
             usage = with_option_defaults(program, usage)
             matches = _kernels_that_run(program, position, usage, version, cuda)
             raising = [m for m in matches if m.entry.kind == "raises"]
@@ -103,18 +103,6 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 previous = found
             if not program.is_library and program.entry not in previous.entry_points:
                 previous.entry_points.append(program.entry)
-    for key, (program, position, usage) in unreached.items():
-        if key in reached or key in best:
-            continue
-        # no program calls it: library code, reported per site (no program's evidence)
-        usage = with_option_defaults(program, usage)
-        matches = _kernels_that_run(program, position, usage, version, program.cuda is not None)
-        raising = [m for m in matches if m.entry.kind == "raises"]
-        flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
-        if not raising and not flagged:
-            continue
-        match = (raising or flagged)[0]
-        best[key] = OpFinding("RPL202" if raising else "RPL201", key[0], usage, match, short(version), _device(match))
     out = list(best.values())
     ctx.memo["torch_op_findings"] = out
     ctx.memo["torch_op_evidence"] = evidence

@@ -84,8 +84,11 @@ class NondeterministicOp(Rule):
     (a helper module's evaluation function that only another script calls): a program
     reaches a function when a call runs it, not when it imports its module. Where some
     program calls it, that program decides (under `no_grad` its backward never runs);
-    where none does, it is library code, reported per site. A function reached only by
-    being passed on (a callback) is a blind spot of this.
+    where none does, it is not reported: a module some entry point imports is program
+    code, not library code, even when a library module (one no entry point imports)
+    imports it too. Library code is reported per site only in modules no entry point
+    imports. A function reached only by being passed on (a callback) is a blind spot of
+    this.
     Tensor methods whose names other libraries share (`put`, `scatter`, `cumsum`
     without `dim=`) are matched only when called as `torch.X(...)`.
     Not in DataLoader worker processes (a dataset's `__getitem__` and the transforms it
