@@ -60,5 +60,8 @@ def test_argparse_subcommands_dispatch_to_their_functions() -> None:
     assert ("commands.py", 6, "RPL301") in found
     assert not any(code == "RPL101" for _, _, code in found)  # seeded before the dispatch
     unused = cli_source.replace("args.func(args)\n", "print(args)\n")
-    # nothing calls it: library code, whose op RPL201 reports per site, no program finding
-    assert [d.code for d in check_sources({"commands.py": commands, "cli.py": unused})] == ["RPL201"]
+    # nothing calls it: the entry point imports its module, so it is program code that
+    # does not run (not library code reported per site), and no program finding
+    assert [d.code for d in check_sources({"commands.py": commands, "cli.py": unused})] == []
+    # the module alone, imported by no entry point, is library code: its op is per site
+    assert [d.code for d in check_sources({"commands.py": commands})] == ["RPL201"]
