@@ -163,25 +163,49 @@ def _flatten(data: Any, out: dict[str, Any], origin: str) -> None:
                 out.setdefault(key, (value, origin))
 
 
-def _hydra(module_path: str, spec: str) -> dict[str, Any]:
+def _hydra_files(module_path: str, spec: str) -> Optional[tuple[Path, dict[str, Any], list[tuple[str, str, Any]]]]:
+    """Hydra's main file (its path and data) and, one level down, the file each entry of
+    its ``defaults`` list names: (group, option, parsed file or None when there is none)."""
     folder, _, name = spec.removeprefix("hydra:").rpartition("/")
     if not name.endswith(_SUFFIXES):
         name += ".yaml"
     main = _find(module_path, f"{folder}/{name}")
     data = _read(main) if main is not None else None
-    out: dict[str, Any] = {}
-    if not isinstance(data, dict):
-        return out
-    assert main is not None
-    _flatten(data, out, main.name)
+    if main is None or not isinstance(data, dict):
+        return None
+    groups = []
     for item in data.get("defaults") or ():
         if isinstance(item, dict) and len(item) == 1:
             group, option = next(iter(item.items()))
-            if isinstance(group, str) and isinstance(option, str) and not group.startswith("override"):
+            if isinstance(group, str) and isinstance(option, str):
                 sub = main.parent / group / f"{option}.yaml"
-                if _small_file(sub):
-                    _flatten(_read(sub), out, f"{group}/{option}.yaml")
+                groups.append((group, option, _read(sub) if _small_file(sub) else None))
+    return main, data, groups
+
+
+def _hydra(module_path: str, spec: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    found = _hydra_files(module_path, spec)
+    if found is None:
+        return out
+    main, data, groups = found
+    _flatten(data, out, main.name)
+    for group, option, loaded in groups:
+        if not group.startswith("override"):
+            _flatten(loaded, out, f"{group}/{option}.yaml")
     return out
+
+
+def _source_file(module_path: str, source: str, options: dict[str, Any]) -> Optional[tuple[str, Path]]:
+    """The file a literal-path or ``option:`` source names (as written, and where it is
+    found), or None."""
+    if source.startswith("option:"):
+        value = options.get(source.removeprefix("option:"), UNKNOWN)
+        if not isinstance(value, str) or not value.endswith(_SUFFIXES):
+            return None
+        source = value
+    found = _find(module_path, source)
+    return (source, found) if found is not None else None
 
 
 def config_defaults(module_path: str, sources: tuple[str, ...], options: dict[str, Any]) -> dict[str, tuple[Any, str]]:
@@ -194,14 +218,9 @@ def config_defaults(module_path: str, sources: tuple[str, ...], options: dict[st
             for key, value in _hydra(module_path, source).items():
                 out.setdefault(key, value)
             continue
-        if source.startswith("option:"):
-            value = options.get(source.removeprefix("option:"), UNKNOWN)
-            if not isinstance(value, str) or not value.endswith(_SUFFIXES):
-                continue
-            source = value
-        found = _find(module_path, source)
+        found = _source_file(module_path, source, options)
         if found is not None:
-            _flatten(_read(found), out, source)
+            _flatten(_read(found[1]), out, found[0])
     return out
 
 
@@ -229,8 +248,11 @@ def config_node(module_path: str, sources: tuple[str, ...], options: dict[str, A
     Hydra ``defaults`` group becomes the key of its name), or None."""
     node: Any = None
     for source in sources:
-        data = _hydra_tree(module_path, source) if source.startswith("hydra:") else _source_data(module_path, source, options)
-        node = data
+        if source.startswith("hydra:"):
+            node = _hydra_tree(module_path, source)
+        else:
+            found = _source_file(module_path, source, options)
+            node = _read(found[1]) if found is not None else None
         for key in keys:
             node = node.get(key) if isinstance(node, dict) else None
         if node is not None:
@@ -238,35 +260,16 @@ def config_node(module_path: str, sources: tuple[str, ...], options: dict[str, A
     return None
 
 
-def _source_data(module_path: str, source: str, options: dict[str, Any]) -> Any:
-    if source.startswith("option:"):
-        value = options.get(source.removeprefix("option:"), UNKNOWN)
-        if not isinstance(value, str) or not value.endswith(_SUFFIXES):
-            return None
-        source = value
-    found = _find(module_path, source)
-    return _read(found) if found is not None else None
-
-
 def _hydra_tree(module_path: str, spec: str) -> Any:
     """Hydra's composed configuration, one level of its ``defaults`` list: each group's
     file under the group's key, with the main file's own keys for it on top."""
-    folder, _, name = spec.removeprefix("hydra:").rpartition("/")
-    if not name.endswith(_SUFFIXES):
-        name += ".yaml"
-    main = _find(module_path, f"{folder}/{name}")
-    data = _read(main) if main is not None else None
-    if not isinstance(data, dict):
+    found = _hydra_files(module_path, spec)
+    if found is None:
         return None
-    assert main is not None
+    _, data, groups = found
     out = dict(data)  # the parse is shared: never changed in place
-    for item in data.get("defaults") or ():
-        if isinstance(item, dict) and len(item) == 1:
-            group, option = next(iter(item.items()))
-            if isinstance(group, str) and isinstance(option, str) and group.isidentifier():
-                sub = main.parent / group / f"{option}.yaml"
-                loaded = _read(sub) if _small_file(sub) else None
-                if isinstance(loaded, dict):
-                    own = out.get(group)
-                    out[group] = {**loaded, **own} if isinstance(own, dict) else loaded
+    for group, _, loaded in groups:
+        if group.isidentifier() and isinstance(loaded, dict):
+            own = out.get(group)
+            out[group] = {**loaded, **own} if isinstance(own, dict) else loaded
     return out

@@ -429,15 +429,16 @@ def note_instantiator(collector: Any, node: cst.FunctionDef, function: Any) -> N
     params = params[1:] if params[:1] in (["self"], ["cls"]) else params
     if not params:
         return
-    first = params[0]
-    for inner in descendants(node.body):
-        kind = type(inner)
-        if kind is cst.Subscript and type(inner.value) is cst.Name and inner.value.value == first:  # type: ignore[attr-defined]
-            function.instantiates = config_files.config_key(inner) in _TARGET_KEYS
-        elif kind is cst.Attribute and type(inner.value) is cst.Name and inner.value.value == first:  # type: ignore[attr-defined]
-            function.instantiates = inner.attr.value in _TARGET_KEYS  # type: ignore[attr-defined]
-        if function.instantiates:
-            return
+    function.instantiates = any(_reads_target(inner, params[0]) for inner in descendants(node.body))
+
+
+def _reads_target(node: cst.CSTNode, name: str) -> bool:
+    """``name["target"]``, ``name.target`` (or ``_target_``)."""
+    if type(node) not in (cst.Subscript, cst.Attribute) or type(node.value) is not cst.Name \
+            or node.value.value != name:  # type: ignore[attr-defined]
+        return False
+    key = config_files.config_key(node) if type(node) is cst.Subscript else node.attr.value  # type: ignore[arg-type, attr-defined]
+    return key in _TARGET_KEYS
 
 
 def instantiates(index: "ProgramIndex", event: Call, resolved: Optional[tuple[str, str]]) -> bool:

@@ -478,8 +478,10 @@ class OpUsageFacts:
     def _u_plain_read(self, node: cst.BaseExpression) -> bool:
         """A name or attribute read that holds no tensor the source shows (not a torch
         module attribute, not a name bound to a tensor here)."""
+        from reprolint.analysis.tensor_facts import PY_INT
+
         if type(node) is cst.Name:
-            return not self._u_bound_kinds(node.value) - {"python-int"}  # type: ignore[attr-defined]
+            return not self._u_bound_kinds(node.value) - {PY_INT}  # type: ignore[attr-defined]
         if type(node) is cst.Attribute:
             qualified = self.qualify(node) or ""  # type: ignore[attr-defined]
             return not qualified.startswith(("torch", "numpy", "tensorflow", "jax"))
