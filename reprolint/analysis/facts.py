@@ -318,6 +318,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 bound = alias.asname.name.value
             self.aliases[bound] = full
+            if self.scope is self.scopes[0]:
+                self.facts.from_imports[bound] = full
             self.emit(Import(full, optional=True))
             self.imported.append(full)
         return False

@@ -152,6 +152,9 @@ class ModuleFacts:
     top_level_work: bool = False
     imported_modules: tuple[str, ...] = ()
     star_imports: tuple[str, ...] = ()  # `from <module> import *` (relative ones with their dots)
+    # module-level `from <module> import name [as bound]`: bound -> "<module>.name" (relative
+    # ones with their dots), the names a package's __init__ re-exports
+    from_imports: dict[str, str] = field(default_factory=dict)
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy

@@ -117,13 +117,16 @@ class ProgramIndex:
     def _resolve_call(self, caller: str, target: str) -> Optional[tuple[str, str]]:
         if target.startswith(":"):
             return self._resolve_in(caller, target[1:])
+        return self._resolve_from(caller, target, ())
+
+    def _resolve_from(self, caller: str, target: str, seen: tuple[str, ...]) -> Optional[tuple[str, str]]:
         level = len(target) - len(target.lstrip("."))
         names = [p for p in target.split(".") if p]
         for split in range(len(names) - 1, 0, -1):
             module = "." * level + ".".join(names[:split])
             found = self.resolve_module(caller, module)
             if found is not None:
-                return self._resolve_in(found, ".".join(names[split:]))
+                return self._resolve_in(found, ".".join(names[split:]), seen)
         return None
 
     def _resolve_in(self, path: str, qualname: str, seen: tuple[str, ...] = ()) -> Optional[tuple[str, str]]:
@@ -132,6 +135,15 @@ class ProgramIndex:
             return path, qualname
         if qualname in facts.classes:
             return self._constructor(path, qualname, depth=0)
+        # a name the module imports (`from .random import random_seed` in a package's
+        # __init__, re-exported to `from timm.utils import random_seed`)
+        head, _, rest = qualname.partition(".")
+        imported = facts.from_imports.get(head)
+        if imported is not None and path not in seen:
+            target = f"{imported}.{rest}" if rest else imported
+            resolved = self._resolve_from(path, target, (*seen, path))
+            if resolved is not None:
+                return resolved
         # a name a star import brought in (`from models import *`, re-exported by a
         # package's `from .dla import *`), as Python binds it: the last import wins
         for module in reversed(getattr(facts, "star_imports", ())):

@@ -1,0 +1,1 @@
+"""A package whose sub-packages re-export their helpers by name."""
