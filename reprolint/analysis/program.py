@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, NamedTuple, Optional, TypeVar, Union, cast
 
+from reprolint.analysis.condition_facts import DEFAULTS
 from reprolint.analysis.config_files import config_defaults
 from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
@@ -355,6 +356,16 @@ class Program:
                     evaluate(cond.tree, lookup, True, bindings, True) not in (None, cond.polarity):
                 return cond.text
         return ""
+
+    def keeps_defaults(self, step: Step, names: Iterable[str]) -> bool:
+        """Whether each parameter in ``names`` holds its default (or a literal) in the body
+        ``step`` is in: the call that ran the body left it out or passed a constant, and no
+        other call of it passes other arguments."""
+        bindings = self._sure(step.context.bindings)
+        if not bindings or bindings[-1][0] != DEFAULTS:
+            return False
+        passed = dict(bindings[:-1])
+        return all(name not in passed or (passed[name][0] == "const" and len(passed[name]) < 4) for name in names)
 
     def _sure(self, bindings: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
         """A body's bindings, less the defaults of what its first call left out when

@@ -266,7 +266,13 @@ class KerasFit(Usage):
 
 @dataclass(frozen=True)
 class RankSeed(Usage):
-    """A torch or global seeding call whose seed depends on the process rank."""
+    """A torch or global seeding call whose seed depends on the process rank.
+
+    ``params``: when the rank is only parameters of the enclosing function that have a
+    literal default (``def random_seed(seed=42, rank=0)``), their names: the seed varies
+    by rank only where a call passes them."""
+
+    params: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

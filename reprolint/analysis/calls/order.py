@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import libcst as cst
+import libcst.matchers as cst_matchers
+
 from reprolint.analysis.calls import CallSite, on_call
 from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.values import UNKNOWN
 from reprolint.analysis.usage_events import RankSeed, SamplerBuilt
 
 RANK_WORDS = re.compile(
@@ -21,7 +25,24 @@ RANK_WORDS = re.compile(
 )
 def _rank_seed(c: Any, site: CallSite) -> None:
     if site.node.args and RANK_WORDS.search(c.text(site.node.args[0].value)) and not c.u_rank_free(site.node.args[0].value):
-        c._u_emit(RankSeed, site.qualname, site.node)
+        c._u_emit(RankSeed, site.qualname, site.node, params=_rank_params(c, site.node.args[0].value))
+
+
+def _rank_params(c: Any, seed: cst.BaseExpression) -> tuple[str, ...]:
+    """The parameters the rank in ``seed`` is, when it is nothing else: each rank word a
+    bare name of a parameter with a literal default that the body does not rebind."""
+    scope = c.scope
+    words = RANK_WORDS.findall(c.text(seed))
+    attrs = {id(a.attr) for a in cst_matchers.findall(seed, cst_matchers.Attribute())}  # type: ignore[attr-defined]
+    names = {
+        n.value for n in cst_matchers.findall(seed, cst_matchers.Name())  # type: ignore[attr-defined]
+        if id(n) not in attrs and RANK_WORDS.fullmatch(n.value)
+    }
+    if scope.kind != "function" or len(names) != len(set(words)):
+        return ()
+    if any(scope.params.get(name, UNKNOWN) == UNKNOWN or name in scope.locals for name in names):
+        return ()
+    return tuple(sorted(names))
 
 
 @on_call("torch.utils.data.distributed.DistributedSampler", "torch.utils.data.DistributedSampler")

@@ -171,8 +171,11 @@ class DistributedSamplerEpoch(Rule):
             if not builds_model:
                 continue
             for position, path, rank_seed in program.of(RankSeed, default_only=False):
-                if (path, rank_seed.span) in seen or program.usage_steps[position].context.uncalled:
+                step = program.usage_steps[position]
+                if (path, rank_seed.span) in seen or step.context.uncalled:
                     continue
+                if rank_seed.params and program.program.keeps_defaults(step, rank_seed.params):
+                    continue  # `def random_seed(seed, rank=0)` called without a rank
                 seen.add((path, rank_seed.span))
                 yield self.report(path, rank_seed.span, variant="rank-seed", call=rank_seed.text, entry_points=program.entry_points)
 
