@@ -182,7 +182,8 @@ def _check(args: argparse.Namespace) -> int:
         settings = _settings(args, start if str(start) else Path("."))
         name = args.stdin_filename or "<stdin>"
         data = sys.stdin.buffer.read()
-        diagnostics = api.check_source(data, name, settings, fix_edits=edits)
+        checked = api.check_source_result(data, name, settings, fix_edits=edits)
+        diagnostics, skipped = checked.diagnostics, checked.skipped
         files, tests = 1, 0
         try:  # --show-source shows what was read from stdin, not the file on disk
             sources = {name: api.decode_source(data)}

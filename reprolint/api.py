@@ -256,12 +256,11 @@ def _analyse_bytes(path: str, data: bytes) -> FileAnalysis:
     if len(data) > DATA_FILE_BYTES:
         share = literal_share(source)
         if share >= DATA_FILE_LITERAL_SHARE:
+            # a data table is not a problem of the code: the summary names it, no finding
             return FileAnalysis(
-                path,
-                error=SourceError(
-                    f"skipped: {len(data):,} bytes, {share:.0%} of it literal data tables, is over "
-                    f"the {DATA_FILE_BYTES:,}-byte limit for data files (no training code?)"
-                ),
+                path, facts=ModuleFacts(path),
+                skipped=f"a data file: {len(data):,} bytes, {share:.0%} of it literal data tables, "
+                f"over the {DATA_FILE_BYTES:,}-byte limit for data files",
             )
     return analyse_source(source, path)
 
@@ -591,15 +590,30 @@ def check_source(
     Bytes (a file's content, e.g. ``--stdin-filename``) get the same policy as a file
     on disk: decoding, the size and data-file limits, notebooks by their suffix.
     """
+    return check_source_result(source, path, settings, fix_edits).diagnostics
+
+
+def check_source_result(
+    source: Union[str, bytes],
+    path: str = "<stdin>",
+    settings: Optional[Settings] = None,
+    fix_edits: bool = True,
+) -> CheckResult:
+    """:func:`check_source` with the whole result: the file it skipped (a data file, a
+    notebook in another language) is named in ``skipped``."""
+    root = str(PurePosixPath(path).parent)
     if path.endswith(".ipynb"):
         from reprolint.notebooks import analyse_notebook
 
         data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
-        return diagnose_analyses([analyse_notebook(path, data)], settings or Settings(), ["."], fix_edits)
-    if isinstance(source, bytes):
+        analysis, root = analyse_notebook(path, data), "."
+    elif isinstance(source, bytes):
         analysis = analyse_bytes(path, source)
-        return diagnose_analyses([analysis], settings or Settings(), [str(PurePosixPath(path).parent)], fix_edits)
-    return check_sources({path: source}, settings, str(PurePosixPath(path).parent), fix_edits)
+    else:
+        analysis = analyse_source(source, path)
+    diagnostics = diagnose_analyses([analysis], settings or Settings(), [root], fix_edits)
+    skipped = [f"{analysis.path} ({analysis.skipped})"] if analysis.skipped else []
+    return CheckResult(diagnostics, 1, [], skipped=skipped)
 
 
 def fix_source(
