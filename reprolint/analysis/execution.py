@@ -347,7 +347,7 @@ class _Walker:
         while True:
             self._run_modules(done, framework, unbuilt, orphans)
             done = len(self.out.modules)
-            pending = [o for o in orphans if o[0] not in self.ran_functions]
+            pending = [o for o in orphans if o[0] not in self.ran_functions and self._mentioned(o[2])]
             orphans.clear()
             if not pending:
                 break
@@ -360,6 +360,17 @@ class _Walker:
             self._build_late(unbuilt, framework)
         self.out.steps.extend(self.deferred)
         return self.out
+
+    def _mentioned(self, qualname: str) -> bool:
+        """Whether a module of the program uses the name of the plain function
+        ``qualname`` (a call the analysis did not resolve, a callback passed on); a
+        function nothing mentions is never called."""
+        name = qualname.rpartition(".")[2]
+        for path in self.out.modules:
+            mentioned = self.index.facts[path].mentioned
+            if mentioned is None or name in mentioned:
+                return True
+        return False
 
     def _run_modules(
         self, done: int, framework: StepContext, unbuilt: list[tuple[str, str]],

@@ -42,6 +42,7 @@ from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 from reprolint.analysis.module_facts import (
     Call, Cond, Draw, Event, FunctionFacts, Guard, Import, LocalFinding, ModuleFacts, Region, Seed,
+    mentioned_names,
 )
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
 from reprolint.analysis.option_facts import CONFIG_LIBRARIES, OptionFacts
@@ -789,6 +790,7 @@ def collect_facts(
             finding.data["share_at"] = [span.start_line, span.start_col, span.end_line, span.end_col]
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
+    facts.mentioned = mentioned_names(source) if source is not None else None
     facts.uses = frozenset(collector.uses)
     facts.device_only = devices.device_stack(module)
     if any(isinstance(e, (Seed, Draw)) for e in facts.events):

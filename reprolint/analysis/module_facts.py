@@ -8,6 +8,8 @@ need no program (:class:`LocalFinding`).
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
@@ -155,6 +157,9 @@ class ModuleFacts:
     # module-level `from <module> import name [as bound]`: bound -> "<module>.name" (relative
     # ones with their dots), the names a package's __init__ re-exports
     from_imports: dict[str, str] = field(default_factory=dict)
+    # the identifiers the module's text uses other than in a `def` of that name (None: not
+    # known): a plain function no program module mentions cannot be called or passed on
+    mentioned: Optional[frozenset[str]] = None
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
@@ -187,3 +192,14 @@ class ModuleFacts:
     registered: dict[str, str] = field(default_factory=dict)
     # module-level names bound to a function or class of the module: name -> ":<its name>"
     aliases: dict[str, str] = field(default_factory=dict)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DEF = re.compile(r"\bdef\s+([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def mentioned_names(source: str) -> frozenset[str]:
+    """The identifiers ``source`` uses other than as the name of a ``def``."""
+    counts = Counter(_IDENTIFIER.findall(source))
+    counts.subtract(_DEF.findall(source))
+    return frozenset(name for name, count in counts.items() if count > 0)
