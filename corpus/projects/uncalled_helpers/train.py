@@ -1,0 +1,11 @@
+"""Builds a network and initialises it with a callback, `net.apply(init_weights)`: the
+callback's draws run unseeded. The helper module's `random_crop_box` is named by no
+module of the program, so its NumPy draws never run (no RPL101 there)."""
+import torch
+import torch.nn as nn
+
+from init import init_weights
+
+net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))  # expect: RPL101
+net.apply(init_weights)
+print(net(torch.ones(2, 4)))
