@@ -32,6 +32,8 @@ def _payload(analysis: FileAnalysis) -> Optional[dict[str, Any]]:
     """The cacheable part of an analysis (None: do not cache it)."""
     if analysis.cells is not None or analysis.path.endswith(".ipynb"):
         return None  # notebooks: cell maps are not fact types (and notebooks are few)
+    if analysis.skipped is not None:
+        return None  # a data file: deciding again is cheap, and the summary must name it
     error = analysis.error
     if error is not None and error.reason.startswith("internal error"):
         return None  # a bug may be fixed by the next run: never remember it

@@ -438,3 +438,15 @@ def test_a_chain_of_two_thousand_modules_importing_the_next_is_checked_and_fixed
     fixed = cli("fix", "--no-cache", "--write", str(tmp_path))
     assert fixed.status == 0, fixed.err
     assert "reprolint.runtime.install(seed=0)" in (tmp_path / "train.py").read_text()
+
+
+def test_a_warm_run_names_the_skipped_data_file_again(tmp_path: Path) -> None:
+    rows = "".join(f"    ({i}, 'float16', {i * 2}): ({i}, {i + 1}, 4, 8),\n" for i in range(9000))
+    (tmp_path / "meta.py").write_text(f"TABLE = {{\n{rows}}}\n")
+    (tmp_path / "train.py").write_text("import torch\nx = torch.randn(3)\n")
+    runs = [reprolint("check", ".", cwd=tmp_path) for _ in range(3)]  # cold, then from the cache
+    for done in runs:
+        assert done.returncode == 1, done
+        assert b"train.py:2:5: RPL101" in done.stdout
+        assert b"Skipped 1 file, not analysed: meta.py (a data file:" in done.stdout
+    assert (tmp_path / ".reprolint_cache").is_dir()
