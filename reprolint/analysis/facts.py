@@ -137,6 +137,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # A call's name is text of the source: without these words no loop holds a
         # `set_epoch`/`backward` call, and the loops need not be searched for one.
         self.loop_hooks_possible = source is None or "set_epoch" in text or "backward" in text
+        # what can overwrite a layer's drawn parameters (analysis/overwritten.py)
+        self.overwrite_possible = source is None or any(w in text for w in ("copy_", "load_state_dict", ".weight ="))
         # An entropy source is the builtin `hash` or a name of a module in the catalog
         # (`time.time`), reached through an import (which adds its root to `uses`) or
         # a star import: see entropy_of.

@@ -23,6 +23,7 @@ from reprolint.analysis.cst_helpers import attr_chain, child_fields, is_node
 from reprolint.analysis.cst_helpers import find_argument as call_argument, literal as _literal
 from reprolint.analysis.module_facts import Draw, LocalFinding, ModuleFacts, Seed
 from reprolint.analysis.values import UNKNOWN, OptionRef
+from reprolint.analysis.overwritten import overwritten_layers
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog
 
 __all__ = ["GRAPH_CLASSES", "RngFacts", "calls_in", "held_state"]
@@ -117,6 +118,7 @@ class RngFacts:
     generator_vars: set[str]
     graph_vars: set[str]
     hash_possible: bool
+    overwrite_possible: bool
     in_text: int
     star_modules: list[str]
     uses: set[str]
@@ -323,6 +325,14 @@ class RngFacts:
                 return True
         return False
 
+    def _overwritten_layers(self) -> set[int]:
+        """The module's layer constructions whose parameters are overwritten at once
+        (analysis/overwritten.py), found on the first weight-initialising draw."""
+        found: Optional[set[int]] = self.__dict__.get("_overwritten")
+        if found is None:
+            found = self.__dict__["_overwritten"] = overwritten_layers(self.module)  # type: ignore[attr-defined]
+        return found
+
     def maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> bool:
         """Record the draw ``node`` makes by ``draw``, unless its arguments or input say it
         makes none; whether the entry applies to the call (False: its input is not what
@@ -346,13 +356,16 @@ class RngFacts:
         for cond in draw.when:
             if not _condition_holds(node, cond, self):
                 return True
+        kind = "init" if draw.library == "torch" and id(node) in self.parameter_args else draw.kind
+        if kind == "init" and self.overwrite_possible and id(node) in self._overwritten_layers():
+            return True  # `fused = nn.Conv2d(...)`, then `fused.weight.copy_(w)`: values never used
         if len(self.scopes) == 1 and library in ("numpy", "random"):
             self.top_draws.add(id(node))
         self.emit(  # type: ignore[attr-defined]
             Draw(
                 api=draw.api if not draw.method else f".{draw.api}",
                 library=library,
-                kind="init" if draw.library == "torch" and id(node) in self.parameter_args else draw.kind,
+                kind=kind,
                 deferred=draw.deferred,
                 span=self.span(node),  # type: ignore[attr-defined]
                 text=text,

@@ -58,7 +58,11 @@ class UnseededGlobalRng(Rule):
     program that loads a checkpoint (`load_state_dict`, `torch.load`, `from_pretrained`, a
     pickled network), weight-initialisation draws are not reported: module constructors,
     `nn.init`, and tensors drawn into `nn.Parameter(...)` or a persistent
-    `register_buffer(...)` (directly, through a method chain or through a name). A Keras
+    `register_buffer(...)` (directly, through a method chain or through a name). Nor, in
+    any program, is a layer built into a name whose weight and bias (or whole state, by
+    `load_state_dict`) the statements after it in the same body overwrite
+    (`fused = nn.Conv2d(...)`, then `fused.weight.copy_(w)` and `fused.bias.copy_(b)`):
+    its drawn values never reach a result; a parameter left as drawn keeps it. A Keras
     application (`VGG16(...)`) loads its ImageNet weights unless `weights=None`. A draw
     through a wrapper that forwards `**kwargs` (`def linear(*a, **kw): return
     nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
