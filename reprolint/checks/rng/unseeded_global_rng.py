@@ -48,7 +48,9 @@ class UnseededGlobalRng(Rule):
 
     It is reported once per program, library and cause (never seeded, or seeded only
     after the draw), at the first draw in execution order that the default run makes (a
-    draw on a branch its options skip only when every draw is); the other draws that run
+    draw only on branches the default options skip is not reported: `random_colors()`
+    called under `if args.threshold is not None:` with `--threshold` defaulting to
+    None); the other draws that run
     as it does are related locations, and programs that share the first draw share the
     finding. A draw in code that a dispatch by a name no default decides may pick
     (`models.__dict__[args.arch]()` with no default for `--arch`) counts, and the message
@@ -228,10 +230,13 @@ class UnseededGlobalRng(Rule):
                 outcomes = [o for o in outcomes if not ctx.suppressed(self.code, o.path, o.draw.span)]
                 if not outcomes:
                     continue
-                # at the first draw the default run makes (one on a branch its options
-                # skip only when every draw is), with the other draws that run as it does
-                first = next((o for o in outcomes if o.on_default), outcomes[0])
-                outcomes = [first, *(o for o in outcomes if o is not first and (o.on_default or not first.on_default))]
+                # at the first draw the default run makes, with the other draws that run
+                # as it does; draws only on branches the default options skip are not
+                # the default run's (seeding rules keep default-run semantics)
+                first = next((o for o in outcomes if o.on_default), None)
+                if first is None:
+                    continue
+                outcomes = [first, *(o for o in outcomes if o is not first and o.on_default)]
                 key = (first.path, first.draw.span, library, reason)
                 cause = causes.get(key)
                 if cause is None:
