@@ -9,9 +9,11 @@ alone is copied) keeps the draw.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import libcst as cst
+
+from reprolint.analysis.cst_helpers import child_fields
 
 __all__ = ["overwritten_layers"]
 
@@ -54,14 +56,16 @@ def _blocks(statements: Sequence[cst.CSTNode], found: set[int]) -> None:
 def _bodies(statement: cst.CSTNode) -> list[Sequence[cst.CSTNode]]:
     """The statement lists nested in a compound statement (a function's, a branch's)."""
     out: list[Sequence[cst.CSTNode]] = []
-    for child in statement.children:
-        if type(child) is cst.IndentedBlock:
-            out.append(child.body)
-        elif isinstance(child, (cst.Else, cst.If, cst.Finally, cst.ExceptHandler)):
-            out.extend(_bodies(child))
-    if type(statement) is cst.Try:
-        for handler in statement.handlers:  # type: ignore[attr-defined]
-            out.extend(_bodies(handler))
+    stack: list[Any] = [statement]
+    while stack:
+        node = stack.pop()
+        body = getattr(node, "body", None)
+        if type(body) is cst.IndentedBlock:
+            out.append(body.body)
+        for name in ("orelse", "finalbody"):
+            if (part := getattr(node, name, None)) is not None:
+                stack.append(part)
+        stack.extend(getattr(node, "handlers", ()))
     return out
 
 
@@ -116,13 +120,18 @@ def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The nodes of a statement that surely run with it (a `with` body does; a branch,
     a loop, a handler or a nested function may not)."""
     out: list[cst.CSTNode] = []
-    stack = [node]
+    stack: list[Any] = [node]
     while stack:
         child = stack.pop()
         if isinstance(child, _CONDITIONAL) or type(child).__name__ in ("Match", "TryStar"):
             continue
         out.append(child)
-        stack.extend(child.children)
+        for name in child_fields(type(child)):
+            value = getattr(child, name)
+            if isinstance(value, cst.CSTNode):
+                stack.append(value)
+            elif isinstance(value, (list, tuple)):
+                stack.extend(v for v in value if isinstance(v, cst.CSTNode))
     return out
 
 
