@@ -34,6 +34,8 @@ _NAMES = {
     "tf-keras": ("tf-keras",),
     # one code base under two names (pytorch-lightning 2.x is lightning.pytorch)
     "lightning": ("lightning", "pytorch-lightning"),
+    # OpenAI gym (not gymnasium): `reset(seed=...)` exists from 0.22 on
+    "gym": ("gym",),
 }
 _REQUIREMENT = re.compile(
     r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?P<spec>(?:[=<>!~]=?|===)\s*[^;#\s][^;#]*)?"

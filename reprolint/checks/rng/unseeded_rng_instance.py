@@ -54,7 +54,10 @@ class UnseededRngInstance(Rule):
     environment does not seed its spaces: gym issue 681), whether or not the program seeds other libraries:
     each generator is a cause of its own (in a module no program runs, only where the
     module seeds something else; `observation_space.sample()` is not reported: it
-    is a dummy input for shape inference). There is no automatic fix
+    is a dummy input for shape inference). Where the project declares OpenAI gym before
+    0.22 (requirements, setup, pyproject...), an environment seeds itself from OS
+    entropy when it is built and `reset()` takes no seed: the message says so, with the
+    version and where it is declared, and names `env.seed(s)`. There is no automatic fix
     (the seed belongs in the first `reset` only; later resets continue its stream).
 
     ## Why is this bad?
@@ -106,6 +109,11 @@ class UnseededRngInstance(Rule):
         "env-reset": (
             "`{call}()` without `seed=` seeds the environment's own generator from OS entropy; "
             "the program's global seeds do not reach it"
+        ),
+        "env-reset-old": (
+            "`{call}()` starts from the environment's own generator, which {version} ({declared}) "
+            "seeds from OS entropy when the environment is built (its `reset()` takes no seed); "
+            "the program never calls `env.seed(s)`, and its global seeds do not reach it"
         ),
         "env-space": (
             "`{call}()` draws from the space's own generator, seeded from OS entropy; "
@@ -189,6 +197,12 @@ class UnseededRngInstance(Rule):
                 variant = str(finding.data.get("variant", ""))
                 if variant.startswith("env-") and not _environment_unseeded(ctx, path, variant == "env-space"):
                     continue
+                if variant == "env-reset" and (old := _old_gym(ctx, path)) is not None:
+                    version, declared = old
+                    yield self.report(path, finding.span, **{
+                        **finding.data, "variant": "env-reset-old", "version": version, "declared": declared,
+                    })
+                    continue
                 if finding.data.get("variant") == "option":
                     flag = _none_default_flag(ctx, path, str(finding.data["option"]))
                     if flag is None:
@@ -212,6 +226,23 @@ def _environment_unseeded(ctx: CheckContext, path: str, space: bool = False) -> 
         (facts := seeding(module)) is not None and (facts.seeds_spaces if space else facts.seeds_environments)
         for program in programs for module in program.modules
     )
+
+
+def _old_gym(ctx: CheckContext, path: str) -> Optional[tuple[str, str]]:
+    """("gym 0.15.4", "declared in setup.py as `gym==0.15.4`") when ``path`` runs OpenAI
+    gym (not gymnasium) at a version the project declares from before 0.22, whose
+    environments seed themselves when built and whose ``reset()`` takes no seed."""
+    uses = ctx.facts[path].uses
+    if "gym" not in uses or "gymnasium" in uses:
+        return None
+    from reprolint.analysis.declared import assume, declarations_for
+    from reprolint.catalog.ops import parse_version
+
+    declared = [d for d in declarations_for(path, ctx.index.roots) if d.library == "gym"]
+    assumed = assume("gym", None, declared, "0.26.2", "")
+    if not assumed.declared or parse_version(assumed.version) >= parse_version("0.22"):
+        return None
+    return f"gym {assumed.version}", assumed.source
 
 
 def _none_default_flag(ctx: CheckContext, path: str, option: str) -> Optional[str]:
