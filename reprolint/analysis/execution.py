@@ -367,8 +367,11 @@ class _Walker:
         function nothing mentions is never called."""
         name = qualname.rpartition(".")[2]
         for path in self.out.modules:
-            mentioned = self.index.facts[path].mentioned
-            if mentioned is None or name in mentioned:
+            facts = self.index.facts[path]
+            if facts.mentioned is None or name in facts.mentioned:
+                return True
+            # in a class's body: only where this program may build the class
+            if any(name in names and self._class_maybe_built(path, cls) for cls, names in facts.class_mentions.items()):
                 return True
         return False
 

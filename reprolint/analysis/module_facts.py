@@ -156,9 +156,12 @@ class ModuleFacts:
     # module-level `from <module> import name [as bound]`: bound -> "<module>.name" (relative
     # ones with their dots), the names a package's __init__ re-exports
     from_imports: dict[str, str] = field(default_factory=dict)
-    # the identifiers the module's text uses other than in a `def` of that name (None: not
-    # known): a plain function no program module mentions cannot be called or passed on
+    # the identifiers the module's code uses other than in a `def` of that name (None: not
+    # known), outside its top-level classes: a plain function no program module mentions
+    # cannot be called or passed on
     mentioned: Optional[frozenset[str]] = None
+    # the same for each top-level class's body: they run only where the class is built
+    class_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
@@ -202,6 +205,28 @@ _TOKEN = re.compile(
 )
 
 
-def mentioned_names(source: str) -> frozenset[str]:
-    """The identifiers ``source``'s code uses, other than as the name of a ``def``."""
-    return frozenset(name for defined, name in _TOKEN.findall(source) if name and not defined)
+# a top-level class statement (its body runs to the next line at column 0 that is code)
+_CLASS_LINE = re.compile(r"^class\s+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+_TOP_LINE = re.compile(r"^[^\s#@)\]}]", re.MULTILINE)
+
+
+def mentioned_names(source: str) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    """The identifiers ``source``'s code uses, other than as the name of a ``def``:
+    outside the module's top-level classes, and in each of them."""
+    rest: list[str] = []
+    classes: dict[str, frozenset[str]] = {}
+    at = 0
+    for match in _CLASS_LINE.finditer(source):
+        if match.start() < at:
+            continue  # (a `class` line inside a string of the class before)
+        rest.append(source[at:match.start()])
+        end = _TOP_LINE.search(source, match.end())
+        stop = end.start() if end is not None else len(source)
+        classes[match.group(1)] = classes.get(match.group(1), frozenset()) | _names(source[match.end():stop])
+        at = stop
+    rest.append(source[at:])
+    return _names("".join(rest)), classes
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(name for defined, name in _TOKEN.findall(text) if name and not defined)
