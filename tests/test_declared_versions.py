@@ -92,4 +92,4 @@ def test_cublas_advice_names_the_declared_torch(cli, tmp_path: Path) -> None:
     train = "import torch\ntorch.use_deterministic_algorithms(True)\nmodel = torch.nn.Linear(2, 2).cuda()\n"
     write(tmp_path, {"environment.yml": "dependencies:\n  - pytorch=1.9.0\n", "train.py": train, ".git/HEAD": ""})
     out = cli("check", "--no-cache", "--select", "RPL303", str(tmp_path)).out
-    assert "torch 1.9, declared in environment.yml as `torch==1.9.0`, raises RuntimeError" in out
+    assert "torch 1.9, declared in environment.yml as `pytorch==1.9.0`, raises RuntimeError" in out

@@ -447,4 +447,5 @@ def assume(library: str, configured: Optional[str], found: list[Declared], fallb
 
 
 def _display(library: str, declared: Declared) -> str:
-    return f"{library}{declared.spec}"
+    """As the project writes it: ``pytorch-lightning==1.4.2``, ``tensorflow-gpu==1.15``."""
+    return declared.written

@@ -30,7 +30,9 @@ class FrameworkDeterminismOff(Rule):
       whose `deterministic` is absent, `None` or `False` (`True` and `"warn"` are
       accepted; `"warn"` only warns on ops without a deterministic kernel), or in a
       program that never seeds torch (`seed_everything`, `torch.manual_seed`, a project
-      helper). Reported at the `Trainer(...)` call.
+      helper). Reported at the `Trainer(...)` call. An absent `deterministic` is named
+      with Lightning's default: None from pytorch-lightning 1.6.4 on, False before (where
+      the project declares such a version, the message says which and where).
     - Hugging Face: a `TrainingArguments(...)` (or `Seq2SeqTrainingArguments`) call
       without `full_determinism=True`, in a program that calls neither
       `transformers.enable_full_determinism` nor `torch.use_deterministic_algorithms(True)`,
@@ -159,7 +161,8 @@ class FrameworkDeterminismOff(Rule):
             missing, problems = [], []
             value = program.kw_value(usage, "deterministic")
             if not (value is True or value == "warn" or value == UNKNOWN):
-                missing.append(f"`deterministic` is {value!r} (cuDNN and torch may pick nondeterministic kernels)")
+                what = f"is {value!r}" if usage.has_kw("deterministic") else _lightning_default(ctx, path)
+                missing.append(f"`deterministic` {what} (cuDNN and torch may pick nondeterministic kernels)")
                 problems.append("deterministic")
             # one cause, one finding: unseeded torch draws that RPL101 reports are said there
             if "torch" not in seeded and not rpl101_reports(ctx, program.program, "torch"):
@@ -248,3 +251,17 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         d.path, ("framework", d.span, keyword), planner.applicability(d.code),
         f"Pass `{keyword}=True`", lambda m: fixes.rewrite(m, d.span, change),
     )
+
+
+def _lightning_default(ctx: CheckContext, path: str) -> str:
+    """How the message names an absent ``deterministic``: Lightning's default is None
+    from pytorch-lightning 1.6.4 on and False before (read in the releases' trainer.py),
+    so a project that declares an older one gets False, with where it says so."""
+    from reprolint.analysis.declared import assume, declarations_for
+    from reprolint.catalog.ops import parse_version
+
+    declared = [d for d in declarations_for(path, ctx.index.roots) if d.library == "lightning"]
+    assumed = assume("lightning", None, declared, "2.6.0", "")
+    if assumed.declared and parse_version(assumed.version) < parse_version("1.6.4"):
+        return f"is left at its default, False in Lightning {assumed.version} ({assumed.source})"
+    return "is left at its default, None"

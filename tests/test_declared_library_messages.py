@@ -1,5 +1,6 @@
-"""RPL102 on an environment reset says what the declared gym does: before 0.22 an
-environment seeds itself from OS entropy when it is built and `reset()` takes no seed."""
+"""Messages that follow the library versions a project declares: RPL102 on an environment
+reset (gym before 0.22 seeds an environment when it is built; `reset()` takes no seed)
+and RPL306 on a Lightning trainer (`deterministic` defaults to False before 1.6.4)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,3 +34,25 @@ def test_gymnasium_keeps_the_reset_seed_message(tmp_path: Path) -> None:
     (tmp_path / "play.py").write_text(PROGRAM.replace("import gym\n", "import gymnasium as gym\n"))
     found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL102"]
     assert len(found) == 1 and "without `seed=`" in found[0].message
+
+
+LIGHTNING = (
+    "import pytorch_lightning as pl\nimport torch\n\n\nclass Lit(pl.LightningModule):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.layer = torch.nn.Linear(2, 2)\n\n\n"
+    "pl.seed_everything(1)\ntrainer = pl.Trainer(max_epochs=3, gpus=1)\ntrainer.fit(Lit())\n"
+)
+
+
+@pytest.mark.parametrize(("requirement", "expected"), [
+    ("pytorch-lightning==1.4.2",
+     "`deterministic` is left at its default, False in Lightning 1.4.2 (declared in requirements.txt as "
+     "`pytorch-lightning==1.4.2`)"),
+    ("pytorch-lightning==1.6.4", "`deterministic` is left at its default, None (cuDNN"),
+    ("torch", "`deterministic` is left at its default, None (cuDNN"),
+])
+def test_rpl306_names_the_declared_lightning_default(tmp_path: Path, requirement: str, expected: str) -> None:
+    (tmp_path / "requirements.txt").write_text(requirement + "\n")
+    (tmp_path / "train.py").write_text(LIGHTNING)
+    found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL306"]
+    assert [d.span.start_line for d in found] == [12]
+    assert expected in found[0].message
