@@ -103,6 +103,76 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     return False
 
 
+def _axis(node: cst.Call, position: int, default: Any) -> Any:
+    """The ``dim`` argument of a call (keyword, else positional ``position``)."""
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "dim":
+            return _literal(arg.value)
+    positional = [a.value for a in node.args if a.keyword is None]
+    return _literal(positional[position]) if len(positional) > position else default
+
+
+def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optional[int]:
+    """The axis along which an index tensor visibly holds no value twice in any line:
+    the indices of a sort (``torch.argsort(noise, dim=1)``, ``x.sort(dim)[1]``,
+    ``topk(...).indices``) or ``torch.randperm(n)``, through casts, slices that keep
+    every axis (``ids[:, :keep]``), ``unsqueeze`` (the axis moves with it), ``expand``
+    and a ``repeat`` that leaves that axis alone (``.repeat(1, 1, D)``); a name bound to
+    one (``distinct:<axis>`` kinds). MAE's masking gathers by such an index: the backward
+    scatter-add writes each element once. None when not visible."""
+    if isinstance(node, cst.Name):
+        found = [k for k in kinds(node.value) if k.startswith("distinct:")]
+        return int(found[0].split(":")[1]) if found else None
+    if isinstance(node, cst.Subscript):
+        base = node.value
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and _literal(node.slice[0].slice.value) == 1:
+            if isinstance(base, cst.Call) and (isinstance(base.func, cst.Attribute) and base.func.attr.value == "sort"
+                                               or (qualify(base.func) or "") == "torch.sort"):
+                axis = _axis(base, 1 if (qualify(base.func) or "") == "torch.sort" else 0, -1)
+                return axis if isinstance(axis, int) else None
+            return None
+        if all(isinstance(e.slice, cst.Slice) for e in node.slice):
+            return distinct_axis(base, qualify, kinds)
+        return None
+    if isinstance(node, cst.Attribute) and node.attr.value == "indices" and isinstance(node.value, cst.Call):
+        call = node.value
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("topk", "sort"):
+            axis = _axis(call, 1, -1)
+            return axis if isinstance(axis, int) else None
+        return None
+    if not isinstance(node, cst.Call):
+        return None
+    qn = qualify(node.func) or ""
+    if qn == "torch.randperm":
+        return 0
+    if qn == "torch.argsort":
+        axis = _axis(node, 1, -1)
+        return axis if isinstance(axis, int) else None
+    if not isinstance(node.func, cst.Attribute) or qn.startswith(("numpy.", "np.")):
+        return None
+    method, base = node.func.attr.value, node.func.value
+    if method == "argsort":
+        axis = _axis(node, 0, -1)
+        return axis if isinstance(axis, int) else None
+    if method in _CASTS or method in ("expand", "expand_as"):
+        return distinct_axis(base, qualify, kinds)
+    inner = distinct_axis(base, qualify, kinds)
+    values = [_literal(a.value) for a in node.args if a.keyword is None]
+    if inner is None:
+        return None
+    if method == "unsqueeze" and len(values) == 1 and isinstance(values[0], int):
+        at = values[0]
+        if at == -1:
+            return inner - 1 if inner < 0 else inner  # a new last axis
+        if at >= 0 and inner >= 0:
+            return inner + 1 if at <= inner else inner
+        return None
+    if method == "repeat" and -len(values) <= inner < len(values):
+        # the count for that axis (the others may be anything: `.repeat(1, 1, D)`)
+        return inner if values[inner] == 1 and not isinstance(values[inner], bool) else None
+    return None
+
+
 def _keeps_reduced_dim(node: cst.Call, dim: int) -> bool:
     """A reduction along ``dim`` with ``keepdim=True`` (``mask.sum(-1, keepdim=True)``,
     ``scores.argmax(dim=1, keepdim=True)``): width 1 along that axis."""
@@ -316,6 +386,9 @@ class OpUsageFacts:
             widths = [f"width1:{axis}" for axis in _GATHER_AXES if _width_one(value, axis)]
             if widths:
                 kinds = kinds | frozenset(widths)
+            distinct = distinct_axis(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+            if distinct is not None:
+                kinds = kinds | {f"distinct:{distinct}"}
         if self._u_python_int(value):
             kinds = kinds | {PY_INT}
         loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
@@ -600,4 +673,7 @@ class OpUsageFacts:
                     id(node) in self._u_squeezed and self._u_squeezed[id(node)] in (None, dim)
                 ):
                     facts.append("index-width-1")
+                elif distinct_axis(index, self.qualify, self._u_bound_kinds) == dim:  # type: ignore[attr-defined]
+                    # each line of the index a permutation's part: no two writes meet
+                    facts.append("index-distinct")
         return tuple(facts)

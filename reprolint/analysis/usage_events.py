@@ -189,7 +189,8 @@ class OpCall(_KeywordCall):
     splat: bool = False  # a ``*``/``**`` argument: any keyword may be passed
     # What the collector saw about the call that the catalog's runtime conditions
     # depend on: "index-width-1" (a gather whose index has width 1 along ``dim``: its
-    # backward scatter-add writes each input element at most once), "no-grad-input"
+    # backward scatter-add writes each input element at most once; "index-distinct": the
+    # index's lines along ``dim`` come from a sort or a permutation, same effect), "no-grad-input"
     # (no gradient flows through it: its input is a registered buffer, or it is a TF
     # call in top-level code outside the GradientTape blocks of an eager program),
     # "index-unique" (an ``index_add_``/``index_select``/``index_copy_`` whose 1-D index visibly repeats

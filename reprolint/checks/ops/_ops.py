@@ -164,11 +164,12 @@ def no_backward(program: Program, position: int, usage: OpCall) -> bool:
     runs under ``torch.no_grad()``/``inference_mode()`` (its own block or a caller's),
     in a DataLoader worker (a sample leaves the worker without its autograd graph), on a
     registered buffer, or the collector saw that its backward has nothing to
-    accumulate (``usage.facts``: a gather with an index of width 1 along ``dim``)."""
+    accumulate (``usage.facts``: a gather with an index of width 1 along ``dim``, or
+    one whose lines are parts of permutations along it: "index-distinct")."""
     context = program.usage_steps[position].context
     if context.no_grad or context.in_worker:
         return True
-    return bool({"no-grad-input", "index-width-1"} & set(usage.facts))
+    return bool({"no-grad-input", "index-width-1", "index-distinct"} & set(usage.facts))
 
 
 # Index accumulations (forward, or the backward of an index lookup) whose atomic adds
@@ -188,7 +189,7 @@ def no_collision(match: OpMatch, usage: OpCall) -> bool:
         return False
     if match.entry.id in _INDEX_ACCUMULATIONS:
         return "index-unique" in usage.facts
-    return match.entry.id.startswith("scatter") and "index-width-1" in usage.facts
+    return match.entry.id.startswith("scatter") and bool({"index-width-1", "index-distinct"} & set(usage.facts))
 
 
 _ADAPTIVE_AVERAGE_POOLING = frozenset({"adaptive-avgpool2d-backward-cuda", "adaptive-avgpool3d-backward-cuda"})

@@ -76,6 +76,12 @@ class NondeterministicOp(Rule):
     name such an index was bound to in the same function) or from a replay batch's `actions` field (`data.actions`, `replay_data.actions`):
     Stable-Baselines3's replay buffer, which cleanrl uses too, stores a discrete action
     as a column of width 1 (DQN and discrete SAC take the taken action's Q-value so).
+    Nor a `gather`/`scatter` whose index lines along `dim` are parts of permutations:
+    the indices of a sort along that axis (`torch.argsort(noise, dim=1)`, `x.sort(dim)[1]`,
+    `topk(...).indices`) or `torch.randperm(n)`, through slices that keep every axis,
+    casts, `unsqueeze`, `expand` and a `repeat` that leaves that axis alone, also through
+    the names they are bound to (MAE's random masking: `torch.gather(x, 1,
+    ids_keep.unsqueeze(-1).repeat(1, 1, D))`): each element gets one add.
     Not in a module written for another accelerator: one that imports `torch_npu`
     (Ascend), `torch_mlu` (Cambricon), `habana_frameworks` (Gaudi) or `torch_musa` at
     its top level, outside `try`/`if`, only imports where that device's runtime is, so
