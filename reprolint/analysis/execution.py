@@ -342,15 +342,20 @@ class _Walker:
         unbuilt: list[tuple[str, str]] = []
         # plain functions of imported modules, run last: a method or function that runs
         # later in module order may call one (then it runs there, called); the rest
-        # (perhaps passed on as a callback) run at the end, as uncalled
+        # (perhaps passed on as a callback) run at the end, as uncalled, once code that
+        # runs mentions them (a function mentioned only by another uncalled one waits
+        # for that one to run)
         orphans: list[tuple[tuple[str, str], str, str, StepContext]] = []
+        waiting: list[tuple[tuple[str, str], str, str, StepContext]] = []
         while True:
             self._run_modules(done, framework, unbuilt, orphans)
             done = len(self.out.modules)
-            pending = [o for o in orphans if o[0] not in self.ran_functions and self._mentioned(o[2])]
+            waiting = [o for o in (*waiting, *orphans) if o[0] not in self.ran_functions]
             orphans.clear()
+            pending = [o for o in waiting if self._mentioned(o[2])]
             if not pending:
                 break
+            waiting = [o for o in waiting if o not in pending]
             for key, path, qualname, context in pending:
                 if key in self.ran_functions:
                     continue  # an earlier one of them called it
@@ -370,8 +375,11 @@ class _Walker:
             facts = self.index.facts[path]
             if facts.mentioned is None or name in facts.mentioned:
                 return True
-            # in a class's body: only where this program may build the class
+            # in a class's body: only where this program may build the class; in a
+            # function's, only where it ran (called, or itself run as uncalled)
             if any(name in names and self._class_maybe_built(path, cls) for cls, names in facts.class_mentions.items()):
+                return True
+            if any(name in names and (path, fn) in self.ran_functions for fn, names in facts.def_mentions.items()):
                 return True
         return False
 

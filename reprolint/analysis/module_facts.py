@@ -160,8 +160,10 @@ class ModuleFacts:
     # known), outside its top-level classes: a plain function no program module mentions
     # cannot be called or passed on
     mentioned: Optional[frozenset[str]] = None
-    # the same for each top-level class's body: they run only where the class is built
+    # the same for each top-level class's body (it runs only where the class is built)
+    # and each top-level function's (only where the function runs)
     class_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
+    def_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
@@ -205,28 +207,35 @@ _TOKEN = re.compile(
 )
 
 
-# a top-level class statement (its body runs to the next line at column 0 that is code)
-_CLASS_LINE = re.compile(r"^class\s+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+# a top-level class or function statement (its body runs to the next line at column 0
+# that is code)
+_BLOCK_LINE = re.compile(r"^(class|def|async\s+def)\s+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 _TOP_LINE = re.compile(r"^[^\s#@)\]}]", re.MULTILINE)
 
 
-def mentioned_names(source: str) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
-    """The identifiers ``source``'s code uses, other than as the name of a ``def``:
-    outside the module's top-level classes, and in each of them."""
+def mentioned_names(source: str) -> tuple[frozenset[str], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """The identifiers ``source``'s code uses, other than as the name of a ``def``: in
+    the module's own statements, in each top-level class and in each top-level function."""
     rest: list[str] = []
-    classes: dict[str, frozenset[str]] = {}
+    blocks: tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]] = ({}, {})
     at = 0
-    for match in _CLASS_LINE.finditer(source):
+    for match in _BLOCK_LINE.finditer(source):
         if match.start() < at:
-            continue  # (a `class` line inside a string of the class before)
+            continue  # (a `class` line inside a string of the block before)
         rest.append(source[at:match.start()])
         end = _TOP_LINE.search(source, match.end())
         stop = end.start() if end is not None else len(source)
-        classes[match.group(1)] = classes.get(match.group(1), frozenset()) | _names(source[match.end():stop])
+        held = blocks[0] if match.group(1) == "class" else blocks[1]
+        held[match.group(2)] = held.get(match.group(2), frozenset()) | _names(source[match.end():stop])
         at = stop
     rest.append(source[at:])
-    return _names("".join(rest)), classes
+    return _names("".join(rest)), blocks[0], blocks[1]
+
+
+# an import statement (one line, or a parenthesised list): it binds names, it uses none
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\)|(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*)", re.MULTILINE)
 
 
 def _names(text: str) -> frozenset[str]:
+    text = _IMPORT.sub("", text)
     return frozenset(name for defined, name in _TOKEN.findall(text) if name and not defined)
