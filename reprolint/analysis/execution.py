@@ -366,7 +366,7 @@ class _Walker:
         self.out.steps.extend(self.deferred)
         return self.out
 
-    def _mentioned(self, qualname: str) -> bool:
+    def _mentioned(self, qualname: str, depth: int = 0) -> bool:
         """Whether a module of the program uses the name of the plain function
         ``qualname`` (a call the analysis did not resolve, a callback passed on); a
         function nothing mentions is never called."""
@@ -377,11 +377,18 @@ class _Walker:
                 return True
             # in a class's body: only where this program may build the class; in a
             # function's, only where it ran (called, or itself run as uncalled)
-            if any(name in names and self._class_maybe_built(path, cls) for cls, names in facts.class_mentions.items()):
+            if any(name in names and self._class_used(path, cls, depth) for cls, names in facts.class_mentions.items()):
                 return True
             if any(name in names and (path, fn) in self.ran_functions for fn, names in facts.def_mentions.items()):
                 return True
         return False
+
+    def _class_used(self, path: str, cls: str, depth: int) -> bool:
+        """Whether the program may build ``cls`` (defined in ``path``): its project
+        constructor ran, or, for a class without one, code that runs names it."""
+        if not self._class_maybe_built(path, cls):
+            return False
+        return self.model.constructor(path, cls) is not None or (depth < 2 and self._mentioned(cls, depth + 1))
 
     def _run_modules(
         self, done: int, framework: StepContext, unbuilt: list[tuple[str, str]],
