@@ -17,7 +17,8 @@ PROGRAM = (
 
 @pytest.mark.parametrize(("requirement", "expected"), [
     ("gym==0.15.4", "which gym 0.15.4 (declared in requirements.txt as `gym==0.15.4`) seeds from OS entropy"),
-    ("gym>=0.17,<0.20", "which gym 0.19.0 (declared in requirements.txt as `gym>=0.17,<0.20`) seeds from OS entropy"),
+    ("gym>=0.17,<0.20", "which gym before 0.22 (declared in requirements.txt as `gym>=0.17,<0.20`) seeds"),
+    ("gym>=0.15.4,<0.16.0", "which gym before 0.22 (declared in requirements.txt as `gym>=0.15.4,<0.16.0`)"),
     ("gym==0.26.2", "`env.reset()` without `seed=` seeds the environment's own generator"),
     ("numpy", "`env.reset()` without `seed=` seeds the environment's own generator"),
 ])
@@ -48,6 +49,8 @@ LIGHTNING = (
      "`deterministic` is left at its default, False in Lightning 1.4.2 (declared in requirements.txt as "
      "`pytorch-lightning==1.4.2`)"),
     ("pytorch-lightning==1.6.4", "`deterministic` is left at its default, None (cuDNN"),
+    ("pytorch-lightning>=1.3,<1.6", "`deterministic` is left at its default, False in Lightning before 1.6.4 "
+     "(declared in requirements.txt as `pytorch-lightning>=1.3,<1.6`)"),
     ("torch", "`deterministic` is left at its default, None (cuDNN"),
 ])
 def test_rpl306_names_the_declared_lightning_default(tmp_path: Path, requirement: str, expected: str) -> None:
@@ -56,3 +59,11 @@ def test_rpl306_names_the_declared_lightning_default(tmp_path: Path, requirement
     found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL306"]
     assert [d.span.start_line for d in found] == [12]
     assert expected in found[0].message
+
+
+def test_a_range_stands_for_no_version_under_its_own_lower_bound() -> None:
+    from reprolint.analysis.declared import Declared, assume
+
+    found = [Declared("gym", ">=0.15.4,<0.16.0", "setup.py")]
+    assert assume("gym", None, found, "0.26.2", "").version == "0.15.4"
+    assert assume("torch", None, [Declared("torch", ">=1.4,<1.9", "setup.py")], "2.13.0", "").version == "1.8.0"

@@ -397,15 +397,18 @@ def _bound(clauses: list[tuple[str, tuple[int, int, int], int]]) -> Optional[tup
     for op, bound, _ in clauses:
         if op in ("==", "===", "~="):
             return bound
+    lowers = [b for op, b, _ in clauses if op in (">=", ">")]
     uppers = [(op, b) for op, b, _ in clauses if op in ("<", "<=")]
     if uppers:
         op, b = min(uppers, key=lambda u: u[1])
         if op == "<=":
             return b
         if b[2] > 0:
-            return (b[0], b[1], b[2] - 1)
-        return (b[0], b[1] - 1, 0) if b[1] > 0 else (b[0] - 1, 99, 0) if b[0] > 0 else None
-    lowers = [b for op, b, _ in clauses if op in (">=", ">")]
+            below: Optional[tuple[int, int, int]] = (b[0], b[1], b[2] - 1)
+        else:
+            below = (b[0], b[1] - 1, 0) if b[1] > 0 else (b[0] - 1, 99, 0) if b[0] > 0 else None
+        # never under the range's own lower bound (`>=0.15.4,<0.16.0` is 0.15.4, not 0.15.0)
+        return max(below, max(lowers)) if below is not None and lowers else below
     return max(lowers) if lowers else None
 
 

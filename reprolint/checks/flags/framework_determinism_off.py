@@ -263,5 +263,6 @@ def _lightning_default(ctx: CheckContext, path: str) -> str:
     declared = [d for d in declarations_for(path, ctx.index.roots) if d.library == "lightning"]
     assumed = assume("lightning", None, declared, "2.6.0", "")
     if assumed.declared and parse_version(assumed.version) < parse_version("1.6.4"):
-        return f"is left at its default, False in Lightning {assumed.version} ({assumed.source})"
+        version = assumed.version if any("==" in d.spec for d in declared) else "before 1.6.4"
+        return f"is left at its default, False in Lightning {version} ({assumed.source})"
     return "is left at its default, None"

@@ -242,7 +242,8 @@ def _old_gym(ctx: CheckContext, path: str) -> Optional[tuple[str, str]]:
     assumed = assume("gym", None, declared, "0.26.2", "")
     if not assumed.declared or parse_version(assumed.version) >= parse_version("0.22"):
         return None
-    return f"gym {assumed.version}", assumed.source
+    pinned = any("==" in d.spec for d in declared)
+    return (f"gym {assumed.version}" if pinned else "gym before 0.22"), assumed.source
 
 
 def _none_default_flag(ctx: CheckContext, path: str, option: str) -> Optional[str]:
