@@ -9,6 +9,7 @@ alone is copied) keeps the draw.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional, Sequence
 
 import libcst as cst
@@ -112,8 +113,12 @@ def _covers(written: set[str], call: cst.Call) -> bool:
     )
 
 
-# statements whose bodies may not run (or run later): what they write is not surely written
-_CONDITIONAL = (cst.If, cst.For, cst.While, cst.Try, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.IfExp)
+@functools.cache
+def _conditional() -> tuple[type, ...]:
+    """Statements whose bodies may not run (or run later): what they write is not surely
+    written. (Made on first use: reading them off ``cst`` at import would import the real
+    libcst, see reprolint/_lazy.py.)"""
+    return (cst.If, cst.For, cst.While, cst.Try, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.IfExp)
 
 
 def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
@@ -121,9 +126,10 @@ def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
     a loop, a handler or a nested function may not)."""
     out: list[cst.CSTNode] = []
     stack: list[Any] = [node]
+    conditional = _conditional()
     while stack:
         child = stack.pop()
-        if isinstance(child, _CONDITIONAL) or type(child).__name__ in ("Match", "TryStar"):
+        if isinstance(child, conditional) or type(child).__name__ in ("Match", "TryStar"):
             continue
         out.append(child)
         for name in child_fields(type(child)):
