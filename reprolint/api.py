@@ -197,8 +197,9 @@ def _unvalidated_nodes() -> Iterator[None]:
     validation at parse time is a cost it would rather avoid), and it is 15-20% of a
     parse. Only where ``__post_init__`` does nothing but validate (the libcst this was
     measured on); nodes built anywhere else, fixes included, are validated."""
-    from libcst._nodes.base import CSTNode
-
+    # through the package (the stand-in of reprolint/_lazy.py loads the real libcst on
+    # this first attribute): importing libcst._nodes.base first is a circular import
+    CSTNode = cst.CSTNode
     validate = CSTNode.__dict__.get("__post_init__")
     if validate is None or getattr(validate, "__code__", None) is None or validate.__code__.co_names != ("_validate",):
         yield

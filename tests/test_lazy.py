@@ -55,3 +55,16 @@ def test_check_never_imports_the_language_server_stack(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert out.splitlines()[-1] == "1 []"
+
+
+def test_the_first_parse_of_a_cli_run_loads_libcst_through_the_stand_in(tmp_path: Path) -> None:
+    # The first file a fresh command line parses is what loads the real libcst: every step
+    # of that parse (api._unvalidated_nodes included) must go through the stand-in, or the
+    # file becomes an "internal error" RPL900 (a circular import of libcst._nodes.base).
+    (tmp_path / "train.py").write_text("import torch\nx = torch.randn(3)\n")
+    out = _probe(
+        "from reprolint.cli import main\nmain(['check', '--no-cache', '--jobs', '1', 'train.py'])\n",
+        cwd=tmp_path,
+    )
+    assert "train.py:2:5: RPL101" in out
+    assert "RPL900" not in out
