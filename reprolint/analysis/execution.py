@@ -377,10 +377,9 @@ class _Walker:
                 return True
             # in a class's body: only where this program may build the class; in a
             # function's, only where it ran (called, or itself run as uncalled)
-            if any(name in names and self._class_used(path, cls, depth) for cls, names in facts.class_mentions.items()):
-                return True
-            if any(name in names and (path, fn) in self.ran_functions for fn, names in facts.def_mentions.items()):
-                return True
+            for is_class, block in self.index.block_mentions(path).get(name, ()):
+                if self._class_used(path, block, depth) if is_class else (path, block) in self.ran_functions:
+                    return True
         return False
 
     def _class_used(self, path: str, cls: str, depth: int) -> bool:

@@ -27,6 +27,7 @@ class ProgramIndex:
         self._modules: dict[tuple[str, str], Optional[str]] = {}
         self._chains: dict[tuple[str, str], list[str]] = {}
         self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
+        self._block_mentions: dict[str, dict[str, list[tuple[bool, str]]]] = {}
         self._folders: dict[str, str] = {}
         self.include_tests = False  # set by entry_points(include_tests=...)
         self._tests: dict[str, bool] = {}
@@ -106,6 +107,19 @@ class ProgramIndex:
                     chain.append(found)
         self._chains[key] = chain
         return chain
+
+    def block_mentions(self, path: str) -> dict[str, list[tuple[bool, str]]]:
+        """Name -> the top-level classes (True, name) and functions (False, name) of a
+        module whose bodies mention it (ModuleFacts.class_mentions/def_mentions), once."""
+        found = self._block_mentions.get(path)
+        if found is None:
+            found = self._block_mentions[path] = {}
+            facts = self.facts[path]
+            for is_class, blocks in ((True, facts.class_mentions), (False, facts.def_mentions)):
+                for block, names in blocks.items():
+                    for name in names:
+                        found.setdefault(name, []).append((is_class, block))
+        return found
 
     def resolve_call(self, caller: str, target: str) -> Optional[tuple[str, str]]:
         """(file, function qualname) a project call goes to; classes go to ``__init__``."""
