@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 __all__ = [
-    "Assumed", "ConsoleScript", "Declared", "assume", "console_scripts", "declaration_files", "declarations", "declarations_for", "declared_digest",
+    "Assumed", "ConsoleScript", "Declared", "assume", "console_scripts", "declaration_files", "declarations", "declarations_for", "declared_before", "declared_digest",
     "spec_admits",
 ]
 
@@ -447,6 +447,18 @@ def assume(library: str, configured: Optional[str], found: list[Declared], fallb
         if bound is not None:
             return Assumed(library, ".".join(map(str, bound)), written, True)
     return Assumed(library, fallback, fallback_source)
+
+
+def declared_before(library: str, until: str, path: str, roots: Iterable[str]) -> Optional[tuple[Assumed, list[Declared]]]:
+    """The version of ``library`` the project of ``path`` declares (its nearest
+    declaration files), with those declarations, when it is before ``until``; None when
+    nothing declared puts it there (a range that admits ``until`` does not)."""
+    declared = [d for d in declarations_for(path, roots) if d.library == library]
+    assumed = assume(library, None, declared, until, "")
+    version, bound = _parse(assumed.version), _parse(until)
+    if not assumed.declared or version is None or bound is None or version >= bound:
+        return None
+    return assumed, declared
 
 
 def _display(library: str, declared: Declared) -> str:

@@ -257,12 +257,11 @@ def _lightning_default(ctx: CheckContext, path: str) -> str:
     """How the message names an absent ``deterministic``: Lightning's default is None
     from pytorch-lightning 1.6.4 on and False before (read in the releases' trainer.py),
     so a project that declares an older one gets False, with where it says so."""
-    from reprolint.analysis.declared import assume, declarations_for
-    from reprolint.catalog.ops import parse_version
+    from reprolint.analysis.declared import declared_before
 
-    declared = [d for d in declarations_for(path, ctx.index.roots) if d.library == "lightning"]
-    assumed = assume("lightning", None, declared, "2.6.0", "")
-    if assumed.declared and parse_version(assumed.version) < parse_version("1.6.4"):
-        version = assumed.version if any("==" in d.spec for d in declared) else "before 1.6.4"
-        return f"is left at its default, False in Lightning {version} ({assumed.source})"
-    return "is left at its default, None"
+    older = declared_before("lightning", "1.6.4", path, ctx.index.roots)
+    if older is None:
+        return "is left at its default, None"
+    assumed, declared = older
+    version = assumed.version if any("==" in d.spec for d in declared) else "before 1.6.4"
+    return f"is left at its default, False in Lightning {version} ({assumed.source})"

@@ -298,14 +298,13 @@ def _entropy_version(ctx: CheckContext, path: str, seed: Seed) -> Optional[tuple
     (nothing declared: the newest, which uses a fixed seed)."""
     if not seed.entropy_until:
         return ()
-    from reprolint.analysis.declared import assume, declarations_for
-    from reprolint.catalog.ops import parse_version
+    from reprolint.analysis.declared import declared_before
 
     library, _, until = seed.entropy_until.partition("<")
-    declared = [d for d in declarations_for(path, ctx.index.roots) if d.library == library]
-    assumed = assume(library, None, declared, f"{until}.0", "")
-    if not assumed.declared or parse_version(assumed.version) >= parse_version(until):
+    older = declared_before(library, until, path, ctx.index.roots)
+    if older is None:
         return None
+    assumed, declared = older
     written = next((d.written for d in declared if d.spec), library)
     return (f"{library.capitalize()} {assumed.version}", f"declared as `{written}`")
 

@@ -235,13 +235,12 @@ def _old_gym(ctx: CheckContext, path: str) -> Optional[tuple[str, str]]:
     uses = ctx.facts[path].uses
     if "gym" not in uses or "gymnasium" in uses:
         return None
-    from reprolint.analysis.declared import assume, declarations_for
-    from reprolint.catalog.ops import parse_version
+    from reprolint.analysis.declared import declared_before
 
-    declared = [d for d in declarations_for(path, ctx.index.roots) if d.library == "gym"]
-    assumed = assume("gym", None, declared, "0.26.2", "")
-    if not assumed.declared or parse_version(assumed.version) >= parse_version("0.22"):
+    older = declared_before("gym", "0.22", path, ctx.index.roots)
+    if older is None:
         return None
+    assumed, declared = older
     pinned = any("==" in d.spec for d in declared)
     return (f"gym {assumed.version}" if pinned else "gym before 0.22"), assumed.source
 
