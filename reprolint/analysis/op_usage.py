@@ -16,7 +16,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis.config_files import config_key
-from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr
+from reprolint.analysis.cst_helpers import descendants, find_argument, mentions_of, self_attr
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.usage_events import OpCall
 from reprolint.analysis.values import UNKNOWN, OptionRef
@@ -103,13 +103,14 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     return False
 
 
-def _axis(node: cst.Call, position: int, default: Any) -> Any:
-    """The ``dim`` argument of a call (keyword, else positional ``position``)."""
-    for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value == "dim":
-            return _literal(arg.value)
-    positional = [a.value for a in node.args if a.keyword is None]
-    return _literal(positional[position]) if len(positional) > position else default
+def _axis(node: cst.Call, position: int) -> Optional[int]:
+    """The ``dim`` a call is given (keyword, else positional ``position``; -1 when it
+    is left out), or None when it is not a literal integer (or a ``*args`` may hold it)."""
+    if any(a.star == "*" for a in node.args):
+        return None
+    arg = find_argument(node, "dim", position)
+    value = _literal(arg.value) if arg is not None else -1
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optional[int]:
@@ -128,8 +129,7 @@ def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optiona
         if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and _literal(node.slice[0].slice.value) == 1:
             if isinstance(base, cst.Call) and (isinstance(base.func, cst.Attribute) and base.func.attr.value == "sort"
                                                or (qualify(base.func) or "") == "torch.sort"):
-                axis = _axis(base, 1 if (qualify(base.func) or "") == "torch.sort" else 0, -1)
-                return axis if isinstance(axis, int) else None
+                return _axis(base, 1 if (qualify(base.func) or "") == "torch.sort" else 0)
             return None
         if all(isinstance(e.slice, cst.Slice) for e in node.slice):
             return distinct_axis(base, qualify, kinds)
@@ -137,8 +137,7 @@ def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optiona
     if isinstance(node, cst.Attribute) and node.attr.value == "indices" and isinstance(node.value, cst.Call):
         call = node.value
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("topk", "sort"):
-            axis = _axis(call, 1, -1)
-            return axis if isinstance(axis, int) else None
+            return _axis(call, 1)
         return None
     if not isinstance(node, cst.Call):
         return None
@@ -146,14 +145,12 @@ def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optiona
     if qn == "torch.randperm":
         return 0
     if qn == "torch.argsort":
-        axis = _axis(node, 1, -1)
-        return axis if isinstance(axis, int) else None
+        return _axis(node, 1)
     if not isinstance(node.func, cst.Attribute) or qn.startswith(("numpy.", "np.")):
         return None
     method, base = node.func.attr.value, node.func.value
     if method == "argsort":
-        axis = _axis(node, 0, -1)
-        return axis if isinstance(axis, int) else None
+        return _axis(node, 0)
     if method in _CASTS or method in ("expand", "expand_as"):
         return distinct_axis(base, qualify, kinds)
     inner = distinct_axis(base, qualify, kinds)

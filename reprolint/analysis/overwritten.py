@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import child_fields
+from reprolint.analysis.cst_helpers import attr_chain, child_fields, find_argument, literal
 
 __all__ = ["overwritten_layers"]
 
@@ -104,13 +104,10 @@ def _covers(written: set[str], call: cst.Call) -> bool:
         return True
     if "weight" not in written:
         return False
-    if "bias" in written or _callee(call).endswith("Embedding"):
+    if "bias" in written or (attr_chain(call.func) or [""])[-1].endswith("Embedding"):
         return True
-    return any(
-        arg.keyword is not None and arg.keyword.value == "bias" and type(arg.value) is cst.Name
-        and arg.value.value == "False"  # type: ignore[attr-defined]
-        for arg in call.args
-    )
+    bias = find_argument(call, "bias", None)
+    return bias is not None and literal(bias.value) is False
 
 
 @functools.cache
@@ -125,13 +122,14 @@ def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The nodes of a statement that surely run with it (a `with` body does; a branch,
     a loop, a handler or a nested function may not)."""
     out: list[cst.CSTNode] = []
-    stack: list[Any] = [node]
+    stack: list[cst.CSTNode] = [node]
     conditional = _conditional()
     while stack:
         child = stack.pop()
         if isinstance(child, conditional) or type(child).__name__ in ("Match", "TryStar"):
             continue
         out.append(child)
+        # the fields that hold code (whitespace nodes left out: cst_helpers.child_fields)
         for name in child_fields(type(child)):
             value = getattr(child, name)
             if isinstance(value, cst.CSTNode):
@@ -143,11 +141,8 @@ def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 def _partial(call: cst.Call) -> bool:
     """``load_state_dict(state, strict=False)``: keys it lacks keep their drawn values."""
-    return any(
-        arg.keyword is not None and arg.keyword.value == "strict"
-        and not (type(arg.value) is cst.Name and arg.value.value == "True")  # type: ignore[attr-defined]
-        for arg in call.args
-    )
+    strict = find_argument(call, "strict", None)
+    return strict is not None and literal(strict.value) is not True
 
 
 def _parameter(node: cst.BaseExpression) -> Optional[tuple[str, str]]:
@@ -157,8 +152,3 @@ def _parameter(node: cst.BaseExpression) -> Optional[tuple[str, str]]:
     if type(node) is cst.Attribute and type(node.value) is cst.Name:  # type: ignore[attr-defined]
         return node.value.value, node.attr.value  # type: ignore[attr-defined]
     return None
-
-
-def _callee(call: cst.Call) -> str:
-    func = call.func
-    return func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""  # type: ignore[attr-defined]

@@ -6,10 +6,9 @@ import re
 from typing import Any
 
 import libcst as cst
-import libcst.matchers as cst_matchers
 
 from reprolint.analysis.calls import CallSite, on_call
-from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.cst_helpers import descendants, literal as _literal
 from reprolint.analysis.values import UNKNOWN
 from reprolint.analysis.usage_events import RankSeed, SamplerBuilt
 
@@ -33,11 +32,9 @@ def _rank_params(c: Any, seed: cst.BaseExpression) -> tuple[str, ...]:
     bare name of a parameter with a literal default that the body does not rebind."""
     scope = c.scope
     words = RANK_WORDS.findall(c.text(seed))
-    attrs = {id(a.attr) for a in cst_matchers.findall(seed, cst_matchers.Attribute())}  # type: ignore[attr-defined]
-    names = {
-        n.value for n in cst_matchers.findall(seed, cst_matchers.Name())  # type: ignore[attr-defined]
-        if id(n) not in attrs and RANK_WORDS.fullmatch(n.value)
-    }
+    nodes = list(descendants(seed))
+    attrs = {id(n.attr) for n in nodes if type(n) is cst.Attribute}  # type: ignore[attr-defined]
+    names = {n.value for n in nodes if type(n) is cst.Name and id(n) not in attrs and RANK_WORDS.fullmatch(n.value)}  # type: ignore[attr-defined]
     if scope.kind != "function" or len(names) != len(set(words)):
         return ()
     if any(scope.params.get(name, UNKNOWN) == UNKNOWN or name in scope.locals for name in names):
