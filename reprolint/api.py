@@ -510,7 +510,7 @@ def check_paths(
         )
         diagnostics = diagnose_analyses(analyses, settings, check_roots(paths), fix_edits, jobs)
     notes = _import_notes(analyses, check_roots(paths))
-    skipped = [f"{a.path} ({a.skipped})" for a in analyses if a.skipped]
+    skipped = skipped_files(analyses)
     tests = count_tests_left_out(analyses, settings, check_roots(paths))
     if run is not None and not skipped:
         # Under the keys of the bytes analysed, not of the lookup's earlier read. (A run
@@ -563,6 +563,11 @@ def _assumed_versions(settings: Settings, roots: Iterable[str]) -> tuple[Setting
     if torch.declared:
         settings = settings.replace(torch_version=torch.version)
     return settings, {"torch": torch}
+
+
+def skipped_files(analyses: Iterable[FileAnalysis]) -> list[str]:
+    """The files found but not analysed, each as the summary names it: "path (why)"."""
+    return [f"{a.path} ({a.skipped})" for a in analyses if a.skipped]
 
 
 def count_tests_left_out(analyses: list[FileAnalysis], settings: Settings, roots: Iterable[str] = ()) -> int:
@@ -638,8 +643,7 @@ def check_source_result(
     else:
         analysis = analyse_source(source, path)
     diagnostics = diagnose_analyses([analysis], settings or Settings(), [root], fix_edits)
-    skipped = [f"{analysis.path} ({analysis.skipped})"] if analysis.skipped else []
-    return CheckResult(diagnostics, 1, [], skipped=skipped)
+    return CheckResult(diagnostics, 1, [], skipped=skipped_files([analysis]))
 
 
 def fix_source(
