@@ -30,6 +30,17 @@ def test_the_message_follows_the_declared_gym(tmp_path: Path, requirement: str, 
     assert expected in found[0].message
 
 
+def test_the_declaration_is_quoted_with_its_extras(tmp_path: Path) -> None:
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\n\nsetup(name='rl', install_requires=[\n"
+        "    'gym[atari, box2d]~=0.15.3',\n    'torch',\n])\n"
+    )
+    (tmp_path / "play.py").write_text(PROGRAM)
+    found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL102"]
+    assert len(found) == 1
+    assert "(declared in setup.py as `gym[atari,box2d]~=0.15.3`)" in found[0].message
+
+
 def test_gymnasium_keeps_the_reset_seed_message(tmp_path: Path) -> None:
     (tmp_path / "requirements.txt").write_text("gym==0.15.4\ngymnasium\n")
     (tmp_path / "play.py").write_text(PROGRAM.replace("import gym\n", "import gymnasium as gym\n"))

@@ -38,7 +38,7 @@ _NAMES = {
     "gym": ("gym",),
 }
 _REQUIREMENT = re.compile(
-    r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?P<spec>(?:[=<>!~]=?|===)\s*[^;#\s][^;#]*)?"
+    r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?P<extras>\[[^\]]*\])?\s*(?P<spec>(?:[=<>!~]=?|===)\s*[^;#\s][^;#]*)?"
 )
 _VERSION = re.compile(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 # Files read, in the order a pin found in them wins (lock files are what is installed).
@@ -58,11 +58,13 @@ class Declared:
     spec: str  # "==1.8.1", ">=1.4,<1.9", "" (no version)
     source: str  # "requirements.txt", "setup.py (install_requires)"
     name: str = ""  # the distribution as written ("tensorflow-gpu"); the library when empty
+    extras: str = ""  # "[atari,box2d]" as written, without spaces
 
     @property
     def written(self) -> str:
-        """``tensorflow-gpu==1.15`` (the distribution and its specifier)."""
-        return f"{self.name or self.library}{self.spec}"
+        """``tensorflow-gpu==1.15``, ``gym[atari]~=0.15.3``: the distribution, its extras
+        and its specifier, as the project writes them."""
+        return f"{self.name or self.library}{self.extras}{self.spec}"
 
 
 @dataclass(frozen=True)
@@ -241,7 +243,8 @@ def _requirements(lines: Iterable[str], source: str) -> list[Declared]:
         library = _library(match.group("name"))
         if library is not None:
             spec = re.sub(r"\s+", "", match.group("spec") or "")
-            out.append(Declared(library, spec, source, match.group("name")))
+            extras = re.sub(r"\s+", "", match.group("extras") or "")
+            out.append(Declared(library, spec, source, match.group("name"), extras))
     return out
 
 
