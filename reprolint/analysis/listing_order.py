@@ -189,6 +189,12 @@ _IMAGE_READERS = frozenset({"matplotlib.pyplot.imread", "matplotlib.image.imread
 
 # Libraries whose functions keep state between calls (global RNGs, training state).
 _STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
+# Calls that draw from a generator: in a loop over a listing, each entry gets the draw
+# its place in the order gives it (a random train/validation pick per file).
+_DRAWS = (
+    "random.", "numpy.random.", "torch.rand", "torch.randn", "torch.randint", "torch.randperm",
+    "torch.bernoulli", "torch.multinomial", "torch.normal", "tensorflow.random.", "jax.random.",
+)
 
 
 def _walk_in_order(node: cst.CSTNode) -> Any:
@@ -633,14 +639,20 @@ class ListingOrderFacts:
         # order of its effects (the rule decides where that matters); one that can stop
         # early (`break`, `return`) takes the entries that come first
         stops = _contains(body, (cst.Break, cst.Return))
+        # a draw in the loop pairs each entry with the number its place gives it
+        draws = any(
+            isinstance(c, cst.Call) and (self.qualify(c.func) or "").startswith(_DRAWS)  # type: ignore[attr-defined]
+            for c in descendants(body)
+        )
+        use = "position" if stops or draws else "loop"
         if pending is not None:
-            mark_use(state.listings[pending], "position" if stops else "loop")
+            mark_use(state.listings[pending], use)
             return
         if not yields and not others:
             for name in [c.func.value.value for c in appended] + grown:  # type: ignore[union-attr]
                 state.appended[name] = [call, description, False]
             return
-        self._u_report_listing(call, description, use="position" if stops else "loop")
+        self._u_report_listing(call, description, use=use)
 
     def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[str]:
         """Names outside the loop that it grows in entry order: ``result += zip(a, b)``,

@@ -81,7 +81,9 @@ class UnsortedDirectoryListing(Rule):
       folder). What picks files by their place there is reported: an index or slice
       of the listing, a split or random pick of it (`random.sample`, `train_test_split`,
       `random_split`), pairing it with another sequence (`zip(images, masks)`), a loop
-      that can stop early (`break`, `return`).
+      that can stop early (`break`, `return`), a loop that draws from a random generator
+      for each entry (a random crop per image: which file gets which draw follows the
+      order).
 
     Also TensorFlow's `tf.io.gfile.listdir`/`glob`/`walk` and their TF 1.x spellings
     `tf.gfile.Glob`/`ListDirectory`/`Walk` (and `tf.compat.v1.gfile.*`): like `glob.glob`,
@@ -95,7 +97,8 @@ class UnsortedDirectoryListing(Rule):
     that the program's options or module constants make false by default (`if
     args.task == "study":`, `if CLEAN_CACHE:`), or in a function only such a branch
     calls; a parameter's default alone does not decide (a caller may pass another
-    value). Not in test modules (what a test runner collects: test functions or classes
+    value). The finding names the entry points of the programs that run it (none for
+    library code). Not in test modules (what a test runner collects: test functions or classes
     in `tests/`, `test_*.py`, pytest/unittest modules; and their helpers) unless
     `include-tests`.
 
@@ -181,7 +184,7 @@ class UnsortedDirectoryListing(Rule):
                 if finding.code != self.code or finding.span in seen:
                     continue
                 seen.add(finding.span)
-                how = runs.get((path, finding.span), _UNREACHED)
+                how, entries = runs.get((path, finding.span), (_UNREACHED, ()))
                 if how is _SKIPPED:
                     continue
                 if how is _UNREACHED and evaluates_only:
@@ -191,7 +194,7 @@ class UnsortedDirectoryListing(Rule):
                     # or the listing handed on or shown, gives each entry the same result
                     # in any order (what picks entries by position stays reported)
                     continue
-                yield self.report(path, finding.span, **finding.data)
+                yield self.report(path, finding.span, entry_points=entries, **finding.data)
 
 
 # How the programs of a check run a listing site (:func:`_listings_run`).
@@ -201,14 +204,16 @@ _SKIPPED = "skipped"  # programs reach it, none on its default path
 _UNREACHED = "unreached"  # no program runs it at a call: library code, reported
 
 
-def _listings_run(ctx: CheckContext) -> dict[tuple[str, object], str]:
+def _listings_run(ctx: CheckContext) -> dict[tuple[str, object], tuple[str, tuple[str, ...]]]:
     """How the programs run each listing site: a site is what a program runs when its
     module's top level or a function a call (or a framework) runs holds it, on a branch
     the default options take. A plain function no call of the program reaches runs for
     nobody there; a branch an option or a module constant makes false by default
     (``if opt.task == "study":``) is not that program's. A parameter's default alone
-    does not decide: a caller may pass another value."""
+    does not decide: a caller may pass another value. Each site comes with the entry
+    points of the programs that run it."""
     runs: dict[tuple[str, object], str] = {}
+    entries: dict[tuple[str, object], list[str]] = {}
     for program in ctx.all_programs:
         if program.role is Role.TEST and not ctx.settings.include_tests:
             continue
@@ -220,11 +225,15 @@ def _listings_run(ctx: CheckContext) -> dict[tuple[str, object], str]:
             if program.skips(position):
                 runs.setdefault(key, _SKIPPED)
                 continue
+            named = entries.setdefault(key, [])
+            for entry in program.entry_points:
+                if entry not in named:
+                    named.append(entry)
             if trains:
                 runs[key] = _TRAINS
             elif runs.get(key) != _TRAINS:
                 runs[key] = _EVALUATES
-    return runs
+    return {key: (how, tuple(entries.get(key, ()))) for key, how in runs.items()}
 
 
 # ----------------------------------------------------------------------------- fix
