@@ -376,9 +376,16 @@ class _Walker:
             if facts.mentioned is None or name in facts.mentioned:
                 return True
             # in a class's body: only where this program may build the class; in a
-            # function's, only where it ran (called, or itself run as uncalled)
-            for is_class, block in self.index.block_mentions(path).get(name, ()):
-                if self._class_used(path, block, depth) if is_class else (path, block) in self.ran_functions:
+            # function's, only where it ran (called, or itself run as uncalled); in a
+            # module-level table's value, only where code that runs reads the table
+            for kind, block in self.index.block_mentions(path).get(name, ()):
+                if kind == "class":
+                    used = self._class_used(path, block, depth)
+                elif kind == "def":
+                    used = (path, block) in self.ran_functions
+                else:
+                    used = depth < 2 and self._mentioned(block, depth + 1)
+                if used:
                     return True
         return False
 

@@ -792,7 +792,8 @@ def collect_facts(
             finding.data["share_at"] = [span.start_line, span.start_col, span.end_line, span.end_col]
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
-    facts.mentioned, facts.class_mentions, facts.def_mentions = mentioned_names(source) if source else (None, {}, {})
+    if source:
+        facts.mentioned, facts.class_mentions, facts.def_mentions, facts.table_mentions = mentioned_names(source)
     facts.uses = frozenset(collector.uses)
     facts.device_only = devices.device_stack(module)
     if any(isinstance(e, (Seed, Draw)) for e in facts.events):

@@ -160,10 +160,13 @@ class ModuleFacts:
     # known), outside its top-level classes: a plain function no program module mentions
     # cannot be called or passed on
     mentioned: Optional[frozenset[str]] = None
-    # the same for each top-level class's body (it runs only where the class is built)
-    # and each top-level function's (only where the function runs)
+    # the same for each top-level class's body (it runs only where the class is built),
+    # each top-level function's (only where the function runs) and each module-level
+    # table's value (`OPS = {"rotate": rotate, ...}`: a function stored there is called
+    # only by code that reads the table)
     class_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
     def_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
+    table_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
@@ -207,17 +210,27 @@ _TOKEN = re.compile(
 )
 
 
-# a top-level class or function statement (its body runs to the next line at column 0
-# that is code)
-_BLOCK_LINE = re.compile(r"^(class|def|async\s+def)\s+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+# a top-level class or function statement, or a module-level table: a name bound to a
+# dict or list display or a `dict(...)` call (its body or value runs to the next line at
+# column 0 that is code)
+_BLOCK_LINE = re.compile(
+    r"^(?:(class|def|async\s+def)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"|([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^\n=]*)?=[ \t]*(?=[\[{]|dict\())",
+    re.MULTILINE,
+)
 _TOP_LINE = re.compile(r"^[^\s#@)\]}]", re.MULTILINE)
 
+Mentions = dict[str, frozenset[str]]
 
-def mentioned_names(source: str) -> tuple[frozenset[str], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+
+def mentioned_names(source: str) -> tuple[frozenset[str], Mentions, Mentions, Mentions]:
     """The identifiers ``source``'s code uses, other than as the name of a ``def``: in
-    the module's own statements, in each top-level class and in each top-level function."""
+    the module's own statements, in each top-level class, in each top-level function and
+    in the value of each module-level table (``OPS = {"rotate": rotate}``)."""
     rest: list[str] = []
-    blocks: tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]] = ({}, {})
+    classes: Mentions = {}
+    functions: Mentions = {}
+    tables: Mentions = {}
     at = 0
     for match in _BLOCK_LINE.finditer(source):
         if match.start() < at:
@@ -225,15 +238,23 @@ def mentioned_names(source: str) -> tuple[frozenset[str], dict[str, frozenset[st
         rest.append(source[at:match.start()])
         end = _TOP_LINE.search(source, match.end())
         stop = end.start() if end is not None else len(source)
-        held = blocks[0] if match.group(1) == "class" else blocks[1]
-        held[match.group(2)] = held.get(match.group(2), frozenset()) | _names(source[match.end():stop])
+        if match.group(3) is not None:
+            held, name = tables, match.group(3)
+        else:
+            held, name = (classes if match.group(1) == "class" else functions), match.group(2)
+        held[name] = held.get(name, frozenset()) | _names(source[match.end():stop])
         at = stop
     rest.append(source[at:])
-    return _names("".join(rest)), blocks[0], blocks[1]
+    return _names("".join(rest)), classes, functions, tables
 
 
-# an import statement (one line, or a parenthesised list): it binds names, it uses none
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\)|(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*)", re.MULTILINE)
+# an import statement (one line, lines joined by a backslash, or a parenthesised list):
+# it binds names, it uses none
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\)"
+    r"|(?:from[ \t]+[\w.]+[ \t]+)?import[ \t](?:[^\n]*\\\n)*[^\n]*)",
+    re.MULTILINE,
+)
 
 
 def _names(text: str) -> frozenset[str]:

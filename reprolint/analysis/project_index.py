@@ -27,7 +27,7 @@ class ProgramIndex:
         self._modules: dict[tuple[str, str], Optional[str]] = {}
         self._chains: dict[tuple[str, str], list[str]] = {}
         self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
-        self._block_mentions: dict[str, dict[str, list[tuple[bool, str]]]] = {}
+        self._block_mentions: dict[str, dict[str, list[tuple[str, str]]]] = {}
         self._folders: dict[str, str] = {}
         self.include_tests = False  # set by entry_points(include_tests=...)
         self._tests: dict[str, bool] = {}
@@ -108,17 +108,19 @@ class ProgramIndex:
         self._chains[key] = chain
         return chain
 
-    def block_mentions(self, path: str) -> dict[str, list[tuple[bool, str]]]:
-        """Name -> the top-level classes (True, name) and functions (False, name) of a
-        module whose bodies mention it (ModuleFacts.class_mentions/def_mentions), once."""
+    def block_mentions(self, path: str) -> dict[str, list[tuple[str, str]]]:
+        """Name -> the top-level classes ("class", name), functions ("def", name) and
+        tables ("table", name) of a module whose bodies or values mention it
+        (ModuleFacts.class_mentions/def_mentions/table_mentions), once."""
         found = self._block_mentions.get(path)
         if found is None:
             found = self._block_mentions[path] = {}
             facts = self.facts[path]
-            for is_class, blocks in ((True, facts.class_mentions), (False, facts.def_mentions)):
+            kinds = (("class", facts.class_mentions), ("def", facts.def_mentions), ("table", facts.table_mentions))
+            for kind, blocks in kinds:
                 for block, names in blocks.items():
                     for name in names:
-                        found.setdefault(name, []).append((is_class, block))
+                        found.setdefault(name, []).append((kind, block))
         return found
 
     def resolve_call(self, caller: str, target: str) -> Optional[tuple[str, str]]:

@@ -11,4 +11,5 @@ from init import init_weights, make_schedule
 net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))  # expect: RPL101
 net.apply(init_weights)
 print(net(torch.ones(2, 4)))
-trainer = {"schedule_fn": make_schedule}
+optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda=make_schedule)

@@ -1,0 +1,2 @@
+from .augment import AugmentOp, OPS, \
+    policy_transform, SCHEDULES
