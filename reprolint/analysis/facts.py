@@ -49,20 +49,8 @@ from reprolint.analysis.option_facts import CONFIG_LIBRARIES, OptionFacts
 from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
 
 __all__ = [
-    "Call",
-    "Cond",
-    "Draw",
-    "FunctionFacts",
-    "Guard",
-    "Import",
-    "LocalFinding",
-    "ModuleFacts",
-    "OptionRef",
-    "Region",
-    "Seed",
-    "UNKNOWN",
-    "Usage",
-    "collect_facts",
+    "Call", "Cond", "Draw", "FunctionFacts", "Guard", "Import", "LocalFinding", "ModuleFacts", "OptionRef",
+    "Region", "Seed", "UNKNOWN", "Usage", "collect_facts",
 ]
 
 
@@ -146,6 +134,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.entropy_roots = frozenset(api.split(".")[0] for api in catalog.entropy)
         self.pending_nodes: list[cst.CSTNode] = []
         self.cond_texts: dict[int, str] = {}
+        self._condition_locals: dict[int, tuple[Any, dict[str, Any]]] = {}
         self.catalog = catalog
         self.facts = ModuleFacts(path=path)
         self.aliases: dict[str, str] = {}
@@ -502,6 +491,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict"
         )
         keras.note_assignment(self, names, value)
+        self.note_condition_local(names, value)  # `scheduled = sizes is not None`
         pandas.note_assignment(self, targets, value)
         if CONFIG_LIBRARIES & self.uses:
             self.note_config_default(targets, value)  # `_C.SEED = -1` of a yacs config
