@@ -194,6 +194,16 @@ _OTHER_AVAILABLE = frozenset({
 })
 
 
+def _moved_to_cpu(node: cst.BaseExpression) -> bool:
+    """``x.cpu()`` or ``x.to("cpu")``: a tensor moved to the CPU where it is passed."""
+    if type(node) is not cst.Call or type(node.func) is not cst.Attribute:  # type: ignore[attr-defined]
+        return False
+    method = node.func.attr.value  # type: ignore[attr-defined]
+    if method == "cpu":
+        return not node.args  # type: ignore[attr-defined]
+    return method == "to" and len(node.args) >= 1 and _device_literal(node.args[0].value) == "cpu"  # type: ignore[attr-defined]
+
+
 def _device_literal(node: cst.BaseExpression) -> Optional[str]:
     """The device a literal names (``"mps"``, ``"cuda:0"`` -> "cuda"), else None."""
     value = _literal(node)
@@ -611,6 +621,10 @@ class OpUsageFacts:
             facts.append("no-grad-input")
         if self.cpu_pinned and name.startswith(("tensorflow.", "keras.")):  # type: ignore[attr-defined]
             facts.append("cpu-device")  # created under `with tf.device("/cpu:0"):`
+        if name.startswith(("torch.", "Tensor.")) and any(
+            _moved_to_cpu(value) for value in (source, *positional, *keywords.values()) if value is not None
+        ):
+            facts.append("cpu-tensor")  # `features.index_copy_(0, index.cpu(), rows.cpu())`
         if source is not None and (
             self._u_fresh_constant(source) or no_grad_kind(source, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
         ):

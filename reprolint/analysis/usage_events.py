@@ -200,7 +200,9 @@ class OpCall(_KeywordCall):
     # torch computes as a mean: its backward is MeanBackward, not the pooling kernel),
     # "scalar-repeats" (``repeat_interleave`` with a Python int for ``repeats``, a literal
     # or integer arithmetic of plain reads such as ``self.num_heads // self.num_kv_heads``:
-    # from torch 2.1 an expand and a copy, whose backward is a plain sum).
+    # from torch 2.1 an expand and a copy, whose backward is a plain sum), "cpu-tensor"
+    # (its input or another tensor it is given is moved to the CPU right there, ``.cpu()``:
+    # the tensors of one op share a device, so its kernel is the CPU one).
     facts: tuple[str, ...] = ()
 
 

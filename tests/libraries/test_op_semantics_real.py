@@ -189,3 +189,32 @@ def test_a_gather_by_an_index_of_width_one_adds_at_most_one_gradient_per_element
     assert idx.shape == (4, 1)
     s.gather(-1, idx).sum().backward()
     assert set(s.grad.unique().tolist()) <= {0.0, 1.0}
+
+
+def test_an_op_given_tensors_moved_to_the_cpu_runs_the_cpu_kernel():
+    """``sums.index_add_(0, labels.cpu(), rows.cpu())``: torch requires the tensors of
+    the call on one device (a CPU index on a CUDA tensor is refused), so the call runs
+    the CPU kernel, which deterministic mode does not flag; `check` leaves that call and
+    reports the same call on CUDA tensors."""
+    sums = torch.zeros(3, 2)
+    labels = torch.tensor([0, 2, 0, 0])
+    rows = torch.randn(4, 2)
+    torch.use_deterministic_algorithms(True)
+    try:
+        out = sums.index_add_(0, labels.cpu(), rows.cpu())  # no alert: a deterministic kernel
+    finally:
+        torch.use_deterministic_algorithms(False)
+    assert out.device.type == "cpu"
+    source = (
+        "import torch\n"
+        "def sums(rows, labels, on_gpu):\n"
+        "    total = torch.zeros(3, 2, device='cuda')\n"
+        "    if on_gpu:\n"
+        "        total.index_add_(0, labels.cuda(), rows)\n"
+        "    else:\n"
+        "        total.cpu().index_add_(0, labels.cpu(), rows.cpu())\n"
+        "    return total\n"
+        "print(sums(torch.randn(4, 2, device='cuda'), torch.tensor([0, 2, 0, 0]), len(__file__) > 3))\n"
+    )
+    found = [d.span.start_line for d in check_source(source, path="run.py") if d.code == "RPL201"]
+    assert found == [5]

@@ -120,12 +120,12 @@ def _kernels_that_run(program: Program, position: int, usage: OpCall, version: s
     collision on a unique index, no pooling kernel for a global mean, no index backward
     for integer repeats, no CPU path for a parameter that lives on the GPU, no CUDA
     kernel in DataLoader worker processes (a dataset's ``__getitem__`` and the transforms
-    it calls work on CPU tensors) or on a branch taken only on another device (``if
-    device == "mps":``)."""
+    it calls work on CPU tensors), on a branch taken only on another device (``if
+    device == "mps":``) or for a call given a tensor it moves to the CPU (``.cpu()``)."""
     in_worker = program.usage_steps[position].context.in_worker
     return [
         m for m in match_op(usage, version, cuda=cuda, training=program.trains)
-        if not (m.entry.cuda_only and (in_worker or "not-cuda-branch" in usage.facts))
+        if not (m.entry.cuda_only and (in_worker or "not-cuda-branch" in usage.facts or "cpu-tensor" in usage.facts))
         and not (m.entry.backward_only and no_backward(program, position, usage))
         and not no_collision(m, usage)
         and not global_mean(m, usage)
