@@ -352,7 +352,7 @@ class _Walker:
             done = len(self.out.modules)
             waiting = [o for o in (*waiting, *orphans) if o[0] not in self.ran_functions]
             orphans.clear()
-            pending = [o for o in waiting if self._mentioned(o[2])]
+            pending = [o for o in waiting if self._mentioned(o[2], owner=o[1])]
             if not pending:
                 break
             waiting = [o for o in waiting if o not in pending]
@@ -366,13 +366,16 @@ class _Walker:
         self.out.steps.extend(self.deferred)
         return self.out
 
-    def _mentioned(self, qualname: str, depth: int = 0) -> bool:
+    def _mentioned(self, qualname: str, depth: int = 0, owner: Optional[str] = None) -> bool:
         """Whether a module of the program uses the name of the plain function
-        ``qualname`` (a call the analysis did not resolve, a callback passed on); a
-        function nothing mentions is never called."""
+        ``qualname`` of module ``owner`` (a call the analysis did not resolve, a callback
+        passed on); a function nothing mentions is never called. A module that defines a
+        top-level function of that name itself means its own."""
         name = qualname.rpartition(".")[2]
         for path in self.out.modules:
             facts = self.index.facts[path]
+            if owner is not None and path != owner and name in facts.def_mentions:
+                continue
             if facts.mentioned is None or name in facts.mentioned:
                 return True
             # in a class's body: only where this program may build the class; in a

@@ -135,6 +135,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.pending_nodes: list[cst.CSTNode] = []
         self.cond_texts: dict[int, str] = {}
         self._condition_locals: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self.top_defs: set[str] = set()  # names of the module's top-level defs and classes
         self.catalog = catalog
         self.facts = ModuleFacts(path=path)
         self.aliases: dict[str, str] = {}
@@ -269,6 +270,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     # ------------------------------------------------------------------ imports
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
+        self.top_defs = {s.name.value for s in node.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
         self.constructor_sites.update(reseeding.constructor_sites(node.body))
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
@@ -309,9 +311,12 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             bound = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 bound = alias.asname.name.value
-            self.aliases[bound] = full
-            if self.scope is self.scopes[0]:
-                self.facts.from_imports[bound] = full
+            # a top-level `def`/`class` of the same name rebinds it when the module runs
+            # (`from eval_knn import extract_features`, then `def extract_features`)
+            if self.scope is not self.scopes[0] or bound not in self.top_defs:
+                self.aliases[bound] = full
+                if self.scope is self.scopes[0]:
+                    self.facts.from_imports[bound] = full
             self.emit(Import(full, optional=True))
             self.imported.append(full)
         return False
