@@ -78,3 +78,20 @@ def test_a_range_stands_for_no_version_under_its_own_lower_bound() -> None:
     found = [Declared("gym", ">=0.15.4,<0.16.0", "setup.py")]
     assert assume("gym", None, found, "0.26.2", "").version == "0.15.4"
     assert assume("torch", None, [Declared("torch", ">=1.4,<1.9", "setup.py")], "2.13.0", "").version == "1.8.0"
+
+
+JAX_TRAIN = "import jax\nimport optax\n\n\ndef loss(p):\n    return (p ** 2).sum()\n\n\nprint(jax.grad(loss)(1.0))\n"
+
+
+@pytest.mark.parametrize(("requirements", "reported"), [
+    ("jax[tpu]>=0.4\n", False),
+    ("jax[ tpu ]==0.4.20 ; python_version >= '3.9'\nlibtpu\n", False),
+    ("jax[cuda12]>=0.4\n", True),
+    ("jax[tpu]\njax[cuda12]\n", True),  # both: it may run on a GPU
+    ("jax\n", True),
+])
+def test_rpl305_leaves_a_project_that_installs_jax_for_tpus(tmp_path: Path, requirements: str, reported: bool) -> None:
+    (tmp_path / "requirements.txt").write_text(requirements)
+    (tmp_path / "train.py").write_text(JAX_TRAIN)
+    found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL305"]
+    assert bool(found) == reported

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 __all__ = [
-    "Assumed", "ConsoleScript", "Declared", "assume", "console_scripts", "declaration_files", "declarations", "declarations_for", "declared_before", "declared_digest",
+    "Assumed", "ConsoleScript", "Declared", "assume", "console_scripts", "declaration_files", "declarations", "declarations_for", "declared_before",
+    "declared_for_tpu_only", "declared_digest",
     "spec_admits",
 ]
 
@@ -36,6 +37,8 @@ _NAMES = {
     "lightning": ("lightning", "pytorch-lightning"),
     # OpenAI gym (not gymnasium): `reset(seed=...)` exists from 0.22 on
     "gym": ("gym",),
+    # `jax[tpu]` / `jax[cuda12]`: the extra names the accelerator the project installs for
+    "jax": ("jax", "jaxlib"),
 }
 _REQUIREMENT = re.compile(
     r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?P<extras>\[[^\]]*\])?\s*(?P<spec>(?:[=<>!~]=?|===)\s*[^;#\s][^;#]*)?"
@@ -450,6 +453,16 @@ def assume(library: str, configured: Optional[str], found: list[Declared], fallb
         if bound is not None:
             return Assumed(library, ".".join(map(str, bound)), written, True)
     return Assumed(library, fallback, fallback_source)
+
+
+def declared_for_tpu_only(library: str, path: str, roots: Iterable[str]) -> Optional[Declared]:
+    """A declaration of ``library`` with a ``tpu`` extra (``jax[tpu]``), where none of the
+    project's declarations of it names a GPU extra (``jax[cuda12]``, ``jax[gpu]``): the
+    project installs it for TPUs."""
+    found = [d for d in declarations_for(path, roots) if d.library == library]
+    if any(word in d.extras.lower() for d in found for word in ("cuda", "gpu", "rocm")):
+        return None
+    return next((d for d in found if "tpu" in d.extras.lower()), None)
 
 
 def declared_before(library: str, until: str, path: str, roots: Iterable[str]) -> Optional[tuple[Assumed, list[Declared]]]:

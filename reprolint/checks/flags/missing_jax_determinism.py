@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from reprolint.analysis.declared import declared_for_tpu_only
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import EnvSet, GpuSelected
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
@@ -20,7 +21,8 @@ class MissingJaxDeterminism(Rule):
     `jax.value_and_grad`, `optax`, `flax.training`). JAX runs on a GPU whenever a CUDA
     `jaxlib` is installed, so the program is taken to run on one unless it pins the CPU
     (`JAX_PLATFORMS=cpu`, `jax.config.update("jax_platform_name", "cpu")`,
-    `CUDA_VISIBLE_DEVICES=""`). The flag is accepted when the code sets `XLA_FLAGS`
+    `CUDA_VISIBLE_DEVICES=""`) or the project declares JAX for TPUs only (`jax[tpu]` in its
+    requirements, setup.py or pyproject.toml, and no GPU extra such as `jax[cuda12]`). The flag is accepted when the code sets `XLA_FLAGS`
     (`os.environ[...] = ...`, `setdefault`, `update`, also built with `+` from the old
     value) to a string containing it. Reported once per program, at the line that
     selects a GPU (`jax.devices("gpu")`, `jax_platform_name="gpu"`) or else the entry
@@ -82,6 +84,8 @@ class MissingJaxDeterminism(Rule):
         for program in program_usages(ctx):
             if not program.is_training or not program.trains_with("jax") or program.hides_gpu("jax"):
                 continue
+            if declared_for_tpu_only("jax", program.entry, ctx.index.roots) is not None:
+                continue  # `jax[tpu]`: the project installs JAX for TPUs, not GPUs
             if any(
                 usage.value is None or _FLAG in str(usage.value).replace("=1", "=true")
                 for _, _, usage in program.of(EnvSet, "XLA_FLAGS")
