@@ -184,6 +184,7 @@ class ExecutionModel:
         self._modules: dict[str, _Module] = {}
         self._seeds: dict[tuple[str, str], frozenset[str]] = {}
         self._workers: dict[tuple[str, str], bool] = {}
+        self._collate: Optional[set[Optional[tuple[str, str]]]] = None
         self._function_ops: dict[tuple[str, str], tuple[tuple[int, Any, Any], ...]] = {}
         self._constructors: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
 
@@ -285,11 +286,20 @@ class ExecutionModel:
 
     def runs_in_workers(self, path: str, qualname: str) -> bool:
         """Whether a method is one a DataLoader calls in its workers: ``__getitem__``/
-        ``__iter__`` of a class deriving from a ``...Dataset``, or ``__call__`` of a
-        plain class (a transform the dataset applies). Its draws count as worker draws
+        ``__iter__`` of a class deriving from a ``...Dataset``, ``__call__`` of a
+        plain class (a transform the dataset applies), or a function a loader is given
+        as its ``collate_fn``. Its draws count as worker draws
         only in a program whose DataLoader runs workers."""
         key = (path, qualname)
         found = self._workers.get(key)
+        if found is None and self._collate is None:
+            # a loader's `collate_fn` runs there too, on the samples (calls/loaders.py)
+            self._collate = {
+                self.index.resolve_call(p, target)
+                for p, facts in self.index.facts.items() for target in facts.collate_targets
+            }
+        if found is None and key in self._collate:  # type: ignore[operator]
+            found = self._workers[key] = True
         if found is None:
             cls, _, method = qualname.rpartition(".")
             bases = self.index.facts[path].classes.get(cls, ())
@@ -422,7 +432,7 @@ class _Walker:
                     continue
                 context = framework
                 if in_workers:
-                    if not self._maybe_built(path, cls):
+                    if in_class and not self._maybe_built(path, cls):
                         continue  # a Dataset this program never builds loads nothing
                     context = StepContext(Phase.FRAMEWORK, in_worker=True)
                 # A plain function no call reaches may still be passed as an argument

@@ -197,6 +197,9 @@ class ModuleFacts:
     tables: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     # names a registry decorator records -> the module-level function or class
     registered: dict[str, str] = field(default_factory=dict)
+    # the project functions a DataLoader's `collate_fn=` names here (call targets): they
+    # run where the samples are made (analysis/calls/loaders.py)
+    collate_targets: list[str] = field(default_factory=list)
     # module-level names bound to a function or class of the module: name -> ":<its name>"
     aliases: dict[str, str] = field(default_factory=dict)
 

@@ -25,6 +25,7 @@ from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr, target_names
+from reprolint.analysis.calls.loaders import collate_targets
 from reprolint.analysis.listing_order import mark_use, sorting_call
 from reprolint.analysis.op_usage import OpUsageFacts
 from reprolint.analysis.order_facts import UNORDERED, OrderFacts, UsageScope
@@ -347,6 +348,8 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_emit(DistributedWrapper, qn, node)
         if method == "prepare" and "accelerate" in self.uses:
             self._u_emit(DistributedWrapper, "accelerate", node)
+        if "collate_fn" in kwargs:  # a DataLoader, or a class or helper that makes one
+            self.facts.collate_targets.extend(collate_targets(self, kwargs["collate_fn"]))
 
         # --- what each family knows by qualified name (flags, frameworks, environment,
         # devices, order): reprolint.analysis.calls
