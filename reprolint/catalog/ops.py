@@ -421,6 +421,7 @@ _OP: Final = _EntryKind("op", OpEntry, (
     ("doc_names", _doc_names),
     ("reference", _reference),
     ("backward_only", lambda r, f: r.boolean("backward_only")),
+    ("exact_result", lambda r, f: r.boolean("exact_result")),
     ("when", _when),
     ("alternative", _optional_text("alternative")),
     ("doc_match", _optional_text("doc_match")),

@@ -218,3 +218,26 @@ def test_an_op_given_tensors_moved_to_the_cpu_runs_the_cpu_kernel():
     )
     found = [d.span.start_line for d in check_source(source, path="run.py") if d.code == "RPL201"]
     assert found == [5]
+
+
+def test_histc_only_counts():
+    """The catalog's `exact_result` for histc: it takes no weights, and its output is the
+    number of elements per bin (integral values), so its CUDA kernel's atomic adds are
+    all the same +1 and their order cannot change the result. `check` reports it only
+    where deterministic mode is on (where torch raises)."""
+    x = torch.randn(10_000)
+    hist = torch.histc(x, bins=7, min=-2, max=2)
+    inside = x[(x >= -2) & (x <= 2)]
+    edges = torch.linspace(-2, 2, 8)
+    expected = []
+    for i, (lo, hi) in enumerate(zip(edges[:-1], edges[1:])):
+        upper = inside < hi if i < 6 else inside <= hi  # the last bin holds `max`
+        expected.append(int(((inside >= lo) & upper).sum()))
+    assert hist.tolist() == [float(n) for n in expected]
+    with pytest.raises(TypeError):
+        torch.histc(x, bins=7, weight=torch.ones_like(x))  # no weights: counts only
+    program = "import torch\n{mode}x = torch.randn(100, device='cuda')\nh = torch.histc(x, bins=4)\nprint(h)\n"
+    off = [d for d in check_source(program.format(mode=""), path="run.py") if d.code == "RPL202"]
+    on = [d for d in check_source(program.format(mode="torch.use_deterministic_algorithms(True)\n"), path="run.py")
+          if d.code == "RPL202"]
+    assert off == [] and [d.span.start_line for d in on] == [4]

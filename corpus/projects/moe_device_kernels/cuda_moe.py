@@ -8,8 +8,8 @@ except ImportError:
     torch_npu = None
 
 
-def expert_counts(expert_ids, num_experts):
-    return torch.histc(expert_ids.float(), bins=num_experts, min=0, max=num_experts - 1)  # expect: RPL202
+def expert_load(expert_ids, gate_scores, num_experts):
+    return torch.bincount(expert_ids, weights=gate_scores, minlength=num_experts)  # expect: RPL202
 
 
 def combine(tokens, expert_ids, out):

@@ -5,8 +5,8 @@ import torch
 import torch_npu
 
 
-def expert_counts(expert_ids, num_experts):
-    return torch.histc(expert_ids.float(), bins=num_experts, min=0, max=num_experts - 1)
+def expert_load(expert_ids, gate_scores, num_experts):
+    return torch.bincount(expert_ids, weights=gate_scores, minlength=num_experts)
 
 
 def combine(tokens, expert_ids, out):

@@ -24,7 +24,8 @@ for _ in range(5):
     tokens = torch.randn(16, 8, device=device)
     ids = torch.randint(0, 4, (16,), device=device)
     hidden = experts(tokens)
-    load = moe.expert_counts(ids, 4)
+    gates = torch.rand(16, device=device)
+    load = moe.expert_load(ids, gates, 4)
     mixed = moe.combine(hidden, ids, torch.zeros(4, 8, device=device))
     loss = mixed.pow(2).mean() + load.sum() * 0
     optimizer.zero_grad()

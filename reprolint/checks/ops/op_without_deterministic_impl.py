@@ -22,7 +22,10 @@ class OpWithoutDeterministicImpl(Rule):
     (`interpolate(mode="bilinear")`, `F.pad(mode="reflect")`, `bincount(weights=...)`,
     `median(x, dim)`, `scatter_reduce(reduce="prod")`, ...). It is reported whether or
     not deterministic mode is on: without it the op is nondeterministic, with it the op
-    raises. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
+    raises. Except an op whose result is the same on every run although torch raises
+    under the flag: `histc` only counts (every atomic add is the same +1, so the sums do
+    not depend on their order), and is reported only in a program that turns
+    deterministic mode on, where it raises. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
     what counts), backward-only entries in programs that train, when a gradient can
     flow through the call (not under `no_grad`, not on an input that visibly requires
     none: `.detach()`, a buffer, a checkpoint's tensor resized while loading weights).
@@ -108,6 +111,11 @@ class OpWithoutDeterministicImpl(Rule):
 
     code = "RPL202"
     message = "`{call}` has no deterministic {device} implementation{conditions}{notes} in torch {version}: it is nondeterministic and raises under `torch.use_deterministic_algorithms(True)`; instead: {alternative}"
+    messages = {
+        "exact": "`{call}` raises under `torch.use_deterministic_algorithms(True)`, which this program turns on, "
+                 "on {device} in torch {version} (its result is the same on every run: it only counts); "
+                 "instead: {alternative}",
+    }
     fix_title = "Replace `{call}` with a deterministic alternative"
     framework = "torch"
     devices = "cuda"
@@ -121,6 +129,8 @@ class OpWithoutDeterministicImpl(Rule):
             "loss.backward()\n"
         ),
         Valid("import torch\nh = torch.histc(torch.rand(10), bins=4)\ntorch.manual_seed(0)\n"),  # CPU only
+        # counts only: the same result on every run while deterministic mode is off
+        Valid("import torch\nx = torch.rand(10).cuda()\nh = torch.histc(x, bins=4)\n"),
         Valid("import torch\nx = torch.zeros(3).cuda()\ny = torch.bincount(x)\n"),  # no weights (torch >= 2.1)
         Valid(
             "import torch.nn.functional as F, torch\nx = torch.rand(1, 3, 8, 8).cuda()\n"
@@ -138,7 +148,10 @@ class OpWithoutDeterministicImpl(Rule):
         ),
     ]
     INVALID = [
-        Invalid("import torch\nx = torch.rand(10).cuda()\nh = torch.histc(x, bins=4)\n", line=3, message="histc"),
+        Invalid(
+            "import torch\ntorch.use_deterministic_algorithms(True)\nx = torch.rand(10).cuda()\nh = torch.histc(x, bins=4)\n",
+            line=4, message="which this program turns on",
+        ),
         Invalid(
             "import torch\nimport torch.nn.functional as F\nx = torch.rand(1, 3, 8, 8, device='cuda')\n"
             "y = F.interpolate(x, scale_factor=2, mode='bilinear')\ny.sum().backward()\n",
@@ -174,7 +187,7 @@ class OpWithoutDeterministicImpl(Rule):
             entry = found.match.entry
             fields = found.fields()
             yield self.report(
-                found.path, found.usage.span, **fields,
+                found.path, found.usage.span, **fields, variant="exact" if entry.exact_result else None,
                 conditions=" for its backward pass" if fields["backward"] else "",
                 alternative=entry.alternative or "run it on the CPU or patch it with `reprolint.runtime.patch()`",
                 entry_points=found.entry_points,
