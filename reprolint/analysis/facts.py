@@ -353,6 +353,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 if dest is not None:
                     params[dest] = default
                     self.facts.arg_defaults.setdefault(dest, default)
+        self.note_hub_entry(node.name.value, params)  # `def yolov5s(pretrained=True)` of a hubconf.py
         outer = self.scope
         qualname = f"{outer.name}{node.name.value}"
         # a function defined inside a `@torch.no_grad()` one runs under it: it exists only

@@ -81,6 +81,9 @@ class Draw:
     span: Span
     text: str
     conds: tuple[Cond, ...] = ()
+    # `torch.hub.load(repo, "yolov5s")` without `pretrained=`: the entry, whose default the
+    # project's own hubconf.py may say (Program.overwrites_init)
+    hub_entry: str = ""
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,9 @@ class ModuleFacts:
     tables: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     # names a registry decorator records -> the module-level function or class
     registered: dict[str, str] = field(default_factory=dict)
+    # `def yolov5s(pretrained=True, ...)` at the top of a hubconf.py: entry -> the default
+    # of its `pretrained` (torch.hub.load of that entry loads trained weights over the init)
+    hub_pretrained: dict[str, bool] = field(default_factory=dict)
     # the project functions a DataLoader's `collate_fn=` names here (call targets): they
     # run where the samples are made (analysis/calls/loaders.py)
     collate_targets: list[str] = field(default_factory=list)

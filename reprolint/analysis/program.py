@@ -494,10 +494,15 @@ class Program:
 
     def overwrites_init(self, outcome: "DrawOutcome") -> bool:
         """A weight-initialisation draw whose weights a checkpoint load replaces (or a
-        dropout mask, off in a model put in eval mode): an evaluation/inference program
+        dropout mask, off in a model put in eval mode): ``torch.hub.load`` of an entry
+        that the project's own ``hubconf.py`` makes load trained weights by default
+        (``def yolov5s(pretrained=True)``); an evaluation/inference program
         that loads trained weights, or a torch model loaded from a checkpoint in a
         program that trains with another framework only (a JAX notebook comparing with
         the same checkpoint loaded into timm)."""
+        entry = outcome.draw.hub_entry
+        if entry and any(facts.hub_pretrained.get(entry) for facts in self._facts.values()):
+            return True  # the project's hubconf.py entry loads trained weights by default
         if outcome.draw.kind not in ("init", "dropout") or not self.loads_checkpoint:
             return False
         if self.role is Role.EVALUATION:

@@ -105,6 +105,16 @@ def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) 
 GRAPH_CLASSES = frozenset({"tensorflow.Graph", "tensorflow.compat.v1.Graph"})
 
 
+def _hub_entry(node: cst.Call) -> str:
+    """The entry a ``torch.hub.load(repo, model)`` call names, when it leaves
+    ``pretrained`` to the entry's default ("" otherwise)."""
+    if call_argument(node, "pretrained", None) is not None:
+        return ""
+    model = call_argument(node, "model", 1)
+    value = _literal(model.value) if model is not None else None
+    return value if isinstance(value, str) else ""
+
+
 class RngFacts:
     """The seed, draw and generator-instance handling of the fact collector."""
 
@@ -370,6 +380,15 @@ class RngFacts:
                 span=self.span(node),  # type: ignore[attr-defined]
                 text=text,
                 conds=self.current_conds(),  # type: ignore[attr-defined]
+                hub_entry=_hub_entry(node) if draw.api == "torch.hub.load" else "",
             )
         )
         return True
+
+    def note_hub_entry(self, name: str, params: dict[str, Any]) -> None:
+        """``def yolov5s(pretrained=True, ...)`` at the top level of a ``hubconf.py``: what
+        ``torch.hub.load(repo, "yolov5s")`` does when not told (ModuleFacts.hub_pretrained)."""
+        if len(self.scopes) == 1 and self.facts.path.rpartition("/")[2] == "hubconf.py":  # type: ignore[attr-defined]
+            default = params.get("pretrained")
+            if isinstance(default, bool):
+                self.facts.hub_pretrained[name] = default  # type: ignore[attr-defined]

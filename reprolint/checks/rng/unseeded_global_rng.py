@@ -34,6 +34,10 @@ class UnseededGlobalRng(Rule):
     listing the registry (`models.__dict__.keys()`) draws nothing. Built with `weights=`
     (or the old `pretrained=True`), a torchvision model loads trained weights over its
     init: the layers the program adds or replaces afterwards are the draws that stay.
+    `torch.hub.load(repo, entry)` builds the entry's model, a draw, unless the call passes
+    `pretrained=True` or leaves `pretrained` out of an entry that the project's own
+    `hubconf.py` defines with `pretrained=True` (a repository's notebooks loading its own
+    hub models): then trained weights replace the drawn ones.
 
     The check is program-aware: it follows the entry point through the project modules
     it imports and the project functions it calls (`utils.set_seed(args.seed)` in
