@@ -47,3 +47,25 @@ def test_the_names_of_a_table_and_of_a_continued_import_are_not_the_module_s_own
     assert own == {"result", "run", "OPS"}
     assert tables == {"OPS": {"rotate"}, "TABLE": {"dict", "shear", "s"}}
     assert classes == {} and functions == {}
+
+
+AUGMENT = (
+    "import random\n\n\ndef shear(x):\n    return x * random.uniform(0.9, 1.1)\n\n\n"
+    "OPS = {'shear': shear}\n\n\n"
+    "class Augment:\n    def __init__(self, names):\n        self.fns = [OPS[n] for n in names]\n\n"
+    "    def __call__(self, x):\n        for fn in self.fns:\n            x = fn(x)\n        return x\n"
+)
+
+
+@pytest.mark.parametrize(("action", "reported"), [("store_true", False), ("store_false", True)])
+def test_a_stored_function_runs_under_the_conditions_of_the_code_that_reads_its_table(
+    tmp_path: Path, action: str, reported: bool,
+) -> None:
+    (tmp_path / "augment.py").write_text(AUGMENT)
+    (tmp_path / "train.py").write_text(
+        "import argparse\n\nfrom augment import Augment\n\n"
+        f"parser = argparse.ArgumentParser()\nparser.add_argument('--augment', action='{action}')\n"
+        "args = parser.parse_args()\nif args.augment:\n    print(Augment(['shear'])(1.0))\n"
+    )
+    found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL101"]
+    assert [(Path(d.path).name, d.span.start_line) for d in found] == ([("augment.py", 5)] if reported else [])

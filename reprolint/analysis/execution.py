@@ -362,52 +362,65 @@ class _Walker:
             done = len(self.out.modules)
             waiting = [o for o in (*waiting, *orphans) if o[0] not in self.ran_functions]
             orphans.clear()
-            pending = [o for o in waiting if self._mentioned(o[2], owner=o[1])]
+            # each with the conditions under which the code that mentions it runs
+            pending = [(o, under) for o in waiting if (under := self._mentioned(o[2], owner=o[1])) is not None]
             if not pending:
                 break
-            waiting = [o for o in waiting if o not in pending]
-            for key, path, qualname, context in pending:
+            taken = {o[0] for o, _ in pending}
+            waiting = [o for o in waiting if o[0] not in taken]
+            for (key, path, qualname, context), under in pending:
                 if key in self.ran_functions:
                     continue  # an earlier one of them called it
+                self.called_under.setdefault(key, under)
                 self.skip_seeds = True  # a seeding helper nobody calls seeds nothing
-                self.run_function(path, qualname, (), None, context)
+                self.run_function(path, qualname, under, None, context)
                 self.skip_seeds = False
             self._build_late(unbuilt, framework)
         self.out.steps.extend(self.deferred)
         return self.out
 
-    def _mentioned(self, qualname: str, depth: int = 0, owner: Optional[str] = None) -> bool:
-        """Whether a module of the program uses the name of the plain function
-        ``qualname`` of module ``owner`` (a call the analysis did not resolve, a callback
-        passed on); a function nothing mentions is never called. A module that defines a
-        top-level function of that name itself means its own."""
+    def _mentioned(
+        self, qualname: str, depth: int = 0, owner: Optional[str] = None,
+    ) -> Optional[tuple[GuardedCond, ...]]:
+        """The conditions under which code of the program that runs uses the name of the
+        plain function ``qualname`` of module ``owner`` (a call the analysis did not
+        resolve, a callback passed on): ``()`` where that code runs whenever the program
+        does, None where nothing that runs mentions it (it is never called). A module
+        that defines a top-level function of that name itself means its own."""
         name = qualname.rpartition(".")[2]
+        found: Optional[tuple[GuardedCond, ...]] = None
         for path in self.out.modules:
             facts = self.index.facts[path]
             if owner is not None and path != owner and name in facts.def_mentions:
                 continue
             if facts.mentioned is None or name in facts.mentioned:
-                return True
+                return ()
             # in a class's body: only where this program may build the class; in a
             # function's, only where it ran (called, or itself run as uncalled); in a
             # module-level table's value, only where code that runs reads the table
             for kind, block in self.index.block_mentions(path).get(name, ()):
                 if kind == "class":
-                    used = self._class_used(path, block, depth)
+                    under = self._class_under(path, block, depth)
                 elif kind == "def":
-                    used = (path, block) in self.ran_functions
+                    ran = (path, block) in self.ran_functions
+                    under = self.called_under.get((path, block), ()) if ran else None
                 else:
-                    used = depth < 2 and self._mentioned(block, depth + 1)
-                if used:
-                    return True
-        return False
+                    under = self._mentioned(block, depth + 1) if depth < 2 else None
+                if under is not None:
+                    if not under:
+                        return ()
+                    found = under if found is None else _either(found, under)
+        return found
 
-    def _class_used(self, path: str, cls: str, depth: int) -> bool:
-        """Whether the program may build ``cls`` (defined in ``path``): its project
-        constructor ran, or, for a class without one, code that runs names it."""
+    def _class_under(self, path: str, cls: str, depth: int) -> Optional[tuple[GuardedCond, ...]]:
+        """The conditions under which the program may build ``cls`` (defined in
+        ``path``): those of its project constructor's calls, or, for a class without one,
+        those under which code that runs names it (None: never built)."""
         if not self._class_maybe_built(path, cls):
-            return False
-        return self.model.constructor(path, cls) is not None or (depth < 2 and self._mentioned(cls, depth + 1))
+            return None
+        if self.model.constructor(path, cls) is not None:
+            return self._built_under(path, cls)
+        return self._mentioned(cls, depth + 1) if depth < 2 else None
 
     def _run_modules(
         self, done: int, framework: StepContext, unbuilt: list[tuple[str, str]],

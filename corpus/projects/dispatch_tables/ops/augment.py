@@ -1,7 +1,8 @@
 """Two module-level tables of functions. `OPS` is read only by `AugmentOp`, which only
-`policy_transform` builds, and nothing calls that: the draws of the functions stored in
-`OPS` never run. `SCHEDULES` is read by the training script: the function stored there
-may run, and its NumPy draw with it."""
+`policy_transform` builds, and the training script calls that only with `--augment`:
+the draws of the functions stored in `OPS` run only then, not on the default run.
+`SCHEDULES` is read by the training script: the function stored there may run, and its
+NumPy draw with it."""
 import random
 
 import numpy as np
@@ -22,15 +23,17 @@ OPS = {
 
 
 class AugmentOp:
-    def __init__(self, name):
-        self.fn = OPS[name]
+    def __init__(self, names):
+        self.fns = [OPS[name] for name in names]
 
     def __call__(self, image):
-        return self.fn(image)
+        for fn in self.fns:
+            image = fn(image)
+        return image
 
 
 def policy_transform(names):
-    return [AugmentOp(name) for name in names]
+    return [AugmentOp(names)]
 
 
 def jittered_cosine(step, total):
