@@ -23,7 +23,8 @@ CASES = [
     # (id, source, code, level)
     ("never-seeded", "import torch\nx = torch.randn(3)\n", "RPL101", "safe"),
     ("seed-moved-above-draws", "import random\n\nx = random.random()\nmodel = build()\nrandom.seed(0)\n", "RPL101", "unsafe"),
-    # `install()` turns deterministic mode on: `histc` on CUDA would raise.
+    # `install()` turns deterministic mode on: `histc` on CUDA would raise (it only counts,
+    # so RPL202 leaves it while the mode is off, but the fix turns the mode on).
     ("never-seeded-raising-op", "import torch\nx = torch.randn(3, device='cuda')\ny = torch.histc(x)\n", "RPL101", "unsafe"),
     ("tensorflow-program", "import tensorflow as tf\nx = tf.random.normal([2])\n", "RPL101", "unsafe"),
     ("entropy-generator", "import numpy as np\nrng = np.random.default_rng()\nprint(rng.normal())\n", "RPL102", "safe"),

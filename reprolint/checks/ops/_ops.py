@@ -24,6 +24,9 @@ class OpFinding:
     version: str
     device: str
     entry_points: list[str] = field(default_factory=list)  # the programs that reach the call
+    # a program that reaches the call turns deterministic mode on (where an op without a
+    # deterministic kernel raises; RPL202 reports an exact one such as histc only there)
+    under_flag: bool = False
 
     def fields(self) -> dict[str, Any]:
         """The message fields shared by RPL201 and RPL202."""
@@ -72,8 +75,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 continue
             usage = with_option_defaults(program, usage)
             matches = _kernels_that_run(program, position, usage, version, cuda)
-            # an exact kernel (histc's counts) only raises, which matters where the mode is on
-            raising = [m for m in matches if m.entry.kind == "raises" and (deterministic or not m.entry.exact_result)]
+            raising = [m for m in matches if m.entry.kind == "raises"]
             flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
             key = (path, usage.span)
             kernels = flagged
@@ -102,6 +104,8 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                     found.entry_points.extend(previous.entry_points)
                 best[key] = found
                 previous = found
+            if deterministic and not previous.under_flag:
+                previous = best[key] = replace(previous, under_flag=True)
             if not program.is_library and program.entry not in previous.entry_points:
                 previous.entry_points.append(program.entry)
     out = list(best.values())
