@@ -446,6 +446,21 @@ class Program:
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING
 
+    @property
+    def trains_anything(self) -> bool:
+        """A training step of any framework runs (``backward``, an optimizer step,
+        ``fit``, a framework trainer), as the role sees it: a program whose role is
+        training only because nothing says otherwise (a script that builds a model and
+        prints its summary, a hub entry's smoke run) trains nothing, nor does one whose
+        only training step is behind an option that is off by default (``--profile``)."""
+        if self.framework_trainer:
+            return True
+        return any(
+            (step.context.phase is Phase.CALL or step.path == self.entry or not self.loads_checkpoint)
+            and self.on_default_path(step)
+            for step in self._training_steps()
+        )
+
     def _trains_for_role(self) -> bool:
         """Trains, as the role sees it: in a program that loads a checkpoint, training
         code only in bodies of imported modules that a framework calls (an unused

@@ -23,7 +23,10 @@ class MissingCudnnDeterministic(Rule):
     flag (which programs do when they run cuDNN through a model the source does not
     show). Batch norm alone does not count: its cuDNN kernels are not among them.
     Training programs only (not tests, demos or
-    evaluation scripts: cuDNN's nondeterministic kernels are backward ones). It is
+    evaluation scripts: cuDNN's nondeterministic kernels are backward ones), and only
+    where a training step runs with the default options (`backward`, an optimizer step,
+    `fit`): a script that builds a model and runs it forward, or backpropagates only
+    with an option that is off by default (`--profile`), trains nothing. It is
     reported once per program, at the first line that
     selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies
     deterministic cuDNN algorithms), `torch.backends.cudnn.flags(deterministic=True)`,
@@ -56,6 +59,9 @@ class MissingCudnnDeterministic(Rule):
     ```python
     import torch, torch.nn as nn
     net = nn.Conv2d(3, 16, 3).cuda()
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    net(images.cuda()).mean().backward()
+    opt.step()
     ```
 
     Use instead:
@@ -64,6 +70,9 @@ class MissingCudnnDeterministic(Rule):
     torch.backends.cudnn.deterministic = True
     torch.backends.cudnn.benchmark = False
     net = nn.Conv2d(3, 16, 3).cuda()
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    net(images.cuda()).mean().backward()
+    opt.step()
     ```
 
     ## Fix safety
@@ -106,6 +115,8 @@ class MissingCudnnDeterministic(Rule):
         Valid("import torch, torch.nn as nn\ntorch.backends.cudnn.deterministic = True\nnet = nn.Conv2d(3, 8, 3).cuda()\n"),
         Valid("import torch, torch.nn as nn\nnet = nn.Linear(3, 8).cuda()\n"),  # no cuDNN layer
         Valid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3)\n"),  # CPU only
+        # nothing trained: the forward pass runs no nondeterministic cuDNN kernel
+        Valid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3).cuda()\nprint(net(torch.zeros(1, 3, 8, 8).cuda()).shape)\n"),
     ]
     INVALID = [
         # Flags set in the parent do not reach a spawned worker (a fresh interpreter).
@@ -118,21 +129,22 @@ class MissingCudnnDeterministic(Rule):
             "    torch.backends.cudnn.deterministic = True\n    mp.spawn(worker, nprocs=2)\n",
             line=13, message="does not reach",
         ),
-        Invalid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3).cuda()\n", line=2,
+        Invalid("import torch, torch.nn as nn\nnet = nn.Conv2d(3, 8, 3).cuda()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\nnet(torch.zeros(1, 3, 8, 8).cuda()).sum().backward()\nopt.step()\n", line=2,
             fixed=(
                 'import torch, torch.nn as nn\nimport reprolint.runtime\n\n'
-                'reprolint.runtime.install(seed=0)\n\nnet = nn.Conv2d(3, 8, 3).cuda()\n'
+                'reprolint.runtime.install(seed=0)\n\nnet = nn.Conv2d(3, 8, 3).cuda()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\nnet(torch.zeros(1, 3, 8, 8).cuda()).sum().backward()\nopt.step()\n'
             ),
         ),
         Invalid(
-            "import torch\nfrom torchvision import models\ndevice = 'cuda'\nnet = models.resnet18().to(device)\n",
+            "import torch\nfrom torchvision import models\ndevice = 'cuda'\nnet = models.resnet18().to(device)\n"
+            "opt = torch.optim.SGD(net.parameters(), lr=0.1)\nnet(torch.zeros(1, 3, 8, 8).cuda()).sum().backward()\nopt.step()\n",
             line=3,
         ),
         # the flag behind an option that is off by default: said so, not "never"
         Invalid(
             "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--det', action='store_true')\n"
             "args = p.parse_args()\nif args.det:\n    torch.backends.cudnn.deterministic = True\n"
-            "net = torch.nn.Conv2d(3, 8, 3).cuda()\n",
+            "net = torch.nn.Conv2d(3, 8, 3).cuda()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\nnet(torch.zeros(1, 3, 8, 8).cuda()).sum().backward()\nopt.step()\n",
             line=7, message="only when `args.det`",
         ),
     ]
@@ -140,7 +152,7 @@ class MissingCudnnDeterministic(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         yield from report_per_cuda_site(self, switch="cudnn.deterministic", programs=(
             program for program in program_usages(ctx)
-            if program.is_training and not program.framework_trainer
+            if program.is_training and program.trains_anything and not program.framework_trainer
             and program.can_use_cuda and not program.cudnn_deterministic()
             and (
                 program.has(CudnnLayer)
