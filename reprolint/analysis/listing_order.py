@@ -15,13 +15,8 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import (
-    children as _children,
-    descendants,
-    enclosing_function,
-    mentions_of,
-    target_names,
-)
+from reprolint.analysis.cst_helpers import children as _children
+from reprolint.analysis.cst_helpers import descendants, enclosing_function, mentions_of, target_names
 from reprolint.analysis.usage_events import ListingOrderTaken
 
 __all__ = ["LISTINGS", "PURE_BUILTINS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
@@ -191,10 +186,8 @@ _IMAGE_READERS = frozenset({"matplotlib.pyplot.imread", "matplotlib.image.imread
 _STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
 # Calls that draw from a generator: in a loop over a listing, each entry gets the draw
 # its place in the order gives it (a random train/validation pick per file).
-_DRAWS = (
-    "random.", "numpy.random.", "torch.rand", "torch.randn", "torch.randint", "torch.randperm",
-    "torch.bernoulli", "torch.multinomial", "torch.normal", "tensorflow.random.", "jax.random.",
-)
+_DRAWS = ("random.", "numpy.random.", "torch.rand", "torch.bernoulli", "torch.multinomial", "torch.normal",
+          "tensorflow.random.", "jax.random.")  # ("torch.rand": also randn, randint, randperm)
 
 
 def _walk_in_order(node: cst.CSTNode) -> Any:
@@ -640,10 +633,8 @@ class ListingOrderFacts:
         # early (`break`, `return`) takes the entries that come first
         stops = _contains(body, (cst.Break, cst.Return))
         # a draw in the loop pairs each entry with the number its place gives it
-        draws = any(
-            isinstance(c, cst.Call) and (self.qualify(c.func) or "").startswith(_DRAWS)  # type: ignore[attr-defined]
-            for c in descendants(body)
-        )
+        draws = any(isinstance(c, cst.Call) and (self.qualify(c.func) or "").startswith(_DRAWS)  # type: ignore[attr-defined]
+                    for c in descendants(body))
         use = "position" if stops or draws else "loop"
         if pending is not None:
             mark_use(state.listings[pending], use)
