@@ -579,7 +579,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             pass
 
     # ------------------------------------------------------------------ calls
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
         qn = self.qualify(func)
         catalog = self.catalog
@@ -615,8 +615,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 self.facts.arg_defaults[arg.keyword.value] = value
         self.device_map(node)
         if qn is not None and qn in catalog.seeders:
-            self.seed(node, qn)
-            return
+            return self.seed(node, qn)
         if qn is not None and qn in catalog.instances:
             self.instance(node, qn)
             return

@@ -245,7 +245,10 @@ class RngFacts:
             return node.attr.value
         return config_files.config_key(node) if node is not None else None
 
-    def seed(self, node: cst.Call, qn: str) -> None:
+    def seed(self, node: cst.Call, qn: str) -> Optional[bool]:
+        """Record a seeding call; False when its arguments were walked here (a seed drawn
+        inline, ``np.random.seed(np.random.randint(...))``: Python evaluates the
+        arguments first, so the draw comes before the seeding)."""
         seeder = self.catalog.seeders[qn]
         arg = None
         if seeder.seed_arg is not None or seeder.keyword is not None:
@@ -257,6 +260,11 @@ class RngFacts:
         )
         value = arg.value if arg is not None else None
         drawn = self.seed_draw_of(value)  # type: ignore[attr-defined]
+        inline = isinstance(value, cst.Call) and drawn is not None
+        if inline:
+            self.walk(node.func)  # type: ignore[attr-defined]
+            for argument in node.args:
+                self.walk(argument)  # type: ignore[attr-defined]
         self.emit(  # type: ignore[attr-defined]
             Seed(
                 api=qn,
@@ -273,6 +281,7 @@ class RngFacts:
                 drawn_from=self.span(drawn) if drawn is not None else None,  # type: ignore[attr-defined]
             )
         )
+        return False if inline else None
 
     def instance(self, node: cst.Call, qn: str) -> None:
         instance = self.catalog.instances[qn]
