@@ -487,35 +487,35 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         return names
 
     def _note_assignment(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
-        names: list[str] = []
+        bound: list[str] = []
         for target in targets:
-            names.extend(self._bind_targets(target))
-            if isinstance(target, cst.Attribute):
-                names.append(target.attr.value)
+            bound.extend(self._bind_targets(target))
+        attrs = [t.attr.value for t in targets if isinstance(t, cst.Attribute)]
+        names = bound + attrs  # what a value is held in: `x`, or `<obj>.x` (".x" below)
         entropy = self.entropy_of(value)
         is_dict = isinstance(value, cst.Dict) or (
             isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict"
         )
         keras.note_assignment(self, names, value)
-        self.note_condition_local(names, value)  # `scheduled = sizes is not None`
+        self.note_condition_local(bound, value)  # `scheduled = sizes is not None`
         pandas.note_assignment(self, targets, value)
         if CONFIG_LIBRARIES & self.uses:
             self.note_config_default(targets, value)  # `_C.SEED = -1` of a yacs config
         drawn = self._global_draw_in(value)
-        for name in names:
+        for name, key in zip(names, bound + ["." + a for a in attrs]):
             if drawn is not None:
-                self.scope.drawn_seeds[name] = drawn
+                self.scope.drawn_seeds[key] = drawn
             else:
-                self.scope.drawn_seeds.pop(name, None)
+                self.scope.drawn_seeds.pop(key, None)
             if is_dict:
                 self.scope.dicts[name] = value
             else:
                 self.scope.dicts.pop(name, None)
             dispatch.note_binding(self, name, value, is_dict)
             if entropy:
-                self.scope.entropy_vars[name] = entropy
+                self.scope.entropy_vars[key] = entropy
             else:
-                self.scope.entropy_vars.pop(name, None)
+                self.scope.entropy_vars.pop(key, None)
         if isinstance(value, cst.Call):
             qn = self.qualify(value.func) or ""
             if qn in ("torch.Generator", "torch._C.Generator"):

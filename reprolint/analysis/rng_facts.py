@@ -182,7 +182,7 @@ class RngFacts:
         if isinstance(node, cst.Call):
             return self._global_draw_in(node)
         if isinstance(node, cst.Attribute):
-            key = node.attr.value
+            key = "." + node.attr.value  # `opt.manualSeed`, not a variable of that name
         elif isinstance(node, cst.Name):
             key = node.value
         else:
@@ -217,16 +217,20 @@ class RngFacts:
             if qn is not None:
                 # `datetime.now().timestamp()`: the entropy is in the receiver
                 pass
-        if kind is cst.Name:
+        if kind is cst.Name or kind is cst.Attribute:
+            # a name, or an attribute by its name (`opt.seed`: ".seed", not the variable `seed`)
+            key = node.value if kind is cst.Name else "." + node.attr.value  # type: ignore[attr-defined]
             for scope in reversed(self.scopes):
-                if node.value in scope.entropy_vars:
-                    return scope.entropy_vars[node.value]
+                if key in scope.entropy_vars:
+                    return scope.entropy_vars[key]
                 if scope.kind == "function":
                     break
             module_scope = self.scopes[0]
-            if node.value in module_scope.entropy_vars:
-                return module_scope.entropy_vars[node.value]
-            return None
+            if key in module_scope.entropy_vars:
+                return module_scope.entropy_vars[key]
+            if kind is cst.Name:
+                return None
+            return self.entropy_of(node.value, depth + 1)  # type: ignore[attr-defined]
         for name in child_fields(type(node)):
             value = getattr(node, name)
             children = value if type(value) is tuple or type(value) is list else (value,)
