@@ -64,8 +64,6 @@ class ConditionFacts:
 
     cond_texts: dict[int, str]
     conds: list[tuple[Any, bool, cst.BaseExpression]]
-    # id(function scope) -> (the scope, local -> the test it holds, or None)
-    _condition_locals: dict[int, tuple[Any, dict[str, Any]]]
     module_consts: dict[str, Any]
     scopes: list[Any]
 
@@ -179,25 +177,15 @@ class ConditionFacts:
         scope = self.scopes[-1]
         if scope.kind != "function":
             return
-        held = self._condition_locals.get(id(scope))
-        if held is None or held[0] is not scope:  # (a popped scope's id may be reused)
-            held = self._condition_locals[id(scope)] = (scope, {})
-        tests = held[1]
         testing = isinstance(value, (cst.Comparison, cst.BooleanOperation)) or (
             isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Not)
         )
         for name in names:
-            tests[name] = None if name in tests or self.conds or not testing else self.cond_tree(value)
-
-    def _condition_local(self, name: str) -> Any:
-        held = self._condition_locals.get(id(self.scopes[-1]))
-        if held is None or held[0] is not self.scopes[-1]:
-            return None
-        return held[1].get(name)
+            scope.tests[name] = None if name in scope.tests or self.conds or not testing else self.cond_tree(value)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:
         if isinstance(node, cst.Name):
-            tree = self._condition_local(node.value)
+            tree = self.scopes[-1].tests.get(node.value)
             if tree is not None:
                 return tree
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):

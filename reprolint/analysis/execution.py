@@ -292,14 +292,6 @@ class ExecutionModel:
         only in a program whose DataLoader runs workers."""
         key = (path, qualname)
         found = self._workers.get(key)
-        if found is None and self._collate is None:
-            # a loader's `collate_fn` runs there too, on the samples (calls/loaders.py)
-            self._collate = {
-                self.index.resolve_call(p, target)
-                for p, facts in self.index.facts.items() for target in facts.collate_targets
-            }
-        if found is None and key in self._collate:  # type: ignore[operator]
-            found = self._workers[key] = True
         if found is None:
             cls, _, method = qualname.rpartition(".")
             bases = self.index.facts[path].classes.get(cls, ())
@@ -308,8 +300,19 @@ class ExecutionModel:
             # A transform: `__call__` of a plain class (not a Module or Layer), which a
             # dataset calls on each sample in the workers.
             found = found or (method == "__call__" and not any(n.endswith(("Module", "Layer", "Model")) for n in names))
+            # a loader's `collate_fn` runs there too, on the samples (calls/loaders.py)
+            found = found or key in self._collate_functions()
             self._workers[key] = found
         return found
+
+    def _collate_functions(self) -> set[Optional[tuple[str, str]]]:
+        """The project functions the loaders of the project are given as ``collate_fn``."""
+        if self._collate is None:
+            self._collate = {
+                self.index.resolve_call(p, target)
+                for p, facts in self.index.facts.items() for target in facts.collate_targets
+            }
+        return self._collate
 
 
 def walk(model: ExecutionModel, entry: str) -> Execution:

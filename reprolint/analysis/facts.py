@@ -89,6 +89,7 @@ class _Scope:
     drawn_seeds: dict[str, cst.Call] = field(default_factory=dict)
     class_name: Optional[str] = None
     dicts: dict[str, cst.BaseExpression] = field(default_factory=dict)  # name = {...} / dict(...)
+    tests: dict[str, Any] = field(default_factory=dict)  # local -> the test it holds, or None
 
 
 class _Pending:
@@ -134,7 +135,6 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.entropy_roots = frozenset(api.split(".")[0] for api in catalog.entropy)
         self.pending_nodes: list[cst.CSTNode] = []
         self.cond_texts: dict[int, str] = {}
-        self._condition_locals: dict[int, tuple[Any, dict[str, Any]]] = {}
         self.top_defs: set[str] = set()  # names of the module's top-level defs and classes
         self.catalog = catalog
         self.facts = ModuleFacts(path=path)

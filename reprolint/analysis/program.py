@@ -448,29 +448,26 @@ class Program:
 
     @property
     def trains_anything(self) -> bool:
-        """A training step of any framework runs (``backward``, an optimizer step,
-        ``fit``, a framework trainer), as the role sees it: a program whose role is
-        training only because nothing says otherwise (a script that builds a model and
-        prints its summary, a hub entry's smoke run) trains nothing, nor does one whose
-        only training step is behind an option that is off by default (``--profile``)."""
-        if self.framework_trainer:
-            return True
-        return any(
-            (step.context.phase is Phase.CALL or step.path == self.entry or not self.loads_checkpoint)
-            and self.on_default_path(step)
-            for step in self._training_steps()
-        )
+        """A training step of any framework runs with the default options (``backward``,
+        an optimizer step, ``fit``, a framework trainer), as the role sees it: a program
+        whose role is training only because nothing says otherwise (a script that builds
+        a model and prints its summary, a hub entry's smoke run) trains nothing, nor does
+        one whose only training step is behind an option that is off by default
+        (``--profile``)."""
+        return self._trains_for_role(default_only=True)
 
-    def _trains_for_role(self) -> bool:
+    def _trains_for_role(self, default_only: bool = False) -> bool:
         """Trains, as the role sees it: in a program that loads a checkpoint, training
         code only in bodies of imported modules that a framework calls (an unused
         `configure_optimizers`) does not count; the entry module's own (a worker passed
-        to `spawn` that resumes from a checkpoint) does."""
+        to `spawn` that resumes from a checkpoint) does. ``default_only``: only steps on
+        the default path count."""
         if self.framework_trainer:
             return True
         for step in self._training_steps():
             if step.context.phase is Phase.CALL or step.path == self.entry or not self.loads_checkpoint:
-                return True
+                if not default_only or self.on_default_path(step):
+                    return True
         return False
 
     def _training_steps(self) -> Iterator[Step]:
