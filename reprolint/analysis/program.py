@@ -460,12 +460,15 @@ class Program:
         """Trains, as the role sees it: in a program that loads a checkpoint, training
         code only in bodies of imported modules that a framework calls (an unused
         `configure_optimizers`) does not count; the entry module's own (a worker passed
-        to `spawn` that resumes from a checkpoint) does. ``default_only``: only steps on
-        the default path count."""
+        to `spawn` that resumes from a checkpoint) does, and so does a training loop (a
+        backward pass written in a loop) of a class the program builds: fine-tuning
+        loads pretrained weights, then runs the loop through a call the analysis did not
+        resolve. ``default_only``: only steps on the default path count."""
         if self.framework_trainer:
             return True
         for step in self._training_steps():
-            if step.context.phase is Phase.CALL or step.path == self.entry or not self.loads_checkpoint:
+            looped = step.event.in_loop and not step.event.builds_optimizer  # type: ignore[union-attr]
+            if step.context.phase is Phase.CALL or step.path == self.entry or not self.loads_checkpoint or looped:
                 if not default_only or self.on_default_path(step):
                     return True
         return False
