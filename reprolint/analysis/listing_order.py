@@ -15,11 +15,14 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import descendants, enclosing_function, mentions_of, target_names
+from reprolint.analysis.loop_bodies import (
+    attribute_names, condition_queries, module_function, names_read_outside, only_filled,
+    only_in_messages, touches_only, walk_in_order,
+)
 from reprolint.analysis.usage_events import ListingOrderTaken
 
-__all__ = ["LISTINGS", "PURE_BUILTINS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
+__all__ = ["LISTINGS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
 
 # Listings whose order is the file system's (RPL402).
 LISTINGS = {
@@ -170,11 +173,6 @@ _PER_FILE_OPERATIONS = frozenset({
 })
 
 
-# Builtins that only compute a value from their arguments.
-PURE_BUILTINS = frozenset({
-    "len", "set", "frozenset", "list", "tuple", "dict", "sorted", "str", "int", "float", "bool",
-    "isinstance", "max", "min", "sum", "any", "all", "enumerate", "zip", "range", "abs", "round",
-})
 
 
 # Libraries that draw figures: what they are given is displayed, not computed on.
@@ -188,159 +186,6 @@ _STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "
 # its place in the order gives it (a random train/validation pick per file).
 _DRAWS = ("random.", "numpy.random.", "torch.rand", "torch.bernoulli", "torch.multinomial", "torch.normal",
           "tensorflow.random.", "jax.random.")  # ("torch.rand": also randn, randint, randperm)
-
-
-def _walk_in_order(node: cst.CSTNode) -> Any:
-    """Pre-order, children in source order."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(_children(current)))
-
-
-def _attribute_names(call: cst.Call) -> set[str]:
-    """Names that appear as attribute names in a call's arguments (``Image.ANTIALIAS``)."""
-    return {c.attr.value for a in call.args for c in descendants(a.value) if isinstance(c, cst.Attribute)}
-
-
-def _module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
-    """The function ``name`` defined once at the top level of ``module``."""
-    found = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
-    return found[0] if len(found) == 1 else None
-
-
-def _touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> bool:
-    """Whether a function of this module, called as ``call`` in a loop, changes nothing
-    but what it is given of this iteration: every call and every attribute/subscript
-    assignment in it starts from one of its own local names or from a parameter bound
-    to this iteration's values (``def resize(image, size): return image.resize(size)``
-    called as ``resize(img, size)``); no other function of the project, no global."""
-    params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
-    bound: dict[str, cst.BaseExpression] = {}
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            return False
-        if arg.keyword is not None:
-            bound[arg.keyword.value] = arg.value
-        elif index < len(params):
-            bound[params[index]] = arg.value
-    per_entry = {
-        name for name, value in bound.items()
-        if all(isinstance(c, cst.Name) and c.value in local for c in descendants(value) if isinstance(c, cst.Name))
-        and any(isinstance(c, cst.Name) for c in descendants(value))
-    }
-    own: set[str] = set()
-    for child in descendants(callee.body):
-        if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
-            for target in targets:
-                own.update(n.value for n in target_names(target))
-    for child in descendants(callee.body):
-        if isinstance(child, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)):
-            return False
-        roots: list[cst.BaseExpression] = []
-        if isinstance(child, cst.Call):
-            func = child.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS:
-                    return False
-                continue
-            roots.append(func)
-        elif isinstance(child, (cst.Assign, cst.AugAssign)):
-            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
-            roots.extend(t for t in targets if isinstance(t, (cst.Attribute, cst.Subscript)))
-        for root in roots:
-            while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
-                root = root.value if not isinstance(root, cst.Call) else root.func
-            if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
-                return False
-    return True
-
-
-def _condition_queries(body: cst.CSTNode) -> set[int]:
-    """Calls without arguments in the test of an ``if`` whose result is only read as an
-    attribute or compared for equality with a literal (``PartialState().is_main_process``,
-    ``dist.get_rank() == 0``): a process or rank check reads state; given nothing of the
-    entry, it carries nothing from one entry to the next. (``random.random() < 0.1`` is a
-    draw, not a check.)"""
-    found: set[int] = set()
-
-    def query(node: cst.BaseExpression) -> bool:
-        return isinstance(node, cst.Call) and not node.args
-
-    for child in descendants(body):
-        if not isinstance(child, (cst.If, cst.IfExp)):
-            continue
-        for part in descendants(child.test):
-            if isinstance(part, cst.Attribute) and query(part.value):
-                found.add(id(part.value))
-            elif isinstance(part, cst.Comparison) and query(part.left) and len(part.comparisons) == 1 \
-                    and isinstance(part.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
-                    and isinstance(part.comparisons[0].comparator, (cst.Integer, cst.SimpleString)):
-                found.add(id(part.left))
-    return found
-
-
-def _only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
-    """Every use of ``name`` in ``body`` is inside a ``print(...)`` call that does not show
-    an entry (``print(i + 1, "of", total)``, not ``print(i, f)``: that pairs positions with
-    files), or in the test of an ``if`` whose body only prints (a progress counter)."""
-    allowed: set[int] = set()
-    for child in descendants(body):
-        if isinstance(child, cst.Call) and isinstance(child.func, cst.Name) and child.func.value == "print":
-            if not any(mentions_of(child, entry) for entry in entries):
-                allowed.update(id(c) for c in descendants(child))
-        elif isinstance(child, cst.If) and child.orelse is None and isinstance(child.body, cst.IndentedBlock) and all(
-            isinstance(stmt, cst.SimpleStatementLine) and all(
-                isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
-                and isinstance(small.value.func, cst.Name) and small.value.func.value == "print"
-                for small in stmt.body
-            )
-            for stmt in child.body.body
-        ):
-            allowed.update(id(c) for c in descendants(child.test))
-    return all(id(c) in allowed for c in descendants(body) if isinstance(c, cst.Name) and c.value == name)
-
-
-def _only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
-    """In the function around ``ret``, ``name`` is only bound, grown (``append``/
-    ``extend``/``insert``, ``+=``) and returned: nothing shuffles, slices or reads it there."""
-    function = enclosing_function(module, ret)
-    if function is None:
-        return False
-    uses = bound = grown = 0
-    for child in descendants(function.body):
-        if isinstance(child, cst.Name) and child.value == name:
-            uses += 1
-        elif isinstance(child, cst.Assign):
-            bound += sum(1 for t in child.targets if isinstance(t.target, cst.Name) and t.target.value == name)
-        elif isinstance(child, cst.Call) and isinstance(child.func, cst.Attribute) \
-                and child.func.attr.value in ("append", "extend", "insert") \
-                and isinstance(child.func.value, cst.Name) and child.func.value.value == name:
-            grown += 1
-        elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name) and child.target.value == name:
-            grown += 1  # `result += zip(...)`
-    return uses == bound + grown + 1
-
-
-def _names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
-    """Names read in ``scope`` outside ``loop`` (attribute and keyword names excluded)."""
-    found: set[str] = set()
-    skip: set[int] = set()
-    stack: list[cst.CSTNode] = [scope]
-    while stack:
-        current = stack.pop()
-        if current is loop or id(current) in skip:
-            continue
-        if isinstance(current, cst.Attribute):
-            skip.add(id(current.attr))
-        elif isinstance(current, cst.Arg) and current.keyword is not None:
-            skip.add(id(current.keyword))
-        elif isinstance(current, cst.Name):
-            found.add(current.value)
-        stack.extend(_children(current))
-    return found
 
 
 class ListingOrderFacts:
@@ -503,7 +348,7 @@ class ListingOrderFacts:
                 if node.value.value in state.listings:
                     self._u_claimed.add(id(node.value))
                 appended = state.appended.get(node.value.value)
-                if appended is not None and _only_filled(self.module, node, node.value.value):  # type: ignore[attr-defined]
+                if appended is not None and only_filled(self.module, node, node.value.value):  # type: ignore[attr-defined]
                     # a list a loop filled with the entries (`paths.append(os.path.join(root,
                     # f))` under `os.walk`), returned as is: the loop form of a returned
                     # comprehension; callers decide
@@ -612,7 +457,7 @@ class ListingOrderFacts:
             if dirs_sorted and files_sorted:
                 return
         yields = _contains(body, (cst.Yield,))
-        queries = _condition_queries(body)
+        queries = condition_queries(body)
         calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries]
         local = self._u_loop_locals(node)
         # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
@@ -682,7 +527,7 @@ class ListingOrderFacts:
             return
         index = node.target.elements[0].value.value  # type: ignore[attr-defined]
         entries = {n.value for n in target_names(node.target.elements[1].value)}
-        if not _only_in_messages(node.body, index, entries):
+        if not only_in_messages(node.body, index, entries):
             return
         inner = it.args[0].value
         root = self._u_listing_root(inner)
@@ -708,7 +553,7 @@ class ListingOrderFacts:
         reads."""
         bound = {n.value for n in target_names(node.target)}
         first: dict[str, bool] = {}  # name -> its first binding in the body is fresh
-        for child in _walk_in_order(node.body):
+        for child in walk_in_order(node.body):
             if isinstance(child, cst.Assign):
                 for target in child.targets:
                     for name in target_names(target.target):
@@ -724,7 +569,7 @@ class ListingOrderFacts:
         fresh = {name for name, is_fresh in first.items() if is_fresh}
         if fresh:
             scope = enclosing_function(self.module, node) or self.module  # type: ignore[attr-defined]
-            fresh -= _names_read_outside(scope, node)
+            fresh -= names_read_outside(scope, node)
         return bound | fresh
 
     def _u_per_entry_call(self, call: cst.Call, local: set[str]) -> bool:
@@ -754,10 +599,10 @@ class ListingOrderFacts:
         qn = self.qualify(func)  # type: ignore[attr-defined]
         if qn is not None:
             # a library function given only this entry's values (`Image.open(f)`)
-            return arg_names <= local | _attribute_names(call) and not qn.startswith(_STATEFUL_LIBRARIES)
+            return arg_names <= local | attribute_names(call) and not qn.startswith(_STATEFUL_LIBRARIES)
         if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
-            callee = _module_function(self.module, func.value)  # type: ignore[attr-defined]
-            return callee is not None and _touches_only(callee, call, local)
+            callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
+            return callee is not None and touches_only(callee, call, local)
         return False
 
     def u_displays(self, node: cst.BaseExpression) -> bool:

@@ -23,7 +23,8 @@ from reprolint.analysis.cst_helpers import (
     self_attr,
     target_names,
 )
-from reprolint.analysis.listing_order import LISTINGS, PURE_BUILTINS
+from reprolint.analysis.listing_order import LISTINGS
+from reprolint.analysis.loop_bodies import PURE_BUILTINS
 
 __all__ = ["SetOrderFacts"]
 

@@ -1,0 +1,177 @@
+"""What the body of a loop over a listing does with each entry: the helpers
+:class:`~reprolint.analysis.listing_order.ListingOrderFacts` judges loop bodies with (a
+function that touches only the entry it is given, a rank check, a counter only printed,
+a list only filled and returned) and the builtins that only compute a value."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+from reprolint.analysis.cst_helpers import children, descendants, enclosing_function, mentions_of, target_names
+
+__all__ = [
+    "PURE_BUILTINS", "attribute_names", "condition_queries", "module_function", "names_read_outside",
+    "only_filled", "only_in_messages", "touches_only", "walk_in_order",
+]
+
+# Builtins that only compute a value from their arguments.
+PURE_BUILTINS = frozenset({
+    "len", "set", "frozenset", "list", "tuple", "dict", "sorted", "str", "int", "float", "bool",
+    "isinstance", "max", "min", "sum", "any", "all", "enumerate", "zip", "range", "abs", "round",
+})
+
+
+
+def walk_in_order(node: cst.CSTNode) -> Any:
+    """Pre-order, children in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(children(current)))
+
+
+def attribute_names(call: cst.Call) -> set[str]:
+    """Names that appear as attribute names in a call's arguments (``Image.ANTIALIAS``)."""
+    return {c.attr.value for a in call.args for c in descendants(a.value) if isinstance(c, cst.Attribute)}
+
+
+def module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
+    """The function ``name`` defined once at the top level of ``module``."""
+    found = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+    return found[0] if len(found) == 1 else None
+
+
+def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> bool:
+    """Whether a function of this module, called as ``call`` in a loop, changes nothing
+    but what it is given of this iteration: every call and every attribute/subscript
+    assignment in it starts from one of its own local names or from a parameter bound
+    to this iteration's values (``def resize(image, size): return image.resize(size)``
+    called as ``resize(img, size)``); no other function of the project, no global."""
+    params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
+    bound: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return False
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+        elif index < len(params):
+            bound[params[index]] = arg.value
+    per_entry = {
+        name for name, value in bound.items()
+        if all(isinstance(c, cst.Name) and c.value in local for c in descendants(value) if isinstance(c, cst.Name))
+        and any(isinstance(c, cst.Name) for c in descendants(value))
+    }
+    own: set[str] = set()
+    for child in descendants(callee.body):
+        if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
+            for target in targets:
+                own.update(n.value for n in target_names(target))
+    for child in descendants(callee.body):
+        if isinstance(child, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)):
+            return False
+        roots: list[cst.BaseExpression] = []
+        if isinstance(child, cst.Call):
+            func = child.func
+            if isinstance(func, cst.Name):
+                if func.value not in PURE_BUILTINS:
+                    return False
+                continue
+            roots.append(func)
+        elif isinstance(child, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
+            roots.extend(t for t in targets if isinstance(t, (cst.Attribute, cst.Subscript)))
+        for root in roots:
+            while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                root = root.value if not isinstance(root, cst.Call) else root.func
+            if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
+                return False
+    return True
+
+
+def condition_queries(body: cst.CSTNode) -> set[int]:
+    """Calls without arguments in the test of an ``if`` whose result is only read as an
+    attribute or compared for equality with a literal (``PartialState().is_main_process``,
+    ``dist.get_rank() == 0``): a process or rank check reads state; given nothing of the
+    entry, it carries nothing from one entry to the next. (``random.random() < 0.1`` is a
+    draw, not a check.)"""
+    found: set[int] = set()
+
+    def query(node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Call) and not node.args
+
+    for child in descendants(body):
+        if not isinstance(child, (cst.If, cst.IfExp)):
+            continue
+        for part in descendants(child.test):
+            if isinstance(part, cst.Attribute) and query(part.value):
+                found.add(id(part.value))
+            elif isinstance(part, cst.Comparison) and query(part.left) and len(part.comparisons) == 1 \
+                    and isinstance(part.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
+                    and isinstance(part.comparisons[0].comparator, (cst.Integer, cst.SimpleString)):
+                found.add(id(part.left))
+    return found
+
+
+def only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
+    """Every use of ``name`` in ``body`` is inside a ``print(...)`` call that does not show
+    an entry (``print(i + 1, "of", total)``, not ``print(i, f)``: that pairs positions with
+    files), or in the test of an ``if`` whose body only prints (a progress counter)."""
+    allowed: set[int] = set()
+    for child in descendants(body):
+        if isinstance(child, cst.Call) and isinstance(child.func, cst.Name) and child.func.value == "print":
+            if not any(mentions_of(child, entry) for entry in entries):
+                allowed.update(id(c) for c in descendants(child))
+        elif isinstance(child, cst.If) and child.orelse is None and isinstance(child.body, cst.IndentedBlock) and all(
+            isinstance(stmt, cst.SimpleStatementLine) and all(
+                isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                and isinstance(small.value.func, cst.Name) and small.value.func.value == "print"
+                for small in stmt.body
+            )
+            for stmt in child.body.body
+        ):
+            allowed.update(id(c) for c in descendants(child.test))
+    return all(id(c) in allowed for c in descendants(body) if isinstance(c, cst.Name) and c.value == name)
+
+
+def only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
+    """In the function around ``ret``, ``name`` is only bound, grown (``append``/
+    ``extend``/``insert``, ``+=``) and returned: nothing shuffles, slices or reads it there."""
+    function = enclosing_function(module, ret)
+    if function is None:
+        return False
+    uses = bound = grown = 0
+    for child in descendants(function.body):
+        if isinstance(child, cst.Name) and child.value == name:
+            uses += 1
+        elif isinstance(child, cst.Assign):
+            bound += sum(1 for t in child.targets if isinstance(t.target, cst.Name) and t.target.value == name)
+        elif isinstance(child, cst.Call) and isinstance(child.func, cst.Attribute) \
+                and child.func.attr.value in ("append", "extend", "insert") \
+                and isinstance(child.func.value, cst.Name) and child.func.value.value == name:
+            grown += 1
+        elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name) and child.target.value == name:
+            grown += 1  # `result += zip(...)`
+    return uses == bound + grown + 1
+
+
+def names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
+    """Names read in ``scope`` outside ``loop`` (attribute and keyword names excluded)."""
+    found: set[str] = set()
+    skip: set[int] = set()
+    stack: list[cst.CSTNode] = [scope]
+    while stack:
+        current = stack.pop()
+        if current is loop or id(current) in skip:
+            continue
+        if isinstance(current, cst.Attribute):
+            skip.add(id(current.attr))
+        elif isinstance(current, cst.Arg) and current.keyword is not None:
+            skip.add(id(current.keyword))
+        elif isinstance(current, cst.Name):
+            found.add(current.value)
+        stack.extend(children(current))
+    return found
