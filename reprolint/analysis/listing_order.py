@@ -203,6 +203,7 @@ class ListingOrderFacts:
     _u_handed_on: set[int]
     _u_claimed: set[int]
     _u_store: set[int]
+    _u_walk_parts: dict[int, cst.Subscript]  # walk call -> `next(os.walk(d))[i]` around it
 
     def _u_listing_root(self, node: cst.BaseExpression, depth: int = 0) -> Optional[tuple[cst.Call, str]]:
         """The listing call an expression takes its order from: the call itself,
@@ -225,6 +226,9 @@ class ListingOrderFacts:
             if bare in ("filter", "map") and len(node.args) >= 2:
                 return self._u_listing_root(node.args[1].value, depth + 1)
             return None
+        if kind is cst.Subscript:
+            walk = self._u_walk_part(node)  # type: ignore[arg-type]
+            return (walk, LISTINGS["os.walk"]) if walk is not None else None
         if kind is cst.ListComp or kind is cst.GeneratorExp:
             if keeps_one_name(node):
                 return None  # `[f for f in os.listdir(d) if f == NAME]`: equal elements, no order
@@ -243,7 +247,10 @@ class ListingOrderFacts:
                 and len(node.args) == 1 and node.args[0].keyword is None and node.args[0].star == "":
             # `files.extend(glob(p))` is `files += glob(p)`: the name holds the listing
             self._u_extend_listing(func.value, node.args[0].value)  # type: ignore[attr-defined]
-        if type(func) is cst.Name and func.value == "next" and node.args and not self.is_local("next"):  # type: ignore[attr-defined]
+        walk = self._u_walk_top(node)
+        if walk is not None and id(walk) not in self._u_walk_parts:
+            self._u_claimed.add(id(walk))  # the top folder's triple, not a part of it
+        elif type(func) is cst.Name and func.value == "next" and node.args and not self.is_local("next"):  # type: ignore[attr-defined]
             self._u_first_match(node.args[0].value)  # `next(Path(d).glob("*.xml"))`, as `glob(...)[0]`
         if isinstance(func, cst.Name) and func.value == "bool" and len(node.args) == 1 \
                 and not self.is_local("bool"):  # type: ignore[attr-defined]
@@ -279,9 +286,56 @@ class ListingOrderFacts:
         # where the listing runs, with the branch conditions here: RPL402 reports the
         # listings a program runs (a stored listing's finding is made at the module's end)
         self._u_emit(ListingOrderTaken, "", node)
-        if id(node) in self._u_unordered or id(node) in self._u_claimed:
+        part = self._u_walk_parts.get(id(node), node)  # `next(os.walk(d))[2]`: what uses it
+        if any(id(n) in self._u_unordered or id(n) in self._u_claimed for n in (node, part)):
             return
-        self._u_report_listing(node, root[1], use=self.u_listing_use(node))
+        use = "position" if id(node) in self._u_positioned else self.u_listing_use(part)
+        self._u_report_listing(node, root[1], use=use)
+
+    def _u_walk_top(self, node: cst.BaseExpression) -> Optional[cst.Call]:
+        """The ``os.walk`` call of ``next(os.walk(d))``, ``next(iter(os.walk(d)))`` or
+        ``os.walk(d).__next__()``. The first triple a walk yields is the top folder's own
+        ``(root, dirs, files)`` in any order; only the two lists in it come in the file
+        system's order."""
+        if type(node) is not cst.Call:
+            return None
+        func = node.func
+        if type(func) is cst.Name and func.value == "next" and len(node.args) == 1 \
+                and not self.is_local("next"):  # type: ignore[attr-defined]
+            inner = node.args[0].value
+            if type(inner) is cst.Call and type(inner.func) is cst.Name and inner.func.value == "iter" and inner.args:
+                inner = inner.args[0].value
+        elif type(func) is cst.Attribute and func.attr.value == "__next__" and not node.args:
+            inner = func.value
+        else:
+            return None
+        if type(inner) is cst.Call and self.qualify(inner.func) == "os.walk":  # type: ignore[attr-defined]
+            return inner
+        return None
+
+    def _u_walk_part(self, node: cst.Subscript) -> Optional[cst.Call]:
+        """The ``os.walk`` call of ``next(os.walk(d))[1]`` (the top folder's subfolders)
+        or ``[2]`` (its files)."""
+        if len(node.slice) != 1 or type(node.slice[0].slice) is not cst.Index:
+            return None
+        index = node.slice[0].slice.value  # type: ignore[attr-defined]
+        if type(index) is not cst.Integer or index.value not in ("1", "2"):
+            return None
+        return self._u_walk_top(node.value)
+
+    def u_walk_unpack(self, targets: list[cst.BaseExpression], value: cst.BaseExpression, state: Any) -> None:
+        """``root, dirs, files = next(os.walk(d))``: ``dirs`` and ``files`` hold listings
+        (the top folder's, in the file system's order), ``root`` does not."""
+        walk = self._u_walk_top(value)
+        if walk is None:
+            return
+        self._u_claimed.add(id(walk))
+        for target in targets:
+            if type(target) is cst.Tuple and len(target.elements) == 3:  # type: ignore[attr-defined]
+                for element in target.elements[1:]:  # type: ignore[attr-defined]
+                    if type(element.value) is cst.Name:
+                        self._u_store.add(id(element.value))
+                        state.listings[element.value.value] = [walk, LISTINGS["os.walk"], False, False]
 
     def u_listing_use(self, node: cst.CSTNode) -> str:
         """What a listing's (or the name holding it) node does with the order here."""
@@ -360,6 +414,10 @@ class ListingOrderFacts:
         (several matches are a bug of their own). Element 0 of a whole folder
         (``os.listdir(d)[0]``), other indices and slices use the order: they pick
         entries by position."""
+        walk = self._u_walk_part(node)
+        if walk is not None:
+            self._u_walk_parts[id(walk)] = node
+            return
         self._u_mark_positioned(node.value)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return

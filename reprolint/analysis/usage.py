@@ -186,6 +186,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_positioned: set[int] = set()  # nodes whose elements are picked by position (RPL402)
         self._u_handed_on: set[int] = set()  # call arguments: nodes handed on whole (RPL402)
         self._u_claimed: set[int] = set()  # listing/set nodes a consumer already judged
+        self._u_walk_parts: dict[int, cst.Subscript] = {}  # walk call -> `next(os.walk(d))[i]`
         self._u_store: set[int] = set()  # Name nodes that are assignment targets
         self._u_in_loop: set[int] = set()  # set_epoch and backward calls inside a loop
         self._u_inner_loops: set[int] = set()  # loops inside a loop body searched for them
@@ -590,6 +591,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "set" and not value.args:
                 state.empty_sets.add(name)
         # --- listings stored in a variable or attribute
+        self.u_walk_unpack(targets, value, state)
         root = self._u_listing_root(value)
         if root is not None and id(root[0]) not in self._u_unordered:
             self._u_claimed.add(id(root[0]))
