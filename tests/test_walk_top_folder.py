@@ -16,6 +16,8 @@ CASES = [
     ("_, dirs, _ = next(os.walk(d))\nprint(dirs[0])\n", True),
     ("files = next(os.walk(d))[2]\nprint(dict(enumerate(files)))\n", True),
     ("print(next(os.walk(d))[1][:3])\n", True),
+    ("walk = os.walk(d)\nroot, dirs, files = next(walk)\nprint(len(dirs))\n", False),
+    ("walk = os.walk(d)\n_, classes, _ = next(walk)\nprint(classes[0])\n", True),
 ]
 
 

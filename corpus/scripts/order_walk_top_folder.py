@@ -16,6 +16,10 @@ class_to_idx = {name: i for i, name in enumerate(classes)}
 top, subfolders, loose_files = next(os.walk(root))
 print(f"{len(subfolders)} classes, {len(loose_files)} loose files under {top}")
 
+walker = os.walk(os.path.join(root, "extra"))
+_, extra_folders, _ = next(walker)
+print(sorted(extra_folders))
+
 _, splits, _ = os.walk(os.path.join(root, "splits")).__next__()  # expect: RPL402
 holdout = splits[0]
 

@@ -294,7 +294,7 @@ class ListingOrderFacts:
 
     def _u_walk_top(self, node: cst.BaseExpression) -> Optional[cst.Call]:
         """The ``os.walk`` call of ``next(os.walk(d))``, ``next(iter(os.walk(d)))`` or
-        ``os.walk(d).__next__()``. The first triple a walk yields is the top folder's own
+        ``os.walk(d).__next__()`` (or of a name holding the walk). The first triple a walk yields is the top folder's own
         ``(root, dirs, files)`` in any order; only the two lists in it come in the file
         system's order."""
         if type(node) is not cst.Call:
@@ -311,6 +311,14 @@ class ListingOrderFacts:
             return None
         if type(inner) is cst.Call and self.qualify(inner.func) == "os.walk":  # type: ignore[attr-defined]
             return inner
+        if type(inner) is cst.Name:  # `walk = os.walk(d)`, then `next(walk)`
+            for state in self._u_states():
+                entry = state.listings.get(inner.value)
+                if entry is not None:
+                    if entry[1] != LISTINGS["os.walk"]:
+                        return None
+                    self._u_claimed.add(id(inner))  # taking the top triple uses no order
+                    return entry[0]  # type: ignore[no-any-return]
         return None
 
     def _u_walk_part(self, node: cst.Subscript) -> Optional[cst.Call]:
