@@ -188,6 +188,22 @@ _DRAWS = ("random.", "numpy.random.", "torch.rand", "torch.bernoulli", "torch.mu
           "tensorflow.random.", "jax.random.")  # ("torch.rand": also randn, randint, randperm)
 
 
+def _filling_names(body: cst.CSTNode, names: set[str]) -> list[cst.Name]:
+    """The mentions of ``names`` in a loop body that fill them: the receiver of
+    ``append``/``extend``/``insert``, the target of ``+=`` and both sides of ``x = x + ...``."""
+    found: list[cst.Name] = []
+    for child in descendants(body):
+        if type(child) is cst.Call and type(child.func) is cst.Attribute \
+                and child.func.attr.value in ("append", "extend", "insert"):  # type: ignore[attr-defined]
+            found.append(child.func.value)  # type: ignore[attr-defined]
+        elif type(child) is cst.AugAssign:
+            found.append(child.target)  # type: ignore[attr-defined]
+        elif type(child) is cst.Assign and type(child.value) is cst.BinaryOperation:  # type: ignore[attr-defined]
+            found.extend(t.target for t in child.targets)  # type: ignore[attr-defined]
+            found.append(child.value.left)  # type: ignore[attr-defined]
+    return [n for n in found if type(n) is cst.Name and n.value in names]
+
+
 class ListingOrderFacts:
     """Directory listings and whether their order is used (mixed into
     :class:`~reprolint.analysis.order_facts.OrderFacts`).
@@ -270,7 +286,7 @@ class ListingOrderFacts:
             if isinstance(first, cst.Name):
                 for state in self._u_states():
                     if first.value in state.appended:  # `sorted(paths)` of a list a loop filled
-                        state.appended[first.value][2] = True
+                        state.appended[first.value][3] = True
         if id(node) in self._u_unordered:
             for arg in node.args:
                 self._u_unordered.add(id(arg.value))
@@ -414,7 +430,7 @@ class ListingOrderFacts:
                     # a list a loop filled with the entries (`paths.append(os.path.join(root,
                     # f))` under `os.walk`), returned as is: the loop form of a returned
                     # comprehension; callers decide
-                    appended[2] = True
+                    appended[3] = True
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """``glob.glob(pattern)[0]`` (or ``files[0]`` of a stored glob): the one match the
@@ -496,7 +512,7 @@ class ListingOrderFacts:
             if name in state.listings:
                 state.listings[name][3] = True
             if name in state.appended:
-                state.appended[name][2] = True
+                state.appended[name][3] = True
 
     def _u_per_file_operations(self, node: Any) -> bool:
         """``[CommitOperationAdd(path_or_fileobj=str(f), path_in_repo=...) for f in
@@ -551,8 +567,12 @@ class ListingOrderFacts:
             mark_use(state.listings[pending], use)
             return
         if not yields and not others:
+            # the lists it fills hold the entries in the listing's order: judged by what
+            # is done with them later, like a stored listing (filling them is no use); a
+            # loop that stops early or draws has already picked entries by position
             for name in [c.func.value.value for c in appended] + grown:  # type: ignore[union-attr]
-                state.appended[name] = [call, description, False]
+                state.appended[name] = [call, description, use if use == "position" else False, False]
+            self._u_claimed.update(id(n) for n in _filling_names(body, {c.func.value.value for c in appended} | set(grown)))  # type: ignore[union-attr]
             return
         self._u_report_listing(call, description, use=use)
 

@@ -106,7 +106,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         else:
             states = (current, known.get(id(scopes[0])) or self._u_state(scopes[0]))
         for state in states:
-            entry = state.listings.get(node.value)
+            entry = state.listings.get(node.value) or state.appended.get(node.value)
             if entry is not None:
                 if id(node) not in self._u_unordered and id(node) not in self._u_claimed:
                     mark_use(entry, self.u_listing_use(node))

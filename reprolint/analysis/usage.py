@@ -638,7 +638,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         for name in names:
             state.appended[name] = group
         if node is not value:
-            group[2] = True  # type: ignore[index]  # `sorted([... for f in paths])`
+            group[3] = True  # type: ignore[index]  # `sorted([... for f in paths])`
 
     # ------------------------------------------------------------------ loops
     def usage_for(self, node: cst.For) -> None:
@@ -728,9 +728,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         """Report listings stored in variables whose order was used and never sorted."""
         for state in self._u_scopes.values():
             # a list and the copies made of it (`_u_derived_fill`) share one entry
-            for call, description, sorted_ in {id(e): e for e in state.appended.values()}.values():
-                if not sorted_:
-                    self._u_report_listing(call, description)
+            for call, description, use, sorted_ in {id(e): e for e in state.appended.values()}.values():
+                if use and not sorted_:
+                    self._u_report_listing(call, description, use=use)
         # one listing held in several names (`files`, then `files = [f for f in files if
         # ...]`) is one finding, with its strongest use
         used: dict[int, list[Any]] = {}
