@@ -13,6 +13,8 @@ CASES = [
     ("root, dirs, files = next(os.walk(d))\nprint(len(dirs), len(files), root)\n", False),
     ("root, dirs, files = os.walk(d).__next__()\ndirs.sort()\nprint(dirs[0])\n", False),
     ("top = next(iter(os.walk(d)))[0]\nprint(top)\n", False),
+    ("classes = sorted(os.walk(d).next()[1])\nprint(classes[0])\n", False),
+    ("classes = os.walk(d).next()[1]\nprint(classes[0])\n", True),
     ("_, dirs, _ = next(os.walk(d))\nprint(dirs[0])\n", True),
     ("files = next(os.walk(d))[2]\nprint(dict(enumerate(files)))\n", True),
     ("print(next(os.walk(d))[1][:3])\n", True),

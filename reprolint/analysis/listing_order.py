@@ -310,7 +310,7 @@ class ListingOrderFacts:
 
     def _u_walk_top(self, node: cst.BaseExpression) -> Optional[cst.Call]:
         """The ``os.walk`` call of ``next(os.walk(d))``, ``next(iter(os.walk(d)))`` or
-        ``os.walk(d).__next__()`` (or of a name holding the walk). The first triple a walk yields is the top folder's own
+        ``os.walk(d).__next__()`` (Python 2's ``.next()``), or of a name holding the walk. The first triple a walk yields is the top folder's own
         ``(root, dirs, files)`` in any order; only the two lists in it come in the file
         system's order."""
         if type(node) is not cst.Call:
@@ -321,7 +321,7 @@ class ListingOrderFacts:
             inner = node.args[0].value
             if type(inner) is cst.Call and type(inner.func) is cst.Name and inner.func.value == "iter" and inner.args:
                 inner = inner.args[0].value
-        elif type(func) is cst.Attribute and func.attr.value == "__next__" and not node.args:
+        elif type(func) is cst.Attribute and func.attr.value in ("__next__", "next") and not node.args:
             inner = func.value
         else:
             return None
