@@ -151,6 +151,8 @@ class Execution:
     # arguments after its body ran: the defaults of what the first call left out (its
     # DEFAULTS entry) do not surely hold in that body
     rebound: set[int] = field(default_factory=set)
+    # the project calls (outermost first) that first led to each draw, by (file, span)
+    draw_chains: dict[tuple[str, Any], tuple[At, ...]] = field(default_factory=dict)
 
 
 class _Function(NamedTuple):
@@ -329,6 +331,7 @@ class _Walker:
         self.ran_functions: set[tuple[str, str]] = set()
         self.deferred: list[Step] = []
         self.depth = 0
+        self.calls: list[At] = []  # the project calls being run, outermost first
         self.skip_seeds = False  # running a plain function no call reaches
         self.called: set[tuple[str, str]] = set()  # bodies run at a resolved call
         # the bindings a body ran with (those of the first call that ran it)
@@ -568,6 +571,8 @@ class _Walker:
         for kind, event, extra in ops:
             if kind == _STEP:
                 steps.append(Step(event, path, outer, via, context))
+                if self.calls and type(event) is Draw:
+                    self.out.draw_chains.setdefault((path, event.span), tuple(self.calls))
             elif kind == _CALL:
                 file, qualname = extra
                 if file not in self.ran_modules:
@@ -593,7 +598,9 @@ class _Walker:
                         bindings = (*bindings, (DEFAULTS, ("unknown",)))  # left out: the default
                     self.first_bindings[extra] = bindings
                     called = StepContext(context.phase, context.in_worker, context.no_grad, context.uncalled, bindings)
+                    self.calls.append(At(path, event))
                     self.run_function(file, qualname, step.conds, via or At(path, event), called)
+                    self.calls.pop()
                 else:
                     first = self.first_bindings.get(extra)
                     if first is not None and id(first) not in self.out.rebound and \

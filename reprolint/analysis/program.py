@@ -104,6 +104,8 @@ class DrawOutcome:
     # the condition of a dispatch by a name no default decides that every way to the draw
     # rests on (``args.model == 'mae_vit_base'``): the program may reach it, not surely
     maybe: str = ""
+    # the project calls (outermost first) through which the program first reached it
+    chain: tuple[At, ...] = ()
 
     @property
     def library(self) -> str:
@@ -184,6 +186,7 @@ class Program:
         self.steps: list[Step] = execution.steps
         self.modules: list[str] = execution.modules
         self.rebound = execution.rebound
+        self._chains = execution.draw_chains
         self.is_library = library
         # Option defaults of every module the program runs (the first module to define
         # a name wins): conditions are evaluated with these final values, wherever
@@ -294,7 +297,8 @@ class Program:
                 seeded_before = "torch" in seeded
                 later = None
                 self.draws.append(DrawOutcome(
-                    draw, path, seeded_before, later, "torch", True, on_default=key in on_default, maybe=maybe.get(key, "")
+                    draw, path, seeded_before, later, "torch", True, on_default=key in on_default, maybe=maybe.get(key, ""),
+                    chain=self._chains.get(key, ()),
                 ))
                 continue
             later = seeded.get(draw.library) if not seeded_before else None
@@ -302,11 +306,12 @@ class Program:
                 # seeded before, but on the graph the block left: not a late seed
                 self.draws.append(DrawOutcome(
                     draw, path, False, None, draw.library, graph=in_graph[key], on_default=key in on_default,
-                    maybe=maybe.get(key, ""),
+                    maybe=maybe.get(key, ""), chain=self._chains.get(key, ()),
                 ))
                 continue
             self.draws.append(DrawOutcome(
-                draw, path, seeded_before, later, draw.library, on_default=key in on_default, maybe=maybe.get(key, "")
+                draw, path, seeded_before, later, draw.library, on_default=key in on_default, maybe=maybe.get(key, ""),
+                chain=self._chains.get(key, ()),
             ))
 
     def _loader_workers(self) -> bool:

@@ -271,6 +271,15 @@ class UnseededGlobalRng(Rule):
             Related(o.path, o.draw.span, f"`{o.draw.text}` also {draw_fields(o.draw)['action']} {draw_fields(o.draw)['rng']}")
             for o in cause.others
         ]
+        # the project calls through which the program reaches the draws (`model = Net()`
+        # in the entry point for a layer drawn in models.py), outermost first
+        calls: dict[tuple[str, Any], Related] = {}
+        for o in (outcome, *cause.others):
+            for at in o.chain:
+                calls.setdefault((at.path, at.event.span), Related(
+                    at.path, at.event.span,
+                    f"this call of `{at.event.text}` leads to the draw `{o.draw.text}` at {o.path}:{o.draw.span.start_line}"))
+        related += calls.values()
         if outcome.later_seed is not None:
             seed_path, seed = outcome.later_seed
             return self.report(
