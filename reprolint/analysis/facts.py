@@ -660,7 +660,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 ref = ref or self.attr_ref(arg.value)
             chain = attr_chain(func)
             text = ".".join(chain) if chain else self.text(func)
-            self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds(), self._bindings(node)))
+            drawn = next((d for a in node.args if type(a.value) is not cst.Call
+                          and (d := self.seed_draw_of(a.value)) is not None), None)
+            self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds(), self._bindings(node),
+                           self.span(drawn) if drawn is not None else None))
 
     def dynamic_member(self, func: cst.BaseExpression) -> Optional[str]:
         """The qualified name of a module member picked by a run-time name:
@@ -766,7 +769,7 @@ def collect_facts(
                 dataclasses.replace(c, span=spans[id(c.span.node)]) if isinstance(c.span, _Pending) else c
                 for c in item.conds
             ))
-        if isinstance(item, Seed) and isinstance(item.drawn_from, _Pending):
+        if isinstance(item, (Seed, Call)) and isinstance(item.drawn_from, _Pending):
             item = dataclasses.replace(item, drawn_from=spans[id(item.drawn_from.node)])
         return item
 

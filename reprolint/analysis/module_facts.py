@@ -99,6 +99,9 @@ class Call:
     # arguments the callee's conditions can use: (parameter or "#<place>", ("const",
     # value) or ("attr", option)) for `UNet(bilinear=args.bilinear)`, `set_seed(args.seed)`
     bindings: tuple[tuple[str, Any], ...] = ()
+    # the unseeded global-RNG draw an argument holds (`set_seed(args.seed)` after
+    # `args.seed = random.randint(1, 10000)`): a seeding helper then seeds at random
+    drawn_from: Optional[Span] = None
 
 
 @dataclass(frozen=True)

@@ -550,9 +550,10 @@ class Program:
 
     @functools.cached_property
     def seed_draws(self) -> set[tuple[str, Any]]:
-        """(path, span) of the global-RNG draws whose value seeds a library (RPL103
-        reports them, RPL101 leaves them)."""
-        return {(o.path, o.seed.drawn_from) for o in self.seeds if o.seed.drawn_from is not None}
+        """(path, span) of the global-RNG draws whose value seeds a library, directly or
+        through a project helper (RPL103 reports them, RPL101 leaves them)."""
+        return {(o.path, o.seed.drawn_from) for o in self.seeds if o.seed.drawn_from is not None} | {
+            (h.path, h.call.drawn_from) for h in self.helper_calls if h.call.drawn_from is not None}
 
     @functools.cached_property
     def assigned_attrs(self) -> set[str]:

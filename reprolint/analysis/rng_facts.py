@@ -165,9 +165,14 @@ class RngFacts:
 
     def _global_draw_in(self, value: cst.BaseExpression) -> Optional[cst.Call]:
         """The global-RNG draw an assigned value is (`random.randint(1, 10000)`, through
-        `int(...)`), or None."""
+        `int(...)`, or as the fallback of `args.seed or ...` and of either branch of a
+        conditional expression), or None."""
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int" and value.args:
             return self._global_draw_in(value.args[0].value)
+        if isinstance(value, cst.IfExp):
+            return self._global_draw_in(value.body) or self._global_draw_in(value.orelse)
+        if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+            return self._global_draw_in(value.right)
         if isinstance(value, cst.Call):
             entry = self.catalog.draws.get(self.qualify(value.func) or "")  # type: ignore[attr-defined]
             if entry is not None and entry.kind == "draw" and not entry.method:

@@ -204,22 +204,24 @@ class EntropySeed(Rule):
         found: dict[tuple[str, Span], dict[str, Any]] = {}
         for program in ctx.programs:
             unseeded = {(o.path, o.draw.span): o for o in program.draws if not o.seeded_before}
-            for outcome in program.seeds:
-                seed = outcome.seed
-                if seed.drawn_from is None or not outcome.default_path:
+            # (path, call, libraries): seeding calls, and project helpers that seed
+            takers = [(o.path, o.seed, o.seed.libs) for o in program.seeds if o.default_path]
+            takers += [(h.path, h.call, tuple(h.libraries)) for h in program.helper_calls]
+            for path, call, libs in takers:
+                if call.drawn_from is None:
                     continue
-                draw = unseeded.get((outcome.path, seed.drawn_from))
+                draw = unseeded.get((path, call.drawn_from))
                 if draw is None:
                     continue
-                entry = found.setdefault((outcome.path, seed.drawn_from), {"draw": draw, "seeds": [], "entries": []})
-                if all(s.span != seed.span for _, s in entry["seeds"]):
-                    entry["seeds"].append((outcome.path, seed))
+                entry = found.setdefault((path, call.drawn_from), {"draw": draw, "seeds": [], "entries": []})
+                if all(c.span != call.span for _, c, _ in entry["seeds"]):
+                    entry["seeds"].append((path, call, libs))
                 if program.entry not in entry["entries"]:
                     entry["entries"].append(program.entry)
         for (path, span), entry in found.items():
             draw, seeds = entry["draw"], entry["seeds"]
-            libs = tuple(sorted({lib for _, s in seeds for lib in s.libs}))
-            related = [Related(p, s.span, f"`{s.text}` takes the drawn seed here") for p, s in seeds]
+            libs = tuple(sorted({lib for _, _, taken in seeds for lib in taken}))
+            related = [Related(p, c.span, f"`{c.text}` takes the drawn seed here") for p, c, _ in seeds]
             yield self.report(
                 path, span, variant="drawn", call=draw.draw.text + "(...)", source=f"`{draw.draw.text}(...)`",
                 rng=draw_fields(draw.draw)["rng"], libraries=library_list(libs), seeded_libraries=libs,
