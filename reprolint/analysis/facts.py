@@ -590,15 +590,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self.facts.config_sources.append(source)
         spawn.note_call(self.spawn_calls, self, node, qn)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
-            dest, default, entropy = self.option_default(node)
-            if dest is not None:
-                self.facts.arg_defaults.setdefault(dest, default)
-                flag = self.option_flag(node)
-                if flag is not None:
-                    self.facts.option_flags.setdefault(dest, flag)
-                if entropy:
-                    self.facts.arg_entropy[dest] = entropy
-                self.device_option(node, dest, default)
+            self.note_add_argument(node)
         elif isinstance(func, cst.Attribute) and func.attr.value == "set_defaults":
             # `parser.set_defaults(cuda=True)`: parser-level defaults override the
             # arguments' own, whichever comes first
@@ -788,6 +780,7 @@ def collect_facts(
         if isinstance(shared, _Pending):  # RPL405's related location: the share_memory() call
             span = spans[id(shared.node)]
             finding.data["share_at"] = [span.start_line, span.start_col, span.end_line, span.end_col]
+    facts.option_spans = {dest: spans[id(p.node)] for dest, p in facts.option_spans.items()}  # type: ignore[attr-defined]
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     if source:

@@ -191,6 +191,7 @@ class ModuleFacts:
     seeds_spaces: bool = False
     # option dest -> the flag a user passes (`--cuda`), for messages about non-default runs
     option_flags: dict[str, str] = field(default_factory=dict)
+    option_spans: dict[str, Span] = field(default_factory=dict)  # option dest -> its add_argument(...)
     uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)
     # the non-CUDA accelerator stack the module imports unconditionally at its top level
     # (`import torch_npu`): it cannot be imported where that stack is missing, so its

@@ -82,6 +82,22 @@ class OptionFacts:
                     self.facts.arg_defaults[target.attr.value] = default  # type: ignore[attr-defined]
                     self.facts.config_attrs.add(target.attr.value)  # type: ignore[attr-defined]
 
+    def note_add_argument(self, call: cst.Call) -> None:
+        """``parser.add_argument(...)``: the option's default, the flag a user types, a
+        default drawn from entropy, where it is defined, and a device it selects."""
+        dest, default, entropy = self.option_default(call)
+        if dest is None:
+            return
+        facts = self.facts  # type: ignore[attr-defined]
+        facts.arg_defaults.setdefault(dest, default)
+        facts.option_spans.setdefault(dest, self.span(call))  # type: ignore[attr-defined]
+        flag = self.option_flag(call)
+        if flag is not None:
+            facts.option_flags.setdefault(dest, flag)
+        if entropy:
+            facts.arg_entropy[dest] = entropy
+        self.device_option(call, dest, default)
+
     def option_flag(self, call: cst.Call) -> Optional[str]:
         """The long flag of ``add_argument('-c', '--cuda', ...)`` as written (``--cuda``),
         followed by `` ...`` when it takes a value (no ``store_true``-like action)."""

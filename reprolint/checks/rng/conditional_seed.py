@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
 
 import libcst as cst
@@ -34,7 +35,8 @@ class ConditionalSeed(Rule):
 
     The finding is at the seeding call; the condition that skips it (the `if` line a
     reader looks for, e.g. simsiam's `if args.seed is not None:`) is its related
-    location (JSON `related`, SARIF `relatedLocations`).
+    location (JSON `related`, SARIF `relatedLocations`), and so is the definition of each
+    command-line option the condition reads (`add_argument("--seed", ...)`), with its default.
 
     ## Why is this bad?
     The seed is only applied when someone remembers to pass it; the default run, the
@@ -118,11 +120,30 @@ class ConditionalSeed(Rule):
         guards = _guards(ctx)
         for blame, entries in found.values():
             guard = guards.get((blame.path, blame.span))
+            related = [Related(blame.path, guard, "the condition that skips it with the default options")] if guard else []
             yield self.report(
                 blame.path, blame.span, call=blame.call_text, condition=blame.condition,
-                entry_points=entries,
-                related=[Related(blame.path, guard, "the condition that skips it with the default options")] if guard else [],
+                entry_points=entries, related=related + _options_read(ctx, entries, blame.condition),
             )
+
+
+def _options_read(ctx: CheckContext, entries: list[str], condition: str) -> list[Related]:
+    """Where the options the condition reads (`args.seed`, `cfg["seed"]`) are defined in
+    the programs of ``entries``, with their defaults: what a user changes."""
+    read = dict.fromkeys(re.findall(r"\.(\w+)\b|\[[\"'](\w+)[\"']\]", condition))
+    out: dict[tuple[str, object], Related] = {}
+    for program in ctx.programs:
+        if program.entry not in entries:
+            continue
+        for path in program.modules:
+            facts = ctx.facts[path]
+            for dest in (a or b for a, b in read):
+                span = facts.option_spans.get(dest)
+                if span is not None:
+                    flag = facts.option_flags.get(dest, f"--{dest}").removesuffix(" ...")
+                    default = facts.arg_defaults.get(dest)
+                    out.setdefault((path, span), Related(path, span, f"the option `{flag}` is defined here, {default!r} by default"))
+    return list(out.values())
 
 
 def _guards(ctx: CheckContext) -> dict[tuple[str, object], object]:

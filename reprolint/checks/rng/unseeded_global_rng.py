@@ -55,8 +55,9 @@ class UnseededGlobalRng(Rule):
     draw only on branches the default options skip is not reported: `random_colors()`
     called under `if args.threshold is not None:` with `--threshold` defaulting to
     None); the other draws that run
-    as it does are related locations, and programs that share the first draw share the
-    finding. A draw in code that a dispatch by a name no default decides may pick
+    as it does are related locations, then the project calls through which the program
+    first reaches each of them (`model = build()` in the entry point for a layer drawn in
+    `models.py`), and programs that share the first draw share the finding. A draw in code that a dispatch by a name no default decides may pick
     (`models.__dict__[args.arch]()` with no default for `--arch`) counts, and the message
     says the run it rests on ("on a run where `args.arch == 'vit_b'`"). A `# noqa` on
     that draw moves the report to the next one. Training and evaluation programs only

@@ -1,0 +1,33 @@
+"""RPL104 names where the option its condition reads is defined, with its default: the
+line a user changes to seed every run."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from reprolint.api import check_paths
+
+OPTIONS = (
+    "import argparse\n\n\n"
+    "def options():\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--lr', type=float, default=0.1)\n"
+    "    parser.add_argument('-s', '--manual-seed', dest='manual_seed', type=int)\n"
+    "    return parser.parse_args()\n"
+)
+TRAIN = (
+    "import torch\nfrom options import options\n\n"
+    "opt = options()\n"
+    "if opt.manual_seed is not None:\n"
+    "    torch.manual_seed(opt.manual_seed)\n"
+    "print(torch.randn(2), opt.lr)\n"
+)
+
+
+def test_the_option_a_conditional_seed_reads_is_a_related_location(tmp_path: Path) -> None:
+    (tmp_path / "options.py").write_text(OPTIONS)
+    (tmp_path / "train.py").write_text(TRAIN)
+    [finding] = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL104"]
+    assert [(Path(r.path).name, r.span.start_line, r.message) for r in finding.related] == [
+        ("train.py", 5, "the condition that skips it with the default options"),
+        ("options.py", 7, "the option `--manual-seed` is defined here, None by default"),
+    ]
