@@ -46,8 +46,9 @@ def test_a_key_no_default_decides_may_reach_any_candidate(project) -> None:
     root = project({**MODELS, "train.py": _train("input('architecture: ')")})
     result = check_paths([str(root)]).diagnostics
     assert [(Path(d.path).name, d.span.start_line, d.code) for d in result] == [("small.py", 6, "RPL101")]
-    # the other candidate's draw is the same cause: a related location
-    assert [(Path(r.path).name, r.span.start_line) for r in result[0].related] == [("noisy.py", 6)]
+    # the other candidate's draw is the same cause: a related location; then the call
+    # in train.py through which the program reaches the draws
+    assert [(Path(r.path).name, r.span.start_line) for r in result[0].related] == [("noisy.py", 6), ("train.py", 7)]
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
@@ -171,7 +172,7 @@ def test_a_default_that_names_no_candidate_may_reach_any(project) -> None:
     root = project({**MODELS, "train.py": _train("args.arch").replace("default='small'", "default='resnet18'")})
     result = check_paths([str(root)]).diagnostics
     assert [(Path(d.path).name, d.span.start_line, d.code) for d in result] == [("small.py", 6, "RPL101")]
-    assert [(Path(r.path).name, r.span.start_line) for r in result[0].related] == [("noisy.py", 6)]
+    assert [(Path(r.path).name, r.span.start_line) for r in result[0].related] == [("noisy.py", 6), ("train.py", 7)]
 
 
 # --------------------------------------------------------------------------- configured targets
@@ -222,7 +223,7 @@ def test_a_function_that_builds_a_nodes_target_with_its_params(tmp_path) -> None
     # `noisy` keeps its default (True): both draws run, one finding with a related location
     (finding,) = check_paths([str(root)]).diagnostics
     assert (Path(finding.path).name, finding.span.start_line, finding.code) == ("small.py", 6, "RPL101")
-    assert [r.span.start_line for r in finding.related] == [8]
+    assert [r.span.start_line for r in finding.related] == [8, 9]  # the other draw, then `instantiate_from_config`
     # a function reading another key of its parameter builds nothing
     files["util.py"] = files["util.py"].replace("config['target']", "config['name']")
     assert findings(_write(tmp_path / "other_key", files)) == []

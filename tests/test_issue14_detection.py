@@ -18,7 +18,7 @@ def test_conditional_seed_points_back_at_its_guard() -> None:
     )
     (d,) = [d for d in check_sources({"train.py": source}) if d.code == "RPL104"]
     assert d.span.start_line == 8
-    assert [(r.path, r.span.start_line) for r in d.related] == [("train.py", 7)]
+    assert [(r.path, r.span.start_line) for r in d.related] == [("train.py", 7), ("train.py", 5)]  # the `if`, the option
 
 
 def test_device_option_default_cuda_is_a_cuda_user() -> None:

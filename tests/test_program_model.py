@@ -167,7 +167,7 @@ def test_partial_seed_is_said_once_at_the_draw_naming_the_helper(project) -> Non
     from reprolint.api import check_paths
     (draw,) = check_paths([str(root)]).diagnostics
     assert "the program seeds torch (first with `torch.manual_seed`" in draw.message
-    assert [(r.path.rsplit("/", 1)[-1], r.span.start_line) for r in draw.related] == [("utils.py", 4)]
+    assert [(r.path.rsplit("/", 1)[-1], r.span.start_line) for r in draw.related] == [("utils.py", 4), ("train.py", 6)]
     # with the draw suppressed for RPL101, RPL105 says it at the helper instead
     files["data.py"] = files["data.py"].replace("size=2)\n", "size=2)  # noqa: RPL101\n")
     assert findings(project(files)) == [("utils.py", 4, "RPL105")]
