@@ -173,15 +173,21 @@ class ConditionFacts:
     def note_condition_local(self, names: list[str], value: cst.BaseExpression) -> None:
         """A function's local bound once, outside any branch, to a test of parameters,
         options or constants (``scheduled_batching = input_size_choices is not None``):
-        a later ``if scheduled_batching:`` is that test. A name bound again is not."""
+        a later ``if scheduled_batching:`` is that test; a function's or the module's name
+        bound once so to an option (``seed = args.seed``) is that option in later tests.
+        A name bound again is neither."""
         scope = self.scopes[-1]
-        if scope.kind != "function":
+        if scope.kind == "class":
             return
-        testing = isinstance(value, (cst.Comparison, cst.BooleanOperation)) or (
+        testing = scope.kind == "function" and (isinstance(value, (cst.Comparison, cst.BooleanOperation)) or (
             isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Not)
-        )
+        ))
+        # `seed = args.seed` (`cfg["seed"]`): a later `if seed is not None:` tests the option
+        copied = isinstance(value, cst.Attribute) or config_key(value) is not None
         for name in names:
-            scope.tests[name] = None if name in scope.tests or self.conds or not testing else self.cond_tree(value)
+            again = name in scope.tests or bool(self.conds)
+            scope.tests[name] = None if again or not testing else self.cond_tree(value)
+            scope.aliases[name] = None if again or not copied else self.value_tree(value)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:
         if isinstance(node, cst.Name):
@@ -220,6 +226,8 @@ class ConditionFacts:
             if value != UNKNOWN:
                 return ("const", value)
             for scope in reversed(self.scopes):
+                if scope.aliases.get(node.value) is not None and scope.kind != "class":
+                    return scope.aliases[node.value]
                 if scope.kind == "function":
                     if node.value in scope.params:
                         # marked: a parameter's default holds only where callers leave it

@@ -90,6 +90,7 @@ class _Scope:
     class_name: Optional[str] = None
     dicts: dict[str, cst.BaseExpression] = field(default_factory=dict)  # name = {...} / dict(...)
     tests: dict[str, Any] = field(default_factory=dict)  # local -> the test it holds, or None
+    aliases: dict[str, Any] = field(default_factory=dict)  # local -> the option it copies, or None
 
 
 class _Pending:
