@@ -69,6 +69,10 @@ def score(corpus: Path) -> dict[str, Score]:
     for d in _diagnostics(corpus):
         rel = Path(d.path).relative_to(corpus).as_posix()
         found.add((rel, d.span.start_line, d.code))
+        if d.code == "RPL104":
+            # One finding for the seeding calls one condition skips: each is labelled.
+            for at in d.data.get("also", ()):
+                found.add((rel, at[0], d.code))
         if d.code == "RPL101":
             # Reported once per cause: the other unseeded draws of the cause are its
             # related locations (after the late seed, for the "late" variant).

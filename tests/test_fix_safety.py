@@ -350,7 +350,10 @@ def test_two_guarded_seeding_calls_are_both_fixed() -> None:
         "if args.seed is not None:\n    random.seed(args.seed)\n    np.random.seed(args.seed)\n"
         "x = random.random()\ny = np.random.rand()\n"
     )
-    assert [d.code for d in check_source(source, "train.py")] == ["RPL104", "RPL104"]
+    # one cause (the condition), one finding, whose fix seeds both in the `else:`
+    [finding] = check_source(source, "train.py")
+    assert (finding.code, finding.span.start_line, finding.data["also"][0][0]) == ("RPL104", 7, 8)
+    assert [e.content for e in finding.fix.edits] == ["else:\n    random.seed(0)\n    np.random.seed(0)\n"]
     fixed = fix_source(source, "train.py", unsafe_fixes=True)
     assert fixed.endswith(
         "if args.seed is not None:\n    random.seed(args.seed)\n    np.random.seed(args.seed)\n"

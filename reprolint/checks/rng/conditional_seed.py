@@ -9,9 +9,9 @@ from reprolint import fixes
 from reprolint.analysis.program import Blame
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import located_action
-from reprolint.fixes.planning import FixAction, FixPlanner, has_statement, literal_seed, node_code
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, has_statement, literal_seed, node_code
 from reprolint.fixes.seeding import seed_argument
-from reprolint.model import Applicability, Diagnostic, Related
+from reprolint.model import Applicability, Diagnostic, Related, Span
 
 
 class ConditionalSeed(Rule):
@@ -33,7 +33,9 @@ class ConditionalSeed(Rule):
     (`torch.manual_seed(s) if s else None`) guards its seed like an `if`. A seed in the `else:` branch, or anywhere else on
     the path, that seeds the same libraries by default silences it.
 
-    The finding is at the seeding call; the condition that skips it (the `if` line a
+    Seeding calls that one condition skips are one cause and one finding, at the first
+    of them, naming them all (the others are related locations, and the fix seeds them
+    all). The finding is at the seeding call; the condition that skips it (the `if` line a
     reader looks for, e.g. simsiam's `if args.seed is not None:`) is its related
     location (JSON `related`, SARIF `relatedLocations`), and so is the definition of each
     command-line option the condition reads (`add_argument("--seed", ...)`), with its default.
@@ -69,6 +71,10 @@ class ConditionalSeed(Rule):
 
     code = "RPL104"
     message = "`{call}` runs only when `{condition}`, which is false with the default options, so a default run is unseeded"
+    messages = {
+        # several seeding calls skipped by one condition: one cause, one finding
+        "group": "{calls} run only when `{condition}`, which is false with the default options, so a default run is unseeded",
+    }
     fix_title = "Give the seed a default so the default run is seeded too"
     fix_applicability = Applicability.SAFE
     framework = "random, numpy, torch, tensorflow"
@@ -118,12 +124,28 @@ class ConditionalSeed(Rule):
                 blame = outcome.blame
                 found.setdefault((blame.path, blame.span), (blame, []))[1].append(program.entry)
         guards = _guards(ctx)
+        # the seeding calls one condition skips are one cause: one finding at the first
+        groups: dict[tuple[str, object], list[tuple[Blame, list[str]]]] = {}
         for blame, entries in found.values():
             guard = guards.get((blame.path, blame.span))
-            related = [Related(blame.path, guard, "the condition that skips it with the default options")] if guard else []
+            groups.setdefault((blame.path, guard if guard is not None else blame.span), []).append((blame, entries))
+        for (path, guard), members in groups.items():
+            members.sort(key=lambda m: (m[0].span.start_line, m[0].span.start_col))
+            blame, entries = members[0]
+            entries = list(dict.fromkeys(e for _, es in members for e in es))
+            related = [Related(path, guard, "the condition that skips it with the default options")] \
+                if guard is not blame.span else []
+            related += [Related(path, b.span, f"`{b.call_text}` is skipped by the same condition") for b, _ in members[1:]]
+            related += _options_read(ctx, entries, blame.condition)
+            fields = {"call": blame.call_text, "condition": blame.condition, "entry_points": entries, "related": related}
+            if len(members) == 1:
+                yield self.report(path, blame.span, **fields)
+                continue
+            texts = [f"`{b.call_text}`" for b, _ in members]
             yield self.report(
-                blame.path, blame.span, call=blame.call_text, condition=blame.condition,
-                entry_points=entries, related=related + _options_read(ctx, entries, blame.condition),
+                path, blame.span, variant="group", calls=", ".join(texts[:-1]) + " and " + texts[-1],
+                also=[[b.span.start_line, b.span.start_col, b.span.end_line, b.span.end_col] for b, _ in members[1:]],
+                **fields,
             )
 
 
@@ -179,8 +201,11 @@ def _plan_conditional(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]
         new_call = fixes.set_argument(call, literal, keyword=keyword, position=position)
         return fixes.replace_nodes(cst.Module([statement]), {id(call): lambda _: new_call}).body[0]
 
-    def locate(m: cst.Module) -> Optional[tuple[cst.If, cst.CSTNode]]:
-        located = fixes.find_call(m, d.span)
+    # the other seeding calls the same condition skips (one finding for all of them)
+    spans = [d.span, *(Span(*at) for at in data_field(d, "also") or ())]
+
+    def guarded_copy(m: cst.Module, span: Span) -> Optional[tuple[cst.If, cst.CSTNode]]:
+        located = fixes.find_call(m, span)
         if located is None or not isinstance(located.node, cst.Call):
             return None
         statement = located.statement()
@@ -188,23 +213,29 @@ def _plan_conditional(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]
             return None
         for parent in reversed(located.parents):
             if isinstance(parent, cst.If) and node_code(parent.test).strip() == condition.strip():
-                copy = seeding_copy(statement, located.node)
-                if parent.orelse is None:
-                    return parent, copy
-                # Another guarded seeding call of the same `if` may have made its
-                # `else:` already: this one joins it, unless it is there (then there is
-                # nothing to fix). An `elif` is the user's logic.
-                orelse = parent.orelse
-                if not isinstance(orelse, cst.Else) or not isinstance(orelse.body, cst.IndentedBlock):
-                    return None
-                if has_statement(orelse, node_code(copy).strip()):
-                    return None
-                return parent, copy
+                return parent, seeding_copy(statement, located.node)
         return None
 
-    def add_else(m: cst.Module, found: tuple[cst.If, cst.CSTNode]) -> cst.Module:
-        if_node, copy = found
-        new_if = fixes.add_else_branch(if_node, [copy])  # type: ignore[list-item]
+    def locate(m: cst.Module) -> Optional[tuple[cst.If, list[cst.CSTNode]]]:
+        found = [guarded_copy(m, span) for span in spans]
+        if found[0] is None:
+            return None
+        parent = found[0][0]
+        copies = [copy for f in found if f is not None and f[0] is parent for copy in (f[1],)]
+        if parent.orelse is None:
+            return parent, copies
+        # Another guarded seeding call of the same `if` may have made its `else:`
+        # already: these join it, unless they are there (then there is nothing to fix).
+        # An `elif` is the user's logic.
+        orelse = parent.orelse
+        if not isinstance(orelse, cst.Else) or not isinstance(orelse.body, cst.IndentedBlock):
+            return None
+        copies = [c for c in copies if not has_statement(orelse, node_code(c).strip())]
+        return (parent, copies) if copies else None
+
+    def add_else(m: cst.Module, found: tuple[cst.If, list[cst.CSTNode]]) -> cst.Module:
+        if_node, copies = found
+        new_if = fixes.add_else_branch(if_node, copies)  # type: ignore[arg-type]
         return fixes.replace_nodes(m, {id(if_node): lambda _: new_if})
 
     title = f"Seed with the configured seed ({planner.seed}) when `{condition}` is false"
