@@ -21,9 +21,13 @@ class UnsortedDirectoryListing(Rule):
     or passed on; when it is consumed inline (`enumerate(os.listdir(d))`,
     `glob(...)[-1]`); or when a loop over it yields, writes, appends, extends or
     inserts into a list that is not sorted afterwards (`paths.sort()`,
-    `sorted(paths)`), or grows a name from outside the loop with a sequence or text
+    `sorted(paths)`) and whose order is used later as a stored listing's is (a loop
+    that stops early or draws per entry has used it already), or grows a name from
+    outside the loop with a sequence or text
     (`result += zip(a, b)`, `text += f.read()`, `names = names + [f]`; not a number:
-    `total += size` is a sum). The listing is followed through copies that keep its
+    `total += size` is a sum). The first triple of `os.walk` (`next(os.walk(d))`,
+    `os.walk(d).__next__()`) is the top folder's own in any order; its subfolder and
+    file lists (unpacked, or `[1]`/`[2]`) are listings judged like the others. The listing is followed through copies that keep its
     order (`files = [f for f in files if ...]`, `list(files)`, `filter(...)`), and so is a
     list a loop over it fills: a comprehension over it, or over `zip` of the lists the
     same loop filled side by side (`pairs = [(p, classes[l]) for p, l in zip(paths,
