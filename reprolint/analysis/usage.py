@@ -25,6 +25,7 @@ from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr, target_names
+from reprolint.analysis.calls import keras
 from reprolint.analysis.calls.loaders import collate_targets
 from reprolint.analysis.listing_order import mark_use, sorting_call
 from reprolint.analysis.op_usage import OpUsageFacts
@@ -369,7 +370,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             jax_module = bool({"jax", "flax", "optax"} & self.uses)
             if qn in _TF_TRAIN_CALLS or (method in ("apply_gradients", "minimize") and not jax_module):
                 self._u_emit(TrainStep, "tf", node)
-            if method in ("fit", "fit_generator") and self._u_keras_fit(node, kwargs):
+            receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+            if method == "fit" and type(receiver) is cst.Name and keras.forest_model(self._u_bound_class(receiver.value)):
+                self._u_emit(TrainStep, "tfdf", node)  # trained by Yggdrasil, not TF kernels or TF seeds
+            elif method in ("fit", "fit_generator") and self._u_keras_fit(node, kwargs):
                 self._u_emit(TrainStep, "tf", node)
                 self._u_emit(KerasFit, "fit", node)
             if method in _TF_SETTING_CALLS and "deterministic" in kwargs:
@@ -482,15 +486,19 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 return target
         return ""
 
+    def _u_bound_class(self, name: str) -> str:
+        """The qualified class whose instance ``name`` holds here or at module level."""
+        return self._u_bound_qn.get((id(self.scope), name)) or self._u_bound_qn.get((id(self.scopes[0]), name), "")
+
     def _u_keras_fit(self, node: cst.Call, kwargs: dict[str, Any]) -> bool:
         """Whether ``x.fit(...)`` in a module that uses TF/Keras is Keras's: in a module
         that also uses another library with a ``fit`` (scikit-learn, statsmodels, the
         gradient-boosting libraries...), only with a Keras-only keyword (``epochs``,
         ``steps_per_epoch``, ``validation_split``...) or on a receiver the module
         ``compile``s (Keras models are compiled before ``fit``)."""
-        if not (self.uses & _OTHER_FIT_LIBRARIES):
+        if not (self.uses & keras.OTHER_FIT_LIBRARIES):
             return True
-        if kwargs.keys() & _KERAS_FIT_KEYWORDS:
+        if kwargs.keys() & keras.KERAS_FIT_KEYWORDS:
             return True
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
         return receiver is not None and self._u_text(receiver) in self._u_compiled
@@ -750,16 +758,6 @@ class UsageMixin(OpUsageFacts, OrderFacts):
 
 # ----------------------------------------------------------------------------- helpers
 
-
-# Libraries whose models also have a ``fit`` method (RPL306 must not take them for Keras).
-_OTHER_FIT_LIBRARIES = frozenset({
-    "sklearn", "statsmodels", "xgboost", "lightgbm", "catboost", "prophet", "pmdarima", "lifelines",
-    "umap", "hdbscan", "gensim", "sktime", "pomegranate", "hmmlearn",
-})
-_KERAS_FIT_KEYWORDS = frozenset({
-    "epochs", "steps_per_epoch", "validation_split", "validation_steps", "initial_epoch",
-    "validation_freq",
-})
 
 
 def literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:

@@ -26,8 +26,27 @@ import libcst as cst
 
 from reprolint.analysis.cst_helpers import literal as _literal
 
+# Libraries whose models also have a ``fit`` method (RPL306 must not take them for Keras).
+OTHER_FIT_LIBRARIES = frozenset({
+    "sklearn", "statsmodels", "xgboost", "lightgbm", "catboost", "prophet", "pmdarima", "lifelines",
+    "umap", "hdbscan", "gensim", "sktime", "pomegranate", "hmmlearn",
+})
+KERAS_FIT_KEYWORDS = frozenset({
+    "epochs", "steps_per_epoch", "validation_split", "validation_steps", "initial_epoch",
+    "validation_freq",
+})
+
+
+def forest_model(qualname: str) -> bool:
+    """A TensorFlow Decision Forests model (``tfdf.keras.GradientBoostedTreesModel``...):
+    a Keras model whose ``fit`` trains trees in Yggdrasil's C++ learners, which are
+    deterministic by the model's own ``random_seed`` (default 123456; read in the
+    tensorflow-decision-forests 1.12.0 wrappers: "Learners are expected to be
+    deterministic by the random seed"), not with TensorFlow's kernels or seeds."""
+    return qualname.startswith("tensorflow_decision_forests.")
+
 __all__ = [
-    "INPUT_CHECKS", "RANDOM_INITIALIZERS", "fit_draws", "fit_generator_draws", "flow_draws", "flow_draws_tf",
+    "INPUT_CHECKS", "KERAS_FIT_KEYWORDS", "OTHER_FIT_LIBRARIES", "forest_model", "RANDOM_INITIALIZERS", "fit_draws", "fit_generator_draws", "flow_draws", "flow_draws_tf",
     "initializer_value", "note_assignment",
 ]
 
