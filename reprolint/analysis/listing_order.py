@@ -188,22 +188,6 @@ _DRAWS = ("random.", "numpy.random.", "torch.rand", "torch.bernoulli", "torch.mu
           "tensorflow.random.", "jax.random.")  # ("torch.rand": also randn, randint, randperm)
 
 
-def _filling_names(body: cst.CSTNode, names: set[str]) -> list[cst.Name]:
-    """The mentions of ``names`` in a loop body that fill them: the receiver of
-    ``append``/``extend``/``insert``, the target of ``+=`` and both sides of ``x = x + ...``."""
-    found: list[cst.Name] = []
-    for child in descendants(body):
-        if type(child) is cst.Call and type(child.func) is cst.Attribute \
-                and child.func.attr.value in ("append", "extend", "insert"):  # type: ignore[attr-defined]
-            found.append(child.func.value)  # type: ignore[attr-defined]
-        elif type(child) is cst.AugAssign:
-            found.append(child.target)  # type: ignore[attr-defined]
-        elif type(child) is cst.Assign and type(child.value) is cst.BinaryOperation:  # type: ignore[attr-defined]
-            found.extend(t.target for t in child.targets)  # type: ignore[attr-defined]
-            found.append(child.value.left)  # type: ignore[attr-defined]
-    return [n for n in found if type(n) is cst.Name and n.value in names]
-
-
 class ListingOrderFacts:
     """Directory listings and whether their order is used (mixed into
     :class:`~reprolint.analysis.order_facts.OrderFacts`).
@@ -310,9 +294,9 @@ class ListingOrderFacts:
 
     def _u_walk_top(self, node: cst.BaseExpression) -> Optional[cst.Call]:
         """The ``os.walk`` call of ``next(os.walk(d))``, ``next(iter(os.walk(d)))`` or
-        ``os.walk(d).__next__()`` (Python 2's ``.next()``), or of a name holding the walk. The first triple a walk yields is the top folder's own
-        ``(root, dirs, files)`` in any order; only the two lists in it come in the file
-        system's order."""
+        ``os.walk(d).__next__()`` (Python 2's ``.next()``), or of a name holding the walk.
+        The first triple a walk yields is the top folder's own ``(root, dirs, files)`` in
+        any order; only the two lists in it come in the file system's order."""
         if type(node) is not cst.Call:
             return None
         func = node.func
@@ -570,17 +554,18 @@ class ListingOrderFacts:
             # the lists it fills hold the entries in the listing's order: judged by what
             # is done with them later, like a stored listing (filling them is no use); a
             # loop that stops early or draws has already picked entries by position
-            for name in [c.func.value.value for c in appended] + grown:  # type: ignore[union-attr]
-                state.appended[name] = [call, description, use if use == "position" else False, False]
-            self._u_claimed.update(id(n) for n in _filling_names(body, {c.func.value.value for c in appended} | set(grown)))  # type: ignore[union-attr]
+            filling = [c.func.value for c in appended] + grown  # type: ignore[union-attr]
+            for name in filling:
+                state.appended[name.value] = [call, description, use if use == "position" else False, False]  # type: ignore[attr-defined]
+            self._u_claimed.update(id(n) for n in filling)
             return
         self._u_report_listing(call, description, use=use)
 
-    def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[str]:
-        """Names outside the loop that it grows in entry order: ``result += zip(a, b)``,
-        ``names += [f]``, ``text += f.read()``, ``x = x + [...]`` (a sequence or text, not a
-        number: ``total += size`` is a sum)."""
-        grown: list[str] = []
+    def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[cst.Name]:
+        """The mentions of names outside the loop that grow them in entry order:
+        ``result += zip(a, b)``, ``names += [f]``, ``text += f.read()``, both sides of ``x =
+        x + [...]`` (a sequence or text, not a number: ``total += size`` is a sum)."""
+        grown: list[cst.Name] = []
         for child in descendants(body):
             target: Optional[cst.BaseExpression] = None
             value: Optional[cst.BaseExpression] = None
@@ -598,7 +583,9 @@ class ListingOrderFacts:
                 and value.func.value in ("zip", "list", "tuple", "map", "filter", "sorted", "reversed")
             )
             if sequence or self._u_kind(value) == "str":
-                grown.append(target.value)
+                grown.append(target)
+                if isinstance(child, cst.Assign):
+                    grown.append(child.value.left)  # type: ignore[attr-defined]
         return grown
 
     def _u_counted_listing_loop(self, node: cst.For) -> None:
