@@ -31,3 +31,23 @@ def test_the_option_a_conditional_seed_reads_is_a_related_location(tmp_path: Pat
         ("train.py", 5, "the condition that skips it with the default options"),
         ("options.py", 7, "the option `--manual-seed` is defined here, None by default"),
     ]
+
+
+def test_the_option_a_helper_s_parameter_was_given_is_related(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch\n\n\n"
+        "def set_seed(seed):\n"
+        "    if seed is not None and torch.cuda.is_available():\n"
+        "        torch.manual_seed(seed)\n\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--seed', type=int)\n"
+        "parser.add_argument('--cuda', action='store_true')\n"
+        "args = parser.parse_args()\n"
+        "set_seed(args.seed)\n"
+        "print(torch.randn(2), args.cuda)\n"
+    )
+    [finding] = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL104"]
+    # the parameter's option, not `--cuda` (`torch.cuda` is no option)
+    assert [(r.span.start_line, r.message) for r in finding.related][1:] == [
+        (11, "the option `--seed` is defined here, None by default"),
+    ]

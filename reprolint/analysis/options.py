@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from reprolint.analysis.execution import Step, evaluate
 
-__all__ = ["asked_by_options"]
+__all__ = ["asked_by_options", "options_read"]
 
 
 def asked_by_options(step: Step, lookup: Callable[[str], Any], flags: Mapping[str, str]) -> Optional[str]:
@@ -62,3 +62,30 @@ def _ask(tree: Any, want: bool, lookup: Callable[[str], Any], flags: Mapping[str
     if kind == "cmp" and want:
         return f"`{base}` {tree[2]} {tree[3]!r}"
     return None
+
+
+def options_read(tree: Any, bindings: tuple[tuple[str, Any], ...] = ()) -> tuple[str, ...]:
+    """The options a condition's tree reads, in order: its ``("attr", name)`` leaves
+    (``args.seed``, ``cfg["seed"]``, a name bound to one), and the options a call bound
+    to the parameters it tests (``if seed is not None:`` in ``set_seed(args.seed)``)."""
+    found: dict[str, None] = {}
+
+    def visit(node: Any, bound: tuple[tuple[str, Any], ...]) -> None:
+        if type(node) is not tuple or not node or type(node[0]) is not str:
+            return
+        kind = node[0]
+        if kind == "attr":
+            found[node[1]] = None
+        elif kind == "const":
+            if len(node) >= 4:  # a parameter: what the call passes for it
+                visit(next((value for name, value in bound if name == node[3]), None), ())
+        elif kind == "anyof":  # each way through with its own bindings
+            for way in node[1]:
+                for part, _, way_bound in way:
+                    visit(part, way_bound)
+        else:
+            for part in node[1:]:
+                visit(part, bound)
+
+    visit(tree, bindings)
+    return tuple(found)

@@ -41,7 +41,7 @@ from reprolint.analysis.usage_events import (
     TrainStep,
     Usage,
 )
-from reprolint.analysis.options import asked_by_options
+from reprolint.analysis.options import asked_by_options, options_read
 from reprolint.analysis.project_index import ProgramIndex
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.values import OptionRef
@@ -72,6 +72,7 @@ class Blame(NamedTuple):
     span: Any  # the guarded call (the seed, or the project call leading to it)
     call_text: str
     condition: str  # the condition as written, negated when its false branch seeds
+    options: tuple[str, ...] = ()  # the options the condition reads (options.options_read)
 
 
 @dataclass(frozen=True)
@@ -291,27 +292,18 @@ class Program:
                     self.helper_calls.append(HelperCall(step.path, event, libs))
         workers = bool(in_worker) and self._loader_workers()
         for key, (path, draw, seeded_before) in status.items():
+            later, needs, worker, graph = None, draw.library, False, None
             if workers and key in in_worker:
                 # Workers start when the loader is iterated: torch's seed anywhere in
                 # the program reaches them.
-                seeded_before = "torch" in seeded
-                later = None
-                self.draws.append(DrawOutcome(
-                    draw, path, seeded_before, later, "torch", True, on_default=key in on_default, maybe=maybe.get(key, ""),
-                    chain=self._chains.get(key, ()),
-                ))
-                continue
-            later = seeded.get(draw.library) if not seeded_before else None
-            if key in in_graph and not seeded_before:
-                # seeded before, but on the graph the block left: not a late seed
-                self.draws.append(DrawOutcome(
-                    draw, path, False, None, draw.library, graph=in_graph[key], on_default=key in on_default,
-                    maybe=maybe.get(key, ""), chain=self._chains.get(key, ()),
-                ))
-                continue
+                seeded_before, needs, worker = "torch" in seeded, "torch", True
+            elif key in in_graph and not seeded_before:
+                graph = in_graph[key]  # seeded before, but on the graph the block left: not a late seed
+            elif not seeded_before:
+                later = seeded.get(draw.library)
             self.draws.append(DrawOutcome(
-                draw, path, seeded_before, later, draw.library, on_default=key in on_default, maybe=maybe.get(key, ""),
-                chain=self._chains.get(key, ()),
+                draw, path, seeded_before, later, needs, worker, graph=graph, on_default=key in on_default,
+                maybe=maybe.get(key, ""), chain=self._chains.get(key, ()),
             ))
 
     def _loader_workers(self) -> bool:
@@ -330,7 +322,8 @@ class Program:
             value = evaluate(cond.tree, self.lookup, True, guarded.bindings)
             if value is not None and value != cond.polarity:
                 condition = cond.text if cond.polarity else f"not ({cond.text})"
-                return False, Blame(guarded.path, guarded.span, guarded.text, condition)
+                return False, Blame(guarded.path, guarded.span, guarded.text, condition,
+                                    options_read(cond.tree, guarded.bindings))
         return True, None
 
     def on_default_path(self, step: Step, params: bool = True, surely: bool = False) -> bool:

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import re
 from typing import Iterator, Optional
 
 import libcst as cst
@@ -136,7 +135,7 @@ class ConditionalSeed(Rule):
             related = [Related(path, guard, "the condition that skips it with the default options")] \
                 if guard is not blame.span else []
             related += [Related(path, b.span, f"`{b.call_text}` is skipped by the same condition") for b, _ in members[1:]]
-            related += _options_read(ctx, entries, blame.condition)
+            related += _options_read(ctx, entries, blame.options)
             fields = {"call": blame.call_text, "condition": blame.condition, "entry_points": entries, "related": related}
             if len(members) == 1:
                 yield self.report(path, blame.span, **fields)
@@ -149,17 +148,16 @@ class ConditionalSeed(Rule):
             )
 
 
-def _options_read(ctx: CheckContext, entries: list[str], condition: str) -> list[Related]:
-    """Where the options the condition reads (`args.seed`, `cfg["seed"]`) are defined in
+def _options_read(ctx: CheckContext, entries: list[str], options: tuple[str, ...]) -> list[Related]:
+    """Where the options a condition reads (`args.seed`, `cfg["seed"]`) are defined in
     the programs of ``entries``, with their defaults: what a user changes."""
-    read = dict.fromkeys(re.findall(r"\.(\w+)\b|\[[\"'](\w+)[\"']\]", condition))
     out: dict[tuple[str, object], Related] = {}
     for program in ctx.programs:
         if program.entry not in entries:
             continue
         for path in program.modules:
             facts = ctx.facts[path]
-            for dest in (a or b for a, b in read):
+            for dest in options:
                 span = facts.option_spans.get(dest)
                 if span is not None:
                     flag = facts.option_flags.get(dest, f"--{dest}").removesuffix(" ...")
