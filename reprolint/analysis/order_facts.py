@@ -202,7 +202,8 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
                 self._u_claimed.add(id(comp.iter))
             elif self._u_kind(comp.iter) == "set" and id(comp.iter) not in self._u_claimed:
                 self._u_claimed.add(id(comp.iter))
-                self._u_finding("RPL401", comp.iter, expression=self._u_src(comp.iter), variant="comprehension")
+                self._u_finding("RPL401", comp.iter, expression=self._u_src(comp.iter), variant="comprehension",
+                                of=self.u_set_key(comp.iter))
             if isinstance(comp.target, cst.Name):
                 iter_kind = self._u_kind(comp.iter)
                 if iter_kind in ("iter", "set", "str"):

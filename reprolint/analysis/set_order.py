@@ -262,6 +262,17 @@ class SetOrderFacts:
             if qn in ("open", "io.open", "codecs.open") and isinstance(node.asname.name, cst.Name):
                 self._u_state().str_iters.add(node.asname.name.value)
 
+    def u_set_key(self, node: cst.BaseExpression) -> Optional[str]:
+        """Which named set of text ``node`` is (``vocab`` bound in this function or at
+        module level): the order-taking uses of one set are one cause, so RPL401 groups
+        its findings by this key. None for any other expression."""
+        if type(node) is not cst.Name:
+            return None
+        for scope in (self.scope, self.scopes[0]):  # type: ignore[attr-defined]
+            if node.value in self._u_state(scope).str_sets:  # type: ignore[attr-defined]
+                return f"{self._u_owners.index(scope)}:{node.value}"  # type: ignore[attr-defined]
+        return None
+
     def _u_set_order_call(self, node: cst.Call, name: Optional[str], method: Optional[str]) -> None:
         if id(node) in self._u_unordered:
             for arg in node.args:
@@ -277,7 +288,8 @@ class SetOrderFacts:
             candidates = [node.args[0].value]
         elif method == "pop" and not node.args and isinstance(func, cst.Attribute):
             if self._u_kind(func.value) == "set":
-                self._u_finding("RPL401", node, expression=self._u_src(node), variant="pop")
+                self._u_finding("RPL401", node, expression=self._u_src(node), variant="pop",
+                                of=self.u_set_key(func.value))
             return
         for arg in candidates:
             if id(arg) in self._u_claimed:
@@ -286,7 +298,7 @@ class SetOrderFacts:
                 self._u_claimed.add(id(arg))
                 self._u_finding(
                     "RPL401", node, expression=self._u_src(node),
-                    function=name,
+                    function=name, of=self.u_set_key(arg),
                 )
                 return
         # set.add/update with text: the set holds text

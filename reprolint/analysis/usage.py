@@ -666,7 +666,8 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         # RPL401: for w in <set of str>
         if kind == "set" and id(node.iter) not in self._u_claimed and not self._u_order_free_loop(node):
             self._u_claimed.add(id(node.iter))
-            self._u_finding("RPL401", node.iter, expression=self._u_src(node.iter), variant="for")
+            self._u_finding("RPL401", node.iter, expression=self._u_src(node.iter), variant="for",
+                            of=self.u_set_key(node.iter))  # type: ignore[attr-defined]
         # RPL402: for f in <listing>
         root = self._u_listing_root(node.iter)
         if root is not None and id(root[0]) not in self._u_unordered:

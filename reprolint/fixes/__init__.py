@@ -82,14 +82,20 @@ def rewrite(
     span: Span,
     change: Callable[[cst.CSTNode], cst.CSTNode],
     kinds: Optional[tuple[type, ...]] = None,
+    also: tuple[Span, ...] = (),
 ) -> cst.Module:
-    """``module`` with the node of ``kinds`` at ``span`` replaced by ``change(node)``.
+    """``module`` with the node of ``kinds`` at ``span`` replaced by ``change(node)``, and
+    likewise the nodes at ``also`` (one finding's other sites: they are all located in
+    the original module first, so one change cannot move another's span).
 
     Raises LookupError when no such node is there (the source moved since the span
     was computed). ``kinds`` defaults to calls.
     """
     kinds = kinds if kinds is not None else (cst.Call,)
-    located = find_node(module, span, kinds) or find_node(module, span, kinds, exact=False)
-    if located is None:
-        raise LookupError(f"no {'/'.join(k.__name__ for k in kinds)} at {span}")
-    return replace_nodes(module, {id(located.node): change})
+    replacements: dict[int, Callable[[cst.CSTNode], cst.CSTNode]] = {}
+    for at in (span, *also):
+        located = find_node(module, at, kinds) or find_node(module, at, kinds, exact=False)
+        if located is None:
+            raise LookupError(f"no {'/'.join(k.__name__ for k in kinds)} at {at}")
+        replacements[id(located.node)] = change
+    return replace_nodes(module, replacements)

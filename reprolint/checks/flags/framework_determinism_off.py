@@ -11,9 +11,9 @@ from reprolint.analysis.usage_events import FlagSet, HfTrainingArgs, KerasFit, L
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import rpl101_reports
 from reprolint.fixes.determinism import usage_program
-from reprolint.fixes.planning import FixAction, FixPlanner
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field
 from reprolint.fixes.seeding import HELPER_NAME, ensure_seed_helper, entry_action
-from reprolint.model import Applicability, Diagnostic
+from reprolint.model import Applicability, Diagnostic, Related, Span
 
 _KERAS_SEEDERS = ("keras.utils.set_random_seed", "tensorflow.keras.utils.set_random_seed")
 
@@ -66,7 +66,11 @@ class FrameworkDeterminismOff(Rule):
     One cause, one finding: a library whose unseeded draws RPL101 reports in the program
     (torch under a Lightning `Trainer`, Python `random` or TensorFlow under Keras) is said
     there, not again here; what is left is the trainer's own switch (`deterministic`,
-    `full_determinism`) and the libraries RPL101 does not report.
+    `full_determinism`) and the libraries RPL101 does not report. The Lightning
+    `Trainer(...)` calls (or `TrainingArguments(...)`) of one file that the same
+    programs build with the same switch missing (a script with a `train` and a
+    `finetune` mode) are one finding, at the first: the others are its related
+    locations, and its fix turns the switch on in all of them.
 
     Options are read with their defaults (`deterministic=args.deterministic` with a
     `store_true` option is off).
@@ -115,6 +119,9 @@ class FrameworkDeterminismOff(Rule):
 
     code = "RPL306"
     message = "`{call}` leaves training nondeterministic: {missing}"
+    messages = {
+        "group": "`{call}` and {more} more of this program's trainers leave training nondeterministic: {missing}",
+    }
     fix_title = "Turn on the framework's determinism switch"
     fix_applicability = Applicability.UNSAFE
     framework = "lightning, transformers, keras"
@@ -142,15 +149,37 @@ class FrameworkDeterminismOff(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        seen: set[tuple[str, object]] = set()
+        found: dict[tuple[str, Any], tuple[dict[str, Any], list[str]]] = {}
         for program in program_usages(ctx):
             if program.is_library or program.program is None:
                 continue
             for path, span, fields in self._findings(ctx, program):
-                if (path, span) in seen:
-                    continue
-                seen.add((path, span))
-                yield self.report(path, span, **fields, entry_points=program.entry_points)
+                found.setdefault((path, span), (fields, []))[1].extend(program.entry_points)
+        # One cause, one finding: the Lightning trainers (or Hugging Face arguments) of
+        # one file that the same programs build, with the same switch missing, are one
+        # finding at the first; the others are related locations, and its fix sets the
+        # switch on all of them. A Keras program is reported at its first `fit` already.
+        groups: dict[tuple[Any, ...], list[tuple[Any, dict[str, Any]]]] = {}
+        entry_points: dict[tuple[Any, ...], list[str]] = {}
+        for (path, span), (fields, entries) in found.items():
+            entries = list(dict.fromkeys(entries))
+            key = (path, fields["trainer"], fields["missing"], tuple(entries)) \
+                if fields["trainer"] != "keras" else (path, span)
+            groups.setdefault(key, []).append((span, fields))
+            entry_points[key] = entries
+        for key, members in groups.items():
+            members.sort(key=lambda m: (m[0].start_line, m[0].start_col))
+            path = key[0]
+            span, fields = members[0]
+            if len(members) == 1:
+                yield self.report(path, span, **fields, entry_points=entry_points[key])
+                continue
+            related = [Related(path, s, f"`{f['call']}` here, with the same setting") for s, f in members[1:]]
+            yield self.report(
+                path, span, **fields, variant="group", more=len(members) - 1,
+                also=[[s.start_line, s.start_col, s.end_line, s.end_col] for s, _ in members[1:]],
+                entry_points=entry_points[key], related=related,
+            )
 
     def _findings(self, ctx: CheckContext, program: ProgramUsage) -> Iterator[tuple[str, Any, dict[str, Any]]]:
         """(path, span, message fields); ``trainer`` is "lightning", "hf" or "keras" and
@@ -247,9 +276,10 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         assert isinstance(node, cst.Call)
         return fixes.add_keyword(node, keyword, cst.Name("True"), replace=True)
 
+    also = tuple(Span(*at) for at in data_field(d, "also") or ())  # the group's other trainers
     return FixAction(
         d.path, ("framework", d.span, keyword), planner.applicability(d.code),
-        f"Pass `{keyword}=True`", lambda m: fixes.rewrite(m, d.span, change),
+        f"Pass `{keyword}=True`", lambda m: fixes.rewrite(m, d.span, change, also=also),
     )
 
 

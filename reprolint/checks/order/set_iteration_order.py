@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import libcst as cst
 
 from reprolint import fixes
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
-from reprolint.model import Applicability, Diagnostic
+from reprolint.model import Applicability, Diagnostic, Related, Span
 
 
 class SetIterationOrder(Rule):
@@ -49,7 +49,9 @@ class SetIterationOrder(Rule):
     prints, accumulates nor calls anything but str/dict reads: a clean-up of each child
     module), and a search that at most one element can satisfy (`if x == c: ...; break`;
     `x.startswith(c)`/`endswith(c)` over literal strings none of which is a prefix/suffix
-    of another, such as `{"r", "u", "f", "b"}`). Reported in library code too, not in test
+    of another, such as `{"r", "u", "f", "b"}`). The uses of one named set (`vocab`, bound
+    in one function or at module level) are one cause: one finding at the first, the
+    others its related locations, and its fix sorts each. Reported in library code too, not in test
     modules (what a test runner collects: test functions or classes in `tests/`,
     `test_*.py`, pytest/unittest modules; and their helpers) unless `include-tests`.
 
@@ -142,9 +144,27 @@ class SetIterationOrder(Rule):
         for path, facts in ctx.facts.items():
             if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's loop order reaches no training result
+            # One cause, one finding: the uses of one named set (`vocab`) are reported
+            # at the first, with the others as related locations; its fix sorts them all.
+            groups: dict[Any, list[Any]] = {}
             for finding in facts.findings:
                 if finding.code == self.code:
-                    yield self.report(path, finding.span, **finding.data)
+                    key = finding.data.get("of")
+                    groups.setdefault(key if key is not None else id(finding), []).append(finding)
+            for members in groups.values():
+                members.sort(key=lambda f: (f.span.start_line, f.span.start_col))
+                first, rest = members[0], members[1:]
+                data = {k: v for k, v in first.data.items() if k != "of"}
+                if not rest:
+                    yield self.report(path, first.span, **data)
+                    continue
+                name = str(first.data["of"]).partition(":")[2]
+                yield self.report(
+                    path, first.span, **data,
+                    related=[Related(path, f.span, f"the order of `{name}` is taken here too") for f in rest],
+                    also=[[f.span.start_line, f.span.start_col, f.span.end_line, f.span.end_col, f.data.get("variant")]
+                          for f in rest if f.data.get("variant") != "pop"],
+                )
 
 
 # ----------------------------------------------------------------------------- fix
@@ -163,26 +183,9 @@ def _plan_set_order(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     if located is None:
         return None
     node = located.node
-    if isinstance(node, cst.Call) and variant is None:  # `f(s)` takes the set's order
-        if node_code(node.func) == "zip":
-            return None  # which of the arguments is the set is not known here
-
-        def change(call: cst.CSTNode) -> cst.CSTNode:
-            assert isinstance(call, cst.Call)
-            if isinstance(call.func, cst.Name) and call.func.value in ("list", "sorted") and len(call.args) == 1:
-                return call.with_changes(func=cst.Name("sorted"))
-            positional = [a for a in call.args if a.keyword is None and not a.star]
-            if not positional:
-                return call
-            target = positional[0]
-            return call.with_changes(
-                args=[a.with_changes(value=sorted_call(a.value)) if a is target else a for a in call.args]
-            )
-    else:
-
-        def change(expression: cst.CSTNode) -> cst.CSTNode:
-            return sorted_call(expression)  # type: ignore[arg-type]
-
+    change = _sorted_change(node, variant)
+    if change is None:
+        return None
     deduplicated = _set_of_a_list(module, node)
     if deduplicated is not None:
         # The elements came from a list: keep its first-seen order instead of sorting.
@@ -202,10 +205,50 @@ def _plan_set_order(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
             "Deduplicate in first-seen order with `dict.fromkeys(...)`",
             lambda m: fixes.rewrite(m, d.span, first_seen, (type(node),)),
         )
+    # the other uses of the same named set (one finding): each is sorted the same way
+    sites = [(d.span, variant, type(node)), *(
+        (Span(*at[:4]), at[4], cst.Call if at[4] is None else cst.Name) for at in data_field(d, "also") or ())]
+
+    def sort_all(m: cst.Module) -> cst.Module:
+        replacements: dict[int, Any] = {}
+        for span, kind_variant, kind in sites:
+            found = fixes.find_node(m, span, (kind,))
+            if found is None:
+                raise LookupError(f"no order-taking use of the set at {span}")
+            site_change = _sorted_change(found.node, kind_variant)
+            if site_change is not None:  # `zip(s, t)` is left to its author
+                replacements[id(found.node)] = site_change
+        return fixes.replace_nodes(m, replacements)
+
     return FixAction(
-        d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the set in `sorted(...)`",
-        lambda m: fixes.rewrite(m, d.span, change, (type(node),)),
+        d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the set in `sorted(...)`", sort_all,
     )
+
+
+def _sorted_change(node: cst.CSTNode, variant: Optional[str]) -> Optional[Any]:
+    """How one use of a set gets its order from ``sorted``: ``list(s)`` becomes
+    ``sorted(s)``, ``f(s)`` becomes ``f(sorted(s))`` and a loop's or comprehension's set
+    is wrapped. None for ``zip(...)``: which argument is the set is not known."""
+    if isinstance(node, cst.Call) and variant is None:  # `f(s)` takes the set's order
+        if node_code(node.func) == "zip":
+            return None
+
+        def change(call: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(call, cst.Call)
+            if isinstance(call.func, cst.Name) and call.func.value in ("list", "sorted") and len(call.args) == 1:
+                return call.with_changes(func=cst.Name("sorted"))
+            positional = [a for a in call.args if a.keyword is None and not a.star]
+            if not positional:
+                return call
+            target = positional[0]
+            return call.with_changes(
+                args=[a.with_changes(value=sorted_call(a.value)) if a is target else a for a in call.args]
+            )
+        return change
+
+    def wrap(expression: cst.CSTNode) -> cst.CSTNode:
+        return sorted_call(expression)  # type: ignore[arg-type]
+    return wrap
 
 
 _LIST_METHODS = ("split", "splitlines", "readlines", "rsplit")
