@@ -35,7 +35,7 @@ from reprolint.analysis.cst_helpers import CHILD_FIELDS, IS_NODE, child_fields, 
 from reprolint.analysis.cst_helpers import attr_chain, simple_code
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
-from reprolint.analysis.usage_events import GraphScope, TrainStep
+from reprolint.analysis.usage_events import EnvironmentDraw, GraphScope, TrainStep
 from reprolint.analysis import config_files, dispatch
 from reprolint.analysis.calls import devices, environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
@@ -585,7 +585,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         qn = self.qualify(func)
         catalog = self.catalog
         self.usage_call(node, qn)
-        environments.note_call(self.env_calls, self.uses, node)
+        if environments.note_call(self.env_calls, self.uses, node):
+            self._u_emit(EnvironmentDraw, "", node)  # where it runs: RPL102 asks
         source = config_files.load_source(node, qn, self.opened_files)
         if source is not None:
             self.facts.config_sources.append(source)

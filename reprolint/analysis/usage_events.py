@@ -31,6 +31,7 @@ __all__ = [
     "HfTrainingArgs",
     "KerasFit",
     "LightningTrainer",
+    "EnvironmentDraw",
     "ListingOrderTaken",
     "LoaderBuilt",
     "ModuleStart",
@@ -105,6 +106,12 @@ class TimedCode(Usage):
 @dataclass(frozen=True)
 class SetOrderTaken(Usage):
     """An RPL401 site (order taken from a set of strings), where its code runs."""
+
+
+@dataclass(frozen=True)
+class EnvironmentDraw(Usage):
+    """An environment's unseeded ``reset()`` or an action space's ``sample()`` (RPL102's
+    environment sites), where its code runs."""
 
 
 @dataclass(frozen=True)

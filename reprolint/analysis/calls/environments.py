@@ -74,27 +74,29 @@ def _env_like(receiver: cst.BaseExpression) -> bool:
     return text is not None and "env" in text.split(".")[-1].lower()
 
 
-def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> None:
-    """Record ``env.reset(...)``, ``env.seed(...)``, ``<space>.sample()``, ``<space>.seed(...)``."""
+def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> bool:
+    """Record ``env.reset(...)``, ``env.seed(...)``, ``<space>.sample()``, ``<space>.seed(...)``;
+    True when the call is an unseeded reset or a sample (a site RPL102 may report)."""
     func = node.func
     if not isinstance(func, cst.Attribute):
-        return
+        return False
     libraries, reset_methods, seed_methods = _catalog()
     if not uses & libraries:
-        return
+        return False
     method, receiver = func.attr.value, func.value
     if method in _SEEDING_FACTORIES and any(a.keyword is not None and a.keyword.value == "seed" for a in node.args):
         state.seeded_envs = True
-        return
+        return False
     space = receiver.attr.value if isinstance(receiver, cst.Attribute) else None
     if space in _SPACES:
         if method == "seed":
             state.seeded_spaces.add(space.replace("single_", ""))
         elif method == "sample":
             state.samples.append((_text(receiver) or space, node))
-        return
+            return True
+        return False
     if not _env_like(receiver):
-        return
+        return False
     if method in seed_methods and node.args:
         state.seeded_envs = True  # gym < 0.26: env.seed(s) seeds it; a later reset() continues
     elif method in reset_methods:
@@ -102,23 +104,19 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> None:
             state.seeded_envs = True
         else:
             state.resets.append((_text(receiver) or "env", node))
+            return True
+    return False
 
 
 def findings(state: EnvironmentCalls) -> list[tuple[cst.Call, dict[str, Any]]]:
-    """(call, RPL102 data) of the first unseeded reset per environment and the first
-    unseeded sample per space (the rule decides where they count)."""
+    """(call, RPL102 data) of each unseeded reset and each unseeded sample of an action
+    space, in source order: the rule reports the first of each environment (``call``)
+    that runs, and decides where they count."""
     out: list[tuple[cst.Call, dict[str, Any]]] = []
     if not state.seeded_envs:
-        seen: set[str] = set()
-        for receiver, call in state.resets:
-            if receiver not in seen:
-                seen.add(receiver)
-                out.append((call, {"call": f"{receiver}.reset", "variant": "env-reset"}))
-    seen = set()
+        out += [(call, {"call": f"{receiver}.reset", "variant": "env-reset"}) for receiver, call in state.resets]
     for receiver, call in state.samples:
         space = receiver.split(".")[-1].replace("single_", "")
-        if space in state.seeded_spaces or receiver in seen:
-            continue
-        seen.add(receiver)
-        out.append((call, {"call": f"{receiver}.sample", "variant": "env-space", "space": receiver}))
+        if space not in state.seeded_spaces:
+            out.append((call, {"call": f"{receiver}.sample", "variant": "env-space", "space": receiver}))
     return out

@@ -5,9 +5,13 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
+from reprolint.analysis.site_runs import SKIPPED, UNREACHED, SiteRun, sites_run
+from reprolint.analysis.usage_events import SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
 from reprolint.model import Applicability, Diagnostic, Related, Span
+
+_LIBRARY = SiteRun(UNREACHED)  # a site no program runs: library code, reported
 
 
 class SetIterationOrder(Rule):
@@ -49,7 +53,9 @@ class SetIterationOrder(Rule):
     prints, accumulates nor calls anything but str/dict reads: a clean-up of each child
     module), and a search that at most one element can satisfy (`if x == c: ...; break`;
     `x.startswith(c)`/`endswith(c)` over literal strings none of which is a prefix/suffix
-    of another, such as `{"r", "u", "f", "b"}`). The uses of one named set (`vocab`, bound
+    of another, such as `{"r", "u", "f", "b"}`). Nor is a use on a branch that every
+    program reaching it skips with the default options (`if args.task == "export":`),
+    as for RPL402. The uses of one named set (`vocab`, bound
     in one function or at module level) are one cause: one finding at the first, the
     others its related locations, and its fix sorts each. Reported in library code too, not in test
     modules (what a test runner collects: test functions or classes in `tests/`,
@@ -141,6 +147,7 @@ class SetIterationOrder(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        runs = sites_run(ctx, SetOrderTaken)
         for path, facts in ctx.facts.items():
             if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's loop order reaches no training result
@@ -149,18 +156,21 @@ class SetIterationOrder(Rule):
             groups: dict[Any, list[Any]] = {}
             for finding in facts.findings:
                 if finding.code == self.code:
+                    if runs.get((path, finding.span), _LIBRARY).how == SKIPPED:
+                        continue  # the programs that reach it skip it with the default options
                     key = finding.data.get("of")
                     groups.setdefault(key if key is not None else id(finding), []).append(finding)
             for members in groups.values():
                 members.sort(key=lambda f: (f.span.start_line, f.span.start_col))
                 first, rest = members[0], members[1:]
                 data = {k: v for k, v in first.data.items() if k != "of"}
+                entries = list(dict.fromkeys(e for f in members for e in runs.get((path, f.span), _LIBRARY).entries))
                 if not rest:
-                    yield self.report(path, first.span, **data)
+                    yield self.report(path, first.span, entry_points=entries, **data)
                     continue
                 name = str(first.data["of"]).partition(":")[2]
                 yield self.report(
-                    path, first.span, **data,
+                    path, first.span, **data, entry_points=entries,
                     related=[Related(path, f.span, f"the order of `{name}` is taken here too") for f in rest],
                     also=[[f.span.start_line, f.span.start_col, f.span.end_line, f.span.end_col, f.data.get("variant")]
                           for f in rest if f.data.get("variant") != "pop"],

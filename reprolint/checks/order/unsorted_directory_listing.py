@@ -4,6 +4,7 @@ from typing import Iterator, Optional
 
 from reprolint import fixes
 from reprolint.analysis.program import Role
+from reprolint.analysis.site_runs import EVALUATES, SKIPPED, UNREACHED, SiteRun, sites_run
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
@@ -172,7 +173,7 @@ class UnsortedDirectoryListing(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        runs = _listings_run(ctx)
+        runs = sites_run(ctx, ListingOrderTaken)
         roles: dict[str, set[Role]] = {}
         for program in ctx.programs:
             for module in program.modules:
@@ -188,56 +189,18 @@ class UnsortedDirectoryListing(Rule):
                 if finding.code != self.code or finding.span in seen:
                     continue
                 seen.add(finding.span)
-                how, entries = runs.get((path, finding.span), (_UNREACHED, ()))
-                if how is _SKIPPED:
+                run = runs.get((path, finding.span), SiteRun(UNREACHED))
+                how = run.how
+                if how == SKIPPED:
                     continue
-                if how is _UNREACHED and evaluates_only:
-                    how = _EVALUATES
-                if how is _EVALUATES and finding.data.get("use") in ("loop", "passed"):
+                if how == UNREACHED and evaluates_only:
+                    how = EVALUATES
+                if how == EVALUATES and finding.data.get("use") in ("loop", "passed"):
                     # only evaluation or demo programs run it: a loop over every entry,
                     # or the listing handed on or shown, gives each entry the same result
                     # in any order (what picks entries by position stays reported)
                     continue
-                yield self.report(path, finding.span, entry_points=entries, **finding.data)
-
-
-# How the programs of a check run a listing site (:func:`_listings_run`).
-_TRAINS = "trains"  # a training program (or library code) runs it on its default path
-_EVALUATES = "evaluates"  # only evaluation, demo or test programs run it
-_SKIPPED = "skipped"  # programs reach it, none on its default path
-_UNREACHED = "unreached"  # no program runs it at a call: library code, reported
-
-
-def _listings_run(ctx: CheckContext) -> dict[tuple[str, object], tuple[str, tuple[str, ...]]]:
-    """How the programs run each listing site: a site is what a program runs when its
-    module's top level or a function a call (or a framework) runs holds it, on a branch
-    the default options take. A plain function no call of the program reaches runs for
-    nobody there; a branch an option or a module constant makes false by default
-    (``if opt.task == "study":``) is not that program's. A parameter's default alone
-    does not decide: a caller may pass another value. Each site comes with the entry
-    points of the programs that run it."""
-    runs: dict[tuple[str, object], str] = {}
-    entries: dict[tuple[str, object], list[str]] = {}
-    for program in ctx.all_programs:
-        if program.role is Role.TEST and not ctx.settings.include_tests:
-            continue
-        trains = program.role in (Role.TRAINING, Role.LIBRARY, Role.TEST)
-        for position, path, usage in program.of(ListingOrderTaken, default_only=False):
-            key = (path, usage.span)
-            if program.usage_steps[position].context.uncalled and not program.is_library:
-                continue  # no call of this program runs it (library code unless one does)
-            if program.skips(position):
-                runs.setdefault(key, _SKIPPED)
-                continue
-            named = entries.setdefault(key, [])
-            for entry in program.entry_points:
-                if entry not in named:
-                    named.append(entry)
-            if trains:
-                runs[key] = _TRAINS
-            elif runs.get(key) != _TRAINS:
-                runs[key] = _EVALUATES
-    return {key: (how, tuple(entries.get(key, ()))) for key, how in runs.items()}
+                yield self.report(path, finding.span, entry_points=run.entries, **finding.data)
 
 
 # ----------------------------------------------------------------------------- fix

@@ -5,6 +5,8 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
+from reprolint.analysis.site_runs import SKIPPED, sites_run
+from reprolint.analysis.usage_events import EnvironmentDraw
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import module_seeds, none_default_flag
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, together
@@ -49,8 +51,10 @@ class UnseededRngInstance(Rule):
     call, and `env.action_space.sample()` draws from the space's generator unless
     `env.action_space.seed(s)` ran. Where no module of the program seeds an
     environment (`reset(seed=...)`, gym's `env.seed(s)`, a factory given `seed=` such
-    as `envpool.make(..., seed=s)`), the first reset per environment is reported, and
-    where none seeds an action space, the first sample per space (seeding the
+    as `envpool.make(..., seed=s)`), the first reset per environment that runs is
+    reported, and where none seeds an action space, the first sample per space that runs
+    (a call on a branch that every program reaching it skips with the default options,
+    `if args.random_agent:`, does not) (seeding the
     environment does not seed its spaces: gym issue 681), whether or not the program seeds other libraries:
     each generator is a cause of its own (in a module no program runs, only where the
     module seeds something else; `observation_space.sample()` is not reported: it
@@ -188,18 +192,27 @@ class UnseededRngInstance(Rule):
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        environment_runs = sites_run(ctx, EnvironmentDraw)
         for path, facts in ctx.facts.items():
             if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's generators and environments are fixtures, not runs
+            reported: set[str] = set()  # environments and spaces reported in this module
             for finding in facts.findings:
                 if finding.code != self.code:
                     continue
                 variant = str(finding.data.get("variant", ""))
+                entries: tuple[str, ...] = ()  # the programs that run an environment's site
                 if variant.startswith("env-") and not _environment_unseeded(ctx, path, variant == "env-space"):
                     continue
+                if variant.startswith("env-"):
+                    run = environment_runs.get((path, finding.span))
+                    if (run is not None and run.how == SKIPPED) or finding.data["call"] in reported:
+                        continue  # skipped by every program that reaches it; or said once
+                    reported.add(str(finding.data["call"]))  # the first reset per environment
+                    entries = run.entries if run is not None else ()
                 if variant == "env-reset" and (old := _old_gym(ctx, path)) is not None:
                     version, declared = old
-                    yield self.report(path, finding.span, **{
+                    yield self.report(path, finding.span, entry_points=entries, **{
                         **finding.data, "variant": "env-reset-old", "version": version, "declared": declared,
                     })
                     continue
@@ -209,7 +222,7 @@ class UnseededRngInstance(Rule):
                         continue  # the option has a seed by default (or is not an option)
                     yield self.report(path, finding.span, **{**finding.data, "flag": flag})
                     continue
-                yield self.report(path, finding.span, **finding.data)
+                yield self.report(path, finding.span, entry_points=entries, **finding.data)
 
 
 def _environment_unseeded(ctx: CheckContext, path: str, space: bool = False) -> bool:

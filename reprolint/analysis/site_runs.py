@@ -1,0 +1,66 @@
+"""How the programs of a check run the sites a per-site rule reports.
+
+A per-site rule (an unseeded environment, a set's or a listing's order) reports what runs.
+Its sites are recorded as usage events where their code is (``ListingOrderTaken``,
+``SetOrderTaken``, ``EnvironmentDraw``), so each program's execution places them: a site
+runs for a program when its module's top level, or a function a call (or a framework)
+runs, holds it on a branch the default options take. A plain function no call of the
+program reaches runs for nobody there; a branch an option or a module constant makes
+false by default (``if opt.task == "study":``) is not that program's. A parameter's
+default alone does not decide: a caller may pass another value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reprolint.analysis.context import CheckContext
+from reprolint.analysis.program import Role
+from reprolint.analysis.usage_events import Usage
+
+__all__ = ["EVALUATES", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run"]
+
+TRAINS = "trains"  # a training program (or library code) runs it on its default path
+EVALUATES = "evaluates"  # only evaluation, demo or test programs run it
+SKIPPED = "skipped"  # programs reach it, none on its default path
+UNREACHED = "unreached"  # no program runs it at a call: library code, reported
+
+
+@dataclass(frozen=True)
+class SiteRun:
+    """How the programs run one site, and the entry points of those that run it."""
+
+    how: str
+    entries: tuple[str, ...] = ()
+
+
+def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], SiteRun]:
+    """(path, span) of each ``kind`` site that some program reaches -> how they run it
+    (a site no program reaches is absent: read it as ``UNREACHED``). Test programs count
+    only with ``include-tests``. Memoised per check."""
+    key = f"site_runs:{kind.__name__}"
+    found = ctx.memo.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    runs: dict[tuple[str, Any], str] = {}
+    entries: dict[tuple[str, Any], list[str]] = {}
+    for program in ctx.all_programs:
+        if program.role is Role.TEST and not ctx.settings.include_tests:
+            continue
+        trains = program.role in (Role.TRAINING, Role.LIBRARY, Role.TEST)
+        for position, path, usage in program.of(kind, default_only=False):
+            site = (path, usage.span)
+            if program.usage_steps[position].context.uncalled and not program.is_library:
+                continue  # no call of this program runs it (library code unless one does)
+            if program.skips(position):
+                runs.setdefault(site, SKIPPED)
+                continue
+            named = entries.setdefault(site, [])
+            named.extend(e for e in program.entry_points if e not in named)
+            if trains:
+                runs[site] = TRAINS
+            elif runs.get(site) != TRAINS:
+                runs[site] = EVALUATES
+    found = ctx.memo[key] = {site: SiteRun(how, tuple(entries.get(site, ()))) for site, how in runs.items()}
+    return found
