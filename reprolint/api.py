@@ -390,9 +390,12 @@ def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots:
     model = ExecutionModel(index)
     model.entry_calls = _console_script_calls(index, roots)
     configured = sorted(set(configured) | set(model.entry_calls))
+    entries = index.entry_points(configured, include_tests=settings.include_tests)
+    model.entry_calls, model.dispatched = _dispatched_commands(index, entries, model.entry_calls)
+    entries = sorted(set(entries) | set(model.entry_calls))
     configured_torch = settings.torch_version
     settings, versions = _assumed_versions(settings, roots)
-    programs = analyse_programs(index, index.entry_points(configured, include_tests=settings.include_tests), model)
+    programs = analyse_programs(index, entries, model)
     ctx = CheckContext(
         facts=facts, index=index, programs=programs, settings=settings, model=model,
         suppressions={a.path: a.suppressions for a in analyses},
@@ -534,6 +537,34 @@ def _console_script_calls(index: ProgramIndex, roots: Iterable[str]) -> dict[str
                 calls.setdefault(found, []).append(script.function)
                 break
     return {path: tuple(dict.fromkeys(fns)) for path, fns in calls.items()}
+
+
+def _dispatched_commands(
+    index: ProgramIndex, entries: Iterable[str], calls: Mapping[str, tuple[str, ...]]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[tuple[str, str]]]]:
+    """``calls`` (entry module -> the functions run after importing it) with the commands
+    that the entry points dispatch on the command line (``jsonargparse.CLI({...})``,
+    ``fire.Fire(fn)``, ``@cli.command()``): each command's function is run by the module
+    that defines it, as a program of its own (a package's ``pretrain`` and ``finetune``
+    commands, whatever else its ``__main__`` offers). Second: entry -> the commands it
+    dispatches to other modules, which its own run leaves to those programs. Such a
+    program starts at the command's module: what the dispatching module does before it
+    dispatches (at its top level) is not part of it."""
+    out = {path: list(fns) for path, fns in calls.items()}
+    elsewhere: dict[str, set[tuple[str, str]]] = {}
+    for entry in entries:
+        for target in index.facts[entry].commands:
+            found = index.resolve_call(entry, target)
+            if found is None:
+                continue
+            path, qualname = found
+            if qualname in index.facts[path].functions and "." not in qualname:  # a function, not a class
+                functions = out.setdefault(path, [])
+                if qualname not in functions:
+                    functions.append(qualname)
+                if path != entry:
+                    elsewhere.setdefault(entry, set()).add(found)
+    return {path: tuple(fns) for path, fns in out.items()}, {e: frozenset(c) for e, c in elsewhere.items()}
 
 
 def _relative_to_scan(index: ProgramIndex, absolute: str) -> Optional[str]:

@@ -475,3 +475,58 @@ def instantiated(index: "ProgramIndex", path: str, event: Call) -> Iterator[tupl
     )
     given = tuple((name, value) for name, value in event.bindings if not name.startswith(("#", "?")))
     yield dataclasses.replace(event, target=target, bindings=(*passed, *given)), resolved
+
+
+# ----------------------------------------------------------------------------- commands
+
+# Command-line dispatchers: each function one is given is a command a user runs.
+_DISPATCHERS = frozenset({"jsonargparse.CLI", "jsonargparse.auto_cli", "fire.Fire"})
+_COMMAND_LIBRARIES = frozenset({"click", "typer"})
+
+
+def note_commands(collector: Any, node: cst.Call, qn: Optional[str]) -> None:
+    """The functions a command-line dispatcher runs as commands, recorded as call targets
+    (``ModuleFacts.commands``): ``jsonargparse.CLI(fn)``, ``CLI([train, evaluate])``,
+    ``CLI({"pretrain": pretrain, "finetune": {"lora": lora}})`` (or a name bound to such a
+    dict), ``fire.Fire(...)`` alike. Each is a program of its own where the module that
+    dispatches runs (api: the module that defines the command becomes an entry point)."""
+    if qn not in _DISPATCHERS or not node.args or node.args[0].keyword is not None:
+        return
+    for target in _command_targets(collector, node.args[0].value, 0):
+        if target not in collector.facts.commands:
+            collector.facts.commands.append(target)
+
+
+def note_command_decorator(collector: Any, node: cst.FunctionDef) -> None:
+    """A module-level function decorated as a command of a click group or typer app
+    (``@cli.command()``, ``@app.command("train")``)."""
+    if collector.scope is not collector.scopes[0] or not _COMMAND_LIBRARIES & collector.uses:
+        return
+    for decorator in node.decorators:
+        dec = decorator.decorator
+        callee = dec.func if type(dec) is cst.Call else dec
+        if type(callee) is cst.Attribute and callee.attr.value == "command":
+            collector.facts.commands.append(":" + node.name.value)
+            return
+
+
+def _command_targets(collector: Any, value: cst.BaseExpression, depth: int) -> list[str]:
+    kind = type(value)
+    if depth > 4:
+        return []
+    if kind is cst.Name:
+        for scope in (collector.scope, collector.scopes[0]):
+            bound = scope.dicts.get(value.value)  # type: ignore[attr-defined]
+            if bound is not None:
+                return _command_targets(collector, bound, depth + 1)
+    if kind is cst.Name or kind is cst.Attribute:
+        target = collector.call_target(value)
+        return [target] if target is not None else []
+    if kind is cst.List or kind is cst.Tuple:
+        return [t for e in value.elements for t in _command_targets(collector, e.value, depth + 1)]  # type: ignore[attr-defined]
+    if kind is cst.Dict:
+        return [
+            t for e in value.elements if type(e) is cst.DictElement  # type: ignore[attr-defined]
+            for t in _command_targets(collector, e.value, depth + 1)
+        ]
+    return []

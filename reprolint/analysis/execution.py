@@ -101,6 +101,9 @@ class StepContext:
 
 
 _AT_CALL = StepContext()
+# a function the program's entry calls with no arguments (a console script's `main()`, a
+# command a dispatcher runs): its parameters keep their defaults, as options do
+_ENTRY_CALL = StepContext(bindings=((DEFAULTS, ("unknown",)),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +186,9 @@ class ExecutionModel:
         # entry module -> functions a declared command calls after importing it
         # (`[project.scripts] train = "pkg.cli:main"`)
         self.entry_calls: dict[str, tuple[str, ...]] = {}
+        # entry module -> the commands it dispatches that are programs of their own (their
+        # modules' entry calls): that entry's own run leaves them to those programs
+        self.dispatched: dict[str, frozenset[tuple[str, str]]] = {}
         self._modules: dict[str, _Module] = {}
         self._seeds: dict[tuple[str, str], frozenset[str]] = {}
         self._workers: dict[tuple[str, str], bool] = {}
@@ -352,7 +358,8 @@ class _Walker:
         for qualname in self.model.entry_calls.get(self.out.entry, ()):
             # a console script imports its module, then calls its function
             if qualname in self.index.facts[self.out.entry].functions:
-                self.run_function(self.out.entry, qualname, (), None, _AT_CALL)
+                self.run_function(self.out.entry, qualname, (), None, _ENTRY_CALL)
+        elsewhere = self.model.dispatched.get(self.out.entry, frozenset())  # other programs' commands
         done = 0
         framework = StepContext(Phase.FRAMEWORK)
         unbuilt: list[tuple[str, str]] = []
@@ -366,7 +373,7 @@ class _Walker:
         while True:
             self._run_modules(done, framework, unbuilt, orphans)
             done = len(self.out.modules)
-            waiting = [o for o in (*waiting, *orphans) if o[0] not in self.ran_functions]
+            waiting = [o for o in (*waiting, *orphans) if o[0] not in self.ran_functions and o[0] not in elsewhere]
             orphans.clear()
             # each with the conditions under which the code that mentions it runs
             pending = [(o, under) for o in waiting if (under := self._mentioned(o[2], owner=o[1])) is not None]

@@ -331,6 +331,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # Decorators and defaults run in the enclosing scope, at definition time.
         self._visit_in(node.decorators)
         dispatch.note_registered(self, node)  # `@register_model`
+        dispatch.note_command_decorator(self, node)  # `@cli.command()`
         for decorator in node.decorators:
             source = config_files.hydra_source(decorator, self.qualify)
             if source is not None:
@@ -618,6 +619,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             held = self.bound_values.get((id(self.scope), held.value))
         if held is not None:
             self.parameter_args.update(id(n) for n in calls_in(held))
+        dispatch.note_commands(self, node, qn)  # `jsonargparse.CLI({...})`, `fire.Fire(fn)`
         dispatch.emit_registry(self, node)  # `create_model(args.model)`: a registered candidate
         # `models.__dict__[args.arch]()`, `getattr(models, name)()`: a member chosen at run time draws
         # like every member of a module the catalog lists by prefix (`torchvision.models.*`)

@@ -202,6 +202,9 @@ class ModuleFacts:
     # module-level dicts of names to project callables (analysis/dispatch.py): name ->
     # ((key, call target), ...)
     tables: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # the functions a command-line dispatcher runs as commands (call targets:
+    # `jsonargparse.CLI({...})`, `fire.Fire(fn)`, `@cli.command()`; analysis/dispatch.py)
+    commands: list[str] = field(default_factory=list)
     # names a registry decorator records -> the module-level function or class
     registered: dict[str, str] = field(default_factory=dict)
     # `def yolov5s(pretrained=True, ...)` at the top of a hubconf.py: entry -> the default
