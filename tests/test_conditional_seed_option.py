@@ -30,6 +30,7 @@ def test_the_option_a_conditional_seed_reads_is_a_related_location(tmp_path: Pat
     assert [(Path(r.path).name, r.span.start_line, r.message) for r in finding.related] == [
         ("train.py", 5, "the condition that skips it with the default options"),
         ("options.py", 7, "the option `--manual-seed` is defined here, None by default"),
+        ("train.py", 7, "`torch.randn` draws from torch's global RNG, unseeded on a default run"),
     ]
 
 
@@ -50,4 +51,22 @@ def test_the_option_a_helper_s_parameter_was_given_is_related(tmp_path: Path) ->
     # the parameter's option, not `--cuda` (`torch.cuda` is no option)
     assert [(r.span.start_line, r.message) for r in finding.related][1:] == [
         (11, "the option `--seed` is defined here, None by default"),
+        (15, "`torch.randn` draws from torch's global RNG, unseeded on a default run"),
     ]
+
+
+def test_the_first_draws_a_skipped_seed_leaves_unseeded_are_related(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(
+        "import random\n\nimport torch\n\n"
+        "SEED = None\n"
+        "if SEED is not None:\n"
+        "    random.seed(SEED)\n"
+        "    torch.manual_seed(SEED)\n"
+        "torch.manual_seed(0)\n"  # torch is seeded on every run: only `random` is left unseeded
+        "net = torch.nn.Linear(2, 2)\n"
+        + "".join(f"x{i} = random.random()\n" for i in range(5))
+    )
+    [finding] = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL104"]
+    assert finding.span.start_line == 7
+    draws = [(r.span.start_line, r.message.split("`")[1]) for r in finding.related if "unseeded" in r.message]
+    assert draws == [(11, "random.random"), (12, "random.random"), (13, "random.random")]

@@ -5,9 +5,9 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.program import Blame
+from reprolint.analysis.program import Blame, DrawOutcome, Program
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import located_action
+from reprolint.checks.rng._common import draw_fields, located_action
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, has_statement, literal_seed, node_code
 from reprolint.fixes.seeding import seed_argument
 from reprolint.model import Applicability, Diagnostic, Related, Span
@@ -37,7 +37,9 @@ class ConditionalSeed(Rule):
     all). The finding is at the seeding call; the condition that skips it (the `if` line a
     reader looks for, e.g. simsiam's `if args.seed is not None:`) is its related
     location (JSON `related`, SARIF `relatedLocations`), and so is the definition of each
-    command-line option the condition reads (`add_argument("--seed", ...)`), with its default.
+    command-line option the condition reads (`add_argument("--seed", ...)`), with its default,
+    and the first three draws of the skipped libraries that a default run makes unseeded
+    (the draws RPL101 would report had the program no seeding call there).
 
     ## Why is this bad?
     The seed is only applied when someone remembers to pass it; the default run, the
@@ -115,6 +117,8 @@ class ConditionalSeed(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         found: dict[tuple[str, object], tuple[Blame, list[str]]] = {}
+        # the first draws each skipped seeding call leaves unseeded on a default run
+        unseeded: dict[tuple[str, object], dict[tuple[str, object], Related]] = {}
         for program in ctx.programs:
             by_default = {lib for o in program.seeds if o.default_path for lib in o.seed.libs}
             for outcome in program.seeds:
@@ -122,6 +126,11 @@ class ConditionalSeed(Rule):
                     continue
                 blame = outcome.blame
                 found.setdefault((blame.path, blame.span), (blame, []))[1].append(program.entry)
+                draws = unseeded.setdefault((blame.path, blame.span), {})
+                for draw in _draws_left_unseeded(program, set(outcome.seed.libs) - by_default):
+                    draws.setdefault((draw.path, draw.draw.span), Related(
+                        draw.path, draw.draw.span, "`{call}` {action} {rng}, unseeded on a default run".format(
+                            **draw_fields(draw.draw))))
         guards = _guards(ctx)
         # the seeding calls one condition skips are one cause: one finding at the first
         groups: dict[tuple[str, object], list[tuple[Blame, list[str]]]] = {}
@@ -136,6 +145,7 @@ class ConditionalSeed(Rule):
                 if guard is not blame.span else []
             related += [Related(path, b.span, f"`{b.call_text}` is skipped by the same condition") for b, _ in members[1:]]
             related += _options_read(ctx, entries, blame.options)
+            related += list(unseeded.get((path, blame.span), {}).values())[:_DRAWS_LISTED]
             fields = {"call": blame.call_text, "condition": blame.condition, "entry_points": entries, "related": related}
             if len(members) == 1:
                 yield self.report(path, blame.span, **fields)
@@ -146,6 +156,19 @@ class ConditionalSeed(Rule):
                 also=[[b.span.start_line, b.span.start_col, b.span.end_line, b.span.end_col] for b, _ in members[1:]],
                 **fields,
             )
+
+
+_DRAWS_LISTED = 3  # the first draws a skipped seeding call leaves unseeded, as related locations
+
+
+def _draws_left_unseeded(program: Program, libraries: set[str]) -> Iterator[DrawOutcome]:
+    """The draws of ``libraries`` (seeded only where a condition holds) that the program's
+    default run makes, in execution order, except those whose values do not last (weights a
+    checkpoint replaces) or that pick a seed (RPL103's)."""
+    for outcome in program.draws:
+        if outcome.library in libraries and outcome.on_default and not outcome.later_seed \
+                and not program.overwrites_init(outcome) and (outcome.path, outcome.draw.span) not in program.seed_draws:
+            yield outcome
 
 
 def _options_read(ctx: CheckContext, entries: list[str], options: tuple[str, ...]) -> list[Related]:
