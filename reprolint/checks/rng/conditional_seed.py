@@ -38,8 +38,8 @@ class ConditionalSeed(Rule):
     reader looks for, e.g. simsiam's `if args.seed is not None:`) is its related
     location (JSON `related`, SARIF `relatedLocations`), and so is the definition of each
     command-line option the condition reads (`add_argument("--seed", ...)`), with its default,
-    and the first three draws of the skipped libraries that a default run makes unseeded
-    (the draws RPL101 would report had the program no seeding call there).
+    and the draws of the skipped libraries that a default run makes unseeded, in the
+    order they run (the draws RPL101 would list had the program no seeding call there).
 
     ## Why is this bad?
     The seed is only applied when someone remembers to pass it; the default run, the
@@ -117,7 +117,7 @@ class ConditionalSeed(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         found: dict[tuple[str, object], tuple[Blame, list[str]]] = {}
-        # the first draws each skipped seeding call leaves unseeded on a default run
+        # the draws each skipped seeding call leaves unseeded on a default run
         unseeded: dict[tuple[str, object], dict[tuple[str, object], Related]] = {}
         for program in ctx.programs:
             by_default = {lib for o in program.seeds if o.default_path for lib in o.seed.libs}
@@ -145,7 +145,7 @@ class ConditionalSeed(Rule):
                 if guard is not blame.span else []
             related += [Related(path, b.span, f"`{b.call_text}` is skipped by the same condition") for b, _ in members[1:]]
             related += _options_read(ctx, entries, blame.options)
-            related += list(unseeded.get((path, blame.span), {}).values())[:_DRAWS_LISTED]
+            related += unseeded.get((path, blame.span), {}).values()
             fields = {"call": blame.call_text, "condition": blame.condition, "entry_points": entries, "related": related}
             if len(members) == 1:
                 yield self.report(path, blame.span, **fields)
@@ -156,9 +156,6 @@ class ConditionalSeed(Rule):
                 also=[[b.span.start_line, b.span.start_col, b.span.end_line, b.span.end_col] for b, _ in members[1:]],
                 **fields,
             )
-
-
-_DRAWS_LISTED = 3  # the first draws a skipped seeding call leaves unseeded, as related locations
 
 
 def _draws_left_unseeded(program: Program, libraries: set[str]) -> Iterator[DrawOutcome]:
