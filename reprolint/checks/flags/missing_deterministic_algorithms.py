@@ -23,9 +23,7 @@ class MissingDeterministicAlgorithms(Rule):
     entries: `index_add_`, `scatter_add_`, `gather` and `index_select` backward,
     `scaled_dot_product_attention` backward, `cumsum`, ...), with the same argument
     semantics (a visibly unique index, integer repeats, no gradient flowing, a buffer
-    input do not count), reached on the program's path in its own code. What the
-    program computes under `torch.no_grad()`/`inference_mode()` (samples it generates,
-    a validation pass between epochs) trains no weight and is no evidence. Ops that raise
+    input do not count), reached on the program's path in its own code. Ops that raise
     under deterministic mode are RPL202's, reported where they are (the flag alone
     would make the program fail there). The finding is
     one per program: it names the first such op and lists every one as a related

@@ -77,17 +77,9 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
             matches = _kernels_that_run(program, position, usage, version, cuda)
             raising = [m for m in matches if m.entry.kind == "raises"]
             flagged = [m for m in matches if m.entry.kind == "deterministic-with-flag"]
-            # a training program's work under `torch.no_grad()`/`inference_mode()` (samples
-            # generated or a validation pass between steps): no gradient flows and nothing
-            # computed there trains a weight, so a kernel deterministic mode would replace is
-            # no finding there (one without a deterministic implementation still raises
-            # once the mode is on: RPL202 stays). An evaluation program's result is that work.
-            inference = program.usage_steps[position].context.no_grad and program.is_training
-            if inference:
-                flagged = []
             key = (path, usage.span)
             kernels = flagged
-            if not cuda and not program.is_library and program.can_use_cuda and not inference:
+            if not cuda and not program.is_library and program.can_use_cuda:
                 # CUDA only when the user asks (`--cuda`): RPL301's evidence is what runs then
                 kernels = [
                     m for m in _kernels_that_run(program, position, usage, version, cuda=True)

@@ -33,10 +33,7 @@ class NondeterministicOp(Rule):
     In a CUDA training program the sites are reported once, by RPL301, which lists them
     as related locations; RPL201 reports a site on its own where no such program
     finding covers it: programs that do not train (a forward-only op), CPU entries of
-    the catalog, Lightning or Hugging Face trainers (RPL306), library code. A training
-    program's work under `torch.no_grad()`/`inference_mode()` (generated samples, a
-    validation pass) trains no weight: its sites are not reported (an evaluation
-    program's are: that work is its result).
+    the catalog, Lightning or Hugging Face trainers (RPL306), library code.
 
     The program is judged by the flag with its default options: a
     `torch.use_deterministic_algorithms(True)` anywhere on the path silences it
