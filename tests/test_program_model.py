@@ -301,7 +301,9 @@ def test_a_function_defined_inside_a_no_grad_function_runs_without_gradients() -
         "    opt.step()\n    print(evaluate(x))\n"
     )
     (program,) = [d for d in check_source(source, path="train.py") if d.code == "RPL301"]
-    assert [r.span.start_line for r in program.related] == [15]
+    # the op the training loop runs, then the call through which it runs it
+    assert [r.span.start_line for r in program.related] == [15, 20]
+    assert program.related[1].message.startswith("this call of `train_tile` leads to")
 
 
 def test_a_plain_helper_that_a_later_method_calls_runs_on_the_training_path(project) -> None:
@@ -323,7 +325,7 @@ def test_a_plain_helper_that_a_later_method_calls_runs_on_the_training_path(proj
     })
     diags = {d.code: d for d in check_paths([str(root)]).diagnostics if d.code in ("RPL201", "RPL301")}
     assert sorted(diags) == ["RPL301"]
-    assert [(Path(r.path).name, r.span.start_line) for r in diags["RPL301"].related] == [("ops.py", 4)]
+    assert [(Path(r.path).name, r.span.start_line) for r in diags["RPL301"].related] == [("ops.py", 4), ("model.py", 10)]
 
 
 def test_library_code_is_reported_per_site_only_in_modules_no_entry_point_imports(project) -> None:

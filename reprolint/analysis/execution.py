@@ -43,7 +43,9 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 from reprolint.analysis import dispatch
 from reprolint.analysis.condition_facts import DEFAULTS, SPREAD
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
-from reprolint.analysis.usage_events import Usage
+from reprolint.analysis.usage_events import OpCall, TfSetting, Usage
+
+_CHAINED_SITES = (OpCall, TfSetting)  # sites whose call chain per-site rules list
 
 if TYPE_CHECKING:
     from reprolint.analysis.project_index import ProgramIndex
@@ -156,6 +158,8 @@ class Execution:
     rebound: set[int] = field(default_factory=set)
     # the project calls (outermost first) that first led to each draw, by (file, span)
     draw_chains: dict[tuple[str, Any], tuple[At, ...]] = field(default_factory=dict)
+    # the same for each op call and framework setting (the per-site op rules' sites)
+    site_chains: dict[tuple[str, Any], tuple[At, ...]] = field(default_factory=dict)
 
 
 class _Function(NamedTuple):
@@ -578,8 +582,11 @@ class _Walker:
         for kind, event, extra in ops:
             if kind == _STEP:
                 steps.append(Step(event, path, outer, via, context))
-                if self.calls and type(event) is Draw:
-                    self.out.draw_chains.setdefault((path, event.span), tuple(self.calls))
+                if self.calls:
+                    if type(event) is Draw:
+                        self.out.draw_chains.setdefault((path, event.span), tuple(self.calls))
+                    elif type(event) in _CHAINED_SITES:
+                        self.out.site_chains.setdefault((path, event.span), tuple(self.calls))
             elif kind == _CALL:
                 file, qualname = extra
                 if file not in self.ran_modules:

@@ -188,6 +188,7 @@ class Program:
         self.modules: list[str] = execution.modules
         self.rebound = execution.rebound
         self._chains = execution.draw_chains
+        self._site_chains = execution.site_chains
         self.is_library = library
         # Option defaults of every module the program runs (the first module to define
         # a name wins): conditions are evaluated with these final values, wherever
@@ -497,6 +498,11 @@ class Program:
         updates = any(s.event.builds_optimizer for s in steps)  # type: ignore[union-attr]
         looped = any(s.event.in_loop for s in steps)  # type: ignore[union-attr]
         return not (updates and looped)
+
+    def site_chain(self, path: str, span: Any) -> tuple[At, ...]:
+        """The project calls (outermost first) through which the program first reached the
+        op call or framework setting at ``span`` of ``path``."""
+        return self._site_chains.get((path, span), ())
 
     @property
     def loads_checkpoint(self) -> bool:

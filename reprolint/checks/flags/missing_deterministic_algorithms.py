@@ -77,6 +77,9 @@ class MissingDeterministicAlgorithms(Rule):
     not set it itself, it is reported at the spawn, naming the parent's setting (no fix:
     the setting belongs inside the worker).
 
+    After the ops, the project calls through which the program reaches them are related
+    locations too (`y = blur(x)` in the entry point for an op in `aug.py`).
+
     ## Why is this bad?
     Without the flag torch runs these ops with kernels that accumulate with atomic adds
     (`index_add_`, scatter, gather and attention backward passes), so seeded runs still
@@ -228,9 +231,11 @@ class MissingDeterministicAlgorithms(Rule):
                 variant="set_only" if switch else None,
                 roles={p.entry: p.role.value for p in group}, entry_points=entries,
                 related=[
-                    Related(k.path, k.usage.span, f"`{call_text(k.usage)}` runs a kernel that is "
-                            f"nondeterministic on CUDA{' in its backward pass' if k.match.entry.backward_only else ''}")
-                    for k in ops
+                    *(Related(k.path, k.usage.span, f"`{call_text(k.usage)}` runs a kernel that is "
+                              f"nondeterministic on CUDA{' in its backward pass' if k.match.entry.backward_only else ''}")
+                      for k in ops),
+                    # then the project calls through which the program reaches them
+                    *{(r.path, r.span): r for k in ops for r in k.related}.values(),
                 ],
             )
         # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)

@@ -11,6 +11,7 @@ from reprolint.analysis.usage_events import OpCall, TfSetting
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext
+from reprolint.model import Related, Span
 
 _WithOptions = TypeVar("_WithOptions", OpCall, TfSetting)
 
@@ -27,6 +28,8 @@ class OpFinding:
     # a program that reaches the call turns deterministic mode on (where an op without a
     # deterministic kernel raises; RPL202 reports an exact one such as histc only there)
     under_flag: bool = False
+    # the project calls through which the first program that reaches it gets there
+    related: tuple[Related, ...] = ()
 
     def fields(self) -> dict[str, Any]:
         """The message fields shared by RPL201 and RPL202."""
@@ -86,9 +89,10 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                     if m.entry.kind == "deterministic-with-flag"
                 ]
             if kernels and not program.is_library:
-                evidence.setdefault(program.entry, []).append(
-                    OpFinding("RPL201", path, usage, kernels[0], short(version), "CUDA")
-                )
+                evidence.setdefault(program.entry, []).append(OpFinding(
+                    "RPL201", path, usage, kernels[0], short(version), "CUDA",
+                    related=chain_related(program, path, usage.span, f"the op `{call_text(usage)}`"),
+                ))
             if raising:
                 match = raising[0]
                 code = "RPL202"
@@ -97,7 +101,10 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 code = "RPL201"
             else:
                 continue
-            found = OpFinding(code, path, usage, match, short(version), _device(match))
+            found = OpFinding(
+                code, path, usage, match, short(version), _device(match),
+                related=chain_related(program, path, usage.span, f"the op `{call_text(usage)}`"),
+            )
             previous = best.get(key)
             if previous is None or (previous.code == "RPL201" and code == "RPL202"):
                 if previous is not None:
@@ -112,6 +119,16 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
     ctx.memo["torch_op_findings"] = out
     ctx.memo["torch_op_evidence"] = evidence
     return out
+
+
+def chain_related(program: Program, path: str, span: Span, what: str) -> tuple[Related, ...]:
+    """The project calls (outermost first) through which ``program`` first reaches the
+    site at ``span`` of ``path``, as related locations: a reader of the entry point sees
+    the call (`augment(images)`) whose body runs the op."""
+    return tuple(
+        Related(at.path, at.event.span, f"this call of `{at.event.text}` leads to {what} at {path}:{span.start_line}")
+        for at in program.site_chain(path, span)
+    )
 
 
 def _device(match: OpMatch) -> str:

@@ -108,6 +108,9 @@ class NondeterministicOp(Rule):
     sum; with a tensor of repeats (or before 2.1, when integer repeats were turned into
     one) it indexes with `index_select`, whose CUDA backward adds atomically.
 
+    The project calls through which a program first reaches the op (`y = blur(x)` in
+    the entry point for an op in `aug.py`) are its related locations, outermost first.
+
     ## Why is this bad?
     These ops accumulate with atomic adds (or write the same index from several
     threads), so the floating-point sums come out in a different order on each run:
@@ -204,5 +207,5 @@ class NondeterministicOp(Rule):
             conditions = " in its backward pass" if fields["backward"] else ""
             yield self.report(
                 found.path, found.usage.span, **fields, conditions=conditions,
-                entry_points=found.entry_points,
+                entry_points=found.entry_points, related=found.related,
             )

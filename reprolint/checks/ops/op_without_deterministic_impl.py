@@ -76,6 +76,9 @@ class OpWithoutDeterministicImpl(Rule):
     loss), a wrapper called with another mode than its parameter's default, and ops
     reached inside library code (a torchvision model's pooling) are not seen.
 
+    The project calls through which a program first reaches the op (`y = blur(x)` in
+    the entry point for an op in `aug.py`) are its related locations, outermost first.
+
     ## Why is this bad?
     Two runs of the same program differ, and the usual mitigation, deterministic mode,
     makes the program crash at this op (`RuntimeError: ... does not have a
@@ -192,5 +195,5 @@ class OpWithoutDeterministicImpl(Rule):
                 found.path, found.usage.span, **fields, variant="exact" if entry.exact_result else None,
                 conditions=" for its backward pass" if fields["backward"] else "",
                 alternative=entry.alternative or "run it on the CPU or patch it with `reprolint.runtime.patch()`",
-                entry_points=found.entry_points,
+                entry_points=found.entry_points, related=found.related,
             )

@@ -9,7 +9,7 @@ from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.catalog import ops as catalog_ops
 from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.ops._ops import with_option_defaults
+from reprolint.checks.ops._ops import chain_related, with_option_defaults
 from reprolint.model import Related
 
 _ENABLE = "`tf.config.experimental.enable_op_determinism()`"
@@ -101,6 +101,9 @@ class TfNondeterministicOp(Rule):
     pooling (cuDNN) are covered once per program by RPL304. Entries that depend on run-time facts
     (Keras `BatchNormalization` fine-tuned in inference mode, `IndexedSlices`
     gradients other than a lookup into a visible variable) are not reported.
+
+    The project calls through which a program first reaches the op or setting (`y = blur(x)` in
+    the entry point for an op in `aug.py`) are its related locations, outermost first.
 
     ## Why is this bad?
     These kernels use atomic accumulation or thread-order-dependent reductions on the
@@ -213,6 +216,7 @@ class TfNondeterministicOp(Rule):
                 yield self.report(
                     path, usage.span, variant="setting", call=usage.text, tf=phrase, why=why,
                     setting=usage.name, entry_points=program.entry_points, version=assumed.to_data(),
+                    related=chain_related(program, path, usage.span, f"`{usage.text}`"),
                 )
             for _, path, op_call in program.of(OpCall, default_only=False):
                 if not op_call.name.startswith(("tensorflow.", "keras.")) or (path, op_call.span) in seen:
@@ -258,7 +262,10 @@ class TfNondeterministicOp(Rule):
                     else:
                         first[3].append(Related(path, op_call.span, f"`{op_call.text}(...)` {_ONE_PER_PROGRAM[entry.id]}"))
                     continue
-                yield self.report(path, op_call.span, **fields)
+                yield self.report(
+                    path, op_call.span, **fields,
+                    related=chain_related(program, path, op_call.span, f"the op `{op_call.text}`"),
+                )
             for path, span, fields, related in per_program.values():
                 yield self.report(path, span, related=related, **fields)
 
