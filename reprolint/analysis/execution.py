@@ -45,7 +45,7 @@ from reprolint.analysis.condition_facts import DEFAULTS, SPREAD
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.usage_events import OpCall, TfSetting, Usage
 
-_CHAINED_SITES = (OpCall, TfSetting)  # sites whose call chain per-site rules list
+_CHAINED = (Draw, OpCall, TfSetting)  # steps whose call chain the rules list
 
 if TYPE_CHECKING:
     from reprolint.analysis.project_index import ProgramIndex
@@ -156,10 +156,9 @@ class Execution:
     # arguments after its body ran: the defaults of what the first call left out (its
     # DEFAULTS entry) do not surely hold in that body
     rebound: set[int] = field(default_factory=set)
-    # the project calls (outermost first) that first led to each draw, by (file, span)
-    draw_chains: dict[tuple[str, Any], tuple[At, ...]] = field(default_factory=dict)
-    # the same for each op call and framework setting (the per-site op rules' sites)
-    site_chains: dict[tuple[str, Any], tuple[At, ...]] = field(default_factory=dict)
+    # the project calls (outermost first) that first led to each draw, op call and
+    # framework setting, by (file, span)
+    call_chains: dict[tuple[str, Any], tuple[At, ...]] = field(default_factory=dict)
 
 
 class _Function(NamedTuple):
@@ -582,11 +581,8 @@ class _Walker:
         for kind, event, extra in ops:
             if kind == _STEP:
                 steps.append(Step(event, path, outer, via, context))
-                if self.calls:
-                    if type(event) is Draw:
-                        self.out.draw_chains.setdefault((path, event.span), tuple(self.calls))
-                    elif type(event) in _CHAINED_SITES:
-                        self.out.site_chains.setdefault((path, event.span), tuple(self.calls))
+                if self.calls and type(event) in _CHAINED:
+                    self.out.call_chains.setdefault((path, event.span), tuple(self.calls))
             elif kind == _CALL:
                 file, qualname = extra
                 if file not in self.ran_modules:

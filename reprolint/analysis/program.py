@@ -187,8 +187,7 @@ class Program:
         self.steps: list[Step] = execution.steps
         self.modules: list[str] = execution.modules
         self.rebound = execution.rebound
-        self._chains = execution.draw_chains
-        self._site_chains = execution.site_chains
+        self._chains = execution.call_chains
         self.is_library = library
         # Option defaults of every module the program runs (the first module to define
         # a name wins): conditions are evaluated with these final values, wherever
@@ -499,10 +498,10 @@ class Program:
         looped = any(s.event.in_loop for s in steps)  # type: ignore[union-attr]
         return not (updates and looped)
 
-    def site_chain(self, path: str, span: Any) -> tuple[At, ...]:
+    def call_chain(self, path: str, span: Any) -> tuple[At, ...]:
         """The project calls (outermost first) through which the program first reached the
-        op call or framework setting at ``span`` of ``path``."""
-        return self._site_chains.get((path, span), ())
+        draw, op call or framework setting at ``span`` of ``path``."""
+        return self._chains.get((path, span), ())
 
     @property
     def loads_checkpoint(self) -> bool:

@@ -19,7 +19,7 @@ from reprolint.analysis.context import CheckContext
 from reprolint.analysis.program import Role
 from reprolint.analysis.usage_events import Usage
 
-__all__ = ["EVALUATES", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run"]
+__all__ = ["EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run"]
 
 TRAINS = "trains"  # a training program (or library code) runs it on its default path
 EVALUATES = "evaluates"  # only evaluation, demo or test programs run it
@@ -35,9 +35,12 @@ class SiteRun:
     entries: tuple[str, ...] = ()
 
 
+LIBRARY_CODE = SiteRun(UNREACHED)  # a site no program runs: how `sites_run` reads it
+
+
 def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], SiteRun]:
     """(path, span) of each ``kind`` site that some program reaches -> how they run it
-    (a site no program reaches is absent: read it as ``UNREACHED``). Test programs count
+    (a site no program reaches is absent: read it as ``LIBRARY_CODE``). Test programs count
     only with ``include-tests``. Memoised per check."""
     key = f"site_runs:{kind.__name__}"
     found = ctx.memo.get(key)

@@ -16,7 +16,7 @@ their cells).
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
 
 import libcst as cst
 
@@ -68,6 +68,7 @@ __all__ = [
     "parse_statements",
     "replace_nodes",
     "rewrite",
+    "rewrite_each",
     "set_argument",
     "set_assignment_value",
     "top_level_bindings",
@@ -85,15 +86,23 @@ def rewrite(
     also: tuple[Span, ...] = (),
 ) -> cst.Module:
     """``module`` with the node of ``kinds`` at ``span`` replaced by ``change(node)``, and
-    likewise the nodes at ``also`` (one finding's other sites: they are all located in
-    the original module first, so one change cannot move another's span).
+    likewise the nodes at ``also`` (one finding's other sites).
 
     Raises LookupError when no such node is there (the source moved since the span
     was computed). ``kinds`` defaults to calls.
     """
     kinds = kinds if kinds is not None else (cst.Call,)
+    return rewrite_each(module, [(at, kinds, change) for at in (span, *also)])
+
+
+def rewrite_each(
+    module: cst.Module, sites: Iterable[tuple[Span, tuple[type, ...], Callable[[cst.CSTNode], cst.CSTNode]]],
+) -> cst.Module:
+    """``module`` with the node of each site's kinds at its span replaced by the site's
+    change: every node is located in the original module first, so one change cannot
+    move another's span. Raises LookupError when a site's node is not there."""
     replacements: dict[int, Callable[[cst.CSTNode], cst.CSTNode]] = {}
-    for at in (span, *also):
+    for at, kinds, change in sites:
         located = find_node(module, at, kinds) or find_node(module, at, kinds, exact=False)
         if located is None:
             raise LookupError(f"no {'/'.join(k.__name__ for k in kinds)} at {at}")

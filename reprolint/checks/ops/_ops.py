@@ -88,11 +88,14 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                     m for m in _kernels_that_run(program, position, usage, version, cuda=True)
                     if m.entry.kind == "deterministic-with-flag"
                 ]
-            if kernels and not program.is_library:
-                evidence.setdefault(program.entry, []).append(OpFinding(
-                    "RPL201", path, usage, kernels[0], short(version), "CUDA",
-                    related=chain_related(program, path, usage.span, f"the op `{call_text(usage)}`"),
-                ))
+            is_evidence = bool(kernels) and not program.is_library
+            if not (is_evidence or raising or (flagged and not deterministic)):
+                continue
+            chain = chain_related(program, path, usage.span, f"the op `{call_text(usage)}`")
+            if is_evidence:
+                evidence.setdefault(program.entry, []).append(
+                    OpFinding("RPL201", path, usage, kernels[0], short(version), "CUDA", related=chain)
+                )
             if raising:
                 match = raising[0]
                 code = "RPL202"
@@ -101,12 +104,9 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 code = "RPL201"
             else:
                 continue
-            found = OpFinding(
-                code, path, usage, match, short(version), _device(match),
-                related=chain_related(program, path, usage.span, f"the op `{call_text(usage)}`"),
-            )
             previous = best.get(key)
             if previous is None or (previous.code == "RPL201" and code == "RPL202"):
+                found = OpFinding(code, path, usage, match, short(version), _device(match), related=chain)
                 if previous is not None:
                     found.entry_points.extend(previous.entry_points)
                 best[key] = found
@@ -127,7 +127,7 @@ def chain_related(program: Program, path: str, span: Span, what: str) -> tuple[R
     the call (`augment(images)`) whose body runs the op."""
     return tuple(
         Related(at.path, at.event.span, f"this call of `{at.event.text}` leads to {what} at {path}:{span.start_line}")
-        for at in program.site_chain(path, span)
+        for at in program.call_chain(path, span)
     )
 
 

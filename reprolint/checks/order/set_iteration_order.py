@@ -5,13 +5,11 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.site_runs import SKIPPED, UNREACHED, SiteRun, sites_run
+from reprolint.analysis.site_runs import LIBRARY_CODE, SKIPPED, sites_run
 from reprolint.analysis.usage_events import SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
 from reprolint.model import Applicability, Diagnostic, Related, Span
-
-_LIBRARY = SiteRun(UNREACHED)  # a site no program runs: library code, reported
 
 
 class SetIterationOrder(Rule):
@@ -156,7 +154,7 @@ class SetIterationOrder(Rule):
             groups: dict[Any, list[Any]] = {}
             for finding in facts.findings:
                 if finding.code == self.code:
-                    if runs.get((path, finding.span), _LIBRARY).how == SKIPPED:
+                    if runs.get((path, finding.span), LIBRARY_CODE).how == SKIPPED:
                         continue  # the programs that reach it skip it with the default options
                     key = finding.data.get("of")
                     groups.setdefault(key if key is not None else id(finding), []).append(finding)
@@ -164,7 +162,7 @@ class SetIterationOrder(Rule):
                 members.sort(key=lambda f: (f.span.start_line, f.span.start_col))
                 first, rest = members[0], members[1:]
                 data = {k: v for k, v in first.data.items() if k != "of"}
-                entries = list(dict.fromkeys(e for f in members for e in runs.get((path, f.span), _LIBRARY).entries))
+                entries = list(dict.fromkeys(e for f in members for e in runs.get((path, f.span), LIBRARY_CODE).entries))
                 if not rest:
                     yield self.report(path, first.span, entry_points=entries, **data)
                     continue
@@ -193,9 +191,8 @@ def _plan_set_order(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     if located is None:
         return None
     node = located.node
-    change = _sorted_change(node, variant)
-    if change is None:
-        return None
+    if _sorted_change(node, variant) is None:
+        return None  # `zip(s, t)`: which argument is the set is not known
     deduplicated = _set_of_a_list(module, node)
     if deduplicated is not None:
         # The elements came from a list: keep its first-seen order instead of sorting.
@@ -216,23 +213,22 @@ def _plan_set_order(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
             lambda m: fixes.rewrite(m, d.span, first_seen, (type(node),)),
         )
     # the other uses of the same named set (one finding): each is sorted the same way
-    sites = [(d.span, variant, type(node)), *(
-        (Span(*at[:4]), at[4], cst.Call if at[4] is None else cst.Name) for at in data_field(d, "also") or ())]
-
-    def sort_all(m: cst.Module) -> cst.Module:
-        replacements: dict[int, Any] = {}
-        for span, kind_variant, kind in sites:
-            found = fixes.find_node(m, span, (kind,))
-            if found is None:
-                raise LookupError(f"no order-taking use of the set at {span}")
-            site_change = _sorted_change(found.node, kind_variant)
-            if site_change is not None:  # `zip(s, t)` is left to its author
-                replacements[id(found.node)] = site_change
-        return fixes.replace_nodes(m, replacements)
-
+    sites = [(d.span, (type(node),), _sort_site(variant)), *(
+        (Span(*at[:4]), (cst.Call if at[4] is None else cst.Name,), _sort_site(at[4]))
+        for at in data_field(d, "also") or ())]
     return FixAction(
-        d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the set in `sorted(...)`", sort_all,
+        d.path, ("sorted", d.span), planner.applicability(d.code), "Wrap the set in `sorted(...)`",
+        lambda m: fixes.rewrite_each(m, sites),
     )
+
+
+def _sort_site(variant: Optional[str]) -> Any:
+    """The change that sorts one use of a set (a use of a kind no fix handles, such as
+    `zip(s, t)`, is left as it is)."""
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        sort = _sorted_change(node, variant)
+        return sort(node) if sort is not None else node
+    return change
 
 
 def _sorted_change(node: cst.CSTNode, variant: Optional[str]) -> Optional[Any]:

@@ -4,7 +4,7 @@ from typing import Iterator, Optional
 
 from reprolint import fixes
 from reprolint.analysis.program import Role
-from reprolint.analysis.site_runs import EVALUATES, SKIPPED, UNREACHED, SiteRun, sites_run
+from reprolint.analysis.site_runs import EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, sites_run
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
@@ -189,7 +189,7 @@ class UnsortedDirectoryListing(Rule):
                 if finding.code != self.code or finding.span in seen:
                     continue
                 seen.add(finding.span)
-                run = runs.get((path, finding.span), SiteRun(UNREACHED))
+                run = runs.get((path, finding.span), LIBRARY_CODE)
                 how = run.how
                 if how == SKIPPED:
                     continue

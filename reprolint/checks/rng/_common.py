@@ -11,7 +11,7 @@ from reprolint.fixes.planning import FixAction
 if TYPE_CHECKING:
     import libcst as cst
 
-    from reprolint.analysis.program import Program
+    from reprolint.analysis.program import DrawOutcome, Program
     from reprolint.checks.base import CheckContext
     from reprolint.fixes.planning import FixPlanner
     from reprolint.model import Applicability, Diagnostic
@@ -92,6 +92,19 @@ def located_action(
         return m if found is None else change(m, found)
 
     return FixAction(d.path, key, level or planner.applicability(d.code), title, apply)
+
+
+def lasting_draws(program: "Program") -> Iterator["DrawOutcome"]:
+    """The global-RNG draws of ``program``'s default run whose values stay, in execution
+    order: not weights a checkpoint load replaces (nor dropout in a model put in eval
+    mode), not a draw that picks a seed (RPL103 reports a seed drawn at random), and not
+    a draw only on branches the default options skip (seeding rules keep default-run
+    semantics). RPL101 reports the unseeded ones; RPL104 lists those a skipped seeding
+    call leaves unseeded."""
+    for outcome in program.draws:
+        if outcome.on_default and not program.overwrites_init(outcome) \
+                and (outcome.path, outcome.draw.span) not in program.seed_draws:
+            yield outcome
 
 
 def rpl101_reports(ctx: "CheckContext", program: "Program", library: str) -> bool:

@@ -7,7 +7,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.program import Blame, DrawOutcome, Program
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import draw_fields, located_action
+from reprolint.checks.rng._common import draw_fields, lasting_draws, located_action
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, has_statement, literal_seed, node_code
 from reprolint.fixes.seeding import seed_argument
 from reprolint.model import Applicability, Diagnostic, Related, Span
@@ -159,13 +159,10 @@ class ConditionalSeed(Rule):
 
 
 def _draws_left_unseeded(program: Program, libraries: set[str]) -> Iterator[DrawOutcome]:
-    """The draws of ``libraries`` (seeded only where a condition holds) that the program's
-    default run makes, in execution order, except those whose values do not last (weights a
-    checkpoint replaces) or that pick a seed (RPL103's)."""
-    for outcome in program.draws:
-        if outcome.library in libraries and outcome.on_default and not outcome.later_seed \
-                and not program.overwrites_init(outcome) and (outcome.path, outcome.draw.span) not in program.seed_draws:
-            yield outcome
+    """The lasting draws of ``libraries`` (seeded only where a condition holds) that the
+    program's default run makes, in execution order (those before the first seeding call
+    are RPL101's, seeded too late)."""
+    return (o for o in lasting_draws(program) if o.library in libraries and not o.later_seed)
 
 
 def _options_read(ctx: CheckContext, entries: list[str], options: tuple[str, ...]) -> list[Related]:

@@ -8,7 +8,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.program import DrawOutcome
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.rng._common import draw_fields, entry_list, library_list, located_action, roles
+from reprolint.checks.rng._common import draw_fields, entry_list, lasting_draws, library_list, located_action, roles
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, together
 from reprolint.fixes.seeding import entry_action, partial_action, reported_programs
 from reprolint.model import Applicability, Diagnostic, Related, Severity, Span
@@ -219,11 +219,9 @@ class UnseededGlobalRng(Rule):
             if not program.checks_randomness:
                 continue
             mine: dict[tuple[Any, ...], list[DrawOutcome]] = {}
-            for outcome in program.draws:
-                if outcome.seeded_before or program.overwrites_init(outcome):
+            for outcome in lasting_draws(program):
+                if outcome.seeded_before:
                     continue
-                if (outcome.path, outcome.draw.span) in program.seed_draws:
-                    continue  # the draw picks a seed: RPL103 reports a seed drawn at random
                 seed = outcome.later_seed
                 reason: Optional[tuple[Any, ...]] = (seed.path, seed.event.span) if seed is not None else None
                 if outcome.graph is not None:
@@ -236,12 +234,8 @@ class UnseededGlobalRng(Rule):
                 if not outcomes:
                     continue
                 # at the first draw the default run makes, with the other draws that run
-                # as it does; draws only on branches the default options skip are not
-                # the default run's (seeding rules keep default-run semantics)
-                first = next((o for o in outcomes if o.on_default), None)
-                if first is None:
-                    continue
-                outcomes = [first, *(o for o in outcomes if o is not first and o.on_default)]
+                # as it does (lasting_draws: only the default run's)
+                first = outcomes[0]
                 key = (first.path, first.draw.span, library, reason)
                 cause = causes.get(key)
                 if cause is None:

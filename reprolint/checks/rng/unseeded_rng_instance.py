@@ -5,7 +5,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.site_runs import SKIPPED, sites_run
+from reprolint.analysis.site_runs import LIBRARY_CODE, SKIPPED, sites_run
 from reprolint.analysis.usage_events import EnvironmentDraw
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import module_seeds, none_default_flag
@@ -202,14 +202,13 @@ class UnseededRngInstance(Rule):
                     continue
                 variant = str(finding.data.get("variant", ""))
                 entries: tuple[str, ...] = ()  # the programs that run an environment's site
-                if variant.startswith("env-") and not _environment_unseeded(ctx, path, variant == "env-space"):
-                    continue
                 if variant.startswith("env-"):
-                    run = environment_runs.get((path, finding.span))
-                    if (run is not None and run.how == SKIPPED) or finding.data["call"] in reported:
-                        continue  # skipped by every program that reaches it; or said once
+                    run = environment_runs.get((path, finding.span), LIBRARY_CODE)
+                    if run.how == SKIPPED or finding.data["call"] in reported \
+                            or not _environment_unseeded(ctx, path, variant == "env-space"):
+                        continue  # skipped by every program that reaches it, said once, or seeded
                     reported.add(str(finding.data["call"]))  # the first reset per environment
-                    entries = run.entries if run is not None else ()
+                    entries = run.entries
                 if variant == "env-reset" and (old := _old_gym(ctx, path)) is not None:
                     version, declared = old
                     yield self.report(path, finding.span, entry_points=entries, **{
