@@ -70,3 +70,20 @@ def test_the_draws_a_skipped_seed_leaves_unseeded_are_related(tmp_path: Path) ->
     assert finding.span.start_line == 7
     draws = [(r.span.start_line, r.message.split("`")[1]) for r in finding.related if "unseeded" in r.message]
     assert draws == [(line, "random.random") for line in range(11, 16)]
+
+
+def test_a_group_lists_the_draws_each_skipped_call_leaves_unseeded(tmp_path: Path) -> None:
+    # one condition skips two seeding calls of different libraries: one finding, whose
+    # related draws are those of both libraries
+    (tmp_path / "train.py").write_text(
+        "import random\n\nimport torch\n\n"
+        "SEED = None\n"
+        "if SEED is not None:\n"
+        "    random.seed(SEED)\n"
+        "    torch.manual_seed(SEED)\n"
+        "a = random.random()\n"
+        "b = torch.randn(2)\n"
+    )
+    [finding] = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL104"]
+    draws = [(r.span.start_line, r.message.split("`")[1]) for r in finding.related if "unseeded" in r.message]
+    assert draws == [(9, "random.random"), (10, "torch.randn")]

@@ -145,7 +145,12 @@ class ConditionalSeed(Rule):
                 if guard is not blame.span else []
             related += [Related(path, b.span, f"`{b.call_text}` is skipped by the same condition") for b, _ in members[1:]]
             related += _options_read(ctx, entries, blame.options)
-            related += unseeded.get((path, blame.span), {}).values()
+            # the draws that any of the skipped calls leaves unseeded, each once
+            draws: dict[tuple[str, object], Related] = {}
+            for b, _ in members:
+                for at, draw in unseeded.get((path, b.span), {}).items():
+                    draws.setdefault(at, draw)
+            related += draws.values()
             fields = {"call": blame.call_text, "condition": blame.condition, "entry_points": entries, "related": related}
             if len(members) == 1:
                 yield self.report(path, blame.span, **fields)
