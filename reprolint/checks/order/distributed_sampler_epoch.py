@@ -8,7 +8,6 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import DistributedWrapper, RankSeed, SamplerBuilt, SetEpochCall
-from reprolint.analysis.execution import Step
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code
 from reprolint.model import Applicability, Diagnostic
@@ -25,11 +24,11 @@ class DistributedSamplerEpoch(Rule):
     - a `DistributedSampler(...)` (shuffling, the default) in a program with no
       `.set_epoch(<epoch>)` call that runs whenever the sampler is built: inside a loop,
       or in a function the epoch loop calls (`train_one_epoch(..., epoch)`), with a
-      varying argument (a constant does not count), guarded by no condition the sampler
-      is not guarded by (`if args.distributed:` around both counts, and so does a test of
-      the sampler itself such as `isinstance(loader.sampler, DistributedSampler)`; a
-      sampler built on every run whose `set_epoch` runs only `if args.distributed:` is
-      reported).
+      varying argument (a constant does not count). A `set_epoch` behind a condition
+      counts too (`if args.distributed:`, whether or not it also guards the sampler): the
+      runs configured to take that branch advance the sampler, and a run that skips it
+      repeats one order every epoch, the same order on every run, so nothing differs
+      between two runs of one command.
       Programs trained by Lightning's or Hugging Face's `Trainer` are skipped: they call
       `set_epoch` themselves. Reported at the sampler;
     - a `DistributedSampler(..., seed=...)` whose seed depends on the rank (`rank`,
@@ -89,7 +88,7 @@ class DistributedSamplerEpoch(Rule):
     """
 
     code = "RPL404"
-    message = "`{call}(...)` is used across epochs without `set_epoch(epoch)` in the epoch loop{guarded}, so every epoch shuffles the same way"
+    message = "`{call}(...)` is used across epochs without `set_epoch(epoch)` in the epoch loop, so every epoch shuffles the same way"
     messages = {
         "rank-sampler": "`{call}(...)` is seeded differently on each rank, so the ranks' shards overlap and miss samples; use the same seed on every rank",
         "rank-seed": "`{call}(...)` seeds each rank differently before the model is built, and nothing broadcasts rank 0's weights, so the replicas start from different weights",
@@ -153,18 +152,9 @@ class DistributedSamplerEpoch(Rule):
                     yield self.report(
                         path, usage.span, variant="rank-sampler", call=usage.text, entry_points=program.entry_points,
                     )
-                elif usage.shuffle is not False and not program.framework_trainer and not any(
-                    _runs_with(step, program.usage_steps[position]) for step in epoch_calls
-                ):
+                elif usage.shuffle is not False and not program.framework_trainer and not epoch_calls:
                     seen.add((path, usage.span))
-                    extra = sorted({
-                        text if polarity else f"not ({text})" for step in epoch_calls
-                        for text, polarity in _conditions(step) - _conditions(program.usage_steps[position])
-                    })
-                    guarded = f" on every run (it is called only when `{extra[0]}`)" if extra else ""
-                    yield self.report(
-                        path, usage.span, call=usage.text, guarded=guarded, entry_points=program.entry_points,
-                    )
+                    yield self.report(path, usage.span, call=usage.text, entry_points=program.entry_points)
             if program.has(DistributedWrapper, default_only=False) or program.framework_trainer or program.program is None:
                 continue
             builds_model = any(o.draw.kind == "init" and o.draw.library == "torch" for o in program.program.draws)
@@ -178,23 +168,6 @@ class DistributedSamplerEpoch(Rule):
                     continue  # `def random_seed(seed, rank=0)` called without a rank
                 seen.add((path, rank_seed.span))
                 yield self.report(path, rank_seed.span, variant="rank-seed", call=rank_seed.text, entry_points=program.entry_points)
-
-
-def _conditions(step: Step) -> set[tuple[str, bool]]:
-    """The conditions on the way to a step, less those that test the sampler itself
-    (`isinstance(loader.sampler, DistributedSampler)`, `if sampler is not None:`, a
-    `hasattr(..., "set_epoch")`): they hold wherever the sampler is built."""
-    return {
-        (guard.cond.text, guard.cond.polarity) for guard in step.conds
-        if "sampler" not in guard.cond.text.lower() and "set_epoch" not in guard.cond.text
-    }
-
-
-def _runs_with(epoch_call: Step, sampler: Step) -> bool:
-    """The ``set_epoch`` call runs whenever the sampler is built: every condition on its
-    way also guards the sampler (``if args.distributed:`` around both counts; a sampler
-    built always but advanced only ``if args.distributed:`` does not)."""
-    return _conditions(epoch_call) <= _conditions(sampler)
 
 
 # ----------------------------------------------------------------------------- fix
