@@ -344,7 +344,20 @@ def to_cells(d: Diagnostic, cell_maps: Mapping[str, CellMap]) -> Diagnostic:
 
         rule = get_rule(d.code)
         message = rule.render(data) if rule is not None else message
-    return replace(d, related=related, data=data, message=message)
+    return replace(d, related=related, data=data, message=places_in_cells(message, cell_maps))
+
+
+def places_in_cells(text: str, cell_maps: Mapping[str, CellMap]) -> str:
+    """``text`` with every ``path:line`` of a notebook it names (a call chain's "leads to
+    the draw ... at nb.ipynb:87", an op's evidence) in cell coordinates,
+    ``nb.ipynb:cell 3:80``: the line of the concatenated program means nothing to a
+    reader of the notebook."""
+    for path in cell_maps:
+        if f"{path}:" not in text:
+            continue
+        pattern = re.compile(r"(?<![\w./-])" + re.escape(path) + r":(\d+)(?![\d:])")
+        text = pattern.sub(lambda m: _place(path, int(m.group(1)), cell_maps), text)
+    return text
 
 
 def _place(path: str, line: int, cell_maps: Mapping[str, CellMap]) -> str:
@@ -356,10 +369,11 @@ def _place(path: str, line: int, cell_maps: Mapping[str, CellMap]) -> str:
 
 
 def _related_in_cells(r: Related, cell_maps: Mapping[str, CellMap]) -> Related:
+    message = places_in_cells(r.message, cell_maps)
     if r.path not in cell_maps or r.cell is not None:
-        return r
+        return r if message == r.message else Related(r.path, r.span, message, r.cell)
     cell, span = _map_span(r.span, cell_maps[r.path])
-    return Related(r.path, span, r.message, cell)
+    return Related(r.path, span, message, cell)
 
 
 def analyse_notebook(path: str, data: bytes) -> "FileAnalysis":

@@ -116,6 +116,21 @@ def test_related_locations_and_the_late_seed_are_given_in_cells(cli, project) ->
     assert "(train.py:3; entry point: train.py)" in item["message"]
 
 
+def test_places_named_in_related_messages_are_given_in_cells(cli, project) -> None:
+    # the call chain's note names the draw's place: cell 1 line 4, not program line 4 + 0
+    text = notebook(
+        code("import torch\n"),
+        code("def build():\n", "    net = torch.nn.Linear(4, 2)\n", "    return net\n"),
+        code("# train\n", "model = build()\n", "torch.save(model.state_dict(), 'm.pt')\n"),
+    )
+    root = project({"nb.ipynb": text})
+    [item] = json.loads(cli("check", "--output-format", "json", "nb.ipynb", cwd=root).out)
+    assert (item["code"], item["cell"], item["line"]) == ("RPL101", 2, 2)
+    notes = [r["message"] for r in item["related"]]
+    assert "this call of `build` leads to the draw `torch.nn.Linear` at nb.ipynb:cell 2:2" in notes
+    assert not any("nb.ipynb:5" in n for n in notes)  # program line 5 is cell 2 line 2
+
+
 def test_top_level_draws_that_feed_nothing_are_not_reported(cli, project) -> None:
     # fchollet-style illustrations: random arrays shown, a toy NumPy RNN, a random baseline
     shows = notebook(
