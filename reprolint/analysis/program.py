@@ -239,6 +239,10 @@ class Program:
         graph_at: list[At] = []  # where each of those blocks starts
         # draws in a new graph while TF was seeded outside it: (that seed, the block)
         in_graph: dict[tuple[str, Any], tuple[At, At]] = {}
+        # TF draws of each open graph built before it was seeded, and that late seed (the
+        # graph's seed goes when the block ends, but it is the seed the draw missed)
+        unseeded_in_graph: list[list[tuple[str, Any]]] = []
+        late_in_graph: dict[tuple[str, Any], At] = {}
         on_default: set[tuple[str, Any]] = set()
         surely: set[tuple[str, Any]] = set()  # on the default run however a dispatch picks
         maybe: dict[tuple[str, Any], str] = {}  # only where a dispatch no default decides picks it
@@ -248,8 +252,10 @@ class Program:
                 if event.begin:
                     graphs.append(seeded.pop("tensorflow", None))
                     graph_at.append(At(step.path, event))
+                    unseeded_in_graph.append([])
                 elif graphs:
                     graph_at.pop()
+                    unseeded_in_graph.pop()
                     outer = graphs.pop()
                     if outer is not None:
                         seeded["tensorflow"] = outer
@@ -263,6 +269,9 @@ class Program:
                 self.seeds.append(SeedOutcome(event, step.path, *self._seed_blame(step), step.via))
                 for lib in event.libs:
                     seeded.setdefault(lib, At(step.path, event))
+                if "tensorflow" in event.libs and unseeded_in_graph:
+                    for key in unseeded_in_graph[-1]:
+                        late_in_graph.setdefault(key, At(step.path, event))
             elif isinstance(event, Draw):
                 key = (step.path, event.span)
                 if event.library in _WORKER_RESEEDED and (
@@ -283,8 +292,10 @@ class Program:
                 previous = status.get(key)
                 if previous is None or previous[2]:
                     status[key] = (step.path, event, event.library in seeded)
-                    if event.library == "tensorflow" and graphs and graphs[-1] is not None and "tensorflow" not in seeded:
-                        in_graph[key] = (graphs[-1], graph_at[-1])
+                    if event.library == "tensorflow" and graphs and "tensorflow" not in seeded:
+                        unseeded_in_graph[-1].append(key)
+                        if graphs[-1] is not None:
+                            in_graph[key] = (graphs[-1], graph_at[-1])
             elif isinstance(event, Call):
                 resolved = model.index.resolve_call(step.path, event.target)
                 libs = model.function_seeds(*resolved) if resolved is not None else frozenset()
@@ -297,6 +308,8 @@ class Program:
                 # Workers start when the loader is iterated: torch's seed anywhere in
                 # the program reaches them.
                 seeded_before, needs, worker = "torch" in seeded, "torch", True
+            elif key in late_in_graph and not seeded_before:
+                later = late_in_graph[key]  # its own graph was seeded, after the draw
             elif key in in_graph and not seeded_before:
                 graph = in_graph[key]  # seeded before, but on the graph the block left: not a late seed
             elif not seeded_before:

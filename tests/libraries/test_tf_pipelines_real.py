@@ -118,3 +118,50 @@ def test_image_generator_flow_with_seed_ignores_numpys_seed() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result == {"seeded_arg_same": True, "numpy_seed_same": True, "numpy_seed_differs": True}
+
+
+SEED_AT_BUILD = """
+import json, os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+
+tf1 = tf.compat.v1
+tf1.disable_eager_execution()
+seed_first = sys.argv[1] == "before"
+with tf.Graph().as_default():
+    if seed_first:
+        tf1.set_random_seed(666)
+    (value,) = tf1.train.slice_input_producer([tf.range(50)], num_epochs=1, shuffle=True)
+    if not seed_first:
+        tf1.set_random_seed(666)
+    out = []
+    with tf1.Session() as session:
+        session.run([tf1.global_variables_initializer(), tf1.local_variables_initializer()])
+        coordinator = tf1.train.Coordinator()
+        runners = tf1.train.start_queue_runners(session, coordinator)
+        try:
+            while True:
+                out.append(int(session.run(value)))
+        except tf.errors.OutOfRangeError:
+            pass
+        coordinator.request_stop()
+        coordinator.join(runners)
+print(json.dumps(out))
+"""
+
+
+def _queue_order(when: str) -> list[int]:
+    done = subprocess.run([sys.executable, "-c", SEED_AT_BUILD, when], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_graph_mode_queue_takes_the_graph_seed_when_it_is_built() -> None:
+    # rules/rng.toml: the TF1 input producers are not deferred draws. Seeded before the
+    # queue is built, two processes read one order; seeded after it (still before the
+    # session runs), the order is drawn unseeded: measured 3 orders in 3 processes.
+    pytest.importorskip("tensorflow")
+    before = [_queue_order("before") for _ in range(2)]
+    assert before[0] == before[1] and sorted(before[0]) == list(range(50))
+    after = [_queue_order("after") for _ in range(3)]
+    assert len({tuple(order) for order in after}) > 1, "seeding after the queue was built fixed its order"

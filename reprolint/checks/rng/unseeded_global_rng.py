@@ -295,7 +295,9 @@ class UnseededGlobalRng(Rule):
                          Related(seed_path, seed.span, f"`{seed.text}` seeds the graph that was the default before"),
                          *related],
             )
-        if cause.seeder is not None and outcome.graph is None:
+        # "seeds X, not Y" only where Y is not among what it seeds (a seed the draw's own
+        # scope lost, such as another graph's, is said above or not at all)
+        if cause.seeder is not None and outcome.graph is None and outcome.library not in cause.seeder[1]:
             first_seed, seeded_libs = cause.seeder
             seed = first_seed.seed
             libs = library_list(seeded_libs)
