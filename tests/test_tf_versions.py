@@ -112,7 +112,19 @@ def test_tf1_api_in_a_notebook_names_the_notebook_not_a_line_of_its_joined_cells
 def test_a_range_open_to_tf1_and_tf2_is_narrowed_by_the_tf1_api(cli, tmp_path: Path) -> None:
     project = write(tmp_path, {"requirements.txt": "tensorflow>=1.12\n", "train.py": TF1_CONV, ".git/HEAD": ""})
     item = rpl204(cli, project)
-    assert "TensorFlow 1.15, declared as `tensorflow>=1.12` in requirements.txt, narrowed to 1.x" in item["message"]
+    # the range admits 1.12 and 1.13, which have no switch: the release is not claimed,
+    # and the switch is said to come with 1.14
+    assert "TensorFlow 1.x, declared as `tensorflow>=1.12` in requirements.txt, narrowed to 1.x" in item["message"]
+    assert "`TF_CUDNN_DETERMINISTIC=1` (cuDNN convolutions and pooling only; TF 1.14 on, no switch before)" in item["message"]
+
+
+def test_tf1_known_only_from_its_api_claims_the_switch_only_from_1_14(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {"train.py": TF1_CONV, ".git/HEAD": ""})
+    item = rpl204(cli, project)
+    assert item["message"].endswith(
+        "it is deterministic only with `TF_CUDNN_DETERMINISTIC=1` (cuDNN convolutions and pooling only; "
+        "TF 1.14 on, no switch before), which this program never turns on"
+    )
 
 
 def test_tf1_convolutions_are_one_finding_per_program_with_the_others_related(cli, tmp_path: Path) -> None:
@@ -135,6 +147,11 @@ def test_nothing_declared_and_no_tf1_api_is_the_default_version(cli, tmp_path: P
     assert source in ("installed", "the newest catalogued, nothing declared")
     if source != "installed":
         assert "(TensorFlow 2.x, the newest catalogued, nothing declared)" in item["message"]
+        # a TensorFlow 2 of unknown release may be 2.1-2.7: both switches are named
+        assert item["message"].endswith(
+            "call `tf.config.experimental.enable_op_determinism()` at its start "
+            "(TF 2.8 on; on 2.1-2.7 set `TF_DETERMINISTIC_OPS=1` instead)"
+        )
     assert "call `tf.config.experimental.enable_op_determinism()` at its start" in item["message"]
 
 
@@ -211,7 +228,17 @@ def test_rpl204_under_tf_2_12_names_enable_op_determinism(cli, tmp_path: Path) -
     project = write(tmp_path, {"requirements.txt": "tensorflow==2.12.0\n", "train.py": train, ".git/HEAD": ""})
     out = cli("check", "--no-cache", "--select", "RPL204", str(project)).out
     assert "in TensorFlow 2.12, declared as `tensorflow==2.12.0` in requirements.txt: it is deterministic only with " \
-        "`tf.config.experimental.enable_op_determinism()`" in out
+        "`tf.config.experimental.enable_op_determinism()`, which" in out  # a known release: no range
+
+
+def test_rpl204_under_an_unknown_tf2_names_both_switches(cli, tmp_path: Path) -> None:
+    train = KERAS + "s = tf.math.unsorted_segment_sum(x, ids, 3)\n"
+    project = write(tmp_path, {"requirements.txt": "tensorflow\n", "train.py": train, ".git/HEAD": ""})
+    out = cli("check", "--no-cache", "--select", "RPL204", "--output-format", "json", str(project)).out
+    (item,) = json.loads(out)
+    if item["assumed"]["version"]["kind"] == "catalog":
+        assert "it is deterministic only with `tf.config.experimental.enable_op_determinism()` " \
+            "(TF 2.8 on; `TF_DETERMINISTIC_OPS=1` on 2.1-2.7; for this op from TF 2.7), which this program never turns on" in item["message"]
 
 
 def test_an_unversioned_declaration_is_named_not_called_nothing_declared(cli, tmp_path: Path) -> None:

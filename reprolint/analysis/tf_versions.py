@@ -49,6 +49,14 @@ class TfAssumed:
     def major(self) -> int:
         return int(self.version.split(".")[0])
 
+    @property
+    def release_known(self) -> bool:
+        """Whether the label names a release (``TensorFlow 1.15``), not only a major
+        version (``TensorFlow 1.x``): what a message may claim of switches that came
+        with a minor release (``TF_CUDNN_DETERMINISTIC`` in 1.14, ``enable_op_determinism``
+        in 2.8) depends on it."""
+        return not self.label.split(" ", 1)[1].split(" ")[0].endswith(".x")
+
     def phrase(self) -> str:
         """``TensorFlow 1.15, declared in requirements.txt as `tensorflow==1.15```."""
         return f"{self.label}, {self.source}"
@@ -76,8 +84,10 @@ def tf_switch(assumed: TfAssumed) -> Optional[TfSwitch]:
 
     version = catalog_ops.parse_version(assumed.version)
     if version >= (2, 8, 0):
+        # a TensorFlow 2 of unknown release may be 2.1-2.7, which has only the variable
+        older = "" if assumed.release_known else " (TF 2.8 on; on 2.1-2.7 set `TF_DETERMINISTIC_OPS=1` instead)"
         return TfSwitch(
-            "call", "call `tf.config.experimental.enable_op_determinism()` at its start",
+            "call", f"call `tf.config.experimental.enable_op_determinism()` at its start{older}",
             ("{tf}.config.experimental.enable_op_determinism()",),
         )
     if version >= (2, 1, 0):
@@ -138,7 +148,7 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
         if tf1 is not None and spec_admits(declared.spec, TF1_LAST) and spec_admits(declared.spec, "2.0.0"):
             # a range open to TF 1 and TF 2, and code only TF 1 runs
             return TfAssumed(
-                TF1_LAST, "TensorFlow 1.15",
+                TF1_LAST, "TensorFlow 1.x",
                 f"declared as {written}, narrowed to 1.x by the TF1 API it calls ({tf1})", "declared", compat,
             )
         result = assume("tensorflow", None, [declared], fallback, fallback_source)

@@ -240,7 +240,7 @@ class TfNondeterministicOp(Rule):
                     why = _strict_why(entry.kind, assumed)
                 elif flagged and not det.on:
                     entry = flagged[0].entry
-                    why = f"it is deterministic only with {_switch(assumed)}, which this program never turns on"
+                    why = f"it is deterministic only with {_switch(assumed, entry.since)}, which this program never turns on"
                     if _CUDNN_SWITCH in entry.fixed_by and unread_ops_env:
                         why += (
                             " (the `TF_DETERMINISTIC_OPS` it sets is read by stock TensorFlow from 2.1, "
@@ -296,14 +296,23 @@ class TfNondeterministicOp(Rule):
         return f"it has no op-determinism support{alternative}"
 
 
-def _switch(assumed: TfAssumed) -> str:
-    """The switch that makes a flagged op deterministic in this TensorFlow."""
+def _switch(assumed: TfAssumed, since: tuple[int, int, int]) -> str:
+    """The switch that makes a flagged op deterministic in this TensorFlow. Of a
+    TensorFlow known only by its major version (``TensorFlow 1.x``) the message claims
+    no more than the releases that have the switch, and the release from which it covers
+    this op (``since``)."""
     version = parse_version(assumed.version)
+    known = assumed.release_known
     if version >= (2, 8, 0):
-        return _ENABLE
+        if known:
+            return _ENABLE
+        later = f"; for this op from TF {since[0]}.{since[1]}" if since > (2, 1, 0) else ""
+        return f"{_ENABLE} (TF 2.8 on; `TF_DETERMINISTIC_OPS=1` on 2.1-2.7{later})"
     if version >= (2, 1, 0):
         return "`TF_DETERMINISTIC_OPS=1` (`enable_op_determinism()` arrives in 2.8)"
-    return "`TF_CUDNN_DETERMINISTIC=1` (cuDNN convolutions and pooling only)"
+    if known:
+        return "`TF_CUDNN_DETERMINISTIC=1` (cuDNN convolutions and pooling only)"
+    return "`TF_CUDNN_DETERMINISTIC=1` (cuDNN convolutions and pooling only; TF 1.14 on, no switch before)"
 
 
 def _strict_why(kind: str, assumed: TfAssumed) -> str:
