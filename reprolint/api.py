@@ -93,6 +93,9 @@ class FileAnalysis:
     # Notebooks: program line -> code cell (a reprolint.notebooks.CellMap).
     cells: Optional[Any] = None
     source: Optional[str] = None  # the parsed text, for planning fixes
+    # Python 2 code, analysed through its line-for-line Python 3 reading
+    # (reprolint/python2.py): no `source`, so no fix is planned on it.
+    python2: bool = False
     skipped: Optional[str] = None  # why it was not analysed (a notebook in another language)
 
 
@@ -162,7 +165,7 @@ _PY2_MESSAGES = (
     "Missing parentheses in call to 'print'", "Missing parentheses in call to 'exec'",
     "multiple exception types must be parenthesized", "leading zeros in decimal integer literals",
 )
-_PY2_LINE = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|raise\s+\w+\s*,|except\s+[\w.]+\s*,\s*\w+\s*:)|`|<>|\bur[\"']")
+_PY2_LINE = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|raise\s+\w+\s*,|except\s+[\w.]+\s*,\s*\w+\s*:)|`|<>|\bur[\"']|\b(0[xX][0-9a-fA-F]+|\d+)[lL]\b")
 
 
 def _python2(error: SyntaxError) -> bool:
@@ -215,6 +218,22 @@ def _no_validation(self: Any) -> None:
     return None
 
 
+def _python2_module(source: str, error: SourceError) -> Optional[cst.Module]:
+    """The module a Python 2 file means, parsed from its Python 3 reading, when ``error``
+    says it is Python 2 and the reading parses."""
+    if not error.reason.startswith("Python 2 syntax"):
+        return None
+    from reprolint.python2 import as_python3
+
+    translated = as_python3(source)
+    if translated is None:
+        return None
+    try:
+        return cst.parse_module(translated)
+    except cst.ParserSyntaxError:
+        return None
+
+
 def analyse_source(source: str, path: str) -> FileAnalysis:
     """Parse one module and collect its facts; a parse failure becomes ``error``."""
     result = FileAnalysis(path, suppressions=_suppressions(source), source=source)
@@ -228,7 +247,10 @@ def analyse_source(source: str, path: str) -> FileAnalysis:
                 module = cst.parse_module(source)
         except cst.ParserSyntaxError as exc:
             result.error = _syntax_error(source, path, exc)
-            return result
+            module = _python2_module(source, result.error)
+            if module is None:
+                return result
+            source, result.error, result.source, result.python2 = module.code, None, None, True
         except (RecursionError, MemoryError) as exc:
             result.error = SourceError(f"too deeply nested to parse ({type(exc).__name__})")
             return result
@@ -414,6 +436,7 @@ def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots:
             continue
         findings.extend(rule().check(ctx))
     suppressions = {a.path: a.suppressions for a in analyses}
+    python2 = {a.path for a in analyses if a.python2}  # read, never rewritten: no fix
     out = []
     for finding in findings:
         if not settings.is_enabled(finding.code, finding.path):
@@ -431,7 +454,7 @@ def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots:
                 path=finding.path,
                 span=finding.span,
                 severity=rule.severity if isinstance(rule.severity, Severity) else Severity.WARNING,
-                fix=finding.fix,
+                fix=None if finding.path in python2 else finding.fix,
                 data=finding.data,
                 entry_points=finding.entry_points,
                 related=finding.related,
@@ -512,7 +535,7 @@ def check_paths(
             files, settings, progress=progress, jobs=jobs, cache=cache, keys=analysed_keys,
         )
         diagnostics = diagnose_analyses(analyses, settings, check_roots(paths), fix_edits, jobs)
-    notes = _import_notes(analyses, check_roots(paths))
+    notes = _import_notes(analyses, check_roots(paths)) + _python2_notes(analyses)
     skipped = skipped_files(analyses)
     tests = count_tests_left_out(analyses, settings, check_roots(paths))
     if run is not None and not skipped:
@@ -617,6 +640,16 @@ def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:
 
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
     return [m.note() for m in missing_project_imports(ProgramIndex(facts, roots), roots)]
+
+
+def _python2_notes(analyses: list[FileAnalysis]) -> list[str]:
+    """Which files were read as Python 2 (their findings have no fix)."""
+    paths = sorted(a.path for a in analyses if a.python2)
+    if not paths:
+        return []
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    files = "1 file" if len(paths) == 1 else f"{len(paths)} files"
+    return [f"{files} in Python 2 syntax checked as Python 2, with no fixes: {shown}"]
 
 
 def _without_fix_edits(diagnostics: list[Diagnostic]) -> bool:

@@ -1,25 +1,49 @@
-"""Python 2 files (issue 14 item 11): RPL900 says so, and the rest of the program is checked."""
+"""Python 2 files (issue 14 item 11, issue 25): checked as the Python 3 they mean, line
+for line; never rewritten by `fix`; RPL900 only when that reading does not parse."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from reprolint.api import check_sources
+from reprolint.api import check_paths, check_sources
+from reprolint.python2 import as_python3
+
+DRAW = "import numpy as np\nx = np.random.rand(3)\n"
 
 
 @pytest.mark.parametrize(
-    "source",
+    "legacy",
     [
         'print "epoch", 1\n',
-        "exec 'x = 1'\n",
+        "exec 'y = 1' in {}\n",
         "mode = 0777\n",
-        "x = `1`\n",
+        "n = 10L\n",
+        "y = `1`\n",
         "if 1 <> 2:\n    pass\n",
-        "raise ValueError, 'bad'\n",
+        "try:\n    pass\nexcept ValueError, e:\n    raise ValueError, 'bad'\n",
+        's = ur"abc"\n',
     ],
 )
-def test_python2_file_is_named_python2(source: str) -> None:
+def test_a_python2_file_is_checked_as_python2(legacy: str) -> None:
+    source = "import sys\n" + legacy + DRAW
     (d,) = check_sources({"legacy.py": source})
+    assert (d.code, d.span.start_line) == ("RPL101", source.count("\n") - 0)  # the draw's own line
+    assert d.fix is None  # read, never rewritten
+
+
+def test_the_reading_keeps_every_line_and_column_before_the_change() -> None:
+    source = 'import numpy as np\nif True: print "x is", 1\nx = np.random.rand(3)  # after\n'
+    translated = as_python3(source)
+    assert translated is not None
+    assert translated.splitlines()[0] == "import numpy as np"
+    assert translated.splitlines()[1] == 'if True: print( "x is", 1)'
+    assert translated.splitlines()[2] == source.splitlines()[2]
+
+
+def test_python2_that_the_reading_cannot_parse_is_rpl900_named_python2() -> None:
+    (d,) = check_sources({"legacy.py": 'print "x"\ndef train(:\n    pass\n'})
     assert d.code == "RPL900"
     assert "Python 2 syntax" in d.message
 
@@ -30,10 +54,46 @@ def test_python3_syntax_error_is_not_called_python2() -> None:
     assert "Python 2" not in d.message and "syntax error" in d.message
 
 
-def test_program_importing_a_python2_module_is_still_checked() -> None:
+def test_program_importing_a_python2_module_sees_its_draws() -> None:
     found = check_sources({
-        "legacy.py": 'def helper():\n    print "x"\n',
+        "legacy.py": 'import random\n\ndef helper():\n    print "x"\n    return random.random()\n',
         "train.py": "import torch\nimport legacy\n\nif __name__ == '__main__':\n    legacy.helper()\n    x = torch.randn(3)\n",
     })
     codes = sorted((d.path, d.code, d.span.start_line) for d in found)
-    assert codes == [("legacy.py", "RPL900", 2), ("train.py", "RPL101", 6)]
+    assert codes == [("legacy.py", "RPL101", 5), ("train.py", "RPL101", 6)]
+
+
+def test_check_notes_the_file_and_fix_leaves_it_byte_for_byte(cli, tmp_path) -> None:
+    text = 'import numpy as np\nprint "start"\nx = np.random.rand(3)\nnp.save("x.npy", x)\n'
+    (tmp_path / "train.py").write_text(text)
+    result = check_paths([str(tmp_path / "train.py")])
+    assert [(d.code, d.span.start_line) for d in result.diagnostics] == [("RPL101", 3)]
+    assert any("Python 2 syntax checked as Python 2, with no fixes" in n and "train.py" in n for n in result.notes)
+    checked = cli("check", "--no-cache", "train.py", cwd=tmp_path)
+    assert "fixable" not in checked.out
+    cli("fix", "--write", "--unsafe-fixes", "--no-cache", "train.py", cwd=tmp_path)
+    assert (tmp_path / "train.py").read_text() == text
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(["1", "x", "'a'", "x + 1", "(1,\n    2)", "[x for x in y]", "f(x, y=2)"]), min_size=0, max_size=4),
+    st.booleans(),
+)
+def test_a_print_statement_reads_as_one_call_on_the_same_lines(items: list[str], trailing: bool) -> None:
+    statement = "print " + ", ".join(items) + ("," if trailing and items else "")
+    source = "x = y = 1\nf = dict\n" + statement.rstrip() + "\nz = 2\n"
+    translated = as_python3(source)
+    if translated is None:  # `print (1, 2)` is a call in Python 3 already: nothing to read
+        compile(source, "<t>", "exec")
+        return
+    assert translated.count("\n") == source.count("\n")
+    assert translated.splitlines()[-1] == "z = 2"
+    compile(translated, "<t>", "exec")
+
+
+def test_print_to_a_file_reads_as_a_call_with_file() -> None:
+    source = 'import sys\nprint >>sys.stderr, "epoch", 1\nprint >>sys.stderr\nprint "a" if True else "b"\n'
+    assert as_python3(source) == (
+        'import sys\nprint(  "epoch", 1, file=sys.stderr)\nprint (file=sys.stderr)\nprint( "a" if True else "b")\n'
+    )

@@ -13,10 +13,14 @@ class ParseError(Rule):
     undecodable byte sequence for the file's declared encoding, a notebook with broken
     JSON, or a file over the size limit. The other files are still checked.
 
-    Python 2 files (`print "x"`, `exec "..."`, `except E, e:`, `0777`, backquotes,
-    `<>`, `raise E, "msg"`) are named as such: the message says "Python 2 syntax"
-    before CPython's own wording. A program that imports such a module is still
-    checked without it (what the module would do is unknown).
+    Python 2 files (`print "x"`, `exec "..."`, `except E, e:`, `0777`, `10L`,
+    backquotes, `<>`, `raise E, "msg"`, `ur"..."`) are not parse errors: they are
+    checked as the Python 3 they mean, read line for line (`reprolint/python2.py`),
+    so their findings are on their own lines; `check` notes which files were read so,
+    and `fix` never rewrites them. One that this reading cannot parse either is
+    reported, and the message says "Python 2 syntax" before CPython's own wording. A
+    program that imports an unparsable module is still checked without it (what the
+    module would do is unknown).
 
     ## Why is this bad?
     Nothing in an unparsable file can be checked, so its randomness goes unaudited.

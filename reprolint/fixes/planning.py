@@ -229,9 +229,10 @@ class FixPlanner:
     def plan(self, d: Diagnostic) -> Optional[FixAction]:
         """The fix the finding's rule plans for it (its ``plan_fix`` hook), or None."""
         rule = self.rule_of(d.code)
-        if rule is None or rule.plan_fix is None:
-            return None
-        return rule.plan_fix(self, d)
+        if rule is None or rule.plan_fix is None or d.path not in self.sources:
+            return None  # (no text: a file read as Python 2 is never rewritten)
+        action = rule.plan_fix(self, d)
+        return action if action is None or action.path in self.sources else None
 
     def available(self, d: Diagnostic) -> bool:
         """Whether ``plan`` + ``realise`` would give ``d`` a fix, without computing it.
@@ -241,7 +242,7 @@ class FixPlanner:
         which parses the file but still transforms nothing.
         """
         rule = self.rule_of(d.code)
-        if rule is None or rule.plan_fix is None:
+        if rule is None or rule.plan_fix is None or d.path not in self.sources:
             return False
         test = rule.fix_precheck
         answer = test(self, d) if test is not None else None
