@@ -24,10 +24,11 @@ TF1 = (
     "    for step in range(10):\n"
     "        sess.run(train_op, {x: np.ones((2, 4), 'float32')})\n"
 )
-# The same loop training a convolution (cuDNN) on a 4-D input.
+# The same loop training a convolution (cuDNN) on a 4-D input; the layer has no bias
+# (test_a_tf1_conv_layer_with_its_bias_is_reported_for_the_bias is the one with a bias).
 TF1_CONV = TF1.replace("[None, 4]", "[None, 8, 8, 1]").replace(
     "w = tf.Variable(tf.zeros([4, 1]))\nloss = tf.reduce_mean(tf.matmul(x, w))\n",
-    "h = tf.layers.conv2d(x, 4, 3)\nloss = tf.reduce_mean(h)\n",
+    "h = tf.layers.conv2d(x, 4, 3, use_bias=False)\nloss = tf.reduce_mean(h)\n",
 ).replace("np.ones((2, 4), 'float32')", "np.ones((2, 8, 8, 1), 'float32')")
 # A Keras program that runs on TF 1 and TF 2 alike.
 KERAS = (
@@ -130,7 +131,7 @@ def test_tf1_known_only_from_its_api_claims_the_switch_only_from_1_14(cli, tmp_p
 def test_tf1_convolutions_are_one_finding_per_program_with_the_others_related(cli, tmp_path: Path) -> None:
     train = TF1_CONV.replace(
         "loss = tf.reduce_mean(h)\n",
-        "h = tf.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], 'VALID')\nh = tf.layers.conv2d(h, 4, 3)\nloss = tf.reduce_mean(h)\n",
+        "h = tf.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], 'VALID')\nh = tf.layers.conv2d(h, 4, 3, use_bias=False)\nloss = tf.reduce_mean(h)\n",
     )
     project = write(tmp_path, {"requirements.txt": "tensorflow-gpu==1.14.0\n", "train.py": train, ".git/HEAD": ""})
     item = rpl204(cli, project)
@@ -280,3 +281,20 @@ def test_tf1_bias_add_is_one_finding_per_program_and_no_rpl304(cli, tmp_path: Pa
     assert [(r["line"], r["message"]) for r in item["related"]] == [(7, "`tf.layers.dense(...)` also adds a bias with `bias_add`")]
     assert "`tf.layers.dense(...)` (its gradient) is nondeterministic on GPU in TensorFlow 1.15, declared as " \
         "`tensorflow>=1.8,<2.0` in setup.py" in item["message"]  # not 1.99
+
+
+@pytest.mark.parametrize("call", ["tf.layers.conv2d(x, 4, 3)", "tf.layers.conv2d(x, 4, 3, (1, 1), 'valid', 'channels_last', (1, 1), None, True)"])
+def test_a_tf1_conv_layer_with_its_bias_is_reported_for_the_bias(cli, tmp_path: Path, call: str) -> None:
+    """The layer adds its bias with bias_add, whose gradient TF_CUDNN_DETERMINISTIC does
+    not cover: set or not, the message says no switch of TF 1.15 makes it deterministic."""
+    train = "import os\nos.environ['TF_CUDNN_DETERMINISTIC'] = '1'\n" + TF1_CONV.replace(
+        "tf.layers.conv2d(x, 4, 3, use_bias=False)", call)
+    project = write(tmp_path, {"requirements.txt": "tensorflow==1.15\n", "train.py": train, ".git/HEAD": ""})
+    item = rpl204(cli, project)
+    assert item["message"].startswith(
+        "`tf.layers.conv2d(...)` (its gradient) is nondeterministic on GPU in TensorFlow 1.15, declared as "
+        "`tensorflow==1.15` in requirements.txt: no switch of this version makes it deterministic"
+    )
+    # and with use_bias=False, the switch it sets covers the convolution: no finding
+    write(project, {"train.py": train.replace(call, "tf.layers.conv2d(x, 4, 3, use_bias=False)")})
+    assert "RPL204" not in cli("check", "--no-cache", "--select", "RPL204", str(project)).out

@@ -152,6 +152,7 @@ def test_keras_fit_repeats_with_random_and_tf_seeded_and_numpy_not(keras: str) -
 # --------------------------------------------------------------------------- RPL204 ops
 
 TF1_OPS = """
+import inspect
 import json
 import tensorflow as tf
 import tf_keras  # noqa: F401  (tf.compat.v1.layers are tf-keras's legacy layers)
@@ -169,7 +170,19 @@ with tf.Graph().as_default() as graph:
     dense_grad = tf.convert_to_tensor(grad)
     gather_grad_ops = sorted({op.type for op in graph.get_operations() if op.name not in before})
     kind = type(grad).__name__
-print(json.dumps({"dense": dense_ops, "gather_grad": gather_grad_ops, "gather_grad_kind": kind}))
+conv = {}
+for name in ("conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose"):
+    rank = {"conv1d": 1, "conv3d": 3, "conv3d_transpose": 3}.get(name, 2)
+    layer = getattr(v1_layers, name)
+    position = list(inspect.signature(layer).parameters).index("use_bias")
+    for bias in (True, False):
+        with tf.Graph().as_default() as graph:
+            x = tf1.placeholder(tf.float32, [None] + [8] * rank + [3])
+            args = [x, 4, 3] + [inspect.signature(layer).parameters[p].default
+                                for p in list(inspect.signature(layer).parameters)[3:position]] + [bias]
+            layer(*args)
+            conv[f"{name} {bias}"] = ["BiasAdd" in {op.type for op in graph.get_operations()}, position]
+print(json.dumps({"dense": dense_ops, "gather_grad": gather_grad_ops, "gather_grad_kind": kind, "conv": conv}))
 """
 
 
@@ -180,6 +193,15 @@ def test_tf1_dense_adds_its_bias_with_bias_add_and_a_gather_gradient_is_a_segmen
     assert "BiasAdd" in ops["dense"], ops["dense"]
     assert ops["gather_grad_kind"] == "IndexedSlices"
     assert "UnsortedSegmentSum" in ops["gather_grad"], ops["gather_grad"]
+    # rules/tf.toml bias-add-backprop-before-2-1: the TF1 conv layers add their bias with
+    # BiasAdd unless use_bias=False, passed by keyword or at the position catalogued
+    from reprolint.catalog.ops import load_tf_ops
+
+    (entry,) = [e for e in load_tf_ops() if e.id == "bias-add-backprop-before-2-1"]
+    positions = dict(entry.when[0].positions)
+    for name in ("conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose"):
+        assert ops["conv"][f"{name} True"] == [True, positions[f"tensorflow.compat.v1.layers.{name}"]], name
+        assert ops["conv"][f"{name} False"][0] is False, name
 
 
 # --------------------------------------------------------------------------- RPL204 interleave
