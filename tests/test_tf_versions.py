@@ -298,3 +298,26 @@ def test_a_tf1_conv_layer_with_its_bias_is_reported_for_the_bias(cli, tmp_path: 
     # and with use_bias=False, the switch it sets covers the convolution: no finding
     write(project, {"train.py": train.replace(call, "tf.layers.conv2d(x, 4, 3, use_bias=False)")})
     assert "RPL204" not in cli("check", "--no-cache", "--select", "RPL204", str(project)).out
+
+
+def test_keras_fit_on_tf1_is_said_to_miss_the_graph_seed_not_random(cli, tmp_path: Path) -> None:
+    """TensorFlow 1's tf.keras draws from the graph seed only, and has no
+    `keras.utils.set_random_seed`: RPL306 names what TF 1 has."""
+    train = (
+        "import numpy as np\nimport tensorflow as tf\n\n"
+        "config = tf.ConfigProto()\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer='zeros', input_shape=(4,))])\n"
+        "model.compile(optimizer='sgd', loss='mse')\n"
+        "model.fit(np.zeros((8, 4)), np.zeros(8), epochs=2)\n"
+    )
+    project = write(tmp_path, {"train.py": train, ".git/HEAD": ""})
+    out = cli("check", "--no-cache", "--select", "RPL306", "--output-format", "json", str(project)).out
+    (item,) = json.loads(out)
+    assert item["message"] == (
+        "`model.fit(...)` leaves training nondeterministic: the program never seeds TensorFlow's graph "
+        "(`tf.set_random_seed`)"
+    )
+    # the same program on TF 2 (no TF 1 name): Keras 2's initialisers also take Python's `random`
+    write(project, {"train.py": train.replace("config = tf.ConfigProto()\n", "")})
+    (item,) = json.loads(cli("check", "--no-cache", "--select", "RPL306", "--output-format", "json", str(project)).out)
+    assert "never calls `keras.utils.set_random_seed` and never seeds TensorFlow and `random`" in item["message"]

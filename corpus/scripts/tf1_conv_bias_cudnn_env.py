@@ -15,7 +15,7 @@ images = tf.placeholder(tf.float32, [None, 28, 28, 1])
 labels = tf.placeholder(tf.int64, [None])
 net = tf.nn.max_pool(tf.layers.conv2d(images, 32, 3), [1, 2, 2, 1], [1, 2, 2, 1], "VALID")  # expect: RPL204
 logits = tf.layers.dense(tf.layers.flatten(net), 10, use_bias=False)
-loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)  # expect: RPL204 (the fused kernel, no switch in TF 1)
 train = tf.train.AdamOptimizer(1e-3).minimize(loss)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())

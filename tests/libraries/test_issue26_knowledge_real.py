@@ -182,7 +182,15 @@ for name in ("conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose
                                 for p in list(inspect.signature(layer).parameters)[3:position]] + [bias]
             layer(*args)
             conv[f"{name} {bias}"] = ["BiasAdd" in {op.type for op in graph.get_operations()}, position]
-print(json.dumps({"dense": dense_ops, "gather_grad": gather_grad_ops, "gather_grad_kind": kind, "conv": conv}))
+losses = {}
+for name in ("sparse_softmax_cross_entropy", "softmax_cross_entropy"):
+    with tf.Graph().as_default() as graph:
+        logits = tf1.placeholder(tf.float32, [None, 5])
+        labels = tf1.placeholder(tf.int64, [None]) if name.startswith("sparse") else tf1.placeholder(tf.float32, [None, 5])
+        getattr(tf1.losses, name)(labels, logits)
+        losses[name] = sorted({op.type for op in graph.get_operations()})
+print(json.dumps({"dense": dense_ops, "gather_grad": gather_grad_ops, "gather_grad_kind": kind, "conv": conv,
+                  "losses": losses}))
 """
 
 
@@ -202,6 +210,9 @@ def test_tf1_dense_adds_its_bias_with_bias_add_and_a_gather_gradient_is_a_segmen
     for name in ("conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose"):
         assert ops["conv"][f"{name} True"] == [True, positions[f"tensorflow.compat.v1.layers.{name}"]], name
         assert ops["conv"][f"{name} False"][0] is False, name
+    # softmax-xent-before-2-6 and the later entries: the TF 1 losses run the fused kernels
+    assert "SparseSoftmaxCrossEntropyWithLogits" in ops["losses"]["sparse_softmax_cross_entropy"]
+    assert "SoftmaxCrossEntropyWithLogits" in ops["losses"]["softmax_cross_entropy"]
 
 
 # --------------------------------------------------------------------------- RPL204 interleave

@@ -15,7 +15,7 @@ net = tf.layers.conv2d(images, 32, 3, activation=tf.nn.relu)  # expect: RPL204
 net = tf.layers.max_pooling2d(net, 2, 2)  # expect: RPL204
 net = tf.layers.conv2d(net, 64, 3, activation=tf.nn.relu)
 logits = tf.layers.dense(tf.layers.flatten(net), 10, use_bias=False)
-loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)  # expect: RPL204 (the fused kernel, no switch in TF 1)
 train = tf.train.AdamOptimizer(1e-3).minimize(loss)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())

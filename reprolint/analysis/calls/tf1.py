@@ -38,7 +38,18 @@ GRAPH_NAMES = (
     "train.start_queue_runners", "TFRecordReader", "parse_single_example",
 )
 # TF 1.x only, not graph-specific: removed from TF 2's top level too.
-TF1_ONLY_NAMES = ("random_normal", "random_uniform", "truncated_normal", "set_random_seed", "enable_eager_execution")
+TF1_ONLY_NAMES = (
+    "random_normal", "random_uniform", "truncated_normal", "set_random_seed", "enable_eager_execution",
+    # renamed by TF 2.0 (its tf_upgrade_v2 renames), checked gone from TF 2's top level
+    # and kept under tf.compat.v1 by tests/libraries/test_tf1_api_real.py
+    "log", "to_float", "to_int32", "to_int64", "to_double", "div", "squared_difference", "arg_max",
+    "arg_min", "Print", "count_nonzero", "sparse_to_dense", "random_shuffle", "multinomial", "assign",
+    "global_variables", "get_collection", "add_to_collection", "ConfigProto", "GPUOptions",
+    "truncated_normal_initializer", "nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn",
+    "nn.xw_plus_b", "nn.softmax_cross_entropy_with_logits_v2", "image.resize_images",
+    "train.exponential_decay", "train.piecewise_constant",
+    "losses.softmax_cross_entropy", "losses.sparse_softmax_cross_entropy",
+)
 # Namespaces TF 2 removed (``tf.contrib`` entirely; the others live on in tf.compat.v1).
 TF1_PREFIXES = ("tensorflow.contrib.", "tensorflow.app.", "tensorflow.flags.", "tensorflow.layers.", "tensorflow.logging.")
 

@@ -7,6 +7,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
+from reprolint.analysis.tf_versions import program_tf
 from reprolint.analysis.usage_events import FlagSet, HfTrainingArgs, KerasFit, LightningTrainer
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import rpl101_reports
@@ -220,16 +221,22 @@ class FrameworkDeterminismOff(Rule):
             keras_seeded = any(o.seed.api in _KERAS_SEEDERS for o in program.program.seeds)
             # what `fit` itself draws from: Python's `random` (the default seeds of the
             # layers' initialisers and seed generators) and TensorFlow (shuffling,
-            # dropout); not NumPy (tests/libraries: a fit repeats with those two seeded)
-            missing_libs = {"random", "tensorflow"} - seeded
+            # dropout); not NumPy (tests/libraries: a fit repeats with those two seeded).
+            # The tf.keras of TensorFlow 1 draws from the graph seed only, and has no
+            # `keras.utils.set_random_seed`.
+            tf1 = program_tf(ctx, program).major == 1
+            missing_libs = ({"tensorflow"} if tf1 else {"random", "tensorflow"}) - seeded
             # libraries whose unseeded draws RPL101 reports are said there, once
             missing_libs = {lib for lib in missing_libs if not rpl101_reports(ctx, program.program, lib)}
             if not keras_seeded and missing_libs:
                 names = " and ".join(sorted({"random": "`random`", "tensorflow": "TensorFlow"}[m] for m in missing_libs))
+                missing = (
+                    "the program never seeds TensorFlow's graph (`tf.set_random_seed`)" if tf1
+                    else f"the program never calls `keras.utils.set_random_seed` and never seeds {names}"
+                )
                 yield path, keras_fit.span, {
                     "call": f"{keras_fit.text}(...)", "trainer": "keras", "problems": ("seed",),
-                    "missing": f"the program never calls `keras.utils.set_random_seed` and never seeds {names}",
-                    "unseeded_libraries": tuple(sorted(missing_libs)),
+                    "missing": missing, "unseeded_libraries": tuple(sorted(missing_libs)),
                 }
 
 
