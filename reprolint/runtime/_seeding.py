@@ -188,8 +188,13 @@ def seed_torch(torch: ModuleType, master: int, draw: DrawFn) -> None:
 
 
 def seed_tensorflow(tf: ModuleType, master: int) -> None:
-    """Seed TensorFlow's global generator."""
-    tf.random.set_seed(master % 2**31)
+    """Seed TensorFlow's global generator (TensorFlow 1, which has no
+    ``tf.random.set_seed``: the default graph's seed)."""
+    random_module = getattr(tf, "random", None)
+    if random_module is not None and hasattr(random_module, "set_seed"):
+        random_module.set_seed(master % 2**31)
+    elif hasattr(tf, "set_random_seed"):
+        tf.set_random_seed(master % 2**31)
 
 
 def seed_keras(keras: ModuleType, master: int) -> None:

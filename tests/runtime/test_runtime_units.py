@@ -111,3 +111,17 @@ def test_tensorflow_without_enable_op_determinism_gets_the_variables_its_version
     flags: dict = {}
     _determinism.apply_tensorflow(tf, flags)  # type: ignore[arg-type]
     assert {k: os.environ[k] for k in ("TF_DETERMINISTIC_OPS", "TF_CUDNN_DETERMINISTIC") if k in os.environ} == env
+
+
+def test_tensorflow_1_is_seeded_through_its_graph_seed() -> None:
+    # TensorFlow 1 has no tf.random.set_seed: its seeding call is tf.set_random_seed
+    import types
+
+    from reprolint.runtime._seeding import seed_tensorflow
+
+    calls: list[tuple[str, int]] = []
+    tf1 = types.SimpleNamespace(random=types.SimpleNamespace(), set_random_seed=lambda s: calls.append(("graph", s)))
+    seed_tensorflow(tf1, 2**31 + 5)  # type: ignore[arg-type]
+    tf2 = types.SimpleNamespace(random=types.SimpleNamespace(set_seed=lambda s: calls.append(("global", s))))
+    seed_tensorflow(tf2, 7)  # type: ignore[arg-type]
+    assert calls == [("graph", 5), ("global", 7)]
