@@ -314,8 +314,24 @@ def test_keras_fit_on_tf1_is_said_to_miss_the_graph_seed_not_random(cli, tmp_pat
     out = cli("check", "--no-cache", "--select", "RPL306", "--output-format", "json", str(project)).out
     (item,) = json.loads(out)
     assert item["message"] == (
-        "`model.fit(...)` leaves training nondeterministic: the program never seeds TensorFlow's graph "
-        "(`tf.set_random_seed`)"
+        "`model.fit(...)` leaves training nondeterministic: the program never seeds NumPy (`np.random.seed`), "
+        "from which Keras on TensorFlow 1 draws its shuffling and never seeds TensorFlow's graph "
+        "(`tf.set_random_seed`), which tf.keras's initial weights and dropout follow"
+    )
+    # multi-backend Keras on TF 1 draws everything through NumPy: seeding it is enough
+    standalone = (
+        "import numpy as np\nimport tensorflow as tf\nfrom keras.models import Sequential\n"
+        "from keras.layers import Dense\n\nconfig = tf.ConfigProto()\nnp.random.seed(0)\n"
+        "model = Sequential([Dense(1, input_shape=(4,))])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+        "model.fit(np.zeros((8, 4)), np.zeros(8), epochs=2)\n"
+    )
+    write(project, {"train.py": standalone})
+    assert json.loads(cli("check", "--no-cache", "--select", "RPL306", "--output-format", "json", str(project)).out) == []
+    write(project, {"train.py": standalone.replace("np.random.seed(0)\n", "")})
+    (item,) = json.loads(cli("check", "--no-cache", "--select", "RPL306", "--output-format", "json", str(project)).out)
+    assert item["message"].endswith(
+        "the program never seeds NumPy (`np.random.seed`), from which Keras on TensorFlow 1 draws the seeds of "
+        "its weights and dropout and its shuffling"
     )
     # the same program on TF 2 (no TF 1 name): Keras 2's initialisers also take Python's `random`
     write(project, {"train.py": train.replace("config = tf.ConfigProto()\n", "")})

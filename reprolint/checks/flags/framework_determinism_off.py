@@ -222,18 +222,27 @@ class FrameworkDeterminismOff(Rule):
             # what `fit` itself draws from: Python's `random` (the default seeds of the
             # layers' initialisers and seed generators) and TensorFlow (shuffling,
             # dropout); not NumPy (tests/libraries: a fit repeats with those two seeded).
-            # The tf.keras of TensorFlow 1 draws from the graph seed only, and has no
-            # `keras.utils.set_random_seed`.
+            # On TensorFlow 1, `fit` shuffles with NumPy; multi-backend Keras draws the
+            # seeds of its initial weights and dropout from NumPy too (its backend's
+            # `np.random.randint(10e6)` when no seed is given), while tf.keras's take the
+            # graph seed. Nothing comes from Python's `random`, and
+            # `keras.utils.set_random_seed` does not exist there.
             tf1 = program_tf(ctx, program).major == 1
-            missing_libs = ({"tensorflow"} if tf1 else {"random", "tensorflow"}) - seeded
+            standalone = tf1 and program.program.uses("keras")
+            drawn = {"numpy"} if standalone else {"numpy", "tensorflow"} if tf1 else {"random", "tensorflow"}
+            missing_libs = drawn - seeded
             # libraries whose unseeded draws RPL101 reports are said there, once
             missing_libs = {lib for lib in missing_libs if not rpl101_reports(ctx, program.program, lib)}
             if not keras_seeded and missing_libs:
-                names = " and ".join(sorted({"random": "`random`", "tensorflow": "TensorFlow"}[m] for m in missing_libs))
-                missing = (
-                    "the program never seeds TensorFlow's graph (`tf.set_random_seed`)" if tf1
-                    else f"the program never calls `keras.utils.set_random_seed` and never seeds {names}"
-                )
+                if tf1:
+                    parts = {"numpy": "NumPy (`np.random.seed`), from which Keras on TensorFlow 1 draws "
+                             + ("the seeds of its weights and dropout and its shuffling" if standalone else "its shuffling"),
+                             "tensorflow": "TensorFlow's graph (`tf.set_random_seed`), which tf.keras's initial weights "
+                             "and dropout follow"}
+                    missing = "the program never seeds " + " and never seeds ".join(parts[m] for m in sorted(missing_libs))
+                else:
+                    names = " and ".join(sorted({"random": "`random`", "tensorflow": "TensorFlow"}[m] for m in missing_libs))
+                    missing = f"the program never calls `keras.utils.set_random_seed` and never seeds {names}"
                 yield path, keras_fit.span, {
                     "call": f"{keras_fit.text}(...)", "trainer": "keras", "problems": ("seed",),
                     "missing": missing, "unseeded_libraries": tuple(sorted(missing_libs)),
