@@ -22,7 +22,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-QUEUE_ORDERS = """
+TF1_GRAPH = """
 import json, os, sys
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 import tensorflow as tf
@@ -30,6 +30,25 @@ import tensorflow as tf
 tf1 = tf.compat.v1
 tf1.disable_eager_execution()
 
+
+def drain(tensor):
+    # every value a queue-fed tensor gives, in the order a session reads them
+    out = []
+    with tf1.Session() as session:
+        session.run([tf1.global_variables_initializer(), tf1.local_variables_initializer()])
+        coordinator = tf1.train.Coordinator()
+        runners = tf1.train.start_queue_runners(session, coordinator)
+        try:
+            while True:
+                out.append(session.run(tensor))
+        except tf.errors.OutOfRangeError:
+            pass
+        coordinator.request_stop()
+        coordinator.join(runners)
+    return out
+"""
+
+QUEUE_ORDERS = TF1_GRAPH + """
 
 def order(threads, join):
     with tf.Graph().as_default():
@@ -41,19 +60,7 @@ def order(threads, join):
             batch = tf1.train.batch_join([[value] for _ in range(threads)], **options)
         else:
             batch = tf1.train.batch([value], num_threads=threads, **options)
-        out = []
-        with tf1.Session() as session:
-            session.run([tf1.global_variables_initializer(), tf1.local_variables_initializer()])
-            coordinator = tf1.train.Coordinator()
-            runners = tf1.train.start_queue_runners(session, coordinator)
-            try:
-                while True:
-                    out.extend(session.run(batch).tolist())
-            except tf.errors.OutOfRangeError:
-                pass
-            coordinator.request_stop()
-            coordinator.join(runners)
-        return out
+        return [v for b in drain(batch) for v in b.tolist()]
 
 
 threads, join, runs = int(sys.argv[1]), sys.argv[2] == "join", int(sys.argv[3])
@@ -120,13 +127,7 @@ def test_image_generator_flow_with_seed_ignores_numpys_seed() -> None:
     assert result == {"seeded_arg_same": True, "numpy_seed_same": True, "numpy_seed_differs": True}
 
 
-SEED_AT_BUILD = """
-import json, os, sys
-os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
-import tensorflow as tf
-
-tf1 = tf.compat.v1
-tf1.disable_eager_execution()
+SEED_AT_BUILD = TF1_GRAPH + """
 seed_first = sys.argv[1] == "before"
 with tf.Graph().as_default():
     if seed_first:
@@ -134,18 +135,7 @@ with tf.Graph().as_default():
     (value,) = tf1.train.slice_input_producer([tf.range(50)], num_epochs=1, shuffle=True)
     if not seed_first:
         tf1.set_random_seed(666)
-    out = []
-    with tf1.Session() as session:
-        session.run([tf1.global_variables_initializer(), tf1.local_variables_initializer()])
-        coordinator = tf1.train.Coordinator()
-        runners = tf1.train.start_queue_runners(session, coordinator)
-        try:
-            while True:
-                out.append(int(session.run(value)))
-        except tf.errors.OutOfRangeError:
-            pass
-        coordinator.request_stop()
-        coordinator.join(runners)
+    out = [int(v) for v in drain(value)]
 print(json.dumps(out))
 """
 
