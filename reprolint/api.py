@@ -8,6 +8,7 @@ import io
 import re
 import sys
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
@@ -150,7 +151,9 @@ def _suppressions(source: str) -> dict[int, frozenset[str]]:
 def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> SourceError:
     """Prefer CPython's wording and location, which users know; fall back to libcst's."""
     try:
-        compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        with warnings.catch_warnings():  # the user's code: no SyntaxWarning of ours
+            warnings.simplefilter("ignore")
+            compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as py:
         kind = "Python 2 syntax" if _python2(py) else "syntax error"
         return SourceError(f"{kind}: {py.msg}", line=py.lineno or 1, column=py.offset or 1)

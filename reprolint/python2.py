@@ -22,6 +22,7 @@ import ast
 import io
 import re
 import tokenize
+import warnings
 from typing import Optional
 
 __all__ = ["as_python3"]
@@ -77,7 +78,9 @@ def as_python3(source: str) -> Optional[str]:
         return None
     translated = _apply(source, edits)
     try:
-        compile(translated, "<python2>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        with warnings.catch_warnings():  # ("is" with a literal...): the user's code, not ours to say
+            warnings.simplefilter("ignore")
+            compile(translated, "<python2>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (SyntaxError, ValueError):
         return None
     return translated

@@ -97,3 +97,12 @@ def test_print_to_a_file_reads_as_a_call_with_file() -> None:
     assert as_python3(source) == (
         'import sys\nprint(  "epoch", 1, file=sys.stderr)\nprint (file=sys.stderr)\nprint( "a" if True else "b")\n'
     )
+
+
+def test_reading_python2_prints_no_warning_of_the_users_code(capsys) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a SyntaxWarning would raise here
+        assert as_python3('print "x"\nif 1 is 1: pass\n') is not None
+    assert capsys.readouterr().err == ""
