@@ -337,3 +337,30 @@ def test_keras_fit_on_tf1_is_said_to_miss_the_graph_seed_not_random(cli, tmp_pat
     write(project, {"train.py": train.replace("config = tf.ConfigProto()\n", "")})
     (item,) = json.loads(cli("check", "--no-cache", "--select", "RPL306", "--output-format", "json", str(project)).out)
     assert "never calls `keras.utils.set_random_seed` and never seeds TensorFlow and `random`" in item["message"]
+
+
+@pytest.mark.parametrize(
+    "keras_import, layer, library",
+    [
+        ("from keras.layers import Dense", "Dense(1, input_shape=(4,))", "NumPy's"),  # multi-backend Keras
+        ("from tensorflow.keras.layers import Dense", "Dense(1, input_shape=(4,))", "TensorFlow's"),  # tf.keras
+    ],
+)
+def test_keras_draws_on_tf1_come_from_the_generators_of_tf1s_keras(
+    cli, tmp_path: Path, keras_import: str, layer: str, library: str
+) -> None:
+    train = (
+        f"import numpy as np\nimport tensorflow as tf\n{keras_import}\n"
+        "from tensorflow.keras.models import Sequential\n\n"
+        "session = tf.Session()\n"
+        f"model = Sequential([{layer}])\n"
+        "model.compile(optimizer='sgd', loss='mse')\n"
+        "model.save('m.h5')\n"
+    )
+    project = write(tmp_path, {"train.py": train, ".git/HEAD": ""})
+    (item,) = json.loads(cli("check", "--no-cache", "--select", "RPL101", "--output-format", "json", str(project)).out)
+    assert item["message"].startswith(f"`Dense(...)` initialises weights from {library} global RNG")
+    # without the TF 1 API the catalog's answer holds: Keras of today seeds from `random`
+    write(project, {"train.py": train.replace("session = tf.Session()\n", "")})
+    (item,) = json.loads(cli("check", "--no-cache", "--select", "RPL101", "--output-format", "json", str(project)).out)
+    assert "NumPy's" not in item["message"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, NamedTuple, Optional, TypeVar, Union, cast
 
@@ -38,11 +38,13 @@ from reprolint.analysis.usage_events import (
     LoaderBuilt,
     ModuleStart,
     TimedCode,
+    TfApi,
     TrainStep,
     Usage,
 )
 from reprolint.analysis.options import asked_by_options, options_read
 from reprolint.analysis.project_index import ProgramIndex
+from reprolint.catalog.rng import tf1_keras_library
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.values import OptionRef
 
@@ -232,6 +234,8 @@ class Program:
 
     # ---------------------------------------------------------------- building
     def _collect(self, model: ExecutionModel) -> None:
+        # a program that calls the TF 1 API runs the Keras of TF 1 (catalog.rng.tf1_keras_library)
+        tf1 = any(type(s.event) is TfApi and s.event.tf1 for s in self.steps)
         seeded: dict[str, At] = {}
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
         in_worker: set[tuple[str, Any]] = set()
@@ -273,6 +277,8 @@ class Program:
                     for key in unseeded_in_graph[-1]:
                         late_in_graph.setdefault(key, At(step.path, event))
             elif isinstance(event, Draw):
+                if tf1 and tf1_keras_library(event.api, event.library) != event.library:
+                    event = replace(event, library=tf1_keras_library(event.api, event.library))
                 key = (step.path, event.span)
                 if event.library in _WORKER_RESEEDED and (
                     step.context.in_worker or (event.deferred and event.api.startswith("torchvision."))

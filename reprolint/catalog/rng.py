@@ -16,6 +16,7 @@ __all__ = [
     "RngCatalog",
     "SeederApi",
     "keras_major",
+    "tf1_keras_library",
     "rng_catalog",
 ]
 
@@ -128,6 +129,22 @@ def keras_major(api: str) -> int:
             return 3
     major, minor = (int(p) for p in version.split(".")[:2])
     return 3 if (major, minor) >= (2, 16) else 2
+
+
+def tf1_keras_library(api: str, library: str) -> str:
+    """The generator a Keras draw takes in a TensorFlow 1 program, where the catalog's
+    answer (the Keras of today) does not hold: multi-backend Keras (``keras.*``) draws
+    the seeds of its initial weights and dropout from NumPy (its backend's
+    ``np.random.randint(10e6)`` when given no seed); tf.keras's initialisers follow the
+    graph seed, not Python's ``random``; and ``fit`` shuffles arrays with
+    ``np.random.shuffle``."""
+    if api == ".fit" and library == "tensorflow":
+        return "numpy"
+    if api.startswith("keras.") and library in ("random", "tensorflow"):
+        return "numpy"
+    if api.startswith("tensorflow.keras.") and library == "random":
+        return "tensorflow"
+    return library
 
 
 def _holds_here(entry: dict[str, Any], api: str) -> bool:
