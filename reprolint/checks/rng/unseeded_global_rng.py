@@ -70,7 +70,10 @@ class UnseededGlobalRng(Rule):
     `load_state_dict`) the statements after it in the same body overwrite
     (`fused = nn.Conv2d(...)`, then `fused.weight.copy_(w)` and `fused.bias.copy_(b)`):
     its drawn values never reach a result; a parameter left as drawn keeps it. A Keras
-    application (`VGG16(...)`) loads its ImageNet weights unless `weights=None`. A draw
+    application (`VGG16(...)`) loads its ImageNet weights unless `weights=None`. In a
+    program that calls the TensorFlow 1 API, Keras draws are those of TF 1's Keras:
+    multi-backend Keras takes the seeds of its weights and dropout from NumPy, tf.keras's
+    initialisers follow the graph seed, and `fit` shuffles arrays with NumPy. A draw
     through a wrapper that forwards `**kwargs` (`def linear(*a, **kw): return
     nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
     (`generator=`, `seed=`) that the keyword arguments may hold. A draw inside an f-string
