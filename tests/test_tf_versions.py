@@ -364,3 +364,17 @@ def test_keras_draws_on_tf1_come_from_the_generators_of_tf1s_keras(
     write(project, {"train.py": train.replace("session = tf.Session()\n", "")})
     (item,) = json.loads(cli("check", "--no-cache", "--select", "RPL101", "--output-format", "json", str(project)).out)
     assert "NumPy's" not in item["message"]
+
+
+def test_the_inline_seeding_fix_writes_the_seeding_call_tf1_has(cli, tmp_path: Path) -> None:
+    """TensorFlow 1 has no `tf.random.set_seed`: a TF 1 program is seeded with
+    `tf.set_random_seed`, a TF 2 one keeps `tf.random.set_seed`."""
+    tf1 = TF1.replace("w = tf.Variable(tf.zeros([4, 1]))", "w = tf.Variable(tf.random_normal([4, 1]))")
+    project = write(tmp_path, {"train.py": tf1, ".git/HEAD": ""})
+    cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "--no-cache", str(project / "train.py"))
+    fixed = (project / "train.py").read_text()
+    assert "    tf.set_random_seed(seed)\n" in fixed and "tf.random.set_seed" not in fixed
+    tf2 = "import tensorflow as tf\n\nw = tf.Variable(tf.random.normal([4, 1]))\ntf.saved_model.save(tf.Module(), 'out')\n"
+    write(project, {"train.py": tf2})
+    cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "--no-cache", str(project / "train.py"))
+    assert "    tf.random.set_seed(seed)\n" in (project / "train.py").read_text()

@@ -48,7 +48,17 @@ __all__ = [
 ]
 
 STYLES = ("hooks", "inline")
-LIBRARY_ORDER = ("random", "numpy", "torch", "tensorflow", "keras")
+# "tensorflow1": TensorFlow 1, whose seeding call is `tf.set_random_seed` (it has no
+# `tf.random.set_seed`); a program that calls the TF 1 API gets it (tf_seed_library)
+LIBRARY_ORDER = ("random", "numpy", "torch", "tensorflow", "tensorflow1", "keras")
+
+
+def tf_seed_library(program: "Program") -> str:
+    """The seeding id of a program's TensorFlow: "tensorflow1" where it calls the TF 1
+    API, else "tensorflow"."""
+    from reprolint.analysis.usage_events import TfApi
+
+    return "tensorflow1" if any(type(s.event) is TfApi and s.event.tf1 for s in program.steps) else "tensorflow"
 
 # Problems met while planning (fixes dropped because they would not parse), collected
 # for the `fix` command's report; None outside a fix run.
@@ -356,6 +366,9 @@ class FixPlanner:
         if "keras" in uses and "tensorflow" not in libs:
             libs.discard("tensorflow")
             libs.add("keras")
+        if "tensorflow" in libs and tf_seed_library(program) == "tensorflow1":
+            libs.discard("tensorflow")
+            libs.add("tensorflow1")
         return [lib for lib in LIBRARY_ORDER if lib in libs]
 
     def draws_on_import(self, path: str, seen: Optional[set[str]] = None) -> bool:

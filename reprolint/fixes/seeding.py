@@ -14,7 +14,15 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.catalog.rng import rng_catalog
-from reprolint.fixes.planning import LIBRARY_ORDER, FixAction, FixPlanner, has_statement, literal_seed, node_code
+from reprolint.fixes.planning import (
+    LIBRARY_ORDER,
+    FixAction,
+    FixPlanner,
+    has_statement,
+    literal_seed,
+    node_code,
+    tf_seed_library,
+)
 from reprolint.model import Diagnostic
 
 if TYPE_CHECKING:
@@ -26,6 +34,7 @@ SEEDERS = {
     "numpy": ("numpy", "{m}.random.seed({seed})"),
     "torch": ("torch", "{m}.manual_seed({seed})"),
     "tensorflow": ("tensorflow", "{m}.random.set_seed({seed})"),
+    "tensorflow1": ("tensorflow", "{m}.set_random_seed({seed})"),
     "keras": ("keras", "{m}.utils.set_random_seed({seed})"),
 }
 HELPER_NAME = "seed_everything"
@@ -180,7 +189,8 @@ def seed_argument(call: cst.Call) -> tuple[Optional[str], Optional[int]]:
 def partial_action(planner: FixPlanner, program: "Program", code: str) -> Optional[FixAction]:
     seeded = program.seeded_libraries
     missing = sorted({o.library for o in program.draws if o.library not in seeded})
-    missing = [lib for lib in missing if lib in SEEDERS]
+    tf = tf_seed_library(program)
+    missing = [tf if lib == "tensorflow" else lib for lib in missing if lib in SEEDERS]
     if not missing:
         return None
     first = program.seeds[0].seed
