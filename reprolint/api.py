@@ -439,7 +439,6 @@ def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots:
             continue
         findings.extend(rule().check(ctx))
     suppressions = {a.path: a.suppressions for a in analyses}
-    python2 = {a.path for a in analyses if a.python2}  # read, never rewritten: no fix
     out = []
     for finding in findings:
         if not settings.is_enabled(finding.code, finding.path):
@@ -457,7 +456,7 @@ def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots:
                 path=finding.path,
                 span=finding.span,
                 severity=rule.severity if isinstance(rule.severity, Severity) else Severity.WARNING,
-                fix=None if finding.path in python2 else finding.fix,
+                fix=finding.fix,
                 data=finding.data,
                 entry_points=finding.entry_points,
                 related=finding.related,

@@ -28,7 +28,6 @@ from typing import Optional
 __all__ = ["as_python3"]
 
 _OCTAL = re.compile(r"0[0-7]+")
-_UR_PREFIX = re.compile(r"[uU][rR]")
 _STATEMENT_ENDS = (tokenize.NEWLINE, tokenize.ENDMARKER)
 
 
@@ -41,7 +40,7 @@ def as_python3(source: str) -> Optional[str]:
         return None
     edits: list[tuple[tuple[int, int], tuple[int, int], str]] = []  # (start, end, text)
     starts_statement = True
-    backquote_open: Optional[tuple[int, int]] = None
+    in_backquotes = False
     for i, tok in enumerate(tokens):
         kind, text = tok.type, tok.string
         if kind == tokenize.NAME and starts_statement and text in ("print", "exec"):
@@ -57,19 +56,11 @@ def as_python3(source: str) -> Optional[str]:
             edits.append((tokens[i + 1].start, tokens[i + 1].end, ""))  # `10L`
         elif kind == tokenize.NAME and text.lower() == "ur" and _adjacent(tokens, i, tokenize.STRING):
             edits.append((tok.start, tok.end, "r"))
-        elif kind == tokenize.STRING and _UR_PREFIX.match(text):
-            edits.append((tok.start, (tok.start[0], tok.start[1] + 2), "r"))
-        elif kind == tokenize.OP and text == "<>":
-            edits.append((tok.start, tok.end, "!="))
         elif kind == tokenize.OP and text == "<" and _adjacent(tokens, i, tokenize.OP) and tokens[i + 1].string == ">":
             edits.append((tok.start, tokens[i + 1].end, "!="))
-        elif kind == tokenize.ERRORTOKEN and text == "`":
-            if backquote_open is None:
-                backquote_open = tok.start
-                edits.append((tok.start, tok.end, "repr("))
-            else:
-                backquote_open = None
-                edits.append((tok.start, tok.end, ")"))
+        elif kind == tokenize.ERRORTOKEN and text == "`":  # opens and closes in turn
+            edits.append((tok.start, tok.end, ")" if in_backquotes else "repr("))
+            in_backquotes = not in_backquotes
         if kind in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT) or (kind == tokenize.OP and text in (":", ";")):
             starts_statement = True
         elif kind not in (tokenize.NL, tokenize.COMMENT):

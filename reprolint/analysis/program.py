@@ -228,6 +228,7 @@ class Program:
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
         self.helper_calls: list[HelperCall] = []
+        self.calls_tf1_api = False  # a TF 1 API call runs (set by _collect)
         self.events: list[UsageEvent] = []
         self.usage_steps: list[Step] = []
         self._positions: dict[type, list[int]] = {}  # usage class -> its places in events
@@ -235,7 +236,7 @@ class Program:
     # ---------------------------------------------------------------- building
     def _collect(self, model: ExecutionModel) -> None:
         # a program that calls the TF 1 API runs the Keras of TF 1 (catalog.rng.tf1_keras_library)
-        tf1 = any(type(s.event) is TfApi and s.event.tf1 for s in self.steps)
+        self.calls_tf1_api = any(type(s.event) is TfApi and s.event.tf1 for s in self.steps)
         seeded: dict[str, At] = {}
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
         in_worker: set[tuple[str, Any]] = set()
@@ -277,8 +278,9 @@ class Program:
                     for key in unseeded_in_graph[-1]:
                         late_in_graph.setdefault(key, At(step.path, event))
             elif isinstance(event, Draw):
-                if tf1 and tf1_keras_library(event.api, event.library) != event.library:
-                    event = replace(event, library=tf1_keras_library(event.api, event.library))
+                library = tf1_keras_library(event.api, event.library) if self.calls_tf1_api else event.library
+                if library != event.library:
+                    event = replace(event, library=library)
                 key = (step.path, event.span)
                 if event.library in _WORKER_RESEEDED and (
                     step.context.in_worker or (event.deferred and event.api.startswith("torchvision."))

@@ -56,9 +56,7 @@ LIBRARY_ORDER = ("random", "numpy", "torch", "tensorflow", "tensorflow1", "keras
 def tf_seed_library(program: "Program") -> str:
     """The seeding id of a program's TensorFlow: "tensorflow1" where it calls the TF 1
     API, else "tensorflow"."""
-    from reprolint.analysis.usage_events import TfApi
-
-    return "tensorflow1" if any(type(s.event) is TfApi and s.event.tf1 for s in program.steps) else "tensorflow"
+    return "tensorflow1" if program.calls_tf1_api else "tensorflow"
 
 # Problems met while planning (fixes dropped because they would not parse), collected
 # for the `fix` command's report; None outside a fix run.

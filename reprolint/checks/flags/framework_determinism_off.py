@@ -9,6 +9,7 @@ from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.analysis.tf_versions import program_tf
 from reprolint.analysis.usage_events import FlagSet, HfTrainingArgs, KerasFit, LightningTrainer
+from reprolint.catalog.rng import tf1_keras_library
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import rpl101_reports
 from reprolint.fixes.determinism import usage_program
@@ -229,7 +230,10 @@ class FrameworkDeterminismOff(Rule):
             # `keras.utils.set_random_seed` does not exist there.
             tf1 = program_tf(ctx, program).major == 1
             standalone = tf1 and program.program.uses("keras")
-            drawn = {"numpy"} if standalone else {"numpy", "tensorflow"} if tf1 else {"random", "tensorflow"}
+            drawn = {"random", "tensorflow"}  # layers' default seeds, shuffling and dropout
+            if tf1:  # where TF 1's Keras takes them (catalog.rng.tf1_keras_library)
+                layers = "keras.layers" if standalone else "tensorflow.keras.layers"
+                drawn = {tf1_keras_library(layers, lib) for lib in drawn} | {tf1_keras_library(".fit", "tensorflow")}
             missing_libs = drawn - seeded
             # libraries whose unseeded draws RPL101 reports are said there, once
             missing_libs = {lib for lib in missing_libs if not rpl101_reports(ctx, program.program, lib)}
