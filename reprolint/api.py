@@ -94,9 +94,10 @@ class FileAnalysis:
     # Notebooks: program line -> code cell (a reprolint.notebooks.CellMap).
     cells: Optional[Any] = None
     source: Optional[str] = None  # the parsed text, for planning fixes
-    # Python 2 code, analysed through its line-for-line Python 3 reading
-    # (reprolint/python2.py): no `source`, so no fix is planned on it.
-    python2: bool = False
+    # Code in an older syntax ("Python 2", or "Python 3.6" with `async` as a name),
+    # analysed through its line-for-line Python 3 reading (reprolint/python2.py): no
+    # `source`, so no fix is planned on it.
+    old_syntax: Optional[str] = None
     skipped: Optional[str] = None  # why it was not analysed (a notebook in another language)
 
 
@@ -155,7 +156,8 @@ def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> SourceE
             warnings.simplefilter("ignore")
             compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as py:
-        kind = "Python 2 syntax" if _python2(py) else "syntax error"
+        old = _old_syntax(py)
+        kind = f"{old} syntax" if old else "syntax error"
         return SourceError(f"{kind}: {py.msg}", line=py.lineno or 1, column=py.offset or 1)
     except (ValueError, RecursionError, MemoryError):
         pass
@@ -169,13 +171,24 @@ _PY2_MESSAGES = (
     "multiple exception types must be parenthesized", "leading zeros in decimal integer literals",
 )
 _PY2_LINE = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|raise\s+\w+\s*,|except\s+[\w.]+\s*,\s*\w+\s*:)|`|<>|\bur[\"']|\b(0[xX][0-9a-fA-F]+|\d+)[lL]\b")
+# `async` and `await` are reserved from Python 3.7; code from before (PyTorch 0.3's
+# `x.cuda(async=True)`) used them as names.
+_PY36_LINE = re.compile(r"\basync\b(?!\s+(def|with|for)\b)|\.await\b|\bawait\s*(=[^=]|[,).:\]])")
 
 
-def _python2(error: SyntaxError) -> bool:
-    """Whether a syntax error is Python 2 code (a user then knows why, and what to do)."""
+_OLD_SYNTAXES = ("Python 2 syntax", "Python 3.6 syntax")
+
+
+def _old_syntax(error: SyntaxError) -> Optional[str]:
+    """The older Python a syntax error shows the code is written for ("Python 2",
+    "Python 3.6"), if any: a user then knows why, and what to do."""
     if any(error.msg.startswith(m) for m in _PY2_MESSAGES):
-        return True
-    return bool(error.text and _PY2_LINE.search(error.text))
+        return "Python 2"
+    if error.text and _PY2_LINE.search(error.text):
+        return "Python 2"
+    if error.text and _PY36_LINE.search(error.text):
+        return "Python 3.6"
+    return None
 
 
 # libcst's trees nest as deep as the code (a long implicit string concatenation is one
@@ -221,10 +234,10 @@ def _no_validation(self: Any) -> None:
     return None
 
 
-def _python2_module(source: str, error: SourceError) -> Optional[cst.Module]:
-    """The module a Python 2 file means, parsed from its Python 3 reading, when ``error``
-    says it is Python 2 and the reading parses."""
-    if not error.reason.startswith("Python 2 syntax"):
+def _old_module(source: str, error: SourceError) -> Optional[cst.Module]:
+    """The module a file in an older syntax means, parsed from its Python 3 reading,
+    when ``error`` says it is in one and the reading parses."""
+    if not error.reason.startswith(_OLD_SYNTAXES):
         return None
     from reprolint.python2 import as_python3
 
@@ -250,10 +263,11 @@ def analyse_source(source: str, path: str) -> FileAnalysis:
                 module = cst.parse_module(source)
         except cst.ParserSyntaxError as exc:
             result.error = _syntax_error(source, path, exc)
-            module = _python2_module(source, result.error)
+            old = result.error.reason.partition(" syntax")[0]
+            module = _old_module(source, result.error)
             if module is None:
                 return result
-            source, result.error, result.source, result.python2 = module.code, None, None, True
+            source, result.error, result.source, result.old_syntax = module.code, None, None, old
         except (RecursionError, MemoryError) as exc:
             result.error = SourceError(f"too deeply nested to parse ({type(exc).__name__})")
             return result
@@ -537,7 +551,7 @@ def check_paths(
             files, settings, progress=progress, jobs=jobs, cache=cache, keys=analysed_keys,
         )
         diagnostics = diagnose_analyses(analyses, settings, check_roots(paths), fix_edits, jobs)
-    notes = _import_notes(analyses, check_roots(paths)) + _python2_notes(analyses)
+    notes = _import_notes(analyses, check_roots(paths)) + _old_syntax_notes(analyses)
     skipped = skipped_files(analyses)
     tests = count_tests_left_out(analyses, settings, check_roots(paths))
     if run is not None and not skipped:
@@ -644,14 +658,18 @@ def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:
     return [m.note() for m in missing_project_imports(ProgramIndex(facts, roots), roots)]
 
 
-def _python2_notes(analyses: list[FileAnalysis]) -> list[str]:
-    """Which files were read as Python 2 (their findings have no fix)."""
-    paths = sorted(a.path for a in analyses if a.python2)
-    if not paths:
-        return []
-    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-    files = "1 file" if len(paths) == 1 else f"{len(paths)} files"
-    return [f"{files} in Python 2 syntax checked as Python 2, with no fixes: {shown}"]
+def _old_syntax_notes(analyses: list[FileAnalysis]) -> list[str]:
+    """Which files were read in an older syntax (their findings have no fix)."""
+    notes = []
+    for old in _OLD_SYNTAXES:
+        kind = old.partition(" syntax")[0]
+        paths = sorted(a.path for a in analyses if a.old_syntax == kind)
+        if not paths:
+            continue
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        files = "1 file" if len(paths) == 1 else f"{len(paths)} files"
+        notes.append(f"{files} in {kind} syntax checked as {kind}, with no fixes: {shown}")
+    return notes
 
 
 def _without_fix_edits(diagnostics: list[Diagnostic]) -> bool:

@@ -6,7 +6,7 @@ joined in order, one program line per cell line, so a finding maps back to a
 any line:
 
 * line magics (``%matplotlib inline``), shell escapes (``!pip install x``) and help
-  (``obj?``) become ``pass`` at the same indentation, so a block stays a block;
+  (``obj?``, and the wildcard search ``torch.*rand*?``) become ``pass`` at the same indentation, so a block stays a block;
   ``files = !ls`` and ``t = %timeit -o f()`` become ``files = None``;
 * ``%time STATEMENT`` and ``%timeit STATEMENT`` keep the statement (it runs, and may
   draw); its columns are shifted back when a finding is mapped;
@@ -59,7 +59,7 @@ _STATEMENT_MAGIC = re.compile(r"^(?P<indent>[ \t]*)(?P<magic>%(?:time|timeit|pru
 _ASSIGN_MAGIC = re.compile(
     r"^(?P<target>[ \t]*[A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*[ \t]*=)[ \t]*[%!]"
 )
-_HELP = re.compile(r"^[ \t]*(?:\?\??[\w.]+|[\w.]+\?\??)[ \t]*$")
+_HELP = re.compile(r"^[ \t]*(?:\?\??[\w.*]*\w[\w.*]*|[\w.*]*\w[\w.*]*\?\??)[ \t]*$")
 
 
 class NotebookError(ValueError):

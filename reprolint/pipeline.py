@@ -41,7 +41,7 @@ def _payload(analysis: FileAnalysis) -> Optional[dict[str, Any]]:
         "facts": encode(analysis.facts) if analysis.facts is not None else None,
         "error": [error.reason, error.line, error.column] if error is not None else None,
         "suppressions": [[line, sorted(codes)] for line, codes in analysis.suppressions.items()],
-        "python2": analysis.python2,
+        "old_syntax": analysis.old_syntax,
     }
 
 
@@ -73,16 +73,16 @@ def _from_payload(path: str, payload: dict[str, Any], data: bytes) -> FileAnalys
         suppressions[line] = frozenset(codes)
     if facts is None and error is None:
         raise CorruptEntry("empty entry")
-    python2 = payload.get("python2", False)
-    if not isinstance(python2, bool):
-        raise CorruptEntry("bad python2")
+    old_syntax = payload.get("old_syntax")
+    if old_syntax is not None and not isinstance(old_syntax, str):
+        raise CorruptEntry("bad old_syntax")
     source = None
-    if error is None and not python2:  # Python 2 text: no fix is planned on it
+    if error is None and old_syntax is None:  # Python 2 text and the like: no fix is planned on it
         try:
             source = decode_source(data)  # fixes are planned on the text (never cached)
         except SourceError:
             source = None
-    return FileAnalysis(path, facts=facts, error=error, suppressions=suppressions, source=source, python2=python2)
+    return FileAnalysis(path, facts=facts, error=error, suppressions=suppressions, source=source, old_syntax=old_syntax)
 
 
 def _task(job: tuple[str, Optional[FactsCache]]) -> tuple[FileAnalysis, str]:

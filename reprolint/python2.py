@@ -1,4 +1,5 @@
-"""Python 2 modules, read as the Python 3 that means the same to the analysis.
+"""Python 2 modules (and Python 3.6 ones), read as the Python 3 that means the same to
+the analysis.
 
 Training code from before 2020 is often Python 2 (``print x``, ``except E, e:``). Such a
 file does not parse as Python 3, yet its seeds, draws and ops are what `check` is for.
@@ -11,9 +12,11 @@ returns None when the result still does not parse:
 * ``except E, e:`` → ``except E as e:``;
 * ``raise E, v`` / ``raise E, v, tb`` → ``raise E(v)``;
 * backquotes → ``repr(...)``, ``<>`` → ``!=``, ``0777`` → ``0o777``, ``10L`` → ``10``,
-  ``ur"..."`` → ``r"..."``.
+  ``ur"..."`` → ``r"..."``;
+* ``async`` and ``await`` used as names, as code from before Python 3.7 did
+  (``x.cuda(async=True)`` in PyTorch 0.3 scripts) → ``async_`` / ``await_``.
 
-The translation is read, never written: `fix` leaves a Python 2 file as it is.
+The translation is read, never written: `fix` leaves such a file as it is.
 """
 
 from __future__ import annotations
@@ -58,6 +61,8 @@ def as_python3(source: str) -> Optional[str]:
             edits.append((tok.start, tok.end, "r"))
         elif kind == tokenize.OP and text == "<" and _adjacent(tokens, i, tokenize.OP) and tokens[i + 1].string == ">":
             edits.append((tok.start, tokens[i + 1].end, "!="))
+        elif kind == tokenize.NAME and text in ("async", "await") and _a_name(tokens, i):
+            edits.append((tok.start, tok.end, text + "_"))
         elif kind == tokenize.ERRORTOKEN and text == "`":  # opens and closes in turn
             edits.append((tok.start, tok.end, ")" if in_backquotes else "repr("))
             in_backquotes = not in_backquotes
@@ -75,6 +80,22 @@ def as_python3(source: str) -> Optional[str]:
     except (SyntaxError, ValueError):
         return None
     return translated
+
+
+# What follows `await` the name (Python 3.7+'s keyword is followed by an expression).
+_AFTER_A_NAME = ("=", ",", ")", ".", ":", "]", "}", "+=", "-=")
+
+
+def _a_name(tokens: list[tokenize.TokenInfo], i: int) -> bool:
+    """Whether ``async``/``await`` at ``i`` is a name (reserved only from Python 3.7):
+    an attribute or keyword argument, an assignment target, an argument."""
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if i > 0 and tokens[i - 1].string in (".", "def", "import", "as"):
+        return True
+    if tokens[i].string == "async":  # the keyword comes before `def`, `with` and `for`
+        return after is None or after.string not in ("def", "with", "for")
+    return after is None or after.type in _STATEMENT_ENDS or after.type == tokenize.NEWLINE \
+        or (after.type == tokenize.OP and after.string in _AFTER_A_NAME)
 
 
 def _adjacent(tokens: list[tokenize.TokenInfo], i: int, kind: int) -> bool:

@@ -174,7 +174,7 @@ def test_magics_and_shell_escapes_are_skipped_without_moving_lines(cli, project)
     text = notebook(
         code("%matplotlib inline\n", "!pip install torch\n", "files = !ls\n", "import torch\n",
              "import random\n", "import numpy as np\n", "import tensorflow as tf\n",
-             "torch.randn?\n", "if True:\n", "    %load_ext autoreload\n",
+             "torch.randn?\n", "torch.*rand*?\n", "?np.random.*\n", "if True:\n", "    %load_ext autoreload\n",
              "    !nvidia-smi \\\n", "       --query\n", "x = torch.randn(3)\n"),
         code("%%bash\n", "echo $((1 + )) 'not python'\n"),
         code("%%time\n", "y = random.random()\n"),
@@ -183,7 +183,7 @@ def test_magics_and_shell_escapes_are_skipped_without_moving_lines(cli, project)
     )
     lines = check_nb(cli, project, text).out.splitlines()
     assert [line.split(" RPL")[0] + " RPL" + line.split(" RPL")[1][:3] for line in lines] == [
-        "nb.ipynb:cell 1:13:5: RPL101",
+        "nb.ipynb:cell 1:15:5: RPL101",
         "nb.ipynb:cell 3:2:5: RPL101",
         "nb.ipynb:cell 4:1:11: RPL101",  # columns of the cell, `%time ` included
     ]

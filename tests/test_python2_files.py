@@ -33,6 +33,33 @@ def test_a_python2_file_is_checked_as_python2(legacy: str) -> None:
     assert d.fix is None  # read, never rewritten
 
 
+@pytest.mark.parametrize(
+    "legacy",
+    [
+        "import torch\nt = torch.zeros(2).cuda(async=True)\n",
+        "def load(path, async=False):\n    return path\n",
+        "class Loader:\n    await = 0\n",
+    ],
+)
+def test_a_python36_file_with_async_as_a_name_is_checked(legacy: str) -> None:
+    source = legacy + DRAW
+    (d,) = check_sources({"old.py": source})
+    assert (d.code, d.span.start_line) == ("RPL101", source.count("\n"))
+    assert d.fix is None
+
+
+def test_python36_reading_keeps_the_keywords_of_37() -> None:
+    source = "async def f(x):\n    await x\n    async with x:\n        pass\nx.cuda(async=True)\n"
+    assert as_python3(source) == source.replace("async=", "async_=")
+
+
+def test_check_notes_a_python36_file(tmp_path) -> None:
+    (tmp_path / "train.py").write_text("import numpy as np\nnp.random.rand(3).cuda(async=True)\n")
+    result = check_paths([str(tmp_path / "train.py")])
+    assert any("1 file in Python 3.6 syntax checked as Python 3.6, with no fixes" in n for n in result.notes)
+    assert not any("Python 2" in n for n in result.notes)
+
+
 def test_the_reading_keeps_every_line_and_column_before_the_change() -> None:
     source = 'import numpy as np\nif True: print "x is", 1\nx = np.random.rand(3)  # after\n'
     translated = as_python3(source)

@@ -18,7 +18,9 @@ class ParseError(Rule):
     checked as the Python 3 they mean, read line for line (`reprolint/python2.py`),
     so their findings are on their own lines; `check` notes which files were read so,
     and `fix` never rewrites them. One that this reading cannot parse either is
-    reported, and the message says "Python 2 syntax" before CPython's own wording. A
+    reported, and the message says "Python 2 syntax" before CPython's own wording.
+    Files from before Python 3.7 that use `async` or `await` as a name
+    (`x.cuda(async=True)`) are read the same way, as "Python 3.6 syntax". A
     program that imports an unparsable module is still checked without it (what the
     module would do is unknown).
 
