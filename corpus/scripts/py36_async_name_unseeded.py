@@ -5,8 +5,8 @@ import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset
 
 dataset = TensorDataset(torch.randn(64, 8), torch.randint(0, 2, (64,)))  # expect: RPL101
-loader = DataLoader(dataset, batch_size=16, shuffle=True)
-model = nn.Linear(8, 2).cuda()
+loader = DataLoader(dataset, batch_size=16, shuffle=True)  # expect: RPL101
+model = nn.Linear(8, 2).cuda()  # expect: RPL101
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 for epoch in range(3):
     for inputs, targets in loader:
