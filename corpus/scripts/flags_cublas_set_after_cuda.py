@@ -1,4 +1,5 @@
-"""Deterministic mode turned on late: the cuBLAS workspace variable is set after CUDA started."""
+"""The look-alike: the cuBLAS workspace variable is set after the model moved to the GPU
+but before any cuBLAS call (the first matmul of training): in time. No finding."""
 import os
 
 import torch
@@ -7,7 +8,7 @@ import torch.nn as nn
 torch.manual_seed(11)
 model = nn.Sequential(nn.Linear(128, 128), nn.GELU(), nn.Linear(128, 1)).cuda()
 os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":4096:8"
-torch.use_deterministic_algorithms(True)  # expect: RPL303
+torch.use_deterministic_algorithms(True)
 opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
 for step in range(200):
     batch = torch.load(f"shards/{step % 10}.pt")

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator, Optional
 
 from reprolint.analysis.determinism import program_torch, program_usages
-from reprolint.analysis.usage_events import EnvSet, FlagSet
+from reprolint.analysis.usage_events import EnvSet, FlagSet, TrainStep
 from reprolint.catalog.ops import load_cublas
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
-from reprolint.model import Applicability
+from reprolint.model import Applicability, Related
 
 
 class MissingCublasWorkspaceConfig(Rule):
@@ -24,7 +24,11 @@ class MissingCublasWorkspaceConfig(Rule):
     `os.environ.setdefault(...)`, `os.environ.update(...)` or `os.putenv(...)`, with
     `:4096:8` or `:16:8` (a value that is not a literal is trusted). It is reported at
     the deterministic-mode call when the variable is never set, set to another value,
-    or set only after the first line that selects the GPU. Lightning
+    or set only after cuBLAS can have started: after the program's first training step
+    (a forward and backward on CUDA), or, in a program with no training step, after
+    the first line that puts work on the GPU. Moving a model to the GPU or selecting
+    a device calls no cuBLAS routine, so a variable set after those lines and before
+    training is in time. Lightning
     `Trainer(deterministic=True)` and Hugging Face full determinism set it themselves
     and are not reported.
 
@@ -42,8 +46,8 @@ class MissingCublasWorkspaceConfig(Rule):
     workspace is fixed; under deterministic mode torch up to 2.9 therefore raises
     `RuntimeError: Deterministic behavior was enabled ... but this operation is not
     deterministic because it uses CuBLAS` at the first `mm`/`bmm`/`Linear`. cuBLAS
-    reads the variable when it creates its handle, so setting it after CUDA has
-    started has no effect.
+    reads the variable when its first call creates a handle (and torch sizes its
+    workspaces then), so setting it after cuBLAS work has run has no effect.
 
     Mitigation: set the variable before anything touches CUDA, at the top of the entry
     point (`os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")`) or in the
@@ -102,6 +106,12 @@ class MissingCublasWorkspaceConfig(Rule):
             "import os, torch\nos.environ.setdefault('CUBLAS_WORKSPACE_CONFIG', ':16:8')\n"
             "torch.use_deterministic_algorithms(mode=True)\ndevice = torch.device('cuda')\n"
         ),
+        Valid(  # after the GPU is selected, before any cuBLAS call: in time
+            "import os, torch\ndevice = torch.device('cuda')\nmodel = torch.nn.Linear(2, 2).to(device)\n"
+            "torch.use_deterministic_algorithms(True)\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\n"
+            "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x in torch.randn(4, 2, device=device):\n"
+            "    model(x).sum().backward()\n    opt.step()\n"
+        ),
     ]
     INVALID = [
         Invalid(
@@ -118,6 +128,12 @@ class MissingCublasWorkspaceConfig(Rule):
             "os.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\ntorch.use_deterministic_algorithms(True)\n",
             line=4, message="after",
         ),
+        Invalid(  # set between two trainings: the first one has started cuBLAS
+            "import os, torch\ntorch.use_deterministic_algorithms(True)\nmodel = torch.nn.Linear(2, 2).cuda()\n"
+            "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(torch.randn(2, device='cuda')).sum().backward()\n"
+            "opt.step()\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\n",
+            line=2, message="after training has started",
+        ),
     ]
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
@@ -128,6 +144,8 @@ class MissingCublasWorkspaceConfig(Rule):
             if asked is None:
                 continue
             cuda = asked[0]
+            started = _cublas_started(program, cuda)
+            related = []
             det = None
             for position, path, usage in program.of(FlagSet, "torch.deterministic"):
                 if program.value(usage) is not False:
@@ -141,9 +159,10 @@ class MissingCublasWorkspaceConfig(Rule):
                     problem = f"set to `{env.value}`, not one of {', '.join(f'`{v}`' for v in facts.accepted)}"
                     kind, value = "wrong-value", env.value
                     continue
-                if position > cuda[0]:
-                    problem = "set only after CUDA has started (cuBLAS reads it once, when it starts)"
+                if position > started[0]:
+                    problem = f"set only after {started[1]}, and cuBLAS reads it once, at its first call"
                     kind, value = "late", env.value
+                    related = [started[2]] if started[2] is not None else []
                     continue
                 problem = ""
                 break
@@ -172,8 +191,20 @@ class MissingCublasWorkspaceConfig(Rule):
             yield self.report(
                 path, usage.span, call=usage.text, problem=problem, consequence=consequence,
                 problem_kind=kind, value=value, required=required, entry_points=program.entry_points,
-                version=assumed,
+                version=assumed, related=related,
             )
+
+
+def _cublas_started(program: Any, cuda: Any) -> tuple[int, str, Optional[Related]]:
+    """The position from which cuBLAS may have run, what runs there, and that place:
+    the first training step (a forward and backward), else the first line that puts
+    work on CUDA. Building an optimizer calls no cuBLAS routine."""
+    for step in program.of(TrainStep, "torch"):
+        if not step.usage.builds_optimizer:
+            span = step.usage.span
+            where = Related(step.path, span, "training runs here, and with it cuBLAS, before the variable is set")
+            return step.position, f"training has started ({step.path}:{span.start_line})", where
+    return cuda.position, "CUDA has started", None
 
 
 # ----------------------------------------------------------------------------- fix
