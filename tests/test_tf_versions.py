@@ -397,3 +397,57 @@ def test_a_tflearn_fit_is_not_keras(cli, tmp_path: Path) -> None:
     write(project, {"train.py": keras.replace(", n_epoch=2", ", epochs=2")})
     codes = {d["code"] for d in json.loads(cli("check", "--no-cache", "--select", "RPL101,RPL306", "--output-format", "json", str(project)).out)}
     assert "RPL306" in codes or "RPL101" in codes
+
+
+KERAS_TRAIN = (
+    "import numpy as np\nimport tensorflow as tf\nfrom keras.models import Sequential\n"
+    "from keras.layers import Dense\n\n"
+    "model = Sequential([Dense(1, input_shape=(4,))])\nmodel.compile(optimizer='sgd', loss='mse')\n"
+    "model.fit(np.zeros((8, 4)), np.zeros(8), epochs=2)\nmodel.save('m.h5')\n"
+)
+
+
+@pytest.mark.parametrize(
+    "requirements, library",
+    [
+        ("tensorflow==1.15.0\n", "NumPy's"),  # TF 1 declared, no TF 1 name called
+        ("tensorflow-gpu>=1.12,<2.0\n", "NumPy's"),
+        ("tensorflow==2.1.0\nkeras==2.3.1\n", "NumPy's"),  # multi-backend Keras on TF 2
+        ("tensorflow==2.12.0\n", "the `random` module's"),  # the Keras of today: its look-alike
+        ("tensorflow>=1.15\n", "the `random` module's"),  # open to TF 2, and no TF 1 name: today's
+    ],
+)
+def test_keras_draws_follow_the_keras_the_project_declares(cli, tmp_path: Path, requirements: str, library: str) -> None:
+    """One notion of the Keras of the past (analysis.tf_versions.old_keras) for every rule:
+    a project that declares TensorFlow 1 or a multi-backend Keras (before 2.4) draws its
+    initial weights and `fit` shuffles through NumPy, though it calls no TF 1 name."""
+    project = write(tmp_path, {"train.py": KERAS_TRAIN, "requirements.txt": requirements, ".git/HEAD": ""})
+    found = json.loads(cli("check", "--no-cache", "--select", "RPL101,RPL306", "--output-format", "json", str(project)).out)
+    first = next(d for d in found if d["code"] == "RPL101")
+    assert first["message"].startswith(f"`Dense(...)` initialises weights from {library} global RNG")
+    if library == "NumPy's":
+        assert [r["message"] for r in first["related"]] == ["`model.fit` also shuffles with NumPy's global RNG"]
+        assert [d["code"] for d in found] == ["RPL101"]  # one cause, one finding: no RPL306
+        write(project, {"train.py": KERAS_TRAIN.replace("\nmodel = ", "\nnp.random.seed(0)\nmodel = ")})
+        assert json.loads(cli("check", "--no-cache", "--select", "RPL101,RPL306", "--output-format", "json", str(project)).out) == []
+
+
+def test_a_declared_multi_backend_keras_fit_names_numpy(cli, tmp_path: Path) -> None:
+    """RPL306 on multi-backend Keras over TF 2 names NumPy, not `keras.utils.set_random_seed`
+    (which it does not have)."""
+    project = write(tmp_path, {"train.py": KERAS_TRAIN, "requirements.txt": "tensorflow==2.1.0\nkeras==2.3.1\n", ".git/HEAD": ""})
+    (item,) = json.loads(cli("check", "--no-cache", "--select", "RPL306", "--output-format", "json", str(project)).out)
+    assert item["message"].endswith(
+        "the program never seeds NumPy (`np.random.seed`), from which multi-backend Keras (before 2.4) draws "
+        "the seeds of its weights and dropout and its shuffling"
+    )
+
+
+def test_a_declared_tf1_program_is_seeded_with_tf1s_call(cli, tmp_path: Path) -> None:
+    """A project that declares TensorFlow 1 gets `tf.set_random_seed` from the fix though
+    its code calls no TF 1-only name."""
+    train = "import tensorflow as tf\n\nw = tf.Variable(tf.random.normal([4, 1]))\ntf.train.Saver().save(None, 'out')\n"
+    project = write(tmp_path, {"train.py": train, "requirements.txt": "tensorflow==1.15.0\n", ".git/HEAD": ""})
+    cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "--no-cache", str(project / "train.py"))
+    fixed = (project / "train.py").read_text()
+    assert "tf.set_random_seed(seed)" in fixed and "tf.random.set_seed" not in fixed

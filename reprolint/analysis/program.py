@@ -44,8 +44,9 @@ from reprolint.analysis.usage_events import (
 )
 from reprolint.analysis.options import asked_by_options, options_read
 from reprolint.analysis.project_index import ProgramIndex
-from reprolint.catalog.rng import tf1_keras_library
+from reprolint.catalog.rng import old_keras_library
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
+from reprolint.analysis.tf_versions import old_keras
 from reprolint.analysis.values import OptionRef
 
 __all__ = [
@@ -229,14 +230,17 @@ class Program:
         self.draws: list[DrawOutcome] = []
         self.helper_calls: list[HelperCall] = []
         self.calls_tf1_api = False  # a TF 1 API call runs (set by _collect)
+        self.old_keras: Optional[str] = None  # the Keras of the past its draws follow (tf_versions.old_keras)
         self.events: list[UsageEvent] = []
         self.usage_steps: list[Step] = []
         self._positions: dict[type, list[int]] = {}  # usage class -> its places in events
 
     # ---------------------------------------------------------------- building
     def _collect(self, model: ExecutionModel) -> None:
-        # a program that calls the TF 1 API runs the Keras of TF 1 (catalog.rng.tf1_keras_library)
+        # a program that calls the TF 1 API, or declares TF 1 or a multi-backend Keras, runs
+        # a Keras of the past (catalog.rng.old_keras_library)
         self.calls_tf1_api = any(type(s.event) is TfApi and s.event.tf1 for s in self.steps)
+        self.old_keras = old_keras(self.calls_tf1_api, self.entry, model.index.roots)
         seeded: dict[str, At] = {}
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
         in_worker: set[tuple[str, Any]] = set()
@@ -278,7 +282,7 @@ class Program:
                     for key in unseeded_in_graph[-1]:
                         late_in_graph.setdefault(key, At(step.path, event))
             elif isinstance(event, Draw):
-                library = tf1_keras_library(event.api, event.library) if self.calls_tf1_api else event.library
+                library = old_keras_library(self.old_keras, event.api, event.library)
                 if library != event.library:
                     event = replace(event, library=library)
                 key = (step.path, event.span)

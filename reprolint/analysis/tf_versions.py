@@ -28,11 +28,45 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Optional
 
+from reprolint.analysis.declared import assume, declarations_for, spec_admits
 from reprolint.analysis.usage_events import EnvSet, KerasFit, TfApi, TrainStep
 
-__all__ = ["TF1_LAST", "TfAssumed", "TfSwitch", "keras_backend", "program_tf", "tf_switch", "trains_tf_kernels"]
+__all__ = [
+    "TF1_LAST", "TfAssumed", "TfSwitch", "keras_backend", "old_keras", "program_tf", "tf_switch", "trains_tf_kernels",
+]
 
 TF1_LAST = "1.15.0"  # the last TensorFlow 1 release: what "TF 1.x" is looked up as
+
+
+def old_keras(calls_tf1_api: bool, entry: str, roots: Any) -> Optional[str]:
+    """Which Keras of the past a program's Keras draws follow, from what it calls and
+    what its project declares (catalog.rng.old_keras_library says where they draw):
+    "tf1" when it calls the TF 1 API or declares TensorFlow 1 only (``tensorflow==1.15``,
+    ``tensorflow-gpu<2``); "multi-backend" when it declares a Keras before 2.4 only (the
+    multi-backend Keras, on TensorFlow 2 too); None for the Keras of today."""
+    if calls_tf1_api:
+        return "tf1"
+    found = declarations_for(entry, roots)
+    if _declared_below(found, "tensorflow", (2, 0)):
+        return "tf1"
+    if _declared_below(found, "keras", (2, 4)):
+        return "multi-backend"
+    return None
+
+
+def _declared_below(found: list[Any], library: str, release: tuple[int, int]) -> bool:
+    """Whether ``library`` is declared with a version, and every version it admits is
+    older than ``release``."""
+    from reprolint.catalog.ops import parse_version
+
+    for declared in found:
+        if declared.library != library or not spec_admits(declared.spec, None):
+            continue
+        newest = assume(library, None, [declared], "999.0.0", "")  # the range's own bound
+        if not newest.declared or spec_admits(declared.spec, ".".join(map(str, release)) + ".0"):
+            return False
+        return parse_version(newest.version)[:2] < release
+    return False
 
 
 @dataclass(frozen=True)
@@ -126,7 +160,6 @@ def program_tf(ctx: Any, program: Any) -> TfAssumed:
 
 
 def _assume(ctx: Any, program: Any) -> TfAssumed:
-    from reprolint.analysis.declared import assume, declarations_for, spec_admits
     from reprolint.analysis.determinism import default_tf_source, default_tf_version, short
     from reprolint.catalog.ops import parse_version
 

@@ -16,6 +16,7 @@ __all__ = [
     "RngCatalog",
     "SeederApi",
     "keras_major",
+    "old_keras_library",
     "tf1_keras_library",
     "rng_catalog",
 ]
@@ -144,6 +145,19 @@ def tf1_keras_library(api: str, library: str) -> str:
         return "numpy"
     if api.startswith("tensorflow.keras.") and library == "random":
         return "tensorflow"
+    return library
+
+
+def old_keras_library(kind: Optional[str], api: str, library: str) -> str:
+    """The generator a Keras draw takes under the Keras of the past that ``kind`` names
+    (analysis.tf_versions.old_keras): TensorFlow 1's (:func:`tf1_keras_library`), or
+    multi-backend Keras (before 2.4), which draws its default seeds (initial weights,
+    dropout) from NumPy and shuffles ``fit``'s arrays with ``np.random.shuffle`` on any
+    backend."""
+    if kind == "tf1":
+        return tf1_keras_library(api, library)
+    if kind == "multi-backend" and (api.startswith("keras.") or api == ".fit") and library in ("random", "tensorflow"):
+        return "numpy"
     return library
 
 

@@ -49,14 +49,14 @@ __all__ = [
 
 STYLES = ("hooks", "inline")
 # "tensorflow1": TensorFlow 1, whose seeding call is `tf.set_random_seed` (it has no
-# `tf.random.set_seed`); a program that calls the TF 1 API gets it (tf_seed_library)
+# `tf.random.set_seed`); a program that runs TF 1 gets it (tf_seed_library)
 LIBRARY_ORDER = ("random", "numpy", "torch", "tensorflow", "tensorflow1", "keras")
 
 
 def tf_seed_library(program: "Program") -> str:
-    """The seeding id of a program's TensorFlow: "tensorflow1" where it calls the TF 1
-    API, else "tensorflow"."""
-    return "tensorflow1" if program.calls_tf1_api else "tensorflow"
+    """The seeding id of a program's TensorFlow: "tensorflow1" where it runs TF 1 (calls
+    its API, or declares it: analysis.tf_versions.old_keras), else "tensorflow"."""
+    return "tensorflow1" if program.old_keras == "tf1" else "tensorflow"
 
 # Problems met while planning (fixes dropped because they would not parse), collected
 # for the `fix` command's report; None outside a fix run.

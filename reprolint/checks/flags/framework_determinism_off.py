@@ -9,11 +9,11 @@ from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.analysis.tf_versions import program_tf
 from reprolint.analysis.usage_events import FlagSet, HfTrainingArgs, KerasFit, LightningTrainer
-from reprolint.catalog.rng import tf1_keras_library
+from reprolint.catalog.rng import old_keras_library
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import rpl101_reports
 from reprolint.fixes.determinism import usage_program
-from reprolint.fixes.planning import FixAction, FixPlanner, data_field
+from reprolint.fixes.planning import FixAction, FixPlanner, data_field, tf_seed_library
 from reprolint.fixes.seeding import HELPER_NAME, ensure_seed_helper, entry_action
 from reprolint.model import Applicability, Diagnostic, Related, Span
 
@@ -227,19 +227,23 @@ class FrameworkDeterminismOff(Rule):
             # seeds of its initial weights and dropout from NumPy too (its backend's
             # `np.random.randint(10e6)` when no seed is given), while tf.keras's take the
             # graph seed. Nothing comes from Python's `random`, and
-            # `keras.utils.set_random_seed` does not exist there.
-            tf1 = program_tf(ctx, program).major == 1
-            standalone = tf1 and program.program.uses("keras")
+            # `keras.utils.set_random_seed` does not exist there. The same holds for
+            # multi-backend Keras (before 2.4) on TensorFlow 2: the Keras of the past a
+            # program runs is analysis.tf_versions.old_keras.
+            past = "tf1" if program_tf(ctx, program).major == 1 else program.program.old_keras
+            tf1 = past == "tf1"
+            standalone = (tf1 and program.program.uses("keras")) or past == "multi-backend"
             drawn = {"random", "tensorflow"}  # layers' default seeds, shuffling and dropout
-            if tf1:  # where TF 1's Keras takes them (catalog.rng.tf1_keras_library)
+            if past:  # where that Keras takes them (catalog.rng.old_keras_library)
                 layers = "keras.layers" if standalone else "tensorflow.keras.layers"
-                drawn = {tf1_keras_library(layers, lib) for lib in drawn} | {tf1_keras_library(".fit", "tensorflow")}
+                drawn = {old_keras_library(past, layers, lib) for lib in drawn} | {old_keras_library(past, ".fit", "tensorflow")}
             missing_libs = drawn - seeded
             # libraries whose unseeded draws RPL101 reports are said there, once
             missing_libs = {lib for lib in missing_libs if not rpl101_reports(ctx, program.program, lib)}
             if not keras_seeded and missing_libs:
-                if tf1:
-                    parts = {"numpy": "NumPy (`np.random.seed`), from which Keras on TensorFlow 1 draws "
+                if past:
+                    keras = "Keras on TensorFlow 1" if tf1 else "multi-backend Keras (before 2.4)"
+                    parts = {"numpy": f"NumPy (`np.random.seed`), from which {keras} draws "
                              + ("the seeds of its weights and dropout and its shuffling" if standalone else "its shuffling"),
                              "tensorflow": "TensorFlow's graph (`tf.set_random_seed`), which tf.keras's initial weights "
                              "and dropout follow"}
@@ -279,7 +283,7 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         entry = program.entry
         stop = planner.import_stop(entry)
         seed = planner.seed
-        libs = ("random", "numpy", "tensorflow")
+        libs = ("random", "numpy", tf_seed_library(program.program))
         return FixAction(
             entry, ("entry", "inline", seed, libs), planner.safe_if(True),  # seeds only
             f"Seed {', '.join(libs)} at the entry point with `{HELPER_NAME}({seed})`",
