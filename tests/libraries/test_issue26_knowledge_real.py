@@ -182,6 +182,16 @@ for name in ("conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose
                                 for p in list(inspect.signature(layer).parameters)[3:position]] + [bias]
             layer(*args)
             conv[f"{name} {bias}"] = ["BiasAdd" in {op.type for op in graph.get_operations()}, position]
+keras_layers = {}
+for name, shape in (("Dense", [None, 3]), ("Conv2D", [None, 8, 8, 3])):
+    layer = getattr(tf_keras.layers, name)
+    params = list(inspect.signature(layer).parameters)
+    for bias in (True, False):
+        with tf.Graph().as_default() as graph:
+            x = tf1.placeholder(tf.float32, shape)
+            (layer(4, use_bias=bias) if name == "Dense" else layer(4, 3, use_bias=bias))(x)
+            keras_layers[f"{name} {bias}"] = "BiasAdd" in {op.type for op in graph.get_operations()}
+    keras_layers[name] = [params.index("use_bias"), params[:params.index("use_bias")]]
 losses = {}
 for name in ("sparse_softmax_cross_entropy", "softmax_cross_entropy"):
     with tf.Graph().as_default() as graph:
@@ -190,7 +200,7 @@ for name in ("sparse_softmax_cross_entropy", "softmax_cross_entropy"):
         getattr(tf1.losses, name)(labels, logits)
         losses[name] = sorted({op.type for op in graph.get_operations()})
 print(json.dumps({"dense": dense_ops, "gather_grad": gather_grad_ops, "gather_grad_kind": kind, "conv": conv,
-                  "losses": losses}))
+                  "losses": losses, "keras_layers": keras_layers}))
 """
 
 
@@ -210,6 +220,14 @@ def test_tf1_dense_adds_its_bias_with_bias_add_and_a_gather_gradient_is_a_segmen
     for name in ("conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose"):
         assert ops["conv"][f"{name} True"] == [True, positions[f"tensorflow.compat.v1.layers.{name}"]], name
         assert ops["conv"][f"{name} False"][0] is False, name
+    # Keras 2's Dense and Conv2D (tf-keras) add their bias with BiasAdd unless use_bias=False;
+    # use_bias is catalogued at Dense's position and at Conv2D's before `groups`, which
+    # Keras added in 2.3 (TF 2.3): the catalogued layers are those of TF < 2.1
+    for name in ("Dense", "Conv2D"):
+        assert ops["keras_layers"][f"{name} True"] is True and ops["keras_layers"][f"{name} False"] is False, name
+        index, before = ops["keras_layers"][name]
+        for qualified in (f"tensorflow.keras.layers.{name}", f"keras.layers.{name}"):
+            assert positions[qualified] == index - ("groups" in before), (qualified, before)
     # softmax-xent-before-2-6 and the later entries: the TF 1 losses run the fused kernels
     assert "SparseSoftmaxCrossEntropyWithLogits" in ops["losses"]["sparse_softmax_cross_entropy"]
     assert "SoftmaxCrossEntropyWithLogits" in ops["losses"]["softmax_cross_entropy"]
