@@ -41,7 +41,7 @@ COMPAT = (
     "import tensorflow.compat.v1 as tf\n\n"
     "tf.disable_v2_behavior()\n"
     "x = tf.placeholder(tf.float32, [None, 4])\n"
-    "loss = tf.reduce_sum(x)\n"
+    "loss = tf.reduce_sum(tf.layers.dense(x, 2))\n"
     "step = tf.train.AdamOptimizer(0.1).minimize(loss)\n"
     "with tf.Session() as sess:\n"
     "    sess.run(step)\n"
@@ -451,3 +451,32 @@ def test_a_declared_tf1_program_is_seeded_with_tf1s_call(cli, tmp_path: Path) ->
     cli("fix", "--write", "--unsafe-fixes", "--fix-style", "inline", "--no-cache", str(project / "train.py"))
     fixed = (project / "train.py").read_text()
     assert "tf.set_random_seed(seed)" in fixed and "tf.random.set_seed" not in fixed
+
+
+def test_rpl304_needs_a_kernel_the_switch_changes_and_names_it(cli, tmp_path: Path) -> None:
+    """A TF 2 program that trains through plain arithmetic (a linear regression with raw
+    ops) runs GPU kernels that repeat without op determinism: no RPL304. The same loop
+    through a convolution, or a Keras model, is reported with that place related."""
+    plain = (
+        "import tensorflow as tf\n\n"
+        "w = tf.Variable(tf.zeros([4, 1]))\nb = tf.Variable(0.0)\nopt = tf.optimizers.SGD(0.1)\n"
+        "for x, y in tf.data.Dataset.from_tensor_slices((tf.ones([8, 4]), tf.ones([8, 1]))).batch(2):\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))\n"
+        "    opt.apply_gradients(zip(tape.gradient(loss, [w, b]), [w, b]))\n"
+    )
+    project = write(tmp_path, {"requirements.txt": "tensorflow==2.12.0\n", "train.py": plain, ".git/HEAD": ""})
+    assert json.loads(cli("check", "--no-cache", "--select", "RPL304", "--output-format", "json", str(project)).out) == []
+    conv = plain.replace("tf.matmul(x, w)", "tf.reduce_sum(tf.nn.conv2d(tf.reshape(x, [-1, 2, 2, 1]), tf.ones([1, 1, 1, 1]), 1, 'SAME'))")
+    write(project, {"train.py": conv})
+    item = rpl304(cli, project)
+    assert [(r["line"], r["message"]) for r in item["related"]] == [
+        (8, "`tf.nn.conv2d(...)` runs here, a kernel the switch makes deterministic")]
+    keras = (
+        "import numpy as np\nimport tensorflow as tf\n\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(4,))])\n"
+        "model.compile(optimizer='sgd', loss='mse')\nmodel.fit(np.ones((8, 4)), np.ones(8), epochs=2)\n"
+    )
+    write(project, {"train.py": keras})
+    item = rpl304(cli, project)
+    assert [r["line"] for r in item["related"]] == [6]

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator, Optional
 
-from reprolint.analysis.determinism import program_usages, tf_determinism
+from reprolint.analysis.determinism import match_op, program_usages, tf_determinism
 from reprolint.analysis.tf_versions import program_tf, tf_switch, trains_tf_kernels
-from reprolint.analysis.usage_events import GpuSelected
+from reprolint.analysis.usage_events import GpuSelected, KerasFit, OpCall
+from reprolint.catalog import ops as catalog_ops
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.determinism import determinism_available, plan_determinism
-from reprolint.model import Applicability
+from reprolint.model import Applicability, Related
 
 
 class MissingTfOpDeterminism(Rule):
@@ -23,7 +24,16 @@ class MissingTfOpDeterminism(Rule):
 
     Training programs only (not tests, demos or evaluation scripts). A TensorFlow
     program is one that imports `tensorflow` or `keras` and trains
-    (`model.fit`, `tf.GradientTape`, `apply_gradients`, `minimize`, a TF1 `Session`).
+    (`model.fit`, `tf.GradientTape`, `apply_gradients`, `minimize`, a TF1 `Session`)
+    through a kernel that op determinism changes, named as a related location: a Keras
+    model it fits or builds (Keras 2's Dense and convolution layers add their bias with
+    bias_add; convolutions run cuDNN's backprop), a Keras layer or model class of its
+    own (`class Block(tf.keras.layers.Layer)`, under any name of the API such as
+    `tensorflow.compat.v2`; no place is named then) or an op of `rules/tf.toml`
+    (convolutions, `bias_add`, softmax cross-entropy, segment sums, gather gradients...).
+    A program that trains through plain arithmetic only (`tf.matmul(x, w) + b`,
+    reductions: a linear or logistic regression written with raw ops) runs kernels that
+    repeat without the switch, and is not reported.
     TensorFlow uses a visible GPU on its own, so the program is taken to run on one
     unless it hides the GPU (`tf.config.set_visible_devices([], "GPU")`,
     `CUDA_VISIBLE_DEVICES=""` or `"-1"`). Accepted: the call, or the environment
@@ -108,6 +118,12 @@ class MissingTfOpDeterminism(Rule):
         Valid("import os\nos.environ['TF_DETERMINISTIC_OPS'] = '1'\nimport tensorflow as tf\nmodel.fit(x, y, epochs=2)\n"),
         Valid("import tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\nmodel.fit(x, y, epochs=2)\n"),
         Valid("import tensorflow as tf\nprint(tf.constant(1))\n"),  # no training
+        Valid(  # plain arithmetic: its GPU kernels repeat without the switch
+            "import tensorflow as tf\nw = tf.Variable(tf.zeros([4, 1]))\nb = tf.Variable(0.0)\n"
+            "opt = tf.optimizers.SGD(0.1)\nfor x, y in data:\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))\n"
+            "    opt.apply_gradients(zip(tape.gradient(loss, [w, b]), [w, b]))\n"
+        ),
         Valid(  # Keras 3 on JAX: fit runs JAX kernels (RPL305's concern), tf only loads data
             "import os\nos.environ['KERAS_BACKEND'] = 'jax'\nimport keras\nimport tensorflow as tf\n"
             "ds = tf.data.Dataset.range(8).batch(2)\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
@@ -124,7 +140,7 @@ class MissingTfOpDeterminism(Rule):
         ),
         Invalid(
             "import os\nos.environ['TF_CUDNN_DETERMINISTIC'] = '1'\nimport tensorflow as tf\n"
-            "with tf.GradientTape() as tape:\n    loss = f(x)\n",
+            "with tf.GradientTape() as tape:\n    loss = tf.reduce_sum(tf.nn.conv2d(x, w, 1, 'SAME'))\n",
             line=1, message="TF_CUDNN_DETERMINISTIC",
         ),
     ]
@@ -145,6 +161,9 @@ class MissingTfOpDeterminism(Rule):
             det = tf_determinism(program, assumed.version)
             if det.on:
                 continue
+            kernel = _nondeterministic_kernel(ctx, program, assumed.version)
+            if kernel is None:
+                continue  # it trains through kernels that are deterministic without the switch
             gpu = program.first(GpuSelected, "tf")
             where = (gpu[1], gpu[2]) if gpu else program.entry_event
             if where is None or (where[0], where[1].span) in seen:
@@ -160,7 +179,48 @@ class MissingTfOpDeterminism(Rule):
                 where[0], where[1].span, tf=assumed.phrase(), advice=switch.advice, note=note,
                 cudnn_only=det.cudnn_only, switch=switch.kind, version=assumed.to_data(),
                 roles={program.entry: program.role.value}, entry_points=program.entry_points,
+                related=kernel,
             )
+
+
+# Where Keras's own models and layers draw their initial weights (rules/rng.toml): a
+# program that builds one trains Keras's kernels (bias addition, convolution backprop).
+_KERAS_APIS = ("tensorflow.keras.", "keras.", "tensorflow.estimator.")
+_CUDNN_BACKPROP = "cudnn-conv-pool-backprop"
+# A class of the program's own built on these is a Keras layer or model.
+_KERAS_BASES = (".layers.Layer", ".Model", ".models.Model", ".Sequential")
+
+
+def _nondeterministic_kernel(ctx: CheckContext, program: Any, version: str) -> Optional[list[Related]]:
+    """Where the program trains through a GPU kernel that op determinism makes
+    deterministic (a list of at most one place; empty when only a class says so): a
+    Keras model it fits or builds (Keras 2's Dense and convolutions add their bias with
+    bias_add; convolutions run cuDNN's backprop), a Keras layer or model class its
+    modules define, or an op of `rules/tf.toml` (convolution, bias_add, softmax
+    cross-entropy, segment sums, gather gradients...). None for a program that trains
+    through plain arithmetic (`tf.matmul(x, w) + b`, reductions), whose GPU kernels
+    repeat without the switch."""
+    for _, path, fit in program.of(KerasFit, default_only=False):
+        return [Related(path, fit.span, f"`{fit.text}` trains a Keras model here")]
+    inner = getattr(program, "program", None)
+    for outcome in (inner.draws if inner is not None else ()):
+        draw = outcome.draw
+        if draw.kind == "init" and draw.api.startswith(_KERAS_APIS):
+            return [Related(outcome.path, draw.span, f"`{draw.text}` builds Keras layers here")]
+    for _, path, op in program.of(OpCall, default_only=False):
+        if not op.name.startswith(("tensorflow.", "keras.")):
+            continue
+        entries = [m.entry for m in match_op(op, version, cuda=True, training=True, framework="tf")]
+        # cuDNN's convolution and pooling backprop: this rule's evidence, never matched per call
+        entries += [e for e in catalog_ops.lookup(op.name, version) if e.id == _CUDNN_BACKPROP]
+        if any(e.kind in ("deterministic-with-flag", "raises", "nondeterministic") for e in entries):
+            return [Related(path, op.span, f"`{op.text}(...)` runs here, a kernel the switch makes deterministic")]
+    for module in program.modules:
+        facts = ctx.facts.get(module)
+        bases = (b for bs in (facts.classes.values() if facts is not None else ()) for b in bs)
+        if any(b.endswith(_KERAS_BASES) and "keras" in b.split(".") for b in bases):
+            return []  # its own Keras layers and models (under any name of the API)
+    return None
 
 
 # ----------------------------------------------------------------------------- fix
