@@ -187,7 +187,8 @@ def test_modules_reached_only_through_another_script_run_only_what_this_program_
 def test_tf_in_an_uncalled_helper_of_an_imported_logger_is_no_tf_training() -> None:
     logger = (
         "import tensorflow as tf\n\ndef restore_and_finetune(sess, loss):\n"
-        "    tf.compat.v1.train.AdamOptimizer().minimize(loss)\n"
+        "    out = tf.compat.v1.layers.dense(tf.ones([1, 2]), 1)\n"
+        "    tf.compat.v1.train.AdamOptimizer().minimize(tf.reduce_sum(out))\n"
     )
     train = (
         "import torch\nimport logx\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"

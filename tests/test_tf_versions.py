@@ -471,7 +471,7 @@ def test_rpl304_needs_a_kernel_the_switch_changes_and_names_it(cli, tmp_path: Pa
     write(project, {"train.py": conv})
     item = rpl304(cli, project)
     assert [(r["line"], r["message"]) for r in item["related"]] == [
-        (8, "`tf.nn.conv2d(...)` runs here, a kernel the switch makes deterministic")]
+        (8, "`tf.nn.conv2d(...)` runs here, through kernels the switch makes deterministic")]
     keras = (
         "import numpy as np\nimport tensorflow as tf\n\n"
         "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(4,))])\n"

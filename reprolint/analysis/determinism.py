@@ -61,7 +61,9 @@ TAG_NOTES = {
 }
 # Generic cuDNN entries: every conv net has them, so they are the evidence for RPL302
 # (torch) and RPL304 (TF), not one finding per layer.
-_GENERIC_CUDNN_IDS = frozenset({"conv-cuda", "conv-transpose-cuda", "cudnn-rnn", "cudnn-conv-pool-backprop"})
+_GENERIC_CUDNN_IDS = frozenset({
+    "conv-cuda", "conv-transpose-cuda", "cudnn-rnn", "cudnn-conv-pool-backprop", "keras-applications-cudnn-conv",
+})
 
 
 # ----------------------------------------------------------------------------- versions

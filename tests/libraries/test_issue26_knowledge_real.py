@@ -268,3 +268,39 @@ def test_interleave_without_determinism_hands_elements_over_as_they_are_ready() 
     assert orders["deterministic_false"] != round_robin, orders
     assert orders["sloppy"] != round_robin, orders
     assert sorted(orders["sloppy"]) == sorted(orders["deterministic_false"]) == sorted(round_robin)
+
+
+# --------------------------------------------------------------------------- RPL304 evidence
+
+KERAS_APPLICATIONS = """
+import json
+import keras
+from reprolint.catalog.ops import load_tf_ops
+(entry,) = [e for e in load_tf_ops() if e.id == "keras-applications-cudnn-conv"]
+out = {}
+for name in entry.names:
+    obj = keras
+    for part in name.split(".")[1:] if name.startswith("keras.") else name.split(".")[2:]:
+        obj = getattr(obj, part)
+    if obj.__name__ not in out:
+        model = obj(weights=None, include_top=False)
+        out[obj.__name__] = sorted({type(layer).__name__ for layer in model.layers if "Conv" in type(layer).__name__})
+    out[name] = obj.__name__
+print(json.dumps(out))
+"""
+
+
+def test_every_catalogued_keras_application_is_a_convolutional_network() -> None:
+    """rules/tf.toml keras-applications-cudnn-conv (RPL304's evidence): each name is a
+    Keras application whose model, built without weights, has convolution layers, so
+    training or taking gradients through it runs cuDNN's convolution backprop."""
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("keras")
+    built = json.loads(_run(KERAS_APPLICATIONS, env={"PYTHONPATH": str(Path(__file__).resolve().parents[2])}))
+    from reprolint.catalog.ops import load_tf_ops
+
+    (entry,) = [e for e in load_tf_ops() if e.id == "keras-applications-cudnn-conv"]
+    assert len(entry.names) == 158
+    for name in entry.names:
+        convs = built[built[name]]
+        assert {"Conv2D", "DepthwiseConv2D", "SeparableConv2D"} & set(convs), (name, convs)

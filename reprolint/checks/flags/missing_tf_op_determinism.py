@@ -186,7 +186,7 @@ class MissingTfOpDeterminism(Rule):
 # Where Keras's own models and layers draw their initial weights (rules/rng.toml): a
 # program that builds one trains Keras's kernels (bias addition, convolution backprop).
 _KERAS_APIS = ("tensorflow.keras.", "keras.", "tensorflow.estimator.")
-_CUDNN_BACKPROP = "cudnn-conv-pool-backprop"
+_CUDNN_BACKPROP = ("cudnn-conv-pool-backprop", "keras-applications-cudnn-conv")
 # A class of the program's own built on these is a Keras layer or model.
 _KERAS_BASES = (".layers.Layer", ".Model", ".models.Model", ".Sequential")
 
@@ -212,9 +212,9 @@ def _nondeterministic_kernel(ctx: CheckContext, program: Any, version: str) -> O
             continue
         entries = [m.entry for m in match_op(op, version, cuda=True, training=True, framework="tf")]
         # cuDNN's convolution and pooling backprop: this rule's evidence, never matched per call
-        entries += [e for e in catalog_ops.lookup(op.name, version) if e.id == _CUDNN_BACKPROP]
+        entries += [e for e in catalog_ops.lookup(op.name, version) if e.id in _CUDNN_BACKPROP]
         if any(e.kind in ("deterministic-with-flag", "raises", "nondeterministic") for e in entries):
-            return [Related(path, op.span, f"`{op.text}(...)` runs here, a kernel the switch makes deterministic")]
+            return [Related(path, op.span, f"`{op.text}(...)` runs here, through kernels the switch makes deterministic")]
     for module in program.modules:
         facts = ctx.facts.get(module)
         bases = (b for bs in (facts.classes.values() if facts is not None else ()) for b in bs)
