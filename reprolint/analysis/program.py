@@ -47,7 +47,7 @@ from reprolint.analysis.project_index import ProgramIndex
 from reprolint.catalog.rng import old_keras_library
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.tf_versions import old_keras
-from reprolint.analysis.values import OptionRef
+from reprolint.analysis.values import ConfigKey, OptionRef
 
 __all__ = [
     "Blame",
@@ -630,11 +630,11 @@ class Program:
         return usage.value is True or usage.value in ("warn", "error")
 
     def kw_value(self, usage: Union[LightningTrainer, HfTrainingArgs], key: str) -> Any:
-        """A keyword's literal (an option, :class:`OptionRef`, resolved with its default)."""
+        """A keyword's literal; an option or configuration key resolved (None: files omit it)."""
         value = usage.kw(key)
-        if isinstance(value, OptionRef):
-            return self.lookup(value.name)
-        return value
+        if isinstance(value, ConfigKey) and value.name not in self.config_origin:
+            return None if self.config_origin else UNKNOWN  # no file read: unknown
+        return self.lookup(value.name) if isinstance(value, (OptionRef, ConfigKey)) else value
 
     # ---------------------------------------------------------------- questions
     def cuda_usage(self) -> Optional[UsageAt[CudaWork]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["UNKNOWN", "OptionRef"]
+__all__ = ["UNKNOWN", "ConfigKey", "OptionRef"]
 
 UNKNOWN = "<unknown>"  # a value the analysis cannot know statically
 
@@ -19,3 +19,12 @@ class OptionRef:
 
     name: str
     negated: bool = False
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """A keyword that a spread configuration mapping gives a call (``Trainer(**cfg["trainer"])``):
+    decided per program by the configuration files it reads on a default run, where a
+    key they do not hold leaves the callee's default."""
+
+    name: str

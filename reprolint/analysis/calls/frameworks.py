@@ -73,7 +73,8 @@ def _trainer_kwargs(c: Any, node: Any, namespace: bool = False) -> tuple[tuple[s
     import libcst as cst
 
     from reprolint.analysis.usage import literal_kwargs
-    from reprolint.analysis.values import UNKNOWN, OptionRef
+    from reprolint.analysis.config_files import config_path
+    from reprolint.analysis.values import UNKNOWN, ConfigKey, OptionRef
 
     lits = dict(literal_kwargs(node))
     spread: dict[str, Any] = {}
@@ -97,6 +98,11 @@ def _trainer_kwargs(c: Any, node: Any, namespace: bool = False) -> tuple[tuple[s
                 spread[key] = literal
         elif _namespace(arg.value):
             from_namespace()
+        elif c.facts.config_sources and config_path(arg.value):
+            # a mapping of the configuration the module loads (`**config["trainer_params"]`):
+            # its keys, or the Trainer's defaults where the files hold none
+            for key in _TRAINER_KEYS:
+                spread.setdefault(key, ConfigKey(key))
         else:
             for key in _TRAINER_KEYS:
                 spread.setdefault(key, UNKNOWN)

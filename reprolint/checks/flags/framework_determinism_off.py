@@ -9,6 +9,7 @@ from reprolint.analysis.determinism import ProgramUsage, program_usages
 from reprolint.analysis.facts import UNKNOWN
 from reprolint.analysis.tf_versions import program_tf
 from reprolint.analysis.usage_events import FlagSet, HfTrainingArgs, KerasFit, LightningTrainer
+from reprolint.analysis.values import ConfigKey
 from reprolint.catalog.rng import old_keras_library
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import rpl101_reports
@@ -193,6 +194,9 @@ class FrameworkDeterminismOff(Rule):
             value = program.kw_value(usage, "deterministic")
             if not (value is True or value == "warn" or value == UNKNOWN):
                 what = f"is {value!r}" if usage.has_kw("deterministic") else _lightning_default(ctx, path)
+                if isinstance(usage.kw("deterministic"), ConfigKey) and value is None:  # the files omit it
+                    files = sorted(set(program.program.config_origin.values()))
+                    what = f"{_lightning_default(ctx, path)}: the configuration it spreads ({', '.join(f'`{f}`' for f in files)}) does not set it"
                 missing.append(f"`deterministic` {what} (cuDNN and torch may pick nondeterministic kernels)")
                 problems.append("deterministic")
             # one cause, one finding: unseeded torch draws that RPL101 reports are said there

@@ -1,0 +1,64 @@
+"""A Lightning Trainer given a mapping of a loaded configuration (``Trainer(**config["trainer_params"])``,
+issue 25 item 3): its keywords are the configuration files' keys on a default run, and a
+key the files do not hold leaves Lightning's default."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from project_files import write
+
+RUN = (
+    "import argparse\nimport yaml\nimport torch\n"
+    "from pytorch_lightning import LightningModule, Trainer, seed_everything\n\n\n"
+    "class VAE(LightningModule):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.enc = torch.nn.Conv2d(3, 8, 3)\n\n"
+    "    def training_step(self, batch, idx):\n        return self.enc(batch).mean()\n\n"
+    "    def configure_optimizers(self):\n        return torch.optim.Adam(self.parameters())\n\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--config', '-c', dest='filename', default='configs/vae.yaml')\n"
+    "args = parser.parse_args()\n"
+    "with open(args.filename) as file:\n    config = yaml.safe_load(file)\n"
+    "seed_everything(config['exp_params']['manual_seed'], True)\n"
+    "runner = Trainer(max_epochs=3, **config['trainer_params'])\n"
+    "runner.fit(VAE())\n"
+)
+CONFIG = "exp_params:\n  manual_seed: 1265\ntrainer_params:\n  gpus: [1]\n  max_epochs: 100\n"
+
+
+def rpl306(cli, project: Path) -> list[dict]:
+    out = cli("check", "--no-cache", "--select", "RPL306", "--output-format", "json", str(project)).out
+    return json.loads(out)
+
+
+def test_a_spread_configuration_without_the_key_leaves_lightnings_default(cli, tmp_path: Path) -> None:
+    project = write(tmp_path, {
+        "run.py": RUN, "configs/vae.yaml": CONFIG, "requirements.txt": "pytorch-lightning==1.5.6\n", ".git/HEAD": "",
+    })
+    (item,) = rpl306(cli, project)
+    assert item["line"] == 25
+    assert "`deterministic` is left at its default, False in Lightning 1.5.6" in item["message"]
+    assert "the configuration it spreads (`configs/vae.yaml`) does not set it" in item["message"]
+
+
+@pytest.mark.parametrize(
+    "files, reported",
+    [
+        ({"configs/vae.yaml": CONFIG.replace("  max_epochs: 100\n", "  max_epochs: 100\n  deterministic: true\n")}, False),
+        ({"configs/vae.yaml": CONFIG.replace("  max_epochs: 100\n", "  max_epochs: 100\n  deterministic: false\n")}, True),
+        ({}, False),  # the file is not there: what it gives is unknown
+    ],
+)
+def test_the_files_decide_the_keyword(cli, tmp_path: Path, files: dict, reported: bool) -> None:
+    project = write(tmp_path, {"run.py": RUN, ".git/HEAD": "", **files})
+    assert bool(rpl306(cli, project)) is reported
+
+
+def test_a_mapping_that_is_no_configuration_stays_unknown(cli, tmp_path: Path) -> None:
+    run = RUN.replace("**config['trainer_params']", "**make_kwargs()").replace(
+        "parser = argparse", "def make_kwargs():\n    return {}\n\n\nparser = argparse")
+    project = write(tmp_path, {"run.py": run, "configs/vae.yaml": CONFIG, ".git/HEAD": ""})
+    assert rpl306(cli, project) == []
