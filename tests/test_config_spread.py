@@ -62,3 +62,39 @@ def test_a_mapping_that_is_no_configuration_stays_unknown(cli, tmp_path: Path) -
         "parser = argparse", "def make_kwargs():\n    return {}\n\n\nparser = argparse")
     project = write(tmp_path, {"run.py": run, "configs/vae.yaml": CONFIG, ".git/HEAD": ""})
     assert rpl306(cli, project) == []
+
+
+HYDRA = (
+    "import hydra\nimport lightning as L\n\n\n"
+    "@hydra.main(version_base='1.3', config_path='../configs', config_name='train.yaml')\n"
+    "def main(cfg):\n    L.seed_everything(cfg.seed, workers=True)\n"
+    "    model = hydra.utils.instantiate(cfg.model)\n"
+    "    trainer = hydra.utils.instantiate(cfg.trainer)\n"
+    "    trainer.fit(model=model)\n\n\nif __name__ == '__main__':\n    main()\n"
+)
+HYDRA_MAIN = "defaults:\n  - trainer: default\n  - _self_\n\nseed: 7\nmodel:\n  _target_: torchvision.models.resnet18\n"
+TRAINER = "_target_: lightning.pytorch.trainer.Trainer\nmax_epochs: 10\naccelerator: gpu\ndevices: 1\n"
+
+
+@pytest.mark.parametrize(
+    "trainer, reported",
+    [
+        (TRAINER + "deterministic: False\n", "`deterministic` is False"),
+        (TRAINER, "`deterministic` is left at its default"),
+        (TRAINER + "deterministic: True\n", None),
+        (TRAINER.replace("lightning.pytorch.trainer.Trainer", "my_project.Runner") + "deterministic: False\n", None),
+    ],
+)
+def test_a_trainer_hydra_instantiates_from_its_target_is_a_lightning_trainer(
+    cli, tmp_path: Path, trainer: str, reported: "str | None"
+) -> None:
+    project = write(tmp_path, {
+        "src/train.py": HYDRA, "configs/train.yaml": HYDRA_MAIN, "configs/trainer/default.yaml": trainer, ".git/HEAD": "",
+    })
+    found = rpl306(cli, project)
+    if reported is None:
+        assert found == []
+    else:
+        (item,) = found
+        assert (item["path"].endswith("src/train.py"), item["line"]) == (True, 9)
+        assert reported in item["message"]

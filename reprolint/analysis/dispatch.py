@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INSTANTIATE", "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "emit_registry", "expand", "instantiated",
-    "instantiates", "is_dispatch", "module_member", "note_binding", "note_instantiator", "note_registered", "note_table",
+    "instantiated_usages", "instantiates", "is_dispatch", "module_member", "note_binding", "note_instantiator", "note_registered", "note_table",
     "registry_call",
 ]
 
@@ -451,14 +451,40 @@ def instantiates(index: "ProgramIndex", event: Call, resolved: Optional[tuple[st
     return function is not None and function.instantiates
 
 
+def _instantiated_node(index: "ProgramIndex", path: str, event: Call) -> Optional[dict]:
+    """The configuration node an instantiation call is given, as the module's configuration
+    reads on a default run."""
+    keys = next((value[1] for name, value in event.bindings if name == config_files.CONFIG), None)
+    facts = index.facts[path]
+    node = config_files.config_node(path, tuple(facts.config_sources), facts.arg_defaults, keys) if keys else None
+    return node if isinstance(node, dict) else None
+
+
+def instantiated_usages(index: "ProgramIndex", path: str, event: Call) -> Iterator[Any]:
+    """What the rules read of a library object an instantiation builds: a Lightning
+    Trainer its node names by ``_target_`` (Hydra's `configs/trainer/default.yaml`), with
+    the node's keywords, and its CUDA work unless the node keeps it on the CPU."""
+    from reprolint.analysis.calls.frameworks import LIGHTNING_TRAINERS
+    from reprolint.analysis.usage_events import CudaWork, LightningTrainer
+
+    node = _instantiated_node(index, path, event)
+    if node is None or node.get("_target_") not in LIGHTNING_TRAINERS:
+        return
+    kwargs = tuple(
+        (name, value) for name, value in node.items()
+        if isinstance(name, str) and not name.startswith("_") and (value is None or isinstance(value, (str, int, float, bool)))
+    )
+    if node.get("accelerator") != "cpu" and node.get("gpus", 1) not in (0, None):
+        yield CudaWork(f"`{event.text}(...)`", event.span, event.text, event.conds)
+    yield LightningTrainer(node["_target_"], event.span, event.text, event.conds, kwargs=kwargs)
+
+
 def instantiated(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call, tuple[str, str]]]:
     """The project class or function that the configuration node an instantiation call is
     given names by its ``_target_`` (``target``) key, in the configuration the module loads
     on a default run, called with the node's values (``params:`` for ``target``)."""
-    keys = next((value[1] for name, value in event.bindings if name == config_files.CONFIG), None)
-    facts = index.facts[path]
-    node = config_files.config_node(path, tuple(facts.config_sources), facts.arg_defaults, keys) if keys else None
-    if not isinstance(node, dict):
+    node = _instantiated_node(index, path, event)
+    if node is None:
         return
     key = next((k for k in _TARGET_KEYS if isinstance(node.get(k), str)), None)
     if key is None:

@@ -255,6 +255,7 @@ class ExecutionModel:
                     ops.append((_CALL, event, resolved))
                 if dispatch.instantiates(self.index, event, resolved):  # `instantiate(cfg.model)`
                     ops.extend((_CALL, call, built) for call, built in dispatch.instantiated(self.index, path, event))
+                    ops.extend((_STEP, usage, None) for usage in dispatch.instantiated_usages(self.index, path, event))
             elif isinstance(event, Import):
                 chain = tuple(self.index.package_chain(path, event.module))
                 if chain:
