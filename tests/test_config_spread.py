@@ -98,3 +98,14 @@ def test_a_trainer_hydra_instantiates_from_its_target_is_a_lightning_trainer(
         (item,) = found
         assert (item["path"].endswith("src/train.py"), item["line"]) == (True, 9)
         assert reported in item["message"]
+
+
+def test_the_instantiation_call_s_own_keywords_override_the_node(cli, tmp_path: Path) -> None:
+    """`hydra.utils.instantiate(cfg.trainer, deterministic=True)`, what `fix` writes, wins over
+    the file's `deterministic: False`."""
+    project = write(tmp_path, {
+        "src/train.py": HYDRA.replace("instantiate(cfg.trainer)", "instantiate(cfg.trainer, deterministic=True)"),
+        "configs/train.yaml": HYDRA_MAIN, "configs/trainer/default.yaml": TRAINER + "deterministic: False\n",
+        ".git/HEAD": "",
+    })
+    assert rpl306(cli, project) == []

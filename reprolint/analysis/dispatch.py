@@ -470,11 +470,15 @@ def instantiated_usages(index: "ProgramIndex", path: str, event: Call) -> Iterat
     node = _instantiated_node(index, path, event)
     if node is None or node.get("_target_") not in LIGHTNING_TRAINERS:
         return
-    kwargs = tuple(
-        (name, value) for name, value in node.items()
+    values = {
+        name: value for name, value in node.items()
         if isinstance(name, str) and not name.startswith("_") and (value is None or isinstance(value, (str, int, float, bool)))
-    )
-    if node.get("accelerator") != "cpu" and node.get("gpus", 1) not in (0, None):
+    }
+    for name, bound in event.bindings:  # the call's own keywords override the node's
+        if not name.startswith(("#", "?")):
+            values[name] = bound[1] if bound[0] == "const" else UNKNOWN
+    kwargs = tuple(values.items())
+    if values.get("accelerator") != "cpu" and values.get("gpus", 1) not in (0, None):
         yield CudaWork(f"`{event.text}(...)`", event.span, event.text, event.conds)
     yield LightningTrainer(node["_target_"], event.span, event.text, event.conds, kwargs=kwargs)
 
