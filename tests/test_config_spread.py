@@ -109,3 +109,22 @@ def test_the_instantiation_call_s_own_keywords_override_the_node(cli, tmp_path: 
         ".git/HEAD": "",
     })
     assert rpl306(cli, project) == []
+
+
+def test_an_instantiation_in_a_function_above_the_hydra_main_is_read(cli, tmp_path: Path) -> None:
+    """The template's layout: `train(cfg)` instantiates the Trainer and is defined above the
+    `@hydra.main` function that passes it the configuration."""
+    source = (
+        "import hydra\nimport lightning as L\n\n\n"
+        "def train(cfg):\n    model = hydra.utils.instantiate(cfg.model)\n"
+        "    trainer = hydra.utils.instantiate(cfg.trainer, callbacks=[])\n    trainer.fit(model=model)\n\n\n"
+        "@hydra.main(version_base='1.3', config_path='../configs', config_name='train.yaml')\n"
+        "def main(cfg):\n    L.seed_everything(cfg.seed, workers=True)\n    train(cfg)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    project = write(tmp_path, {
+        "src/train.py": source, "configs/train.yaml": HYDRA_MAIN,
+        "configs/trainer/default.yaml": TRAINER + "deterministic: False\n", ".git/HEAD": "",
+    })
+    (item,) = rpl306(cli, project)
+    assert item["line"] == 7 and "`deterministic` is False" in item["message"]

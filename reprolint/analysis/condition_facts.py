@@ -14,6 +14,9 @@ from typing import Any, Callable, Optional
 import libcst as cst
 
 from reprolint.analysis.config_files import CONFIG, config_key, config_path
+
+# Libraries a module loads its configuration with, before the analysis has seen where
+_LOADERS = frozenset({"hydra", "omegaconf"})
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.module_facts import Cond
 from reprolint.analysis.values import UNKNOWN
@@ -163,8 +166,9 @@ class ConditionFacts:
                 if named[0] == "const":
                     tree = named
             out.append((name, tree))
-        if node.args and self.facts.config_sources:  # type: ignore[attr-defined]
+        if node.args and (self.facts.config_sources or _LOADERS & self.uses):  # type: ignore[attr-defined]
             # `instantiate(cfg.model)`: which node of the loaded configuration it is given
+            # (where the module loads one; a `@hydra.main` further down counts too)
             keys = config_path(node.args[0].value)
             if keys:
                 out.append((CONFIG, ("config", keys)))
