@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from reprolint.api import check_source, check_sources
 from reprolint.config import Settings
 
@@ -88,6 +90,22 @@ def test_tf_and_jax_programs_are_taken_to_run_on_a_gpu() -> None:
     jax = "import jax\ng = jax.grad(f)(p)\nprint(g)\n"
     assert found(jax) == [(1, "RPL305")]
     assert found("import os\nos.environ['JAX_PLATFORMS'] = 'cpu'\n" + jax) == []
+
+
+@pytest.mark.parametrize(
+    "setup, gpu",
+    [
+        ("import os\nos.environ['JAX_PLATFORMS'] = 'tpu'\n", False),
+        ("import os\nos.environ['JAX_PLATFORMS'] = 'tpu,cpu'\n", False),
+        ("import os\nos.environ['JAX_PLATFORMS'] = 'cuda,cpu'\n", True),
+        ("import jax\njax.config.update('jax_platforms', 'tpu')\n", False),
+        ("import jax\njax.config.update('jax_platform_name', 'gpu')\n", True),
+        ("import jax.tools.colab_tpu\njax.tools.colab_tpu.setup_tpu()\n", False),  # a Colab TPU runtime
+    ],
+)
+def test_a_jax_program_on_tpu_or_cpu_only_is_no_gpu_program(setup: str, gpu: bool) -> None:
+    jax = "import jax\ng = jax.grad(f)(p)\nprint(g)\n"
+    assert any(code == "RPL305" for _, code in found(setup + jax)) is gpu
 
 
 def test_pythonhashseed_follows_set_order_across_modules() -> None:

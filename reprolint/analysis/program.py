@@ -26,26 +26,14 @@ from reprolint.analysis.config_files import config_defaults
 from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage_events import (
-    GraphScope,
-    CheckpointLoad,
-    CudaWork,
-    EnvSet,
-    FlagSet,
-    GpuHidden,
-    HfTrainer,
-    HfTrainingArgs,
-    LightningTrainer,
-    LoaderBuilt,
-    ModuleStart,
-    TimedCode,
-    TfApi,
-    TrainStep,
-    Usage,
+    CheckpointLoad, CudaWork, EnvSet, FlagSet, GpuHidden, GraphScope, HfTrainer, HfTrainingArgs,
+    LightningTrainer, LoaderBuilt, ModuleStart, TfApi, TimedCode, TrainStep, Usage,
 )
 from reprolint.analysis.options import asked_by_options, options_read
 from reprolint.analysis.project_index import ProgramIndex
 from reprolint.catalog.rng import old_keras_library
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
+from reprolint.analysis.calls.devices import gpu_platform
 from reprolint.analysis.tf_versions import old_keras
 from reprolint.analysis.values import ConfigKey, OptionRef
 
@@ -684,7 +672,7 @@ class Program:
         for _, _, env in self.of(EnvSet):
             if env.name == "CUDA_VISIBLE_DEVICES" and env.value in ("", "-1"):
                 return True
-            if framework == "jax" and env.name in ("JAX_PLATFORMS", "JAX_PLATFORM_NAME") and env.value == "cpu":
+            if framework == "jax" and env.name in ("JAX_PLATFORMS", "JAX_PLATFORM_NAME") and env.value and not gpu_platform(env.value):
                 return True
         return False
 

@@ -47,7 +47,18 @@ def _jax_platform(c: Any, site: CallSite) -> None:
         return
     key, value = _literal(site.node.args[0].value), _literal(site.node.args[1].value)
     if key in ("jax_platform_name", "jax_platforms") and isinstance(value, str):
-        c._u_emit(GpuHidden if value == "cpu" else GpuSelected, "jax", site.node)
+        c._u_emit(GpuHidden if not gpu_platform(value) else GpuSelected, "jax", site.node)
+
+
+def gpu_platform(value: str) -> bool:
+    """Whether a JAX platform list (``"tpu"``, ``"cuda,cpu"``; ``JAX_PLATFORMS``) admits a GPU."""
+    return any(p.strip().lower() in ("gpu", "cuda", "rocm") for p in value.split(","))
+
+
+@on_call("jax.tools.colab_tpu.setup_tpu")
+def _jax_colab_tpu(c: Any, site: CallSite) -> None:
+    """A Colab notebook that connects JAX to the runtime's TPU: JAX runs there, on no GPU."""
+    c._u_emit(GpuHidden, "jax", site.node)
 
 
 @on_call("jax.devices")

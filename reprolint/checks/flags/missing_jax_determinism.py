@@ -19,9 +19,10 @@ class MissingJaxDeterminism(Rule):
     Training programs only (not tests, demos or evaluation scripts). A JAX program is
     one that imports `jax` and trains (`jax.grad`,
     `jax.value_and_grad`, `optax`, `flax.training`). JAX runs on a GPU whenever a CUDA
-    `jaxlib` is installed, so the program is taken to run on one unless it pins the CPU
-    (`JAX_PLATFORMS=cpu`, `jax.config.update("jax_platform_name", "cpu")`,
-    `CUDA_VISIBLE_DEVICES=""`) or the project declares JAX for TPUs only (`jax[tpu]` in its
+    `jaxlib` is installed, so the program is taken to run on one unless it pins platforms
+    without a GPU (`JAX_PLATFORMS=cpu` or `tpu,cpu`, `jax.config.update("jax_platform_name",
+    "cpu")`, `CUDA_VISIBLE_DEVICES=""`), connects a Colab TPU
+    (`jax.tools.colab_tpu.setup_tpu()`) or the project declares JAX for TPUs only (`jax[tpu]` in its
     requirements, setup.py or pyproject.toml, and no GPU extra such as `jax[cuda12]`). The flag is accepted when the code sets `XLA_FLAGS`
     (`os.environ[...] = ...`, `setdefault`, `update`, also built with `+` from the old
     value) to a string containing it. Reported once per program, at the line that
