@@ -101,6 +101,8 @@ def test_tf_and_jax_programs_are_taken_to_run_on_a_gpu() -> None:
         ("import jax\njax.config.update('jax_platforms', 'tpu')\n", False),
         ("import jax\njax.config.update('jax_platform_name', 'gpu')\n", True),
         ("import jax.tools.colab_tpu\njax.tools.colab_tpu.setup_tpu()\n", False),  # a Colab TPU runtime
+        # connected only in a TPU runtime: on a GPU runtime the same notebook runs on the GPU
+        ("import os, jax.tools.colab_tpu\nif 'COLAB_TPU_ADDR' in os.environ:\n    jax.tools.colab_tpu.setup_tpu()\n", True),
     ],
 )
 def test_a_jax_program_on_tpu_or_cpu_only_is_no_gpu_program(setup: str, gpu: bool) -> None:

@@ -57,8 +57,11 @@ def gpu_platform(value: str) -> bool:
 
 @on_call("jax.tools.colab_tpu.setup_tpu")
 def _jax_colab_tpu(c: Any, site: CallSite) -> None:
-    """A Colab notebook that connects JAX to the runtime's TPU: JAX runs there, on no GPU."""
-    c._u_emit(GpuHidden, "jax", site.node)
+    """A Colab notebook that connects JAX to the runtime's TPU: JAX runs there, on no GPU.
+    Not where it connects only in a TPU runtime (`if "COLAB_TPU_ADDR" in os.environ:`):
+    the same notebook runs on a GPU runtime too."""
+    if not c.current_conds():
+        c._u_emit(GpuHidden, "jax", site.node)
 
 
 @on_call("jax.devices")
