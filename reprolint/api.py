@@ -176,7 +176,7 @@ _PY2_LINE = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|raise\s+\w+\s*,|excep
 _PY36_LINE = re.compile(r"\basync\b(?!\s+(def|with|for)\b)|\.await\b|\bawait\s*(=[^=]|[,).:\]])")
 
 
-_OLD_SYNTAXES = ("Python 2 syntax", "Python 3.6 syntax")
+_OLD_SYNTAXES = ("Python 2", "Python 3.6")  # what a reason says before " syntax: ..."
 
 
 def _old_syntax(error: SyntaxError) -> Optional[str]:
@@ -237,7 +237,7 @@ def _no_validation(self: Any) -> None:
 def _old_module(source: str, error: SourceError) -> Optional[cst.Module]:
     """The module a file in an older syntax means, parsed from its Python 3 reading,
     when ``error`` says it is in one and the reading parses."""
-    if not error.reason.startswith(_OLD_SYNTAXES):
+    if not error.reason.startswith(tuple(f"{old} syntax" for old in _OLD_SYNTAXES)):
         return None
     from reprolint.python2 import as_python3
 
@@ -661,8 +661,7 @@ def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:
 def _old_syntax_notes(analyses: list[FileAnalysis]) -> list[str]:
     """Which files were read in an older syntax (their findings have no fix)."""
     notes = []
-    for old in _OLD_SYNTAXES:
-        kind = old.partition(" syntax")[0]
+    for kind in _OLD_SYNTAXES:
         paths = sorted(a.path for a in analyses if a.old_syntax == kind)
         if not paths:
             continue

@@ -94,7 +94,7 @@ def _a_name(tokens: list[tokenize.TokenInfo], i: int) -> bool:
         return True
     if tokens[i].string == "async":  # the keyword comes before `def`, `with` and `for`
         return after is None or after.string not in ("def", "with", "for")
-    return after is None or after.type in _STATEMENT_ENDS or after.type == tokenize.NEWLINE \
+    return after is None or after.type in _STATEMENT_ENDS \
         or (after.type == tokenize.OP and after.string in _AFTER_A_NAME)
 
 

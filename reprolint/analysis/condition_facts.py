@@ -14,12 +14,12 @@ from typing import Any, Callable, Optional
 import libcst as cst
 
 from reprolint.analysis.config_files import CONFIG, config_key, config_path
-
-# Libraries a module loads its configuration with, before the analysis has seen where
-_LOADERS = frozenset({"hydra", "omegaconf"})
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.module_facts import Cond
 from reprolint.analysis.values import UNKNOWN
+
+# Libraries a module loads its configuration with, before the analysis has seen where
+_LOADERS = frozenset({"hydra", "omegaconf"})
 
 __all__ = ["DEFAULTS", "SPREAD", "ConditionFacts", "env_default", "is_main_guard"]
 

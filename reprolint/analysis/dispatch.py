@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INSTANTIATE", "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "emit_registry", "expand", "instantiated",
-    "instantiated_usages", "instantiates", "is_dispatch", "module_member", "note_binding", "note_instantiator", "note_registered", "note_table",
-    "registry_call",
+    "instantiated_usages", "instantiates", "is_dispatch", "module_member", "note_binding", "note_instantiator",
+    "note_registered", "note_table", "registry_call",
 ]
 
 # The binding that carries a dispatched call's key: (value tree, source text).

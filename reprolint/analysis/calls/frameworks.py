@@ -72,8 +72,8 @@ def _trainer_kwargs(c: Any, node: Any, namespace: bool = False) -> tuple[tuple[s
     anything else makes the keys the rules read unknown."""
     import libcst as cst
 
-    from reprolint.analysis.usage import literal_kwargs
     from reprolint.analysis.config_files import config_path
+    from reprolint.analysis.usage import literal_kwargs
     from reprolint.analysis.values import UNKNOWN, ConfigKey, OptionRef
 
     lits = dict(literal_kwargs(node))

@@ -183,8 +183,9 @@ class MissingTfOpDeterminism(Rule):
             )
 
 
-# Where Keras's own models and layers draw their initial weights (rules/rng.toml): a
-# program that builds one trains Keras's kernels (bias addition, convolution backprop).
+# Where Keras's models and layers, and TF Estimator's canned models, draw their initial
+# weights (rules/rng.toml): a program that builds one trains their kernels (bias
+# addition, convolution backprop).
 _KERAS_APIS = ("tensorflow.keras.", "keras.", "tensorflow.estimator.")
 _CUDNN_BACKPROP = ("cudnn-conv-pool-backprop", "keras-applications-cudnn-conv")
 # A class of the program's own built on these is a Keras layer or model.
