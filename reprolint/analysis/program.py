@@ -217,7 +217,6 @@ class Program:
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
         self.helper_calls: list[HelperCall] = []
-        self.calls_tf1_api = False  # a TF 1 API call runs (set by _collect)
         self.old_keras: Optional[str] = None  # the Keras of the past its draws follow (tf_versions.old_keras)
         self.events: list[UsageEvent] = []
         self.usage_steps: list[Step] = []
@@ -226,9 +225,11 @@ class Program:
     # ---------------------------------------------------------------- building
     def _collect(self, model: ExecutionModel) -> None:
         # a program that calls the TF 1 API, or declares TF 1 or a multi-backend Keras, runs
-        # a Keras of the past (catalog.rng.old_keras_library)
-        self.calls_tf1_api = any(type(s.event) is TfApi and s.event.tf1 for s in self.steps)
-        self.old_keras = old_keras(self.calls_tf1_api, self.entry, model.index.roots)
+        # a Keras of the past (catalog.rng.old_keras_library); the declarations are read
+        # only for a program that uses TensorFlow or Keras
+        tf1 = any(type(s.event) is TfApi and s.event.tf1 for s in self.steps)
+        if tf1 or self.uses("tensorflow") or self.uses("keras"):
+            self.old_keras = old_keras(tf1, self.entry, model.index.roots)
         seeded: dict[str, At] = {}
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
         in_worker: set[tuple[str, Any]] = set()
