@@ -464,7 +464,7 @@ def instantiated_usages(index: "ProgramIndex", path: str, event: Call) -> Iterat
     """What the rules read of a library object an instantiation builds: a Lightning
     Trainer its node names by ``_target_`` (Hydra's `configs/trainer/default.yaml`), with
     the node's keywords, and its CUDA work unless the node keeps it on the CPU."""
-    from reprolint.analysis.calls.frameworks import LIGHTNING_TRAINERS
+    from reprolint.analysis.calls.frameworks import LIGHTNING_TRAINERS, lightning_on_cuda
     from reprolint.analysis.usage_events import CudaWork, LightningTrainer
 
     node = _instantiated_node(index, path, event)
@@ -478,7 +478,7 @@ def instantiated_usages(index: "ProgramIndex", path: str, event: Call) -> Iterat
         if not name.startswith(("#", "?")):
             values[name] = bound[1] if bound[0] == "const" else UNKNOWN
     kwargs = tuple(values.items())
-    if values.get("accelerator") != "cpu" and values.get("gpus", 1) not in (0, None):
+    if lightning_on_cuda(kwargs):
         yield CudaWork(f"`{event.text}(...)`", event.span, event.text, event.conds)
     yield LightningTrainer(node["_target_"], event.span, event.text, event.conds, kwargs=kwargs)
 

@@ -119,10 +119,16 @@ def _spread_of(c: Any, node: Any, key: str) -> Optional[str]:
     return c.text(chosen[0]) if chosen else None
 
 
+def lightning_on_cuda(kwargs: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether a Lightning Trainer given these keywords may put its work on CUDA: unless
+    ``accelerator="cpu"``, ``gpus=0`` or ``gpus=None`` keeps it on the CPU."""
+    return keyword_value(kwargs, "accelerator") != "cpu" and keyword_value(kwargs, "gpus", 1) not in (0, None)
+
+
 def _lightning_trainer(c: Any, node: Any, qualname: str, lits: tuple[tuple[str, Any], ...]) -> None:
     from reprolint.analysis.values import OptionRef
 
-    if keyword_value(lits, "accelerator") != "cpu" and keyword_value(lits, "gpus", 1) not in (0, None):
+    if lightning_on_cuda(lits):
         c._u_emit(CudaWork, f"`{c.text(node.func)}(...)`", node)
     c._u_emit(LightningTrainer, qualname, node, kwargs=lits)
     benchmark = keyword_value(lits, "benchmark")
