@@ -193,10 +193,13 @@ class FrameworkDeterminismOff(Rule):
             missing, problems = [], []
             value = program.kw_value(usage, "deterministic")
             if not (value is True or value == "warn" or value == UNKNOWN):
-                what = f"is {value!r}" if usage.has_kw("deterministic") else _lightning_default(ctx, path)
                 if isinstance(usage.kw("deterministic"), ConfigKey) and value is None:  # the files omit it
-                    files = sorted(set(program.program.config_origin.values()))
-                    what = f"{_lightning_default(ctx, path)}: the configuration it spreads ({', '.join(f'`{f}`' for f in files)}) does not set it"
+                    files = ", ".join(f"`{f}`" for f in sorted(set(program.program.config_origin.values())))
+                    what = f"{_lightning_default(ctx, path)}: the configuration it spreads ({files}) does not set it"
+                elif usage.has_kw("deterministic"):
+                    what = f"is {value!r}"
+                else:
+                    what = _lightning_default(ctx, path)
                 missing.append(f"`deterministic` {what} (cuDNN and torch may pick nondeterministic kernels)")
                 problems.append("deterministic")
             # one cause, one finding: unseeded torch draws that RPL101 reports are said there

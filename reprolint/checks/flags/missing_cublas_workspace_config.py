@@ -144,8 +144,6 @@ class MissingCublasWorkspaceConfig(Rule):
             if asked is None:
                 continue
             cuda = asked[0]
-            started = _cublas_started(program, cuda)
-            related = []
             det = None
             for position, path, usage in program.of(FlagSet, "torch.deterministic"):
                 if program.value(usage) is not False:
@@ -153,6 +151,8 @@ class MissingCublasWorkspaceConfig(Rule):
                     break
             if det is None:
                 continue
+            started = _cublas_started(program, cuda)
+            related: list[Related] = []
             problem, kind, value = "never set", "unset", None
             for position, _, env in program.of(EnvSet, facts.env):
                 if env.value is not None and env.value not in facts.accepted:
