@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INSTANTIATE", "KEY", "REGISTERED", "dispatched_calls", "emit_calls", "emit_registry", "expand", "instantiated",
-    "instantiated_usages", "instantiates", "is_dispatch", "module_member", "note_binding", "note_instantiator",
-    "note_registered", "note_table", "registry_call",
+    "instantiated_node", "instantiated_usages", "instantiates", "is_dispatch", "module_member", "note_binding",
+    "note_instantiator", "note_registered", "note_table", "registry_call",
 ]
 
 # The binding that carries a dispatched call's key: (value tree, source text).
@@ -451,23 +451,22 @@ def instantiates(index: "ProgramIndex", event: Call, resolved: Optional[tuple[st
     return function is not None and function.instantiates
 
 
-def _instantiated_node(index: "ProgramIndex", path: str, event: Call) -> Optional[dict]:
+def instantiated_node(index: "ProgramIndex", path: str, event: Call) -> Optional[dict]:
     """The configuration node an instantiation call is given, as the module's configuration
-    reads on a default run."""
+    reads on a default run (what :func:`instantiated` and :func:`instantiated_usages` read)."""
     keys = next((value[1] for name, value in event.bindings if name == config_files.CONFIG), None)
     facts = index.facts[path]
     node = config_files.config_node(path, tuple(facts.config_sources), facts.arg_defaults, keys) if keys else None
     return node if isinstance(node, dict) else None
 
 
-def instantiated_usages(index: "ProgramIndex", path: str, event: Call) -> Iterator[Any]:
+def instantiated_usages(event: Call, node: Optional[dict]) -> Iterator[Any]:
     """What the rules read of a library object an instantiation builds: a Lightning
     Trainer its node names by ``_target_`` (Hydra's `configs/trainer/default.yaml`), with
     the node's keywords, and its CUDA work unless the node keeps it on the CPU."""
     from reprolint.analysis.calls.frameworks import LIGHTNING_TRAINERS, lightning_on_cuda
     from reprolint.analysis.usage_events import CudaWork, LightningTrainer
 
-    node = _instantiated_node(index, path, event)
     if node is None or node.get("_target_") not in LIGHTNING_TRAINERS:
         return
     values = {
@@ -483,11 +482,12 @@ def instantiated_usages(index: "ProgramIndex", path: str, event: Call) -> Iterat
     yield LightningTrainer(node["_target_"], event.span, event.text, event.conds, kwargs=kwargs)
 
 
-def instantiated(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call, tuple[str, str]]]:
+def instantiated(
+    index: "ProgramIndex", path: str, event: Call, node: Optional[dict]
+) -> Iterator[tuple[Call, tuple[str, str]]]:
     """The project class or function that the configuration node an instantiation call is
-    given names by its ``_target_`` (``target``) key, in the configuration the module loads
-    on a default run, called with the node's values (``params:`` for ``target``)."""
-    node = _instantiated_node(index, path, event)
+    given (:func:`instantiated_node`) names by its ``_target_`` (``target``) key, called
+    with the node's values (``params:`` for ``target``)."""
     if node is None:
         return
     key = next((k for k in _TARGET_KEYS if isinstance(node.get(k), str)), None)

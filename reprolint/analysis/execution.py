@@ -254,8 +254,9 @@ class ExecutionModel:
                 if resolved is not None:
                     ops.append((_CALL, event, resolved))
                 if dispatch.instantiates(self.index, event, resolved):  # `instantiate(cfg.model)`
-                    ops.extend((_CALL, call, built) for call, built in dispatch.instantiated(self.index, path, event))
-                    ops.extend((_STEP, usage, None) for usage in dispatch.instantiated_usages(self.index, path, event))
+                    node = dispatch.instantiated_node(self.index, path, event)  # read once for both
+                    ops.extend((_CALL, call, built) for call, built in dispatch.instantiated(self.index, path, event, node))
+                    ops.extend((_STEP, usage, None) for usage in dispatch.instantiated_usages(event, node))
             elif isinstance(event, Import):
                 chain = tuple(self.index.package_chain(path, event.module))
                 if chain:
