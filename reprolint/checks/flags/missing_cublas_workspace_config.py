@@ -13,7 +13,7 @@ from reprolint.model import Applicability, Related
 class MissingCublasWorkspaceConfig(Rule):
     """
     ## What it does
-    Reports deterministic mode without `CUBLAS_WORKSPACE_CONFIG` set before CUDA
+    Reports deterministic mode without `CUBLAS_WORKSPACE_CONFIG` set before cuBLAS
     starts (required up to torch 2.9, advisory later).
 
     It looks at programs that use CUDA, by default or when the user passes an option
