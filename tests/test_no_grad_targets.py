@@ -29,3 +29,35 @@ def test_a_target_computed_under_no_grad_is_evidence() -> None:
     for block in ("with torch.no_grad():", "with torch.inference_mode():", "if True:"):
         found = [d for d in check_source(SOURCE.format(block=block), "train.py") if d.code == "RPL301"]
         assert [(d.span.start_line, "scatter_add_" in d.message) for d in found] == [(4, True)], block
+
+
+ORDER = '''import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda")
+table = torch.nn.Embedding(100, 8).to(device)
+opt = torch.optim.SGD(table.parameters(), lr=0.1)
+
+
+@torch.inference_mode()
+def sample_histogram(ids):
+    return torch.zeros(100, device=device).index_add_(0, ids, torch.ones(len(ids), device=device))
+
+
+for step in range(10):
+    ids = torch.randint(0, 100, (32,), device=device)
+    print(sample_histogram(ids))
+    loss = table.weight.index_select(0, ids).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+'''
+
+
+def test_the_message_names_an_op_of_the_training_step_before_one_under_no_grad() -> None:
+    # The sampling helper runs first, but its op computes no gradient: the message
+    # names the training step's index_select backward; both are related locations.
+    found = [d for d in check_source(ORDER, "train.py") if d.code == "RPL301"]
+    assert len(found) == 1
+    assert "`table.weight.index_select(...)`'s backward (train.py:17) and 1 more op" in found[0].message
+    assert [r.span.start_line for r in found[0].related][:2] == [17, 11]

@@ -21,13 +21,17 @@ from reprolint.analysis.values import UNKNOWN
 # Libraries a module loads its configuration with, before the analysis has seen where
 _LOADERS = frozenset({"hydra", "omegaconf"})
 
-__all__ = ["DEFAULTS", "SPREAD", "ConditionFacts", "env_default", "is_main_guard"]
+__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SPREAD", "ConditionFacts", "env_default", "is_main_guard"]
 
 # The binding a call with `*args` or `**kwargs` carries: it may pass any parameter.
 SPREAD = "*"
 # A call's bindings hold this name when the call passes every argument visibly (no
 # `*args`/`**kwargs`): a parameter it leaves out takes the callee's default.
 DEFAULTS = "**defaults"
+# What a call binds a parameter to when it passes a tensor no gradient can flow through
+# (a registered buffer, a fresh or detached tensor): a backward-only kernel of an op on
+# that parameter never runs (checks/ops/_ops.py); conditions read it as unknown.
+NO_GRAD_ARGUMENT = ("nograd",)
 
 
 def is_main_guard(test: cst.BaseExpression) -> bool:
@@ -165,6 +169,8 @@ class ConditionFacts:
                 named = self.value_tree(arg.value)
                 if named[0] == "const":
                     tree = named
+            if tree == ("unknown",) and self.u_no_grad_argument(arg.value):  # type: ignore[attr-defined]
+                tree = NO_GRAD_ARGUMENT  # a buffer, a fresh or detached tensor
             out.append((name, tree))
         if node.args and (self.facts.config_sources or _LOADERS & self.uses):  # type: ignore[attr-defined]
             # `instantiate(cfg.model)`: which node of the loaded configuration it is given

@@ -156,6 +156,9 @@ class Execution:
     # arguments after its body ran: the defaults of what the first call left out (its
     # DEFAULTS entry) do not surely hold in that body
     rebound: set[int] = field(default_factory=set)
+    # (file, qualname) -> the bindings of every resolved call of the function that ran
+    # (whether or not its body ran at that call)
+    call_bindings: dict[tuple[str, str], list[tuple[tuple[str, Any], ...]]] = field(default_factory=dict)
     # the project calls (outermost first) that first led to each draw, op call and
     # framework setting, by (file, span)
     call_chains: dict[tuple[str, Any], tuple[At, ...]] = field(default_factory=dict)
@@ -602,10 +605,11 @@ class _Walker:
                 cls, dot, _ = qualname.partition(".")
                 if dot:
                     self.called_classes.add((file, cls))
+                bindings = _named(event.bindings, self.index.facts[file].functions.get(qualname), dot)
+                if bindings:
+                    bindings = _passed_on(bindings, context)
+                self.out.call_bindings.setdefault(extra, []).append(bindings)
                 if extra not in self.ran_functions:
-                    bindings = _named(event.bindings, self.index.facts[file].functions.get(qualname), dot)
-                    if bindings:
-                        bindings = _passed_on(bindings, context)
                     if all(name != SPREAD for name, _ in bindings):
                         bindings = (*bindings, (DEFAULTS, ("unknown",)))  # left out: the default
                     self.first_bindings[extra] = bindings

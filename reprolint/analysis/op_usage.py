@@ -11,7 +11,7 @@ and tracks what assigned names hold for them (tensor kinds, loss modules, parame
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import libcst as cst
 
@@ -127,18 +127,12 @@ def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optiona
     if isinstance(node, cst.Subscript):
         base = node.value
         if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and _literal(node.slice[0].slice.value) == 1:
-            if isinstance(base, cst.Call) and (isinstance(base.func, cst.Attribute) and base.func.attr.value == "sort"
-                                               or (qualify(base.func) or "") == "torch.sort"):
-                return _axis(base, 1 if (qualify(base.func) or "") == "torch.sort" else 0)
-            return None
+            return sorted_indices_axis(base, qualify)
         if all(isinstance(e.slice, cst.Slice) for e in node.slice):
             return distinct_axis(base, qualify, kinds)
         return None
-    if isinstance(node, cst.Attribute) and node.attr.value == "indices" and isinstance(node.value, cst.Call):
-        call = node.value
-        if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("topk", "sort"):
-            return _axis(call, 1)
-        return None
+    if isinstance(node, cst.Attribute) and node.attr.value == "indices":
+        return sorted_indices_axis(node.value, qualify)
     if not isinstance(node, cst.Call):
         return None
     qn = qualify(node.func) or ""
@@ -167,6 +161,29 @@ def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optiona
     if method == "repeat" and -len(values) <= inner < len(values):
         # the count for that axis (the others may be anything: `.repeat(1, 1, D)`)
         return inner if values[inner] == 1 and not isinstance(values[inner], bool) else None
+    return None
+
+
+# (qualified function, method) -> where `dim` goes among the positional arguments of
+# each form: the function form takes the input first, `topk` takes `k` before `dim`.
+_SORTS = {"sort": (1, 0), "topk": (2, 1)}
+
+
+def sorted_indices_axis(node: cst.BaseExpression, qualify: Any) -> Optional[int]:
+    """The axis along which the indices a sort or top-k call returns (its second
+    result) hold no value twice: ``torch.topk(x, k)``, ``x.topk(k, dim=1)``,
+    ``torch.sort(x, dim)``, ``x.sort()`` (``dim`` defaults to -1). None for any other
+    expression, or a ``dim`` that is not a literal."""
+    if not isinstance(node, cst.Call):
+        return None
+    qualified = qualify(node.func) or ""
+    for name, (function_at, method_at) in _SORTS.items():
+        if qualified == f"torch.{name}":
+            return _axis(node, function_at)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == name and not qualified.startswith(
+            ("numpy.", "np.", "torch.")
+        ):
+            return _axis(node, method_at)
     return None
 
 
@@ -245,6 +262,7 @@ class OpUsageFacts:
     _u_taped: Optional[set[int]]
     _u_bound_qn: dict[tuple[int, str], str]
     _u_buffers: dict[str, set[str]]
+    _u_buffer_aliases: set[tuple[int, str]]
     _u_squeezed: dict[int, Any]
     _u_tensor_kinds: dict[tuple[int, str], frozenset[str]]
     _u_loss_modules: dict[tuple[Any, str], tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]]]
@@ -302,6 +320,30 @@ class OpUsageFacts:
                     taped.update(id(n) for n in descendants(node.body) if isinstance(n, cst.Call))
             self._u_taped = taped
         return self._u_taped
+
+    def u_no_grad_argument(self, node: cst.BaseExpression) -> bool:
+        """A call argument through which no gradient can flow: a registered buffer of
+        this class (``extract(self.alphas_cumprod, t, x.shape)``), a tensor a factory
+        just made, or one visibly detached (see ``no_grad_kind``)."""
+        from reprolint.analysis.tensor_facts import no_grad_kind
+
+        attr = self_attr(node)
+        if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
+            return True
+        return self._u_fresh_constant(node) or no_grad_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+
+    def u_buffer_alias(self, name: str, value: cst.BaseExpression) -> None:
+        """``register_buffer = lambda name, val: self.register_buffer(name, val.float())``:
+        calls of that local register the buffers they name (see ``usage.py``)."""
+        if not isinstance(value, cst.Lambda) or not value.params.params or not isinstance(value.body, cst.Call):
+            self._u_buffer_aliases.discard((id(self.scope), name))
+            return
+        body = value.body
+        first = body.args[0].value if body.args and body.args[0].keyword is None else None
+        if isinstance(body.func, cst.Attribute) and body.func.attr.value == "register_buffer" \
+                and isinstance(body.func.value, cst.Name) and body.func.value.value == "self" \
+                and isinstance(first, cst.Name) and first.value == value.params.params[0].name.value:
+            self._u_buffer_aliases.add((id(self.scope), name))
 
     def _u_fresh_constant(self, node: cst.BaseExpression) -> bool:
         """A tensor a factory just made (``torch.arange(n).unsqueeze(0)``): it requires no
@@ -400,6 +442,9 @@ class OpUsageFacts:
             kinds = kinds | {PY_INT}
         loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
         for target in targets:
+            if isinstance(target, (cst.Tuple, cst.List)):
+                self._u_bind_unpacked(target, value)
+                continue
             if isinstance(target, cst.Subscript):
                 self._u_written.add(id(target))
             attr = self_attr(target)
@@ -411,6 +456,7 @@ class OpUsageFacts:
                     else:
                         attrs.discard(attr)
             if isinstance(target, cst.Name):
+                self.u_buffer_alias(target.value, value)
                 old = self._u_bound_kinds(target.value)
                 if old and mentions_of(value, target.value):
                     for inner in descendants(value):
@@ -426,6 +472,29 @@ class OpUsageFacts:
                 self._u_loss_modules[key] = (loss, *self._u_op_arguments(value))
             else:
                 self._u_loss_modules.pop(key, None)
+
+    def _u_bind_unpacked(self, target: Union[cst.Tuple, cst.List], value: cst.BaseExpression) -> None:
+        """``values, idx = torch.topk(scores, k)``: the second name holds indices that
+        repeat no value along the sort's axis (``distinct:<axis>``); any other name an
+        unpacking binds holds nothing the source shows (its earlier kinds are dropped)."""
+        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements) and not any(
+            isinstance(e, (cst.StarredElement)) for e in (*value.elements, *target.elements)
+        ):
+            # `image, mask = image.flip(-1), mask.flip(-1)`: each name as if bound alone
+            # (unless a value reads another target's name, as a swap does)
+            pairs = list(zip(target.elements, value.elements))
+            names = [t.value.value if isinstance(t.value, cst.Name) else None for t, _ in pairs]
+            if all(not any(mentions_of(v.value, n) for n in names if n is not None and n != names[i])
+                   for i, (_, v) in enumerate(pairs)):
+                for t, v in pairs:
+                    self._u_bind_tensor([t.value], v.value)
+                return
+        axis = sorted_indices_axis(value, self.qualify)  # type: ignore[attr-defined]
+        for at, element in enumerate(target.elements):
+            if isinstance(element.value, cst.Name):
+                held = frozenset({f"distinct:{axis}"}) if axis is not None and at == 1 and len(target.elements) == 2 \
+                    else frozenset()
+                self._u_tensor_kinds[(id(self.scope), element.value.value)] = held
 
     def _u_bind_parameters(self, params: cst.Parameters) -> None:
         """A function's parameters in its scope: one annotated ``int`` or defaulting to an
@@ -633,6 +702,11 @@ class OpUsageFacts:
         buffer = attr is not None and attr in self._u_buffers.get(self.current_class() or "", set())  # type: ignore[attr-defined]
         if buffer:
             facts.append("no-grad-input")
+        elif type(source) is cst.Name and source.value in self.scope.params \
+                and source.value not in self.scope.locals:  # type: ignore[attr-defined]
+            # a parameter as passed (`def extract(a, t, shape): a.gather(-1, t)`): whether a
+            # gradient flows is what the calls that run the function pass (NO_GRAD_ARGUMENT)
+            facts.append(f"param-input:{self.scope.name}{source.value}")  # type: ignore[attr-defined]
         if name.endswith(("index_add", "index_add_", "index_select", "index_copy", "index_copy_")):
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
             if index is not None and self._u_unique_index(index):

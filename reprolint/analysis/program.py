@@ -178,6 +178,7 @@ class Program:
         self.steps: list[Step] = execution.steps
         self.modules: list[str] = execution.modules
         self.rebound = execution.rebound
+        self.call_bindings = execution.call_bindings
         self._chains = execution.call_chains
         self.is_library = library
         # Option defaults of every module the program runs (the first module to define

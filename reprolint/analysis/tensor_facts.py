@@ -45,7 +45,9 @@ Qualify = Callable[[cst.BaseExpression], Optional[str]]
 Bound = Callable[[str], frozenset[str]]
 
 # Methods that keep both the shape and the dtype of a tensor.
-_KEEPS_ALL = frozenset({"contiguous", "cuda", "cpu", "detach", "clone", "requires_grad_", "pin_memory"})
+_KEEPS_ALL = frozenset({
+    "contiguous", "cuda", "cpu", "detach", "clone", "requires_grad_", "pin_memory", "flip", "fliplr", "flipud", "roll",
+})
 # Methods that keep the shape (the dtype may change).
 _KEEPS_SHAPE = _KEEPS_ALL | frozenset({
     "float", "half", "double", "bfloat16", "to", "type", "long", "int", "log_softmax", "softmax",

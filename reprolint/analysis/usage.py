@@ -198,6 +198,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_calls: dict[tuple[int, str], str] = {}  # (scope, name) -> project call target
         self._u_bound_qn: dict[tuple[int, str], str] = {}  # (scope, name) -> qualified call it holds
         self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
+        self._u_buffer_aliases: set[tuple[int, str]] = set()  # (scope, local) that registers one
         self._u_squeezed: dict[int, Any] = {}  # gather call -> the dim its result is squeezed on
         self._u_compiled: set[str] = set()  # receivers of `.compile(...)` (Keras models)
         self._u_rank_offsets: dict[str, str] = {}  # `x += y` seen: x's text -> y's text
@@ -287,7 +288,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 self._u_attr_listings[key][3] = True
 
         # --- what the op rules need to know about a call nested in this one
-        if method == "register_buffer" and isinstance(func.value, cst.Name) and func.value.value == "self":  # type: ignore[union-attr]
+        if (method == "register_buffer" and isinstance(func.value, cst.Name) and func.value.value == "self") or (  # type: ignore[union-attr]
+            type(func) is cst.Name and (id(self.scope), func.value) in self._u_buffer_aliases  # type: ignore[attr-defined]
+        ):
             buffer = _literal(node.args[0].value) if node.args else None
             if isinstance(buffer, str) and self.current_class() is not None:  # type: ignore[attr-defined]
                 self._u_buffers.setdefault(self.current_class(), set()).add(buffer)  # type: ignore[attr-defined]

@@ -22,12 +22,15 @@ class MissingDeterministicAlgorithms(Rule):
     The ops are those RPL201 describes (the catalog's "deterministic with the flag"
     entries: `index_add_`, `scatter_add_`, `gather` and `index_select` backward,
     `scaled_dot_product_attention` backward, `cumsum`, ...), with the same argument
-    semantics (a visibly unique index, integer repeats, no gradient flowing, a buffer
-    input do not count), reached on the program's path in its own code. Ops that raise
+    semantics (a visibly unique index such as the indices of `topk` or `sort`, integer
+    repeats, no gradient flowing, a buffer input, also a helper's parameter that every
+    call passes a buffer, do not count), reached on the program's path in its own code. Ops that raise
     under deterministic mode are RPL202's, reported where they are (the flag alone
     would make the program fail there). The finding is
     one per program: it names the first such op and lists every one as a related
-    location, and RPL201 no longer reports those sites one by one. A CUDA training
+    location, and RPL201 no longer reports those sites one by one (ops that run under
+    `torch.no_grad()` or `inference_mode()`, such as sampling for a validation sample,
+    are named after those of the training step). A CUDA training
     program with none of them (linear layers, convolutions, whose determinism is
     RPL302's) is not reported: in one stream its kernels give the same numbers on every
     run. When the program turns the flag on only under an option that is off by default
@@ -218,7 +221,8 @@ class MissingDeterministicAlgorithms(Rule):
             for program in group:
                 for found in nondeterministic_kernels(ctx, program.entry):
                     kernels.setdefault((found.path, found.usage.span), found)
-            ops = list(kernels.values())
+            # those on the training path first (execution order within each)
+            ops = sorted(kernels.values(), key=lambda k: k.no_grad)
             switch = next(
                 (s for s in (p.set_only_when(FlagSet, "torch.deterministic") for p in group) if s), None
             )

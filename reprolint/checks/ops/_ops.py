@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from reprolint.analysis.condition_facts import NO_GRAD_ARGUMENT
 from reprolint.analysis.determinism import OpMatch, match_op, program_usages, short, torch_version
 from reprolint.analysis.program import Program
 from reprolint.analysis.usage_events import OpCall, TfSetting
@@ -30,6 +31,10 @@ class OpFinding:
     under_flag: bool = False
     # the project calls through which the first program that reaches it gets there
     related: tuple[Related, ...] = ()
+    # RPL301's evidence: it runs where autograd records nothing (`torch.no_grad()`,
+    # `inference_mode()`: evaluation or generation), so it is named after those that run
+    # in the forward or backward pass of training
+    no_grad: bool = False
 
     def fields(self) -> dict[str, Any]:
         """The message fields shared by RPL201 and RPL202."""
@@ -93,9 +98,10 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 continue
             chain = chain_related(program, path, usage.span, f"the op `{call_text(usage)}`")
             if is_evidence:
-                evidence.setdefault(program.entry, []).append(
-                    OpFinding("RPL201", path, usage, kernels[0], short(version), "CUDA", related=chain)
-                )
+                evidence.setdefault(program.entry, []).append(OpFinding(
+                    "RPL201", path, usage, kernels[0], short(version), "CUDA", related=chain,
+                    no_grad=program.usage_steps[position].context.no_grad,
+                ))
             if raising:
                 match = raising[0]
                 code = "RPL202"
@@ -185,12 +191,21 @@ def no_backward(program: Program, position: int, usage: OpCall) -> bool:
     """No gradient flows through this call, so a backward-only kernel never runs: it
     runs under ``torch.no_grad()``/``inference_mode()`` (its own block or a caller's),
     in a DataLoader worker (a sample leaves the worker without its autograd graph), on a
-    registered buffer, or the collector saw that its backward has nothing to
+    registered buffer (its own, or one every call of the function passes for the
+    parameter it runs on), or the collector saw that its backward has nothing to
     accumulate (``usage.facts``: a gather with an index of width 1 along ``dim``, or
     one whose lines are parts of permutations along it: "index-distinct")."""
     context = program.usage_steps[position].context
     if context.no_grad or context.in_worker:
         return True
+    for fact in usage.facts:
+        if fact.startswith("param-input:"):
+            # on a parameter of its function, which every call of it the program makes
+            # binds to a buffer, a fresh or a detached tensor
+            function, _, param = fact.partition(":")[2].rpartition(".")
+            calls = program.call_bindings.get((program.usage_steps[position].path, function))
+            if calls and all(dict(bindings).get(param) == NO_GRAD_ARGUMENT for bindings in calls):
+                return True
     return bool({"no-grad-input", "index-width-1", "index-distinct"} & set(usage.facts))
 
 
