@@ -210,3 +210,43 @@ def test_keras2_messages_say_what_tf_random_set_seed_seeds_and_what_it_does_not(
     related = " ".join(r.message for r in unseeded.related)
     assert "Dropout" not in related  # Keras 2 dropout masks follow TensorFlow's seed, which is set
     assert "not TensorFlow" not in unseeded.message  # the TF seed is set: nothing is said against it
+
+
+def _codes(source: str) -> list[tuple[int, str]]:
+    return sorted((d.span.start_line, d.code) for d in check_sources({"train.py": source}))
+
+
+_GAN = (
+    "import numpy as np\nimport tensorflow as tf\nfrom tensorflow import keras\n"
+    "keras.utils.set_random_seed(1)\nSWITCH\n"
+    "disc = keras.Sequential([keras.layers.Dense(1)])\ndisc.compile(optimizer='adam', loss='mse')\n"
+    "for step in range(10):\n    disc.CALL(np.random.normal(size=(4, 3)), np.zeros((4, 1)))\n"
+)
+
+
+@pytest.mark.parametrize(("call", "switch", "expected"), [
+    ("train_on_batch", "", [(1, "RPL304")]),  # a gradient step per call: it trains
+    ("train_on_batch", "tf.config.experimental.enable_op_determinism()", []),
+    ("predict_on_batch", "", []),  # runs the model, trains nothing
+])
+def test_train_on_batch_makes_a_tensorflow_training_program(call: str, switch: str, expected: list) -> None:
+    assert _codes(_GAN.replace("CALL", call).replace("SWITCH", switch)) == expected
+
+
+_ESTIMATOR = (
+    "import numpy as np\nimport tensorflow as tf\nfrom CLASS\n"
+    "model = MODEL\n"
+    "fn = tf.estimator.inputs.numpy_input_fn(x={'x': np.ones((8, 2))}, y=np.ones(8), shuffle=False)\n"
+    "model.fit(input_fn=fn, max_steps=10)\n"
+)
+
+
+@pytest.mark.parametrize(("imported", "model", "rpl306"), [
+    ("tensorflow.contrib.boosted_trees.estimator_batch.estimator import GradientBoostedDecisionTreeClassifier",
+     "GradientBoostedDecisionTreeClassifier(learner_config=None, examples_per_layer=8)", False),
+    ("tensorflow.contrib.learn import DNNClassifier", "DNNClassifier(hidden_units=[4])", False),
+    ("tensorflow.keras.models import Sequential", "Sequential()", True),  # Keras's own fit
+])
+def test_an_estimators_fit_is_not_kerass(imported: str, model: str, rpl306: bool) -> None:
+    source = _ESTIMATOR.replace("CLASS", imported).replace("MODEL", model)
+    assert ("RPL306" in {code for _, code in _codes(source)}) is rpl306

@@ -376,9 +376,14 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
             if method == "fit" and type(receiver) is cst.Name and keras.forest_model(self._u_bound_class(receiver.value)):
                 self._u_emit(TrainStep, "tfdf", node)  # trained by Yggdrasil, not TF kernels or TF seeds
+            elif method == "fit" and type(receiver) is cst.Name and keras.estimator_model(self._u_bound_class(receiver.value)):
+                self._u_emit(TrainStep, "tf", node)  # an Estimator's graph: TF's seeds, not Keras's fit
             elif method in ("fit", "fit_generator") and self._u_keras_fit(node, kwargs):
                 self._u_emit(TrainStep, "tf", node)
                 self._u_emit(KerasFit, "fit", node)
+            elif method == "train_on_batch" and self._u_keras_fit(node, {}):
+                # one gradient step on the batch it is given (GAN loops): no shuffle of its own
+                self._u_emit(TrainStep, "tf", node)
             if method in _TF_SETTING_CALLS and "deterministic" in kwargs:
                 self._u_emit(TfSetting, f"tensorflow.data.Dataset.{method}", node,
                              kwargs=(("deterministic", _literal(kwargs["deterministic"])),))

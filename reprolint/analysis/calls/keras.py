@@ -48,8 +48,21 @@ def forest_model(qualname: str) -> bool:
     deterministic by the random seed"), not with TensorFlow's kernels or seeds."""
     return qualname.startswith("tensorflow_decision_forests.")
 
+def estimator_model(qualname: str) -> bool:
+    """A TensorFlow Estimator (``tf.estimator.DNNClassifier``, TF 1's
+    ``tf.contrib.learn``/``tf.contrib.boosted_trees`` estimators, whose ``fit`` came
+    before ``train``): its ``fit``/``train`` runs a TF graph fed by an ``input_fn``,
+    whose shuffling is TensorFlow's (queues or ``tf.data``, seeded by the graph seed),
+    not Keras's ``fit`` over NumPy arrays."""
+    if ".keras." in qualname:
+        return False
+    return qualname.startswith((
+        "tensorflow.contrib.", "tensorflow.estimator.", "tensorflow.compat.v1.estimator.", "tensorflow_estimator.",
+    ))
+
+
 __all__ = [
-    "INPUT_CHECKS", "KERAS_FIT_KEYWORDS", "OTHER_FIT_LIBRARIES", "forest_model", "RANDOM_INITIALIZERS", "fit_draws", "fit_generator_draws", "flow_draws", "flow_draws_tf",
+    "INPUT_CHECKS", "estimator_model", "KERAS_FIT_KEYWORDS", "OTHER_FIT_LIBRARIES", "forest_model", "RANDOM_INITIALIZERS", "fit_draws", "fit_generator_draws", "flow_draws", "flow_draws_tf",
     "initializer_value", "note_assignment",
 ]
 
