@@ -420,6 +420,7 @@ def check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots: 
 
 
 def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots: Sequence[str]) -> ProgramCheck:
+    from reprolint.analysis.test_modules import named_as_test
     from reprolint.checks.parse import ParseError
 
     facts = {a.path: a.facts for a in analyses if a.facts is not None}
@@ -445,6 +446,8 @@ def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots:
     findings: list[Finding] = []
     for analysis in analyses:
         if analysis.error is not None:
+            if not settings.include_tests and named_as_test(analysis.path, roots):
+                continue  # a test module's findings are reported only with include-tests
             err = analysis.error
             span = Span(err.line, err.column, err.line, err.column)
             findings.append(ParseError().report(analysis.path, span, path=analysis.path, reason=err.reason))

@@ -117,3 +117,18 @@ def test_unreadable_file(tmp_path: Path) -> None:
             assert d.code == "RPL900" and "cannot read" in d.message
     finally:
         target.chmod(0o644)
+
+
+def test_a_test_modules_parse_error_is_reported_only_with_include_tests(tmp_path: Path) -> None:
+    # Like its other findings: a test module is checked only with include-tests. Its
+    # path is all an unparsable file tells (the scan's own folder, here pytest's
+    # `test_...0/`, does not count).
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_train.py").write_text("def test(:\n")
+    (tmp_path / "model_test.py").write_text("class T:\ndef f(): pass\n")
+    (tmp_path / "train.py").write_text("def train(:\n")
+    assert [(name, code) for name, _, code in _codes(tmp_path)] == [("train.py", "RPL900")]
+    from reprolint.config import Settings
+
+    result = check_paths([str(tmp_path)], Settings(include_tests=True))
+    assert sorted(Path(d.path).name for d in result.diagnostics) == ["model_test.py", "test_train.py", "train.py"]

@@ -44,6 +44,22 @@ def defines_test_cases(facts: ModuleFacts) -> bool:
     return False
 
 
+def named_as_test(path: str, roots: Iterable[str] = ()) -> bool:
+    """What the path alone says of a module whose code could not be read (RPL900): a
+    test runner collects it (``test_*.py``, ``*_test.py``, ``conftest.py``) or a test
+    folder holds it, below the scan's ``roots``."""
+    posix = _below_roots(path, roots)
+    return bool(_ALWAYS_TEST.search(posix) or _TEST_NAME.search(posix))
+
+
+def _below_roots(path: str, roots: Iterable[str]) -> str:
+    posix = str(PurePosixPath(path))
+    for root in roots:
+        if root not in ("", ".") and posix.startswith(root.rstrip("/") + "/"):
+            return posix[len(root.rstrip("/")) + 1:]
+    return posix
+
+
 def is_test_module(path: str, facts: ModuleFacts, roots: Iterable[str] = ()) -> bool:
     """A test module: one a test runner collects tests from, or test support code.
 
@@ -55,11 +71,7 @@ def is_test_module(path: str, facts: ModuleFacts, roots: Iterable[str] = ()) -> 
     code or has a ``__main__`` block and defines no test case is a program (a training
     script named ``test_*.py``). ``roots``: the scan's folders; only the part of the
     path below them is looked at (a project checked inside `/tmp/test_run/` is no test)."""
-    posix = str(PurePosixPath(path))
-    for root in roots:
-        if root not in ("", ".") and posix.startswith(root.rstrip("/") + "/"):
-            posix = posix[len(root.rstrip("/")) + 1:]
-            break
+    posix = _below_roots(path, roots)
     if _ALWAYS_TEST.search(posix):
         return True
     named = _TEST_NAME.search(posix) is not None

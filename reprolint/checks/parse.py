@@ -22,7 +22,9 @@ class ParseError(Rule):
     Files from before Python 3.7 that use `async` or `await` as a name
     (`x.cuda(async=True)`) are read the same way, as "Python 3.6 syntax". A
     program that imports an unparsable module is still checked without it (what the
-    module would do is unknown).
+    module would do is unknown). A test module's parse error (a file in `tests/`,
+    `test_*.py`, `*_test.py`, `conftest.py`: the path is all an unparsable file tells)
+    is reported only with `include-tests`, like its other findings.
 
     ## Why is this bad?
     Nothing in an unparsable file can be checked, so its randomness goes unaudited.
