@@ -124,3 +124,20 @@ def test_pythonhashseed_follows_set_order_across_modules() -> None:
     diags = check_sources(silenced)
     assert sorted((d.path, d.code) for d in diags) == [("train.py", "RPL307")]
     assert "vocab.py:2" in diags[0].message
+
+
+_PARSED_ARGS = (
+    "import torch\nfrom transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments, Trainer\n"
+    "(args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()\n"
+    "model = AutoModelForCausalLM.from_pretrained('out/checkpoint').cuda()\n"
+    "BODY\n"
+)
+
+
+@pytest.mark.parametrize(("body", "reported"), [
+    ("with torch.no_grad():\n    print(model.generate(ids, max_new_tokens=8))", False),  # evaluates
+    ("Trainer(model=model, args=args, train_dataset=data).train()", True),
+])
+def test_rpl306_reports_training_arguments_only_where_the_program_trains(body: str, reported: bool) -> None:
+    found = [d.code for d in check_source(_PARSED_ARGS.replace("BODY", body), "run.py") if d.code == "RPL306"]
+    assert found == (["RPL306"] if reported else [])

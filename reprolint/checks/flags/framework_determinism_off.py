@@ -66,6 +66,10 @@ class FrameworkDeterminismOff(Rule):
       (`epochs`, `steps_per_epoch`, `validation_split`...) or on a model the module
       `compile`s counts.
 
+    Only training programs are reported (not an evaluation or inference script that
+    builds `TrainingArguments` to parse its options, nor tests and demos: see "How the
+    program model works").
+
     One cause, one finding: a library whose unseeded draws RPL101 reports in the program
     (torch under a Lightning `Trainer`, Python `random` or TensorFlow under Keras) is said
     there, not again here; what is left is the trainer's own switch (`deterministic`,
@@ -154,8 +158,8 @@ class FrameworkDeterminismOff(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         found: dict[tuple[str, Any], tuple[dict[str, Any], list[str]]] = {}
         for program in program_usages(ctx):
-            if program.is_library or program.program is None:
-                continue
+            if program.is_library or program.program is None or not program.program.is_training:
+                continue  # an evaluation script that parses TrainingArguments trains nothing
             for path, span, fields in self._findings(ctx, program):
                 found.setdefault((path, span), (fields, []))[1].extend(program.entry_points)
         # One cause, one finding: the Lightning trainers (or Hugging Face arguments) of
