@@ -141,3 +141,22 @@ _PARSED_ARGS = (
 def test_rpl306_reports_training_arguments_only_where_the_program_trains(body: str, reported: bool) -> None:
     found = [d.code for d in check_source(_PARSED_ARGS.replace("BODY", body), "run.py") if d.code == "RPL306"]
     assert found == (["RPL306"] if reported else [])
+
+
+_JAX = (
+    "import jax\nimport optax\nfrom flax.training import checkpoints, common_utils\n"
+    "params = checkpoints.restore_checkpoint('ckpt/', target=None)\n"
+    "def step(params, x, y):\n    BODY\n"
+    "for batch in common_utils.shard(data):\n    params = step(params, *batch)\n"
+)
+
+
+@pytest.mark.parametrize(("body", "reported"), [
+    ("return optax.softmax_cross_entropy_with_integer_labels(f(params, x), y).mean()", False),  # evaluates
+    ("return optax.l2_loss(f(params, x), y).mean()", False),
+    ("return jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, jax.grad(loss)(params, x, y))", True),
+    ("return optax.apply_updates(params, grads)", True),
+])
+def test_rpl305_counts_optimizer_steps_not_losses_or_checkpoint_helpers(body: str, reported: bool) -> None:
+    found = [d.code for d in check_source(_JAX.replace("BODY", body), "run.py") if d.code == "RPL305"]
+    assert found == (["RPL305"] if reported else [])

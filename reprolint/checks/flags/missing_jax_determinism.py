@@ -18,7 +18,9 @@ class MissingJaxDeterminism(Rule):
 
     Training programs only (not tests, demos or evaluation scripts). A JAX program is
     one that imports `jax` and trains (`jax.grad`,
-    `jax.value_and_grad`, `optax`, `flax.training`). JAX runs on a GPU whenever a CUDA
+    `jax.value_and_grad`, an `optax` optimizer, Flax's `TrainState`); optax's losses
+    and Flax's checkpoint and sharding helpers (`restore_checkpoint`, `shard`), which
+    evaluation code calls too, are not training. JAX runs on a GPU whenever a CUDA
     `jaxlib` is installed, so the program is taken to run on one unless it pins platforms
     without a GPU (`JAX_PLATFORMS=cpu` or `tpu,cpu`, `jax.config.update("jax_platform_name",
     "cpu")`, `CUDA_VISIBLE_DEVICES=""`), connects a Colab TPU
