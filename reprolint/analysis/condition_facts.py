@@ -112,6 +112,15 @@ class ConditionFacts:
         self.conds.pop()
         return False
 
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> bool:
+        # `self.augment and np.random.random() < 0.5`: the right side runs only when the
+        # left is true (false for `or`), like the body of an `if` on it
+        self.walk(node.left)  # type: ignore[attr-defined]
+        self.conds.append((self.cond_tree(node.left), isinstance(node.operator, cst.And), node.left))
+        self.walk(node.right)  # type: ignore[attr-defined]
+        self.conds.pop()
+        return False
+
     def walk_block(self, body: Any) -> None:
         """Walk a block's statements in order. ``if seed is None: return`` (or raise):
         what follows in the block runs only when the value was given, as if it were the
@@ -249,6 +258,12 @@ class ConditionFacts:
                 return ("const", self.module_consts[node.value])
             return ("unknown",)
         if isinstance(node, cst.Attribute):
+            cls = self.current_class()  # type: ignore[attr-defined]
+            if cls is not None and isinstance(node.value, cst.Name) and node.value.value == "self":
+                # `if self.augment:` in a method: what the constructor's calls pass for the
+                # parameter `__init__` stores there (Program.lookup; an option of that name
+                # where it stores none)
+                return ("selfattr", self.facts.path, cls, node.attr.value)  # type: ignore[attr-defined]
             return ("attr", node.attr.value)
         key = config_key(node)  # cfg["seed"], cfg.get("seed")
         if key is not None:

@@ -156,8 +156,7 @@ class Execution:
     # arguments after its body ran: the defaults of what the first call left out (its
     # DEFAULTS entry) do not surely hold in that body
     rebound: set[int] = field(default_factory=set)
-    # (file, qualname) -> the bindings of every resolved call of the function that ran
-    # (whether or not its body ran at that call)
+    # (file, qualname) -> the bindings of every resolved call of a function
     call_bindings: dict[tuple[str, str], list[tuple[tuple[str, Any], ...]]] = field(default_factory=dict)
     # the project calls (outermost first) that first led to each draw, op call and
     # framework setting, by (file, span)
@@ -795,6 +794,6 @@ def _value(tree: Any, lookup: Callable[[str], Any], params: bool = True, binding
         if params or (bindings and bindings[-1][0] == DEFAULTS):
             return tree[1]  # the call that ran the body left it out: its default
         return UNKNOWN
-    if tree[0] == "attr":
-        return lookup(tree[1])
+    if tree[0] in ("attr", "selfattr"):  # an option; `self.augment` (Program.lookup)
+        return lookup(tree[1] if tree[0] == "attr" else tree)  # type: ignore[arg-type]
     return UNKNOWN

@@ -47,6 +47,7 @@ from reprolint.analysis.module_facts import (
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
 from reprolint.analysis.option_facts import CONFIG_LIBRARIES, OptionFacts
 from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
+from reprolint.analysis.self_attrs import note_self_attr
 
 __all__ = [
     "Call", "Cond", "Draw", "FunctionFacts", "Guard", "Import", "LocalFinding", "ModuleFacts", "OptionRef",
@@ -558,16 +559,19 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                     self.aliases[node.targets[0].target.value] = module
         self.usage_assign([t.target for t in node.targets], node.value)
         self._note_assignment([t.target for t in node.targets], node.value)
-        self._note_attr_targets([t.target for t in node.targets])
+        self._note_attr_targets([t.target for t in node.targets], node.value)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         super().visit_AugAssign(node)
         self._note_attr_targets([node.target])
 
-    def _note_attr_targets(self, targets: list[cst.BaseAssignTargetExpression]) -> None:
+    def _note_attr_targets(
+        self, targets: list[cst.BaseAssignTargetExpression], value: Optional[cst.BaseExpression] = None,
+    ) -> None:
         for target in targets:
             if isinstance(target, cst.Attribute):
                 self.facts.assigned_attrs.add(target.attr.value)
+                note_self_attr(self, target, value)
             elif isinstance(target, (cst.Tuple, cst.List)):
                 self._note_attr_targets([e.value for e in target.elements])  # type: ignore[misc]
 
@@ -575,7 +579,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if node.value is not None:
             self.usage_assign([node.target], node.value)
             self._note_assignment([node.target], node.value)
-            self._note_attr_targets([node.target])
+            self._note_attr_targets([node.target], node.value)
         elif self.scope.kind == "class" and isinstance(node.target, cst.Name):
             # `seed: Optional[int]` in a dataclass without default: unknown
             pass

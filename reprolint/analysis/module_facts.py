@@ -179,6 +179,12 @@ class ModuleFacts:
     # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
     # that name may not keep its parser default
     assigned_attrs: set[str] = field(default_factory=set)
+    # (class, attr) -> (parameter, its default) for `self.attr = param` written once at the
+    # top of the class's `__init__` (not in a branch), and the (class, attr) assigned
+    # anywhere else in the class: a branch test of `self.attr` in its methods reads what
+    # the constructor's calls pass (Program.self_attr_value)
+    init_attrs: dict[tuple[str, str], tuple[str, Any]] = field(default_factory=dict)
+    reassigned_attrs: set[tuple[str, str]] = field(default_factory=set)
     # defaults set on a configuration object (`_C.SEED = -1`, OptionFacts.note_config_default)
     config_attrs: set[str] = field(default_factory=set)
     # where the module loads configuration from (analysis/config_files.py): a literal

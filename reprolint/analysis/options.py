@@ -41,9 +41,9 @@ def _ask(tree: Any, want: bool, lookup: Callable[[str], Any], flags: Mapping[str
     if kind in ("and", "or"):
         asks = [_ask(t, want, lookup, flags) for t in tree[1:]]
         return next((a for a in asks if a), None)
-    if kind not in ("truthy", "cmp", "isnone", "notnone") or tree[1][0] != "attr":
+    if kind not in ("truthy", "cmp", "isnone", "notnone") or tree[1][0] not in ("attr", "selfattr"):
         return None
-    name = tree[1][1]
+    name = tree[1][1] if tree[1][0] == "attr" else tree[1][3]  # `self.cuda`: an option of that name, if any
     flag = flags.get(name)
     if flag is None:
         return None
@@ -74,8 +74,8 @@ def options_read(tree: Any, bindings: tuple[tuple[str, Any], ...] = ()) -> tuple
         if type(node) is not tuple or not node or type(node[0]) is not str:
             return
         kind = node[0]
-        if kind == "attr":
-            found[node[1]] = None
+        if kind in ("attr", "selfattr"):
+            found[node[1] if kind == "attr" else node[3]] = None
         elif kind == "const":
             if len(node) >= 4:  # a parameter: what the call passes for it
                 visit(next((value for name, value in bound if name == node[3]), None), ())

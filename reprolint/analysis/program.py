@@ -22,6 +22,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, NamedTuple, Optional, TypeVar, Union, cast
 
 from reprolint.analysis.condition_facts import DEFAULTS
+from reprolint.analysis.self_attrs import stored_value
 from reprolint.analysis.config_files import config_defaults
 from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
@@ -583,7 +584,13 @@ class Program:
         return "`" + self.option_flags.get(option, f"--{option}").removesuffix(" ...") + "`"
 
     # ---------------------------------------------------------------- usages
-    def lookup(self, name: str) -> Any:
+    def lookup(self, name: Union[str, tuple[Any, ...]]) -> Any:
+        """An option's default; for a ``("selfattr", path, class, attr)`` tree (a test of
+        ``self.attr`` in a method), what the constructor calls store there (self_attrs.py)."""
+        if isinstance(name, tuple):
+            _, path, cls, attr = name
+            calls = self.call_bindings.get((path, f"{cls}.__init__"))
+            return stored_value(self._facts.get(path), calls, cls, attr, self.lookup)
         return self.arg_defaults.get(name, UNKNOWN)
 
     def of(self, kind: type[U], name: Optional[str] = None, default_only: bool = True) -> Iterator[UsageAt[U]]:

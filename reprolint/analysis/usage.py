@@ -25,7 +25,7 @@ from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr, target_names
-from reprolint.analysis.calls import keras
+from reprolint.analysis.calls import frameworks, keras
 from reprolint.analysis.calls.loaders import collate_targets
 from reprolint.analysis.listing_order import mark_use, sorting_call
 from reprolint.analysis.op_usage import OpUsageFacts
@@ -100,21 +100,6 @@ _TIMING_CALLS = frozenset({
 _TF_TRAIN_CALLS = frozenset({
     "tensorflow.GradientTape",
     "tensorflow.compat.v1.train.AdamOptimizer", "tensorflow.compat.v1.train.GradientDescentOptimizer",
-})
-# A JAX training step: gradients of a loss, an optax optimizer (its update, the
-# transformations it chains) or Flax's TrainState. Not what evaluation code calls too:
-# optax's losses and tree helpers, Flax's checkpoint and sharding utilities
-# (`flax.training.checkpoints.restore_checkpoint`, `common_utils.shard`).
-_JAX_TRAIN_PREFIXES = (
-    "jax.grad", "jax.value_and_grad", "optax.", "flax.training.train_state.", "flax.training.dynamic_scale.",
-)
-_OPTAX_NOT_TRAINING = frozenset({
-    "losses", "tree_utils", "tree", "global_norm", "softmax_cross_entropy",
-    "softmax_cross_entropy_with_integer_labels", "safe_softmax_cross_entropy", "sigmoid_binary_cross_entropy",
-    "sigmoid_focal_loss", "l2_loss", "squared_error", "huber_loss", "log_cosh", "cosine_distance",
-    "cosine_similarity", "hinge_loss", "kl_divergence", "convex_kl_divergence", "smooth_labels", "ctc_loss",
-    "ctc_loss_with_forward_probs", "poly_loss_cross_entropy", "multiclass_hinge_loss", "perceptron_loss",
-    "sparsemax_loss", "ranking_losses",
 })
 _TF_SETTING_CALLS = ("map", "interleave", "batch")
 
@@ -406,8 +391,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
 
             if qn in tf_setting_names():
                 self._u_emit(TfSetting, qn, node)
-        if "jax" in self.uses and qn is not None and qn.startswith(_JAX_TRAIN_PREFIXES) \
-                and not (qn.startswith("optax.") and qn.split(".")[1] in _OPTAX_NOT_TRAINING):
+        if "jax" in self.uses and qn is not None and frameworks.jax_training_step(qn):
             self._u_emit(TrainStep, "jax", node)
         if method == "set_epoch":
             arg = node.args[0].value if node.args else None

@@ -242,3 +242,27 @@ def _accelerator(c: Any, site: CallSite) -> None:
 )
 def _timm_training(c: Any, site: CallSite) -> None:
     c._u_emit(TrainStep, "torch", site.node)
+
+
+# A JAX training step: gradients of a loss, an optax optimizer (its update, the
+# transformations it chains) or Flax's TrainState. Not what evaluation code calls too:
+# optax's losses and tree helpers, Flax's checkpoint and sharding utilities
+# (`flax.training.checkpoints.restore_checkpoint`, `common_utils.shard`).
+_JAX_TRAIN_PREFIXES = (
+    "jax.grad", "jax.value_and_grad", "optax.", "flax.training.train_state.", "flax.training.dynamic_scale.",
+)
+_OPTAX_NOT_TRAINING = frozenset({
+    "losses", "tree_utils", "tree", "global_norm", "softmax_cross_entropy",
+    "softmax_cross_entropy_with_integer_labels", "safe_softmax_cross_entropy", "sigmoid_binary_cross_entropy",
+    "sigmoid_focal_loss", "l2_loss", "squared_error", "huber_loss", "log_cosh", "cosine_distance",
+    "cosine_similarity", "hinge_loss", "kl_divergence", "convex_kl_divergence", "smooth_labels", "ctc_loss",
+    "ctc_loss_with_forward_probs", "poly_loss_cross_entropy", "multiclass_hinge_loss", "perceptron_loss",
+    "sparsemax_loss", "ranking_losses",
+})
+
+
+def jax_training_step(qualified: str) -> bool:
+    """A call that trains in a JAX program (see _JAX_TRAIN_PREFIXES)."""
+    return qualified.startswith(_JAX_TRAIN_PREFIXES) and not (
+        qualified.startswith("optax.") and qualified.split(".")[1] in _OPTAX_NOT_TRAINING
+    )
