@@ -125,14 +125,14 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.entropy_possible = source is None or any(
             word in text for word in ("time", "urandom", "getpid", "uuid", "secrets", "hash", "getrandom")
         )
-        # A call's name is text of the source: without these words no loop holds a
-        # `set_epoch`/`backward` call, and the loops need not be searched for one.
+        # without these words in the source no loop holds a `set_epoch`/`backward` call
         self.loop_hooks_possible = source is None or "set_epoch" in text or "backward" in text
+        # `torch.set_default_device`/`set_default_tensor_type`: factories may make CUDA tensors
+        self.default_device_possible = source is None or "set_default_" in text
         # what can overwrite a layer's drawn parameters (analysis/overwritten.py)
         self.overwrite_possible = source is None or any(w in text for w in ("copy_", "load_state_dict", ".weight ="))
-        # An entropy source is the builtin `hash` or a name of a module in the catalog
-        # (`time.time`), reached through an import (which adds its root to `uses`) or
-        # a star import: see entropy_of.
+        # An entropy source is the builtin `hash` or a catalog module's name (`time.time`),
+        # reached through an import (adding its root to `uses`) or a star import: entropy_of.
         self.hash_possible = source is None or "hash" in text
         self.entropy_roots = frozenset(api.split(".")[0] for api in catalog.entropy)
         self.pending_nodes: list[cst.CSTNode] = []
@@ -590,7 +590,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         qn = self.qualify(func)
         catalog = self.catalog
         self.usage_call(node, qn)
-        if environments.note_call(self.env_calls, self.uses, node):
+        if environments.note_call(self.env_calls, self.uses, node, self):
             self._u_emit(EnvironmentDraw, "", node)  # where it runs: RPL102 asks
         source = config_files.load_source(node, qn, self.opened_files)
         if source is not None:

@@ -35,6 +35,12 @@ _LOSS_FUNCTIONS = frozenset({"torch.nn.functional.cross_entropy", "torch.nn.func
 _LOSS_MODULES = frozenset({"torch.nn.CrossEntropyLoss", "torch.nn.NLLLoss"})
 
 # Tensor factories: what they return requires no grad unless told to.
+ON_CPU = "on-cpu"  # a tensor kind: visibly on the CPU (OpUsageMixin._u_on_cpu)
+# Methods whose result stays on its input's device (not `to`, `cuda`).
+_CPU_KEEPING = frozenset({
+    "unsqueeze", "view", "reshape", "expand", "repeat", "flatten", "t", "long", "int", "float", "contiguous",
+    "detach", "clone", "squeeze", "permute", "transpose",
+})
 _FACTORIES = frozenset(
     f"torch.{n}" for n in (
         "arange", "zeros", "ones", "full", "empty", "eye", "tensor", "linspace", "randint", "randperm",
@@ -321,6 +327,22 @@ class OpUsageFacts:
             self._u_taped = taped
         return self._u_taped
 
+    def _u_on_cpu(self, node: cst.BaseExpression) -> bool:
+        """A tensor visibly on the CPU: a factory called without ``device=`` in a module
+        that sets no default device, ``x.cpu()``/``x.data.cpu()``, through reshapes, or a
+        name bound to one (``proj = torch.zeros(n, k)`` then ``proj.view(-1).index_add_``:
+        the CPU kernel, which adds in order)."""
+        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CPU_KEEPING:
+            node = node.func.value
+        if isinstance(node, cst.Name):
+            return ON_CPU in self._u_bound_kinds(node.value)
+        if not isinstance(node, cst.Call) or self.default_device_possible:  # type: ignore[attr-defined]
+            return False
+        if _moved_to_cpu(node):
+            return True
+        qn = self.qualify(node.func) or ""  # type: ignore[attr-defined]
+        return qn in _FACTORIES and not any(a.keyword is not None and a.keyword.value == "device" or a.star for a in node.args)
+
     def u_no_grad_argument(self, node: cst.BaseExpression) -> bool:
         """A call argument through which no gradient can flow: a registered buffer of
         this class (``extract(self.alphas_cumprod, t, x.shape)``), a tensor a factory
@@ -440,6 +462,8 @@ class OpUsageFacts:
                 kinds = kinds | {f"distinct:{distinct}"}
         if self._u_python_int(value):
             kinds = kinds | {PY_INT}
+        if self._u_on_cpu(value):
+            kinds = kinds | {ON_CPU}
         loss = self.qualify(value.func) if isinstance(value, cst.Call) else None  # type: ignore[attr-defined]
         for target in targets:
             if isinstance(target, (cst.Tuple, cst.List)):
@@ -690,9 +714,9 @@ class OpUsageFacts:
             facts.append("no-grad-input")
         if self.cpu_pinned and name.startswith(("tensorflow.", "keras.")):  # type: ignore[attr-defined]
             facts.append("cpu-device")  # created under `with tf.device("/cpu:0"):`
-        if name.startswith(("torch.", "Tensor.")) and any(
+        if name.startswith(("torch.", "Tensor.")) and (any(
             _moved_to_cpu(value) for value in (source, *positional, *keywords.values()) if value is not None
-        ):
+        ) or (source is not None and method and self._u_on_cpu(source))):
             facts.append("cpu-tensor")  # `features.index_copy_(0, index.cpu(), rows.cpu())`
         if source is not None and (
             self._u_fresh_constant(source) or no_grad_kind(source, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]

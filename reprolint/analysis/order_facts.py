@@ -150,6 +150,14 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         for comp in node.comparisons:
             if isinstance(comp.operator, (cst.In, cst.NotIn)):
                 self._u_unordered.add(id(comp.comparator))
+        if len(node.comparisons) == 1 and type(node.comparisons[0].operator) in (cst.Equal, cst.NotEqual):
+            # `os.listdir(d) == 0`, `glob(p) != []`: compared with a number, None or an
+            # empty literal, a listing is only tested (empty or not), in any order
+            sides = (node.left, node.comparisons[0].comparator)
+            for side, other in (sides, sides[::-1]):
+                if type(other) in (cst.Integer, cst.List, cst.Tuple) and not getattr(other, "elements", ()) \
+                        or (type(other) is cst.Name and other.value == "None"):
+                    self._u_unordered.add(id(side))
 
     def _u_message_sink(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
         """A call that only builds a warning or log message (``warnings.warn``, a logger's

@@ -348,10 +348,22 @@ _KEEPS_NO_GRAD = _KEEPS_SHAPE | frozenset({
 })
 
 
+# Functions of one tensor (the others arguments are sizes, modes, literals): the result
+# of one given a tensor without grad has none either.
+_ONE_TENSOR_FUNCTIONS = frozenset(f"torch.nn.functional.{n}" for n in (
+    "interpolate", "upsample", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d", "max_pool2d", "max_pool3d",
+    "adaptive_avg_pool2d", "pad", "softmax", "log_softmax", "normalize", "relu", "gelu", "sigmoid", "tanh",
+))
+
+
 def no_grad_kind(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bool:
     """The tensor visibly requires no grad, so no backward pass runs through an op on it:
     ``x.detach()``, ``x.data``, or data read from a checkpoint (``torch.load(p)["model"]
-    ["pos_embed"]``, through slicing and reshapes, or a name bound to one)."""
+    ["pos_embed"]``, through slicing and reshapes, or a name bound to one); a function of
+    one tensor given such a tensor (``F.interpolate(target.detach(), size=224)``)."""
+    if isinstance(node, cst.Call) and (qualify(node.func) or "") in _ONE_TENSOR_FUNCTIONS and node.args \
+            and node.args[0].keyword is None and not node.args[0].star:
+        return no_grad_kind(node.args[0].value, qualify, bound)
     while True:
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and qualify(node.func) is None:
             if node.func.attr.value == "detach":

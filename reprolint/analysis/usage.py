@@ -55,6 +55,7 @@ FLAG_NAMES = (
     "torch.deterministic",  # torch.use_deterministic_algorithms / set_deterministic
     "cudnn.deterministic",
     "cudnn.benchmark",
+    "cudnn.enabled",  # `torch.backends.cudnn.enabled = False`: torch's own kernels, not cuDNN's
     "tf.op-determinism",
     "hf.full-determinism",  # transformers.enable_full_determinism
 )
@@ -529,7 +530,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         for target in targets:
             if isinstance(target, cst.Attribute):
                 qn = self.qualify(target) or ""  # type: ignore[attr-defined]
-                if qn in ("torch.backends.cudnn.deterministic", "torch.backends.cudnn.benchmark"):
+                if qn in ("torch.backends.cudnn.deterministic", "torch.backends.cudnn.benchmark", "torch.backends.cudnn.enabled"):
                     self._u_flag(qn.replace("torch.backends.", ""), target, value)
                 elif target.attr.value in ("deterministic", "experimental_deterministic") and (
                     "tensorflow" in self.uses or "keras" in self.uses

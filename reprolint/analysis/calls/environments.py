@@ -74,9 +74,11 @@ def _env_like(receiver: cst.BaseExpression) -> bool:
     return text is not None and "env" in text.split(".")[-1].lower()
 
 
-def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> bool:
+def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call, collector: Any = None) -> bool:
     """Record ``env.reset(...)``, ``env.seed(...)``, ``<space>.sample()``, ``<space>.seed(...)``;
-    True when the call is an unseeded reset or a sample (a site RPL102 may report)."""
+    True when the call is an unseeded reset or a sample (a site RPL102 may report).
+    A receiver that holds an instance of a class the module defines (a notebook's own toy
+    MDP: ``env = StochasticMDP()``) is no gym environment."""
     func = node.func
     if not isinstance(func, cst.Attribute):
         return False
@@ -95,7 +97,9 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> bool:
             state.samples.append((_text(receiver) or space, node))
             return True
         return False
-    if not _env_like(receiver):
+    if not _env_like(receiver) or (
+        collector is not None and isinstance(receiver, cst.Name) and _own_instance(collector, receiver.value)
+    ):
         return False
     if method in seed_methods and node.args:
         state.seeded_envs = True  # gym < 0.26: env.seed(s) seeds it; a later reset() continues
@@ -106,6 +110,13 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call) -> bool:
             state.resets.append((_text(receiver) or "env", node))
             return True
     return False
+
+
+def _own_instance(collector: Any, name: str) -> bool:
+    """``name`` holds an instance of a class the collector's module defines."""
+    calls = collector._u_calls
+    made = calls.get((id(collector.scope), name)) or calls.get((id(collector.scopes[0]), name)) or ""
+    return made.lstrip(":") in collector.facts.classes
 
 
 def findings(state: EnvironmentCalls) -> list[tuple[cst.Call, dict[str, Any]]]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
+from reprolint.analysis.usage_events import FlagSet
+
 if TYPE_CHECKING:
     from reprolint.analysis.program import Program
     from reprolint.analysis.usage_events import CudaWork
@@ -51,3 +53,11 @@ def cuda_sites(programs: Iterable[Program]) -> list[tuple[str, CudaWork, Optiona
         (_, path, usage), asked = found
         sites.setdefault((path, usage.span), (path, usage, asked, []))[3].append(program)
     return list(sites.values())
+
+
+def cudnn_disabled(program: Program) -> bool:
+    """The default run turns cuDNN off (``torch.backends.cudnn.enabled = False``, an
+    option whose default is false: ``= args.enable_cudnn`` with ``store_true``) and never
+    back on: torch runs its own convolution kernels, and cuDNN's switches decide nothing."""
+    values = [program.value(usage) for _, _, usage in program.of(FlagSet, "cudnn.enabled")]
+    return bool(values) and all(value is False for value in values)

@@ -5,7 +5,7 @@ from typing import Iterator
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import CudnnLayer, FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.flags._common import report_per_cuda_site
+from reprolint.checks.flags._common import cudnn_disabled, report_per_cuda_site
 from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
 from reprolint.model import Applicability
 
@@ -21,7 +21,10 @@ class MissingCudnnDeterministic(Rule):
     convolutions or RNN/LSTM/GRU layers (`nn.*` or `nn.functional.*`), or a
     `torchvision.models`/`timm` model (convolutional), or sets a `torch.backends.cudnn`
     flag (which programs do when they run cuDNN through a model the source does not
-    show). Batch norm alone does not count: its cuDNN kernels are not among them.
+    show). Batch norm alone does not count: its cuDNN kernels are not among them. A
+    program whose default run turns cuDNN off (`torch.backends.cudnn.enabled = False`,
+    or `= args.enable_cudnn` with a `store_true` option) runs torch's own kernels: not
+    reported (nor is its `cudnn.benchmark`, RPL203).
     Training programs only (not tests, demos or
     evaluation scripts: cuDNN's nondeterministic kernels are backward ones), and only
     where a training step runs with the default options (`backward`, an optimizer step,
@@ -153,7 +156,7 @@ class MissingCudnnDeterministic(Rule):
         yield from report_per_cuda_site(self, switch="cudnn.deterministic", programs=(
             program for program in program_usages(ctx)
             if program.is_training and program.trains_anything and not program.framework_trainer
-            and program.can_use_cuda and not program.cudnn_deterministic()
+            and program.can_use_cuda and not program.cudnn_deterministic() and not cudnn_disabled(program)
             and (
                 program.has(CudnnLayer)
                 # a program that sets a cuDNN flag runs cuDNN in practice (a conv layer

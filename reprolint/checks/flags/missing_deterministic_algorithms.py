@@ -24,7 +24,8 @@ class MissingDeterministicAlgorithms(Rule):
     `scaled_dot_product_attention` backward, `cumsum`, ...), with the same argument
     semantics (a visibly unique index such as the indices of `topk` or `sort`, integer
     repeats, no gradient flowing, a buffer input, also a helper's parameter that every
-    call passes a buffer, do not count), reached on the program's path in its own code. Ops that raise
+    call passes a buffer, a tensor on the CPU (a factory called without `device=`, or
+    moved with `.cpu()`), do not count), reached on the program's path in its own code. Ops that raise
     under deterministic mode are RPL202's, reported where they are (the flag alone
     would make the program fail there). The finding is
     one per program: it names the first such op and lists every one as a related

@@ -7,6 +7,7 @@ import libcst as cst
 from reprolint import fixes
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import FlagSet
+from reprolint.checks.flags._common import cudnn_disabled
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code
 from reprolint.model import Applicability, Diagnostic, Span
@@ -150,8 +151,8 @@ class CudnnBenchmark(Rule):
                 if program.value(usage) is not True:
                     continue
                 trainer = usage.text.endswith("Trainer")
-                if not (trainer or program.is_library or program.can_use_cuda):
-                    continue
+                if not (trainer or program.is_library or program.can_use_cuda) or cudnn_disabled(program):
+                    continue  # on the CPU, or cuDNN turned off (`cudnn.enabled = False`)
                 found.setdefault((path, usage.span), (usage, [], program))[1].extend(program.entry_points)
         for (path, span), (usage, entries, program) in found.items():
             trainer = usage.text.endswith("Trainer")

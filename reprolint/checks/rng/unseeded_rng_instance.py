@@ -58,7 +58,8 @@ class UnseededRngInstance(Rule):
     environment does not seed its spaces: gym issue 681), whether or not the program seeds other libraries:
     each generator is a cause of its own (in a module no program runs, only where the
     module seeds something else; `observation_space.sample()` is not reported: it
-    is a dummy input for shape inference). Where the project declares OpenAI gym before
+    is a dummy input for shape inference; nor is the `reset()` of an object of a class
+    the module defines itself, a toy MDP's). Where the project declares OpenAI gym before
     0.22 (requirements, setup, pyproject...), an environment seeds itself from OS
     entropy when it is built and `reset()` takes no seed: the message says so, with the
     version and where it is declared, and names `env.seed(s)`. There is no automatic fix

@@ -1,0 +1,33 @@
+"""C51's target projection done on the CPU (the distribution copied with
+`.data.cpu()`, the projection made by `torch.zeros` without `device=`): `index_add_`
+runs the CPU kernel, which adds in order, so the CUDA program trains through no
+nondeterministic kernel (look-alike: c51_projection_cuda.py)."""
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+torch.backends.cudnn.deterministic = True
+device = torch.device("cuda")
+atoms, batch = 51, 32
+net = nn.Linear(4, atoms).to(device)
+opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+
+
+def projection(next_dist, rewards):
+    next_dist = next_dist.data.cpu()
+    b = (rewards.cpu().unsqueeze(1) + torch.linspace(-10, 10, atoms)).clamp(-10, 10)
+    l, u = b.floor().long(), b.ceil().long()
+    offset = torch.linspace(0, (batch - 1) * atoms, batch).long().unsqueeze(1).expand(batch, atoms)
+    proj_dist = torch.zeros(next_dist.size())
+    proj_dist.view(-1).index_add_(0, (l + offset).view(-1), (next_dist * (u.float() - b)).view(-1))
+    proj_dist.view(-1).index_add_(0, (u + offset).view(-1), (next_dist * (b - l.float())).view(-1))
+    return proj_dist
+
+
+for step in range(100):
+    x = torch.randn(batch, 4, device=device)
+    target = projection(net(x).softmax(-1), torch.randn(batch, device=device)).to(device)
+    loss = -(target * net(x).log_softmax(-1)).sum(1).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
