@@ -144,3 +144,40 @@ def test_interpolating_a_tensor_without_grad_records_no_backward() -> None:
     target = torch.randn(1, 3, 8, 8).detach()
     resized = torch.nn.functional.interpolate(target, size=4, mode="bilinear")
     assert resized.grad_fn is None and not resized.requires_grad
+
+
+LISTING = '''import argparse
+import glob
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--no-sort", dest="sort", action="store_false")
+args = parser.parse_args()
+torch.manual_seed(0)
+files = glob.glob("ckpt/*.pt")
+if args.sort:
+    pairs = []
+    for path in files:
+        metric = torch.load(path).get("metric")
+        pairs.append((metric, path))
+    chosen = [path for _, path in sorted(pairs)]
+else:
+    chosen = files
+USE
+'''
+
+
+@pytest.mark.parametrize(("use", "reported"), [
+    ("start = chosen[1]", False),  # the listing's order reaches `chosen` only with --no-sort
+    ("start = files[1]", True),  # a pick by place on every run
+])
+def test_a_stored_listing_takes_its_order_where_a_use_runs(use: str, reported: bool) -> None:
+    found = [d.code for d in check_source(LISTING.replace("USE", use), "pick.py") if d.code == "RPL402"]
+    assert found == (["RPL402"] if reported else [])
+
+
+def test_a_loop_that_only_reads_each_file_into_pairs_later_sorted_uses_no_order() -> None:
+    source = LISTING.replace("if args.sort:", "if True:").replace("USE", "start = chosen[1]")
+    assert [d.code for d in check_source(source, "pick.py") if d.code == "RPL402"] == []
+    unread = source.replace('metric = torch.load(path).get("metric")', "metric = torch.rand(1).item()")
+    assert [d.code for d in check_source(unread, "pick.py") if d.code == "RPL402"] == ["RPL402"]  # a draw per file

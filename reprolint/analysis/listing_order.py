@@ -17,7 +17,7 @@ import libcst as cst
 
 from reprolint.analysis.cst_helpers import descendants, enclosing_function, mentions_of, target_names
 from reprolint.analysis.loop_bodies import (
-    attribute_names, condition_queries, module_function, names_read_outside, only_filled,
+    READS, attribute_names, condition_queries, module_function, names_read_outside, only_filled,
     only_in_messages, touches_only, walk_in_order,
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
@@ -283,14 +283,34 @@ class ListingOrderFacts:
         root = self._u_listing_root(node)
         if root is None or root[0] is not node:
             return
-        # where the listing runs, with the branch conditions here: RPL402 reports the
-        # listings a program runs (a stored listing's finding is made at the module's end)
-        self._u_emit(ListingOrderTaken, "", node)
+        # where the order is taken, with the branch conditions there: RPL402 reports the
+        # listings a program runs; a listing bound to a name takes its order where a use
+        # does (`u_order_used`), which a default run may skip (`else: chosen = files`)
+        if not self._u_stored(node):
+            self._u_emit(ListingOrderTaken, "", node)
         part = self._u_walk_parts.get(id(node), node)  # `next(os.walk(d))[2]`: what uses it
         if any(id(n) in self._u_unordered or id(n) in self._u_claimed for n in (node, part)):
             return
         use = "position" if id(node) in self._u_positioned else self.u_listing_use(part)
         self._u_report_listing(node, root[1], use=use)
+
+    def _u_stored(self, node: cst.Call) -> bool:
+        """The listing call is the value a name is bound to (the assignment hook ran
+        before its value was walked, and noted where: ``entry[4]``)."""
+        return any(entry[0] is node and len(entry) > 4 for entry in self._u_state().listings.values())  # type: ignore[attr-defined]
+
+    def u_order_used(self, entry: list[Any], use: str) -> None:
+        """A use of a stored listing that takes its order: recorded on its entry, and, for
+        a listing bound to a name, an event where the use runs at the listing's place,
+        under the conditions of the binding and, in the binding's own scope, of the use
+        (``else: chosen = files`` then a loop over ``chosen``: only where the `else` runs)."""
+        mark_use(entry, use)
+        if len(entry) > 4 and isinstance(entry[0], cst.Call):
+            scope, conds = entry[4]
+            here = self.current_conds() if scope == id(self.scope) else ()  # type: ignore[attr-defined]
+            self.emit(ListingOrderTaken(  # type: ignore[attr-defined]
+                "", self.span(entry[0]), self._u_text(entry[0]), conds + tuple(c for c in here if c not in conds),  # type: ignore[attr-defined]
+            ))
 
     def _u_walk_top(self, node: cst.BaseExpression) -> Optional[cst.Call]:
         """The ``os.walk`` call of ``next(os.walk(d))``, ``next(iter(os.walk(d)))`` or
@@ -547,17 +567,18 @@ class ListingOrderFacts:
         draws = any(isinstance(c, cst.Call) and (self.qualify(c.func) or "").startswith(_DRAWS)  # type: ignore[attr-defined]
                     for c in descendants(body))
         use = "position" if stops or draws else "loop"
-        if pending is not None:
-            mark_use(state.listings[pending], use)
-            return
         if not yields and not others:
-            # the lists it fills hold the entries in the listing's order: judged by what
-            # is done with them later, like a stored listing (filling them is no use); a
-            # loop that stops early or draws has already picked entries by position
+            # the lists it fills hold the entries in the listing's order (also one held in
+            # a name): judged by what is done with them later, like a stored listing
+            # (filling them is no use); a loop that stops early or draws has already
+            # picked entries by position
             filling = [c.func.value for c in appended] + grown  # type: ignore[union-attr]
             for name in filling:
                 state.appended[name.value] = [call, description, use if use == "position" else False, False]  # type: ignore[attr-defined]
             self._u_claimed.update(id(n) for n in filling)
+            return
+        if pending is not None:
+            self.u_order_used(state.listings[pending], use)
             return
         self._u_report_listing(call, description, use=use)
 
@@ -662,6 +683,11 @@ class ListingOrderFacts:
             ]
             appends = any(not isinstance(m, cst.SimpleString) or "a" in str(m.evaluated_value) for m in modes)
             return not appends and any(mentions_of(path, n) for n in local)
+        inner: cst.BaseExpression = call
+        while isinstance(inner, (cst.Attribute, cst.Subscript, cst.Call)):
+            if isinstance(inner, cst.Call) and (self.qualify(inner.func) or "") in READS:  # type: ignore[attr-defined]
+                return True  # a read (`torch.load(path)`), or a method of what it returned
+            inner = inner.value if not isinstance(inner, cst.Call) else inner.func
         # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
         arg_names = {
             c.value for a in call.args for c in descendants(a.value)
@@ -675,7 +701,7 @@ class ListingOrderFacts:
             return arg_names <= local | attribute_names(call) and not qn.startswith(_STATEFUL_LIBRARIES)
         if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
-            return callee is not None and touches_only(callee, call, local)
+            return callee is not None and touches_only(callee, call, local, self.qualify)  # type: ignore[attr-defined]
         return False
 
     def u_displays(self, node: cst.BaseExpression) -> bool:

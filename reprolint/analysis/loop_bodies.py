@@ -12,7 +12,7 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import children, descendants, enclosing_function, mentions_of, target_names
 
 __all__ = [
-    "PURE_BUILTINS", "attribute_names", "condition_queries", "module_function", "names_read_outside",
+    "PURE_BUILTINS", "READS", "attribute_names", "condition_queries", "module_function", "names_read_outside",
     "only_filled", "only_in_messages", "touches_only", "walk_in_order",
 ]
 
@@ -44,12 +44,22 @@ def module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
     return found[0] if len(found) == 1 else None
 
 
-def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> bool:
+# Library calls that read what they are given and change nothing (a checkpoint, an array,
+# an image, a path's parts): given one entry's values, they carry nothing to the next.
+READS = frozenset({
+    "torch.load", "numpy.load", "numpy.loadtxt", "json.load", "json.loads", "pickle.load", "yaml.safe_load",
+    "PIL.Image.open", "cv2.imread", "os.path.join", "os.path.basename", "os.path.splitext", "os.path.exists",
+    "os.path.isfile", "os.path.getsize", "open",
+})
+
+
+def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], qualify: Any = None) -> bool:
     """Whether a function of this module, called as ``call`` in a loop, changes nothing
     but what it is given of this iteration: every call and every attribute/subscript
     assignment in it starts from one of its own local names or from a parameter bound
     to this iteration's values (``def resize(image, size): return image.resize(size)``
-    called as ``resize(img, size)``); no other function of the project, no global."""
+    called as ``resize(img, size)``), or is a library read given only those (``torch.load(
+    path)``: ``qualify`` names it); no other function of the project, no global."""
     params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
     bound: dict[str, cst.BaseExpression] = {}
     for index, arg in enumerate(call.args):
@@ -76,6 +86,8 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> bo
         roots: list[cst.BaseExpression] = []
         if isinstance(child, cst.Call):
             func = child.func
+            if qualify is not None and (qualify(func) or (func.value if isinstance(func, cst.Name) else "")) in READS:
+                continue  # a read changes nothing, whatever it is given
             if isinstance(func, cst.Name):
                 if func.value not in PURE_BUILTINS:
                     return False
@@ -86,9 +98,12 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str]) -> bo
             roots.extend(t for t in targets if isinstance(t, (cst.Attribute, cst.Subscript)))
         for root in roots:
             while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                if isinstance(root, cst.Call) and qualify is not None and qualify(root.func) in READS:
+                    break  # a method of what a read returned (`torch.load(path).get("metric")`)
                 root = root.value if not isinstance(root, cst.Call) else root.func
-            if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
-                return False
+            else:
+                if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
+                    return False
     return True
 
 

@@ -20,7 +20,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import children, descendants, self_attr, target_names
-from reprolint.analysis.listing_order import ListingOrderFacts, keeps_one_name, mark_use
+from reprolint.analysis.listing_order import ListingOrderFacts, keeps_one_name
 from reprolint.analysis.set_order import SetOrderFacts
 
 __all__ = ["UNORDERED", "OrderFacts", "UsageScope"]
@@ -109,7 +109,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
             entry = state.listings.get(node.value) or state.appended.get(node.value)
             if entry is not None:
                 if id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-                    mark_use(entry, self.u_listing_use(node))
+                    self.u_order_used(entry, self.u_listing_use(node))
                 return
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -123,7 +123,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         key = (self.current_class() or "", attr)  # type: ignore[attr-defined]
         entry = self._u_attr_listings.get(key)
         if entry is not None and id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-            mark_use(entry, self.u_listing_use(node))
+            self.u_order_used(entry, self.u_listing_use(node))
 
     def u_truth_test(self, test: cst.BaseExpression) -> None:
         """A value only tested for truth (an ``if``/``while``/conditional expression's

@@ -612,8 +612,8 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         if root is not None and id(root[0]) not in self._u_unordered:
             self._u_claimed.add(id(root[0]))
             for target in targets:
-                if isinstance(target, cst.Name):
-                    state.listings[target.value] = [root[0], root[1], False, False]
+                if isinstance(target, cst.Name):  # where it is stored, under what (u_order_used)
+                    state.listings[target.value] = [root[0], root[1], False, False, (id(self.scope), self.current_conds())]  # type: ignore[attr-defined]
                 elif self_attr(target) is not None and self.current_class() is not None:  # type: ignore[attr-defined]
                     key = (self.current_class() or "", self_attr(target))  # type: ignore[attr-defined]
                     self._u_attr_listings[key] = [root[0], root[1], False, False]
@@ -627,7 +627,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                     if sorting_call(value):
                         entry[3] = True  # sorted before any use: ``files = sorted(files)``
                     # ``files = [f for f in files if ...]``: the new list keeps the order
-                    state.listings[name] = [entry[0], entry[1], False, entry[3]]
+                    state.listings[name] = [entry[0], entry[1], False, entry[3], (id(self.scope), self.current_conds())]  # type: ignore[attr-defined]
                 elif name in state.listings and not mentions_of(value, name):
                     del state.listings[name]
 
