@@ -181,3 +181,16 @@ def test_a_loop_that_only_reads_each_file_into_pairs_later_sorted_uses_no_order(
     assert [d.code for d in check_source(source, "pick.py") if d.code == "RPL402"] == []
     unread = source.replace('metric = torch.load(path).get("metric")', "metric = torch.rand(1).item()")
     assert [d.code for d in check_source(unread, "pick.py") if d.code == "RPL402"] == ["RPL402"]  # a draw per file
+
+
+@pytest.mark.parametrize(("use", "reported"), [
+    ("first = paths[:10]", True),  # the filled list keeps the listing's order: picked by place
+    ("first = sorted(paths)[:10]", False),
+])
+def test_a_list_filled_from_a_stored_listing_is_judged_where_it_is_used(use: str, reported: bool) -> None:
+    source = (
+        "import glob\nimport torch\ntorch.manual_seed(0)\nfiles = glob.glob('data/*.png')\npaths = []\n"
+        f"for f in files:\n    paths.append(f)\n{use}\nprint(first)\n"
+    )
+    found = [(d.code, d.span.start_line, d.entry_points) for d in check_source(source, "prep.py") if d.code == "RPL402"]
+    assert found == ([("RPL402", 4, ("prep.py",))] if reported else [])

@@ -573,8 +573,11 @@ class ListingOrderFacts:
             # (filling them is no use); a loop that stops early or draws has already
             # picked entries by position
             filling = [c.func.value for c in appended] + grown  # type: ignore[union-attr]
+            # a listing held in a name (its entry: the call, and where it was bound) takes
+            # its order where the filled lists are used
+            source = state.listings[pending] if pending is not None else [call, description]
             for name in filling:
-                state.appended[name.value] = [call, description, use if use == "position" else False, False]  # type: ignore[attr-defined]
+                state.appended[name.value] = [*source[:2], use if use == "position" else False, False, *source[4:]]  # type: ignore[attr-defined]
             self._u_claimed.update(id(n) for n in filling)
             return
         if pending is not None:

@@ -745,7 +745,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         """Report listings stored in variables whose order was used and never sorted."""
         for state in self._u_scopes.values():
             # a list and the copies made of it (`_u_derived_fill`) share one entry
-            for call, description, use, sorted_ in {id(e): e for e in state.appended.values()}.values():
+            for call, description, use, sorted_, *_ in {id(e): e for e in state.appended.values()}.values():
                 if use and not sorted_:
                     self._u_report_listing(call, description, use=use)
         # one listing held in several names (`files`, then `files = [f for f in files if
