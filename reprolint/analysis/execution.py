@@ -60,6 +60,7 @@ __all__ = [
     "Step",
     "StepContext",
     "evaluate",
+    "tree_value",
     "walk",
 ]
 
@@ -752,7 +753,7 @@ def evaluate(
             return True
         return None if None in values else False
     if kind in ("isnone", "notnone", "truthy", "cmp"):
-        value = _value(tree[1], lookup, params, bindings)
+        value = tree_value(tree[1], lookup, params, bindings)
         if value == UNKNOWN:
             # a candidate picked by a name no default decides (analysis/dispatch.py): the
             # program may reach it, but not surely (what ``surely`` asks)
@@ -784,13 +785,13 @@ def evaluate(
     return None
 
 
-def _value(tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = ()) -> Any:
+def tree_value(tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = ()) -> Any:
     if tree[0] == "const":
         if len(tree) < 4:
             return tree[1]
         bound = next((value for name, value in bindings if name == tree[3]), None)
         if bound is not None:
-            return _value(bound, lookup)
+            return tree_value(bound, lookup)
         if params or (bindings and bindings[-1][0] == DEFAULTS):
             return tree[1]  # the call that ran the body left it out: its default
         return UNKNOWN

@@ -182,7 +182,7 @@ class ModuleFacts:
     # (class, attr) -> (parameter, its default) for `self.attr = param` written once at the
     # top of the class's `__init__` (not in a branch), and the (class, attr) assigned
     # anywhere else in the class: a branch test of `self.attr` in its methods reads what
-    # the constructor's calls pass (Program.self_attr_value)
+    # the constructor's calls pass (analysis/self_attrs.py)
     init_attrs: dict[tuple[str, str], tuple[str, Any]] = field(default_factory=dict)
     reassigned_attrs: set[tuple[str, str]] = field(default_factory=set)
     # defaults set on a configuration object (`_C.SEED = -1`, OptionFacts.note_config_default)

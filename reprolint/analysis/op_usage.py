@@ -35,12 +35,6 @@ _LOSS_FUNCTIONS = frozenset({"torch.nn.functional.cross_entropy", "torch.nn.func
 _LOSS_MODULES = frozenset({"torch.nn.CrossEntropyLoss", "torch.nn.NLLLoss"})
 
 # Tensor factories: what they return requires no grad unless told to.
-ON_CPU = "on-cpu"  # a tensor kind: visibly on the CPU (OpUsageMixin._u_on_cpu)
-# Methods whose result stays on its input's device (not `to`, `cuda`).
-_CPU_KEEPING = frozenset({
-    "unsqueeze", "view", "reshape", "expand", "repeat", "flatten", "t", "long", "int", "float", "contiguous",
-    "detach", "clone", "squeeze", "permute", "transpose",
-})
 _FACTORIES = frozenset(
     f"torch.{n}" for n in (
         "arange", "zeros", "ones", "full", "empty", "eye", "tensor", "linspace", "randint", "randperm",
@@ -57,6 +51,9 @@ _UNIQUE_INDEX = frozenset(
 _SHAPE_METHODS = frozenset({
     "unsqueeze", "view", "reshape", "expand", "repeat", "flatten", "t", "long", "int", "float", "to", "cuda",
 })
+ON_CPU = "on-cpu"  # a tensor kind: visibly on the CPU (OpUsageFacts._u_on_cpu)
+# Methods whose result stays on its input's device: the reshapes and casts, not `to`/`cuda`.
+_CPU_KEEPING = (_SHAPE_METHODS - {"to", "cuda"}) | {"contiguous", "detach", "clone", "squeeze", "permute", "transpose"}
 
 
 _CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "detach"})
@@ -349,10 +346,12 @@ class OpUsageFacts:
         just made, or one visibly detached (see ``no_grad_kind``)."""
         from reprolint.analysis.tensor_facts import no_grad_kind
 
+        return self._u_buffer(node) or self._u_fresh_constant(node) or no_grad_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+
+    def _u_buffer(self, node: cst.BaseExpression) -> bool:
+        """``self.<attr>`` registered as a buffer of this class."""
         attr = self_attr(node)
-        if attr is not None and attr in self._u_buffers.get(self.current_class() or "", set()):  # type: ignore[attr-defined]
-            return True
-        return self._u_fresh_constant(node) or no_grad_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+        return attr is not None and attr in self._u_buffers.get(self.current_class() or "", set())  # type: ignore[attr-defined]
 
     def u_buffer_alias(self, name: str, value: cst.BaseExpression) -> None:
         """``register_buffer = lambda name, val: self.register_buffer(name, val.float())``:
@@ -502,7 +501,7 @@ class OpUsageFacts:
         repeat no value along the sort's axis (``distinct:<axis>``); any other name an
         unpacking binds holds nothing the source shows (its earlier kinds are dropped)."""
         if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements) and not any(
-            isinstance(e, (cst.StarredElement)) for e in (*value.elements, *target.elements)
+            isinstance(e, cst.StarredElement) for e in (*value.elements, *target.elements)
         ):
             # `image, mask = image.flip(-1), mask.flip(-1)`: each name as if bound alone
             # (unless a value reads another target's name, as a swap does)
@@ -722,8 +721,7 @@ class OpUsageFacts:
             self._u_fresh_constant(source) or no_grad_kind(source, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
         ):
             facts.append("no-grad-input")
-        attr = self_attr(source) if source is not None else None
-        buffer = attr is not None and attr in self._u_buffers.get(self.current_class() or "", set())  # type: ignore[attr-defined]
+        buffer = source is not None and self._u_buffer(source)
         if buffer:
             facts.append("no-grad-input")
         elif type(source) is cst.Name and source.value in self.scope.params \

@@ -49,6 +49,8 @@ def stored_value(
     call visibly leaves it out; UNKNOWN where the calls differ, one passes what is not
     known (``option`` reads an option a call passes), or none is seen. An attribute
     ``__init__`` does not store so is read as the option of that name."""
+    from reprolint.analysis.execution import tree_value  # execution imports the fact collector
+
     stored = facts.init_attrs.get((cls, attr)) if facts is not None else None
     if stored is None:
         return option(attr)
@@ -57,14 +59,11 @@ def stored_value(
     param, default = stored
     values = []
     for bindings in calls:
-        passed = dict(bindings)
-        tree = passed.get(param)
+        tree = dict(bindings).get(param)
         if tree is None:
             value = default if all(name != SPREAD for name, _ in bindings) else UNKNOWN
-        elif tree[0] == "const" and len(tree) < 4:
-            value = tree[1]
-        else:
-            value = option(tree[1]) if tree[0] == "attr" else UNKNOWN
+        else:  # a literal, an option; a parameter the caller passes on is not known here
+            value = tree_value(tree, option, params=False)
         if value == UNKNOWN or (values and value != values[0]):
             return UNKNOWN
         values.append(value)

@@ -48,6 +48,7 @@ def forest_model(qualname: str) -> bool:
     deterministic by the random seed"), not with TensorFlow's kernels or seeds."""
     return qualname.startswith("tensorflow_decision_forests.")
 
+
 def estimator_model(qualname: str) -> bool:
     """A TensorFlow Estimator (``tf.estimator.DNNClassifier``, TF 1's
     ``tf.contrib.learn``/``tf.contrib.boosted_trees`` estimators, whose ``fit`` came

@@ -195,15 +195,15 @@ def no_backward(program: Program, position: int, usage: OpCall) -> bool:
     parameter it runs on), or the collector saw that its backward has nothing to
     accumulate (``usage.facts``: a gather with an index of width 1 along ``dim``, or
     one whose lines are parts of permutations along it: "index-distinct")."""
-    context = program.usage_steps[position].context
-    if context.no_grad or context.in_worker:
+    step = program.usage_steps[position]
+    if step.context.no_grad or step.context.in_worker:
         return True
     for fact in usage.facts:
         if fact.startswith("param-input:"):
             # on a parameter of its function, which every call of it the program makes
             # binds to a buffer, a fresh or a detached tensor
             function, _, param = fact.partition(":")[2].rpartition(".")
-            calls = program.call_bindings.get((program.usage_steps[position].path, function))
+            calls = program.call_bindings.get((step.path, function))
             if calls and all(dict(bindings).get(param) == NO_GRAD_ARGUMENT for bindings in calls):
                 return True
     return bool({"no-grad-input", "index-width-1", "index-distinct"} & set(usage.facts))
