@@ -428,6 +428,7 @@ def _check_analyses(analyses: Sequence[FileAnalysis], settings: Settings, roots:
     index = ProgramIndex(facts, roots)
     configured = _configured_entries(facts, settings)
     model = ExecutionModel(index)
+    model.configured_entries = frozenset(configured)
     model.entry_calls = _console_script_calls(index, roots)
     configured = sorted(set(configured) | set(model.entry_calls))
     entries = index.entry_points(configured, include_tests=settings.include_tests)

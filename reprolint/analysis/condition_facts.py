@@ -21,7 +21,7 @@ from reprolint.analysis.values import UNKNOWN
 # Libraries a module loads its configuration with, before the analysis has seen where
 _LOADERS = frozenset({"hydra", "omegaconf"})
 
-__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SPREAD", "ConditionFacts", "env_default", "is_main_guard"]
+__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SPREAD", "TEXT_ARGUMENT", "ConditionFacts", "env_default", "is_main_guard"]
 
 # The binding a call with `*args` or `**kwargs` carries: it may pass any parameter.
 SPREAD = "*"
@@ -32,6 +32,10 @@ DEFAULTS = "**defaults"
 # (a registered buffer, a fresh or detached tensor): a backward-only kernel of an op on
 # that parameter never runs (checks/ops/_ops.py); conditions read it as unknown.
 NO_GRAD_ARGUMENT = ("nograd",)
+# What a call binds a parameter to when it passes text or an iterable of text (a NumPy
+# array of str, a list of words): a set made of that parameter is a set of text, whose
+# order changes with string hashing (checks/order/set_iteration_order.py).
+TEXT_ARGUMENT = ("text",)
 
 
 def is_main_guard(test: cst.BaseExpression) -> bool:
@@ -180,6 +184,9 @@ class ConditionFacts:
                     tree = named
             if tree == ("unknown",) and self.u_no_grad_argument(arg.value):  # type: ignore[attr-defined]
                 tree = NO_GRAD_ARGUMENT  # a buffer, a fresh or detached tensor
+            elif tree == ("unknown",) and self._u_kind(arg.value) in ("str", "iter", "set") \
+                    and not self._u_assumed:  # type: ignore[attr-defined]
+                tree = TEXT_ARGUMENT
             out.append((name, tree))
         if node.args and (self.facts.config_sources or _LOADERS & self.uses):  # type: ignore[attr-defined]
             # `instantiate(cfg.model)`: which node of the loaded configuration it is given

@@ -94,6 +94,26 @@ def emit_calls(collector: Any, node: cst.Call) -> bool:
     return calls is not None
 
 
+# Runners that parse absl flags and then call the program's main function.
+_APP_RUNNERS = frozenset({
+    "absl.app.run", "tensorflow.app.run", "tensorflow.compat.v1.app.run", "tensorflow.python.platform.app.run",
+})
+
+
+def emit_app_run(collector: Any, node: cst.Call, qn: Optional[str]) -> bool:
+    """``app.run(main)`` / ``tf.app.run()``: absl parses the flags, then calls the function
+    it is given (the module's ``main`` when none is), so its body runs there."""
+    if qn not in _APP_RUNNERS:
+        return False
+    given = next((a for a in node.args if a.keyword is not None and a.keyword.value == "main"), None) or next(
+        (a for a in node.args if a.keyword is None and not a.star), None)
+    target = collector.call_target(given.value if given is not None else cst.Name("main"))
+    if target is not None:
+        collector.emit(Call(target, collector.span(node), collector.text(node.func), None, None,
+                            collector.current_conds(), ()))
+    return True
+
+
 def dispatched_calls(collector: Any, node: cst.Call) -> Optional[list[Call]]:
     """The calls a dispatch by name at ``node`` stands for, or None when ``node`` is no
     dispatch into project code. (Runs for every call: what a dispatch needs is made only

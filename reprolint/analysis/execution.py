@@ -18,7 +18,9 @@ Execution order (the approximations rules document):
   run after everything else, module by module in the order the modules ran: a framework
   calls them later (phase ``framework``). A plain function no call reaches may be passed
   as an argument (a callback, ``model.apply(init_fn)``), so its draws count, but its
-  seeds do not: a ``set_seed`` nobody calls seeds nothing. In another program's script
+  seeds do not: a ``set_seed`` nobody calls seeds nothing (the entry script's own
+  functions and nested ones wait so too: :mod:`reprolint.analysis.entry_functions`).
+  absl's ``app.run(main)`` and ``tf.app.run()`` call ``main`` there. In another program's script
   (a module with its own ``__main__`` block), and in the modules first imported by
   one, only the classes this program builds run;
 * deferred draws (dropout masks, shuffling loaders) draw when used: they come last
@@ -42,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from reprolint.analysis import dispatch
 from reprolint.analysis.condition_facts import DEFAULTS, SPREAD
+from reprolint.analysis.entry_functions import waits_for_mention
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.usage_events import OpCall, TfSetting, Usage
 
@@ -195,6 +198,9 @@ class ExecutionModel:
         # entry module -> the commands it dispatches that are programs of their own (their
         # modules' entry calls): that entry's own run leaves them to those programs
         self.dispatched: dict[str, frozenset[tuple[str, str]]] = {}
+        # modules the configuration names as entry points (`entry-points`): a runner the
+        # analysis does not see calls their functions, so each of them runs
+        self.configured_entries: frozenset[str] = frozenset()
         self._modules: dict[str, _Module] = {}
         self._seeds: dict[tuple[str, str], frozenset[str]] = {}
         self._workers: dict[tuple[str, str], bool] = {}
@@ -331,13 +337,15 @@ class ExecutionModel:
         return self._collate
 
 
-def walk(model: ExecutionModel, entry: str) -> Execution:
-    """The steps of the program rooted at ``entry`` (its ``__main__`` block included)."""
-    return _Walker(model, entry).run()
+def walk(model: ExecutionModel, entry: str, library: bool = False) -> Execution:
+    """The steps of the program rooted at ``entry`` (its ``__main__`` block included);
+    ``library``: ``entry`` is a module no program reaches, whose functions are its API."""
+    return _Walker(model, entry, library).run()
 
 
 class _Walker:
-    def __init__(self, model: ExecutionModel, entry: str) -> None:
+    def __init__(self, model: ExecutionModel, entry: str, library: bool = False) -> None:
+        self.library = library
         self.model = model
         self.index = model.index
         self.out = Execution(entry)
@@ -474,6 +482,9 @@ class _Walker:
                 # helper nobody calls seeds nothing.
                 if not method and path != self.out.entry:
                     orphans.append((key, path, qualname, StepContext(context.phase, context.in_worker, context.no_grad, True)))
+                    continue
+                if not self.library and waits_for_mention(self, path, qualname, method, in_class):
+                    orphans.append((key, path, qualname, context))  # runs once running code names it
                     continue
                 self.skip_seeds = not method
                 self.run_function(path, qualname, self._built_under(path, cls) if in_class else (), None, context)

@@ -45,7 +45,7 @@ from reprolint.analysis.module_facts import (
     mentioned_names,
 )
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
-from reprolint.analysis.option_facts import CONFIG_LIBRARIES, OptionFacts
+from reprolint.analysis.option_facts import ABSL_FLAG_MODULES, CONFIG_LIBRARIES, OptionFacts
 from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
 from reprolint.analysis.self_attrs import note_self_attr
 
@@ -364,7 +364,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
         no_grad = any(devices.no_grad_context(d.decorator, self.qualify) for d in node.decorators) or bool(parent and parent.no_grad)
         positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
-        fn = FunctionFacts(qualname, no_grad=no_grad, positional=positional)
+        fn = FunctionFacts(qualname, no_grad=no_grad, positional=positional, decorated=bool(node.decorators))
         self.facts.functions.setdefault(qualname, fn)
         # Nested functions are also reachable by their simple name (approximation).
         self.facts.functions.setdefault(node.name.value, fn)
@@ -552,8 +552,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self.bound_values[(id(self.scope), node.targets[0].target.value)] = node.value
             if len(self.scopes) == 1 and isinstance(node.value, cst.Attribute):
-                # `tf1 = tf.compat.v1` (or `tf = tf.compat.v1`) at module level: the name
-                # is that module from here on, like `import tensorflow.compat.v1 as tf1`
+                # `tf1 = tf.compat.v1` (or `tf = tf.compat.v1`, `flags = tf.app.flags`) at
+                # module level: the name is that module from here on, like an import alias
                 module = self.qualify(node.value)
                 if module in _MODULE_ALIASES:
                     self.aliases[node.targets[0].target.value] = module
@@ -590,6 +590,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         qn = self.qualify(func)
         catalog = self.catalog
         self.usage_call(node, qn)
+        if type(func) is cst.Name and func.value in ("isinstance", "type") and node.args:
+            environments.note_type_only(self.env_calls, node.args[0].value)  # `isinstance(space.sample(), int)`
         if environments.note_call(self.env_calls, self.uses, node, self):
             self._u_emit(EnvironmentDraw, "", node)  # where it runs: RPL102 asks
         source = config_files.load_source(node, qn, self.opened_files)
@@ -598,6 +600,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         spawn.note_call(self.spawn_calls, self, node, qn)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             self.note_add_argument(node)
+        elif isinstance(func, cst.Attribute) and func.attr.value.startswith("DEFINE_") and qn is not None \
+                and qn.rpartition(".")[0] in ABSL_FLAG_MODULES:
+            self.note_absl_flag(node)
         elif isinstance(func, cst.Attribute) and func.attr.value == "set_defaults":
             # `parser.set_defaults(cuda=True)`: parser-level defaults override the
             # arguments' own, whichever comes first
@@ -651,6 +656,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             for dispatched in self.dispatch[func.attr.value]:
                 self.emit(Call(dispatched, self.span(node), self.text(func), None, None, self.current_conds()))
             return
+        if dispatch.emit_app_run(self, node, qn):  # `app.run(main)`, `tf.app.run()`
+            return
         target = self.call_target(func)
         if target is not None:
             entropy = None
@@ -692,7 +699,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
 
 # Modules a program commonly renames by assignment (`tf1 = tf.compat.v1`).
-_MODULE_ALIASES = frozenset({"tensorflow.compat.v1", "tensorflow.compat.v2"})
+_MODULE_ALIASES = frozenset({"tensorflow.compat.v1", "tensorflow.compat.v2"}) | (
+    ABSL_FLAG_MODULES - {"absl.flags", "gflags"}  # `flags = tf.app.flags`: its DEFINE_* define options
+)
 
 
 def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:

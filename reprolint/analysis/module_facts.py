@@ -147,6 +147,7 @@ class FunctionFacts:
     # it builds what its first parameter's `target` (`_target_`) key names, as
     # `instantiate_from_config(config)` does (analysis/dispatch.py: instantiated)
     instantiates: bool = False
+    decorated: bool = False  # a decorator may register or wrap it (`@app.command()`)
 
 
 @dataclass

@@ -45,6 +45,11 @@ _SAME_VALUES = frozenset({
     "squeeze", "flatten", "view", "reshape", "long", "int", "to", "cuda", "cpu", "contiguous", "detach",
 })
 # Calls whose result is an index tensor with no repeated value.
+# TensorFlow's scatters by coordinates -> where `indices` goes among the positional arguments
+_TF_SCATTER_ND = {
+    "tensorflow.scatter_nd": 0, "tensorflow.tensor_scatter_nd_add": 1, "tensorflow.tensor_scatter_nd_sub": 1,
+    "tensorflow.tensor_scatter_nd_update": 1, "tensorflow.compat.v1.scatter_nd": 0,
+}
 _UNIQUE_INDEX = frozenset(
     f"torch.{n}" for n in ("nonzero", "argwhere", "unique", "arange", "randperm")
 )
@@ -480,6 +485,7 @@ class OpUsageFacts:
                         attrs.discard(attr)
             if isinstance(target, cst.Name):
                 self.u_buffer_alias(target.value, value)
+                self._u_tf_indices[(id(self.scope), target.value)] = value
                 old = self._u_bound_kinds(target.value)
                 if old and mentions_of(value, target.value):
                     for inner in descendants(value):
@@ -692,7 +698,7 @@ class OpUsageFacts:
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`OpCall.facts`."""
-        from reprolint.analysis.tensor_facts import bool_kind, integer_kind, no_grad_kind
+        from reprolint.analysis.tensor_facts import bool_kind, integer_kind, no_grad_kind, tf_mask_coordinates
 
         self._u_at = id(node)
 
@@ -738,6 +744,12 @@ class OpUsageFacts:
                 # (`self.k.index_copy_(2, input_pos, k)`): a key/value cache, which writes
                 # each position of a step once; positions computed here (`pos % window`)
                 # may repeat
+                facts.append("index-unique")
+        if name in _TF_SCATTER_ND:
+            # `tf.scatter_nd(tf.where(mask), updates, shape)`: the coordinates of a mask's
+            # true elements, each once, so no two updates meet
+            index = positional[_TF_SCATTER_ND[name]] if len(positional) > _TF_SCATTER_ND[name] else keywords.get("indices")
+            if index is not None and tf_mask_coordinates(index, self.qualify, self._u_tf_indices.get, id(self.scope)):  # type: ignore[attr-defined]
                 facts.append("index-unique")
         if name in _LOSS_FUNCTIONS and self._u_spatial_loss(source, positional[1] if len(positional) > 1 else keywords.get("target")):
             facts.append("spatial-input")

@@ -26,6 +26,13 @@ _TRUE_WORDS = frozenset({"true", "yes", "y", "t", "1", "on"})
 _FALSE_WORDS = frozenset({"false", "no", "n", "f", "0", "off"})
 
 
+# The modules whose `DEFINE_*` functions define command-line flags read as `FLAGS.<name>`.
+ABSL_FLAG_MODULES = frozenset({
+    "absl.flags", "tensorflow.app.flags", "tensorflow.flags", "tensorflow.compat.v1.flags",
+    "tensorflow.compat.v1.app.flags", "gflags",
+})
+
+
 def _parsed_default(default: Any, type_arg: Optional[cst.Arg]) -> Any:
     """An option's default as the program sees it: argparse passes a string default
     through ``type=`` (``type=bool`` makes any non-empty string true; a ``str2bool``-style
@@ -97,6 +104,24 @@ class OptionFacts:
         if entropy:
             facts.arg_entropy[dest] = entropy
         self.device_option(call, dest, default)
+
+    def note_absl_flag(self, call: cst.Call) -> None:
+        """``flags.DEFINE_bool("use_tpu", True, "...")`` (absl, ``tf.app.flags``,
+        ``tf.flags``): an option ``--use_tpu`` read as ``FLAGS.use_tpu``, with its default
+        (the second argument, or ``default=``)."""
+        name_arg = call_argument(call, "name", 0)
+        default_arg = call_argument(call, "default", 1)
+        dest = _literal(name_arg.value) if name_arg is not None else None
+        if not isinstance(dest, str) or default_arg is None:
+            return
+        default = _literal(default_arg.value)
+        facts = self.facts  # type: ignore[attr-defined]
+        facts.arg_defaults.setdefault(dest, default)
+        facts.option_spans.setdefault(dest, self.span(call))  # type: ignore[attr-defined]
+        facts.option_flags.setdefault(dest, f"--{dest}")
+        entropy = self.entropy_of(default_arg.value)  # type: ignore[attr-defined]
+        if entropy:
+            facts.arg_entropy[dest] = entropy
 
     def option_flag(self, call: cst.Call) -> Optional[str]:
         """The long flag of ``add_argument('-c', '--cuda', ...)`` as written (``--cuda``),

@@ -19,6 +19,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from reprolint.analysis.calls import environments
 from reprolint.analysis.cst_helpers import children, descendants, self_attr, target_names
 from reprolint.analysis.listing_order import ListingOrderFacts, keeps_one_name
 from reprolint.analysis.set_order import SetOrderFacts
@@ -61,7 +62,7 @@ class UsageScope:
     """Per-scope state of the order analyses."""
 
     __slots__ = ("str_names", "str_iters", "str_nested", "str_sets", "empty_sets", "listings", "appended",
-                 "json_names", "fresh_tensors", "unique_indices", "display_names")
+                 "json_names", "fresh_tensors", "unique_indices", "display_names", "set_needs")
 
     def __init__(self) -> None:
         self.fresh_tensors: set[str] = set()  # names bound to a tensor factory's result (no grad)
@@ -73,6 +74,9 @@ class UsageScope:
         self.str_iters: set[str] = set()
         self.str_nested: set[str] = set()  # iterables of iterables of text (tokenised documents)
         self.str_sets: set[str] = set()
+        # set name -> the parameters it is a set of text through (``set(labels)`` of a
+        # parameter): its findings hold only where every call passes text
+        self.set_needs: dict[str, frozenset[str]] = {}
         self.empty_sets: set[str] = set()
         # name -> [listing call node, description, order used?, sorted in place?]
         self.listings: dict[str, list[Any]] = {}
@@ -115,6 +119,8 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
     def visit_Attribute(self, node: cst.Attribute) -> None:
         # `x.files` / `os.listdir` name an attribute, not the variable `files`/`listdir`
         self._u_store.add(id(node.attr))
+        if node.attr.value in ("shape", "dtype"):
+            environments.note_type_only(self.env_calls, node.value)  # type: ignore[attr-defined]  # `space.sample().shape`
         if not self._u_attr_listings:
             return
         attr = self_attr(node)
@@ -211,9 +217,9 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
             elif self._u_kind(comp.iter) == "set" and id(comp.iter) not in self._u_claimed:
                 self._u_claimed.add(id(comp.iter))
                 self._u_finding("RPL401", comp.iter, expression=self._u_src(comp.iter), variant="comprehension",
-                                of=self.u_set_key(comp.iter))
-            if isinstance(comp.target, cst.Name):
-                iter_kind = self._u_kind(comp.iter)
+                                of=self.u_set_key(comp.iter), **self.u_needs())
+            iter_kind = self._u_kind(comp.iter)
+            if isinstance(comp.target, cst.Name) and not self._u_assumed:
                 if iter_kind in ("iter", "set", "str"):
                     state.str_names.add(comp.target.value)
                 elif iter_kind == "iters":

@@ -768,7 +768,7 @@ class Program:
 
 
 def _program(model: ExecutionModel, entry: str, library: bool = False) -> Program:
-    program = Program(walk(model, entry), model.index.facts, library)
+    program = Program(walk(model, entry, library), model.index.facts, library)
     program.imported_elsewhere = entry in model.index.imported_by_others()
     program.tests_included = model.index.include_tests
     program.is_test_entry = model.index.is_test(entry)

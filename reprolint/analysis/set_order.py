@@ -55,7 +55,10 @@ _NUMPY_ARRAYS = frozenset({"numpy.array", "numpy.asarray", "numpy.loadtxt", "num
 
 
 def _text_dtype(node: cst.BaseExpression, qualify: Any) -> bool:
-    """``str``, ``"str"``, ``"U"``/``"<U20"``, ``np.str_``, ``np.unicode_``: a text dtype."""
+    """``str``, ``"str"``, ``"U"``/``"<U20"``, ``np.str_``, ``np.unicode_``, and
+    ``np.dtype(...)`` of one: a text dtype."""
+    if isinstance(node, cst.Call) and (qualify(node.func) or "") == "numpy.dtype" and len(node.args) == 1:
+        return _text_dtype(node.args[0].value, qualify)
     if isinstance(node, cst.Name) and node.value == "str":
         return True
     if isinstance(node, cst.SimpleString):
@@ -119,12 +122,15 @@ class SetOrderFacts:
         text: tokenised documents), "set" (set of text) or None."""
         if node is None or depth > 8:
             return None
+        if depth == 0:
+            self._u_assumed = set()
         kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
         if kind is cst.SimpleString or kind is cst.ConcatenatedString or kind is cst.FormattedString:
             return "str"
         if kind is cst.Name:
             for state in self._u_states():
                 if node.value in state.str_sets:
+                    self._u_assumed.update(state.set_needs.get(node.value, ()))
                     return "set"
                 if node.value in state.str_iters:
                     return "iter"
@@ -139,6 +145,8 @@ class SetOrderFacts:
             inner = self._u_kind(node.value, depth + 1)  # type: ignore[attr-defined]
             if inner == "str":
                 return "str"
+            if inner == "iter" and len(node.slice) > 1:  # type: ignore[attr-defined]
+                return "iter"  # `table[:, -1]`: only a NumPy array takes a tuple index; of text, text
             if inner in ("iter", "iters") and len(node.slice) == 1:  # type: ignore[attr-defined]
                 # one element of an iterable of text is text (`line.split()[1]`,
                 # `parts[-1]`); a slice keeps the kind (`tokens[:10]`). Only a literal
@@ -184,6 +192,12 @@ class SetOrderFacts:
             if bare in ("set", "frozenset"):
                 if node.args and self._u_kind(node.args[0].value, depth + 1) in ("str", "iter", "set"):
                     return "set"
+                param = self._u_passed_param(node.args[0].value) if node.args else None
+                if param is not None:
+                    # `def encode_onehot(labels): classes = set(labels)`: a set of text
+                    # where every call of the program passes text (TEXT_ARGUMENT)
+                    self._u_assumed.add(param)
+                    return "set"
                 return None
             if bare == "str":
                 return "str"
@@ -213,6 +227,20 @@ class SetOrderFacts:
                     return "str"
             return None
         return None
+
+    def _u_passed_param(self, node: cst.BaseExpression) -> Optional[str]:
+        """``<function>.<parameter>`` when ``node`` is a parameter of the function being
+        read, as its caller passed it (not rebound here), else None."""
+        scope = self.scope  # type: ignore[attr-defined]
+        if type(node) is not cst.Name or scope.kind != "function" or node.value not in scope.params \
+                or node.value in scope.locals or node.value in ("self", "cls"):
+            return None
+        return f"{scope.name}{node.value}"
+
+    def u_needs(self) -> dict[str, Any]:
+        """The ``needs`` of an RPL401 finding: the parameters its set is text through,
+        when the last kind read came from them (see :meth:`_u_passed_param`)."""
+        return {"needs": sorted(self._u_assumed)} if self._u_assumed else {}
 
     def _u_elt_is_text(self, node: Any, depth: int) -> bool:
         return self._u_elt_kind(node, depth) == "str"
@@ -288,17 +316,19 @@ class SetOrderFacts:
             candidates = [node.args[0].value]
         elif method == "pop" and not node.args and isinstance(func, cst.Attribute):
             if self._u_kind(func.value) == "set":
+                needs = self.u_needs()
                 self._u_finding("RPL401", node, expression=self._u_src(node), variant="pop",
-                                of=self.u_set_key(func.value))
+                                of=self.u_set_key(func.value), **needs)
             return
         for arg in candidates:
             if id(arg) in self._u_claimed:
                 continue
             if self._u_kind(arg) == "set":
+                needs = self.u_needs()
                 self._u_claimed.add(id(arg))
                 self._u_finding(
                     "RPL401", node, expression=self._u_src(node),
-                    function=name, of=self.u_set_key(arg),
+                    function=name, of=self.u_set_key(arg), **needs,
                 )
                 return
         # set.add/update with text: the set holds text

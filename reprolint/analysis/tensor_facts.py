@@ -23,7 +23,7 @@ scope (``bound(name)`` gives the kinds recorded for it).
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import libcst as cst
 
@@ -394,3 +394,29 @@ def expression_kinds(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -
     if integer_kind(node, qualify, bound):
         kinds.add(INTEGER)
     return frozenset(kinds)
+
+
+_TF_CASTS = frozenset({
+    "tensorflow.cast", "tensorflow.to_int64", "tensorflow.to_int32", "tensorflow.compat.v1.to_int64",
+    "tensorflow.compat.v1.to_int32",
+})
+_TF_WHERE = frozenset({"tensorflow.where", "tensorflow.compat.v1.where", "tensorflow.compat.v2.where"})
+
+
+def tf_mask_coordinates(node: cst.BaseExpression, qualify: Any, bound: Any, scope: int, depth: int = 0) -> bool:
+    """``tf.where(mask)`` with the condition alone: the coordinates of the mask's true
+    elements, each once (the three-argument form is a select), through ``tf.cast`` /
+    ``tf.to_int64`` / ``tf.to_int32``, or a name bound to one in this function (``bound``
+    maps (scope, name) to the value last bound)."""
+    if depth > 3:
+        return False
+    if type(node) is cst.Name:
+        value = bound((scope, node.value))
+        return value is not None and tf_mask_coordinates(value, qualify, bound, scope, depth + 1)
+    if type(node) is not cst.Call:
+        return False
+    qn = qualify(node.func) or ""
+    args = [a for a in node.args if a.keyword is None and not a.star]
+    if qn in _TF_CASTS and args:
+        return tf_mask_coordinates(args[0].value, qualify, bound, scope, depth + 1)
+    return qn in _TF_WHERE and len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star

@@ -213,6 +213,8 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         # call/subscript inside an assigned value -> old kinds of the names it rebinds
         self._u_shadow: dict[int, dict[str, frozenset[str]]] = {}
         self._u_at: int = 0  # the op node whose facts are being read
+        self._u_assumed: set[str] = set()  # parameters the last text kind read came through
+        self._u_tf_indices: dict[tuple[int, str], cst.BaseExpression] = {}  # (scope, name) -> its value
 
     def _u_state(self, scope: Any = None) -> UsageScope:
         scope = scope if scope is not None else self.scope
@@ -578,6 +580,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         kind = self._u_kind(value)
+        needs = frozenset(self._u_assumed)
         fresh = self._u_fresh_constant(value)
         unique = self._u_unique_index(value)
         for name in names:
@@ -596,8 +599,11 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 bucket.discard(name)
             if json_value:
                 state.json_names.add(name)
+            state.set_needs.pop(name, None)
             if kind == "set":
                 state.str_sets.add(name)
+                if needs:
+                    state.set_needs[name] = needs  # a set of text where the callers pass text
             elif kind == "iter":
                 state.str_iters.add(name)
             elif kind == "iters":
@@ -666,7 +672,8 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_note_loop_hooks(node)
         # loop variables over text
         kind = self._u_kind(node.iter)
-        if isinstance(node.target, cst.Name):
+        needs = self.u_needs()  # type: ignore[attr-defined]
+        if isinstance(node.target, cst.Name) and not needs:
             if kind in ("iter", "set", "str"):
                 state.str_names.add(node.target.value)
             elif kind == "iters":
@@ -675,7 +682,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         if kind == "set" and id(node.iter) not in self._u_claimed and not self._u_order_free_loop(node):
             self._u_claimed.add(id(node.iter))
             self._u_finding("RPL401", node.iter, expression=self._u_src(node.iter), variant="for",
-                            of=self.u_set_key(node.iter))  # type: ignore[attr-defined]
+                            of=self.u_set_key(node.iter), **needs)  # type: ignore[attr-defined]
         # RPL402: for f in <listing>
         root = self._u_listing_root(node.iter)
         if root is not None and id(root[0]) not in self._u_unordered:

@@ -304,3 +304,31 @@ def test_every_catalogued_keras_application_is_a_convolutional_network() -> None
     for name in entry.names:
         convs = built[built[name]]
         assert {"Conv2D", "DepthwiseConv2D", "SeparableConv2D"} & set(convs), (name, convs)
+
+
+# --------------------------------------------------------------------------- RPL204
+
+SCATTER_AT_MASK = """
+import json
+import numpy as np
+import tensorflow as tf
+rng = np.random.default_rng(0)
+mask = tf.constant(rng.random((6, 7)) > 0.4)
+coords = tf.where(mask)
+updates = tf.constant(rng.random((int(coords.shape[0]),)), tf.float32)
+dense = tf.scatter_nd(coords, updates, tf.shape(mask, out_type=tf.int64))
+rows = [tuple(r) for r in coords.numpy().tolist()]
+print(json.dumps({
+    "unique": len(rows) == len(set(rows)),
+    "each_once": bool(np.array_equal(tf.gather_nd(dense, coords).numpy(), updates.numpy())),
+    "select_form": tf.where(mask, 1, 0).shape.as_list(),
+}))
+"""
+
+
+def test_tf_where_of_a_mask_gives_each_coordinate_once() -> None:
+    # RPL204 leaves out a scatter_nd at `tf.where(mask)`: its coordinates name each true
+    # element once, so every update lands alone; the three-argument `tf.where` is a select
+    pytest.importorskip("tensorflow")
+    found = json.loads(_run(SCATTER_AT_MASK))
+    assert found == {"unique": True, "each_once": True, "select_form": [6, 7]}

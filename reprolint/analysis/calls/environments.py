@@ -58,6 +58,8 @@ class EnvironmentCalls:
     samples: list[tuple[str, cst.Call]] = field(default_factory=list)  # (space, call)
     seeded_envs: bool = False  # some reset(seed=...) / env.seed(...) runs
     seeded_spaces: set[str] = field(default_factory=set)  # space attribute names seeded
+    # calls whose value only its type or shape is read of (`isinstance(space.sample(), int)`)
+    type_only: set[int] = field(default_factory=set)
 
 
 def _text(node: cst.BaseExpression) -> Optional[str]:
@@ -72,6 +74,13 @@ def _text(node: cst.BaseExpression) -> Optional[str]:
 def _env_like(receiver: cst.BaseExpression) -> bool:
     text = _text(receiver)
     return text is not None and "env" in text.split(".")[-1].lower()
+
+
+def note_type_only(state: EnvironmentCalls, node: cst.BaseExpression) -> None:
+    """``node``'s value is read only for its type, shape or dtype (``isinstance(node,
+    int)``, ``node.shape``): a sample drawn there reaches no result."""
+    if type(node) is cst.Call:
+        state.type_only.add(id(node))
 
 
 def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call, collector: Any = None) -> bool:
@@ -93,7 +102,7 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call, collector
     if space in _SPACES:
         if method == "seed":
             state.seeded_spaces.add(space.replace("single_", ""))
-        elif method == "sample":
+        elif method == "sample" and id(node) not in state.type_only:
             state.samples.append((_text(receiver) or space, node))
             return True
         return False

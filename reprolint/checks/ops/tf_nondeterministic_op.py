@@ -66,7 +66,8 @@ class TfNondeterministicOp(Rule):
     - ops that raise under op determinism or stay nondeterministic (e.g.
       `tf.image.adjust_contrast`, `crop_and_resize` backprop, `tf.math.bincount`,
       `sparse_dense_matmul`, nearest-neighbour resize / `UpSampling2D` backprop):
-      always;
+      always (a scatter by coordinates is not, where its indices are `tf.where(mask)`'s,
+      each once: no two updates meet);
     - ops that op determinism makes deterministic (segment reductions, softmax
       cross-entropy, `scatter_nd`, depthwise conv backprop, bilinear resize backprop,
       the `BiasAdd` backprop of `tf.nn.bias_add` and of `tf.compat.v1.layers.dense`
@@ -228,6 +229,8 @@ class TfNondeterministicOp(Rule):
                                         tf_unseeded_det=det.on and "tensorflow" not in seeded)
                     if not (m.entry.backward_only and "no-grad-input" in op_call.facts)
                     and not _on_the_cpu(m.entry, op_call.facts)
+                    # a scatter by coordinates no two of which are the same (`tf.where(mask)`)
+                    and not (m.entry.id.startswith("scatter-nd") and "index-unique" in op_call.facts)
                 ]
                 strict = [m for m in matches if m.entry.kind in ("raises", "nondeterministic")]
                 flagged = [

@@ -5,6 +5,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
+from reprolint.analysis.condition_facts import TEXT_ARGUMENT
 from reprolint.analysis.site_runs import LIBRARY_CODE, SKIPPED, sites_run
 from reprolint.analysis.usage_events import SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
@@ -41,7 +42,10 @@ class SetIterationOrder(Rule):
     `sentences`, `stopwords`; the keys of an object read with `json.load`/`json.loads`.
     A difference `a - b` holds `a`'s elements (`set(device_map.values()) - {"cpu"}` is
     not text). Sets of numbers are fine (ints hash to themselves) and a set whose
-    element type is unknown is not reported.
+    element type is unknown is not reported, except a set made of a function's parameter
+    (`def encode_onehot(labels): classes = set(labels)`) where every call of the
+    function that the programs make passes text (a NumPy array of str such as a column
+    `table[:, -1]` of `np.genfromtxt(path, dtype=str)`, a list of words).
 
     Order-free uses are not reported: a set joined or iterated only inside a message
     (the arguments of `warnings.warn`, a logger's `warning`/`info`/..., a
@@ -156,12 +160,14 @@ class SetIterationOrder(Rule):
                 if finding.code == self.code:
                     if runs.get((path, finding.span), LIBRARY_CODE).how == SKIPPED:
                         continue  # the programs that reach it skip it with the default options
+                    if any(not _passed_text(ctx, path, need) for need in finding.data.get("needs", ())):
+                        continue  # a set of a parameter that some call does not give text
                     key = finding.data.get("of")
                     groups.setdefault(key if key is not None else id(finding), []).append(finding)
             for members in groups.values():
                 members.sort(key=lambda f: (f.span.start_line, f.span.start_col))
                 first, rest = members[0], members[1:]
-                data = {k: v for k, v in first.data.items() if k != "of"}
+                data = {k: v for k, v in first.data.items() if k not in ("of", "needs")}
                 entries = list(dict.fromkeys(e for f in members for e in runs.get((path, f.span), LIBRARY_CODE).entries))
                 if not rest:
                     yield self.report(path, first.span, entry_points=entries, **data)
@@ -173,6 +179,14 @@ class SetIterationOrder(Rule):
                     also=[[f.span.start_line, f.span.start_col, f.span.end_line, f.span.end_col, f.data.get("variant")]
                           for f in rest if f.data.get("variant") != "pop"],
                 )
+
+
+def _passed_text(ctx: CheckContext, path: str, need: str) -> bool:
+    """Every call of ``<function>.<parameter>`` (``need``) that the programs make binds
+    the parameter to text (TEXT_ARGUMENT), and there is at least one such call."""
+    function, _, param = need.rpartition(".")
+    calls = [bindings for program in ctx.all_programs for bindings in program.call_bindings.get((path, function), ())]
+    return bool(calls) and all(dict(bindings).get(param) == TEXT_ARGUMENT for bindings in calls)
 
 
 # ----------------------------------------------------------------------------- fix

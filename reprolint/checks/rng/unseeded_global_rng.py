@@ -45,7 +45,9 @@ class UnseededGlobalRng(Rule):
     package that re-exports with `from .dla import *`, runs `SimpleDLA.__init__`), in
     order. Approximations: both branches of an `if` run; loop
     bodies run once; function bodies that no resolvable call reaches (`forward`,
-    callbacks, methods called on objects) run after everything else; dropout masks and
+    callbacks, methods called on objects) run after everything else (a function of the
+    entry point whose call is commented out, which nothing running names, runs for
+    nobody; absl's `app.run(main)` calls `main`); dropout masks and
     shuffling loaders draw when they are used, so they only need a seed somewhere on
     the path. `random`/NumPy draws in a `Dataset`'s `__getitem__` run in DataLoader
     workers when `num_workers > 0`, where torch reseeds them: they need torch's seed.

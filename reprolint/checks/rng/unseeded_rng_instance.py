@@ -58,11 +58,14 @@ class UnseededRngInstance(Rule):
     environment does not seed its spaces: gym issue 681), whether or not the program seeds other libraries:
     each generator is a cause of its own (in a module no program runs, only where the
     module seeds something else; `observation_space.sample()` is not reported: it
-    is a dummy input for shape inference; nor is the `reset()` of an object of a class
+    is a dummy input for shape inference, and neither is an action sample read only for its
+    type or shape, `isinstance(env.action_space.sample(), int)`; nor is the `reset()` of an object of a class
     the module defines itself, a toy MDP's). Where the project declares OpenAI gym before
     0.22 (requirements, setup, pyproject...), an environment seeds itself from OS
     entropy when it is built and `reset()` takes no seed: the message says so, with the
-    version and where it is declared, and names `env.seed(s)`. There is no automatic fix
+    version and where it is declared, and names `env.seed(s)`; where the project declares
+    no gym version, the message names both moments (a first `reset()` without `seed=` from
+    0.22 on, the environment's making before). There is no automatic fix
     (the seed belongs in the first `reset` only; later resets continue its stream).
 
     ## Why is this bad?
@@ -114,6 +117,11 @@ class UnseededRngInstance(Rule):
         "env-reset": (
             "`{call}()` without `seed=` seeds the environment's own generator from OS entropy; "
             "the program's global seeds do not reach it"
+        ),
+        "env-reset-undeclared": (
+            "`{call}()` starts from the environment's own generator, seeded from OS entropy (by a first "
+            "`reset()` without `seed=` from gym 0.22 on, when the environment is made before); the program "
+            "never seeds it, and its global seeds do not reach it"
         ),
         "env-reset-old": (
             "`{call}()` starts from the environment's own generator, which {version} ({declared}) "
@@ -216,6 +224,10 @@ class UnseededRngInstance(Rule):
                         **finding.data, "variant": "env-reset-old", "version": version, "declared": declared,
                     })
                     continue
+                if variant == "env-reset" and _undeclared_gym(ctx, path):
+                    yield self.report(path, finding.span, entry_points=entries, **{
+                        **finding.data, "variant": "env-reset-undeclared"})
+                    continue
                 if finding.data.get("variant") == "option":
                     flag = _none_default_flag(ctx, path, str(finding.data["option"]))
                     if flag is None:
@@ -256,6 +268,18 @@ def _old_gym(ctx: CheckContext, path: str) -> Optional[tuple[str, str]]:
     assumed, declared = older
     pinned = any("==" in d.spec for d in declared)
     return (f"gym {assumed.version}" if pinned else "gym before 0.22"), assumed.source
+
+
+def _undeclared_gym(ctx: CheckContext, path: str) -> bool:
+    """``path`` runs OpenAI gym (not gymnasium) and the project declares no gym version:
+    whether its ``reset()`` takes a seed (0.22 on) or the environment seeds itself when
+    made (before) is not known, so the message says both."""
+    uses = ctx.facts[path].uses
+    if "gym" not in uses or "gymnasium" in uses:
+        return False
+    from reprolint.analysis.declared import declarations_for
+
+    return not any(d.library == "gym" and d.spec for d in declarations_for(path, ctx.index.roots))
 
 
 def _none_default_flag(ctx: CheckContext, path: str, option: str) -> Optional[str]:

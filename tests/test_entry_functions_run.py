@@ -1,0 +1,112 @@
+"""Which functions of an entry script run: one whose only call is commented out
+(`# dump_imagenet(...)`) or that nothing names runs for nobody, and a function defined
+inside a function that never runs does not exist; a function some running code names
+(a callback, a returned closure), one a decorator may register, `main` (absl's
+`app.run` calls it) and every function of a `fire.Fire()` script still run. absl's
+`app.run(main)` / `tf.app.run()` calls `main`, so its seeds count, and flags defined
+with `flags.DEFINE_*` have their defaults, as argparse options do."""
+from __future__ import annotations
+
+import pytest
+
+from reprolint.api import check_source
+
+DRAWS = '''import numpy as np
+
+
+def dump_a(n):
+    return np.random.permutation(n)
+
+
+def dump_b(n):
+    return sorted(range(n))
+
+
+if __name__ == "__main__":
+    CALLS
+'''
+
+
+def rpl101_lines(source: str) -> list[int]:
+    return [d.span.start_line for d in check_source(source, "dump.py") if d.code == "RPL101"]
+
+
+@pytest.mark.parametrize("calls", ["# dump_a(10)\n    dump_b(10)", "dump_b(10)"])
+def test_a_function_nothing_running_names_does_not_run(calls: str) -> None:
+    assert rpl101_lines(DRAWS.replace("CALLS", calls)) == []
+
+
+@pytest.mark.parametrize("calls", [
+    "dump_a(10)",
+    "jobs = {'a': dump_a, 'b': dump_b}\n    print(jobs['a'](3))",  # named by code that runs
+    "import atexit\n    atexit.register(dump_a, 3)",  # passed on as a callback
+])
+def test_a_function_named_by_running_code_runs(calls: str) -> None:
+    assert rpl101_lines(DRAWS.replace("CALLS", calls)) == [5]
+
+
+def test_a_decorated_function_may_be_registered() -> None:
+    source = DRAWS.replace("def dump_a(n):", "@register\ndef dump_a(n):").replace("CALLS", "dump_b(3)")
+    source = "registry = []\nregister = registry.append\n" + source
+    assert rpl101_lines(source) == [8]
+
+
+def test_fire_exposes_every_function() -> None:
+    source = DRAWS.replace("CALLS", "import fire\n    fire.Fire()")
+    assert rpl101_lines(source) == [5]
+
+
+def test_a_closure_of_a_function_that_never_runs_does_not_exist() -> None:
+    source = '''import numpy as np
+
+
+def get_input_fn(n):
+    def input_fn(params):
+        return np.random.permutation(n)
+    return input_fn
+
+
+def main():
+    return sorted(range(3))
+
+
+if __name__ == "__main__":
+    main()
+'''
+    assert rpl101_lines(source) == []
+    assert rpl101_lines(source.replace("    return sorted(range(3))", "    return get_input_fn(3)({})")) == [6]
+
+
+ABSL = '''from absl import app, flags
+import numpy as np
+
+FLAGS = flags.FLAGS
+flags.DEFINE_integer("seed", DEFAULT, "Random seed.")
+
+
+def main(argv):
+    if FLAGS.seed is not None:
+        np.random.seed(FLAGS.seed)
+    print(np.random.rand(3))
+
+
+if __name__ == "__main__":
+    RUN
+'''
+
+
+@pytest.mark.parametrize("run", ["app.run(main)", "app.run(main=main)"])
+def test_absl_runs_main_and_reads_the_flag_default(run: str) -> None:
+    seeded = check_source(ABSL.replace("DEFAULT", "0").replace("RUN", run), "train.py")
+    assert [d.code for d in seeded] == []
+    unseeded = check_source(ABSL.replace("DEFAULT", "None").replace("RUN", run), "train.py")
+    assert [(d.code, d.span.start_line) for d in unseeded] == [("RPL104", 10)]
+    assert "`FLAGS.seed is not None`, which is false with the default options" in unseeded[0].message
+
+
+def test_tf_app_run_calls_the_module_main_and_tf_flags_define_options() -> None:
+    source = ABSL.replace("from absl import app, flags\n", "import tensorflow as tf\n").replace(
+        "FLAGS = flags.FLAGS\nflags.DEFINE_integer", "flags = tf.app.flags\nFLAGS = flags.FLAGS\nflags.DEFINE_integer"
+    ).replace("RUN", "tf.app.run()")
+    assert [d.code for d in check_source(source.replace("DEFAULT", "7"), "train.py")] == []
+    assert [d.code for d in check_source(source.replace("DEFAULT", "None"), "train.py")] == ["RPL104"]
