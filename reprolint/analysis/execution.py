@@ -10,8 +10,8 @@ Execution order (the approximations rules document):
 * module-level statements run in order; importing a project module runs its top level
   once, at the import; the ``__main__`` block runs only for the entry module;
 * a resolvable call to a project function or class runs its body at the call (once: a
-  body already run is not run again; recursion and nesting deeper than ``MAX_DEPTH``
-  are cut);
+  body already run is not run again, but its steps take the conditions of every call
+  that ran it; recursion and nesting deeper than ``MAX_DEPTH`` are cut);
 * both branches of an ``if`` run, in order (each step keeps the conditions on its way);
   loop bodies run once;
 * bodies no resolvable call reaches (``forward``, callbacks, methods called on objects)
@@ -39,7 +39,7 @@ project function seeds transitively and the worker classification of methods.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from reprolint.analysis import dispatch
@@ -368,6 +368,9 @@ class _Walker:
         self.built: set[tuple[str, str]] = set()  # classes _class_maybe_built said yes to
         self.unbuilt_at: dict[tuple[str, str], tuple[int, int]] = {}  # its "no"s, when
         self.foreign: set[str] = set()  # modules first imported by another program's script
+        # each body run: (function, its first call's conditions, its steps' and deferred
+        # steps' index ranges), in the order the bodies finished (see _widen_bodies)
+        self.bodies: list[tuple[tuple[str, str], tuple[GuardedCond, ...], int, int, int, int]] = []
 
     def run(self) -> Execution:
         self.run_module(self.out.entry, as_main=True)
@@ -405,6 +408,7 @@ class _Walker:
                 self.run_function(path, qualname, under, None, context)
                 self.skip_seeds = False
             self._build_late(unbuilt, framework)
+        self._widen_bodies()
         self.out.steps.extend(self.deferred)
         return self.out
 
@@ -492,6 +496,26 @@ class _Walker:
             if done == len(self.out.modules):
                 self._build_late(unbuilt, framework)
 
+    def _widen_bodies(self) -> None:
+        """A body runs once, at its first call, and its steps carry that call's conditions;
+        where later calls ran it under others (``ResNet(...)`` in each branch of ``if
+        model_depth == 10: ... elif model_depth == 18: ...``), its steps take the
+        conditions of every call (``called_under``), innermost bodies first, so a default
+        run that takes a later branch runs them too."""
+        for key, first, start, end, d_start, d_end in self.bodies:  # innermost first: they finish first
+            under = self.called_under.get(key)
+            if under is None or under == first:
+                continue
+            under = _either(first, under)  # a body first run unconditionally stays so
+            if under == first:
+                continue
+            size = len(first)
+            for steps, lo, hi in ((self.out.steps, start, end), (self.deferred, d_start, d_end)):
+                for i in range(lo, hi):
+                    step = steps[i]
+                    if step.outer[:size] == first:
+                        steps[i] = replace(step, outer=under + step.outer[size:])
+
     def _build_late(self, unbuilt: list[tuple[str, str]], framework: StepContext) -> None:
         """Run the methods of classes built by bodies that ran after their module's turn
         (a factory function run last builds its model class)."""
@@ -577,6 +601,7 @@ class _Walker:
         if key in self.ran_functions or self.depth > MAX_DEPTH:
             return
         self.ran_functions.add(key)
+        start, deferred = len(self.out.steps), len(self.deferred)
         fn = self.index.facts[path].functions[qualname]
         if fn.no_grad and not context.no_grad:
             context = StepContext(context.phase, context.in_worker, True, context.uncalled, context.bindings)
@@ -585,6 +610,7 @@ class _Walker:
         self.depth += 1
         self.run_events(path, self.model.function_ops(path, qualname), conds, via, context)
         self.depth -= 1
+        self.bodies.append((key, conds, start, len(self.out.steps), deferred, len(self.deferred)))
 
     def run_events(
         self, path: str, ops: tuple[tuple[int, Any, Any], ...], outer: tuple[GuardedCond, ...],
