@@ -11,7 +11,7 @@ class ResNet(nn.Module):
     def __init__(self, blocks):
         super().__init__()
         self.stem = nn.Linear(32, 64)  # expect: RPL101
-        self.blocks = nn.Sequential(*[nn.Linear(64, 64) for _ in range(blocks)])
+        self.blocks = nn.Sequential(*[nn.Linear(64, 64) for _ in range(blocks)])  # expect: RPL101
 
     def forward(self, x):
         return self.blocks(self.stem(x))
