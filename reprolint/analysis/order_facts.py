@@ -21,6 +21,7 @@ import libcst as cst
 
 from reprolint.analysis.calls import environments
 from reprolint.analysis.cst_helpers import children, descendants, self_attr, target_names
+from reprolint.analysis.head_only import HeadOnly
 from reprolint.analysis.listing_order import ListingOrderFacts, keeps_one_name
 from reprolint.analysis.set_order import SetOrderFacts
 
@@ -62,7 +63,7 @@ class UsageScope:
     """Per-scope state of the order analyses."""
 
     __slots__ = ("str_names", "str_iters", "str_nested", "str_sets", "empty_sets", "listings", "appended",
-                 "json_names", "fresh_tensors", "unique_indices", "display_names", "set_needs")
+                 "json_names", "fresh_tensors", "unique_indices", "display_names", "set_needs", "head_only")
 
     def __init__(self) -> None:
         self.fresh_tensors: set[str] = set()  # names bound to a tensor factory's result (no grad)
@@ -77,6 +78,7 @@ class UsageScope:
         # set name -> the parameters it is a set of text through (``set(labels)`` of a
         # parameter): its findings hold only where every call passes text
         self.set_needs: dict[str, frozenset[str]] = {}
+        self.head_only = HeadOnly()  # what this body froze and left trainable (linear probing)
         self.empty_sets: set[str] = set()
         # name -> [listing call node, description, order used?, sorted in place?]
         self.listings: dict[str, list[Any]] = {}

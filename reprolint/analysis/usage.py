@@ -37,6 +37,7 @@ from reprolint.analysis.usage_events import (
     DistributedWrapper,
     EnvSet,
     FlagSet,
+    HeadOnlyOptimizer,
     KerasFit,
     LoaderBuilt,
     ModuleStart,
@@ -216,6 +217,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_assumed: set[str] = set()  # parameters the last text kind read came through
         self._u_tf_indices: dict[tuple[int, str], cst.BaseExpression] = {}  # (scope, name) -> its value
 
+    def u_branches(self) -> tuple[int, ...]:
+        """The branches the code being read sits in, as ids of their tests."""
+        return tuple(id(test) for _, _, test in self.conds)  # type: ignore[attr-defined]
+
     def _u_state(self, scope: Any = None) -> UsageScope:
         scope = scope if scope is not None else self.scope
         state = self._u_scopes.get(id(scope))
@@ -347,6 +352,11 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 )
             if method in ("load_state_dict", "from_pretrained") or qn in _CHECKPOINT_LOADS:
                 self._u_emit(CheckpointLoad, "torch", node)
+            head_only = self._u_state().head_only
+            head_only.note_call(node, self.u_branches())  # `backbone.requires_grad_(False)`
+            if head_only.frozen and ((qn or "").startswith("torch.optim.") or self.call_target(func) is not None) \
+                    and head_only.trains_head_only(node, self.u_branches()):  # type: ignore[attr-defined]
+                self._u_emit(HeadOnlyOptimizer, qn or self.text(func), node)  # type: ignore[attr-defined]
         if qn in _PICKLE_LOADS or _unpickles(node):
             # pickled networks (StyleGAN's `legacy.load_network_pkl`): the unpickled
             # modules carry their trained weights
@@ -579,6 +589,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                         state.display_names.discard(name_node.value)
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
+        state.head_only.note_assign(names, value)
         kind = self._u_kind(value)
         needs = frozenset(self._u_assumed)
         fresh = self._u_fresh_constant(value)
@@ -668,6 +679,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         for name_node in target_names(node.target):
             self._u_store.add(id(name_node))
         state = self._u_state()
+        state.head_only.note_loop(node, self.u_branches())  # `for p in model.parameters(): p.requires_grad = False`
         # set_epoch and backward passes inside the loop
         self._u_note_loop_hooks(node)
         # loop variables over text

@@ -27,6 +27,7 @@ __all__ = [
     "GpuHidden",
     "GpuSelected",
     "HashSeedEnforced",
+    "HeadOnlyOptimizer",
     "HfTrainer",
     "HfTrainingArgs",
     "KerasFit",
@@ -241,6 +242,12 @@ class TrainStep(Usage):
     # ``torch.autograd.grad``: gradients of inputs (classifier guidance), no update
     input_gradients: bool = False
     in_loop: bool = False  # written inside a loop
+
+
+@dataclass(frozen=True)
+class HeadOnlyOptimizer(Usage):
+    """An optimizer given only the head of a model frozen but for it (linear probing:
+    analysis/head_only.py): no layer before the head trains."""
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
-from reprolint.analysis.usage_events import FlagSet
+from reprolint.analysis.usage_events import FlagSet, HeadOnlyOptimizer, TrainStep
 
 if TYPE_CHECKING:
     from reprolint.analysis.program import Program
@@ -61,3 +61,13 @@ def cudnn_disabled(program: Program) -> bool:
     back on: torch runs its own convolution kernels, and cuDNN's switches decide nothing."""
     values = [program.value(usage) for _, _, usage in program.of(FlagSet, "cudnn.enabled")]
     return bool(values) and all(value is False for value in values)
+
+
+def trains_head_only(program: Program) -> bool:
+    """Linear probing (analysis/head_only.py): the default run builds an optimizer given
+    only the head of a model frozen but for it, and no other optimizer, so no layer
+    before the head trains and no backward kernel of theirs runs."""
+    heads = {(path, usage.span) for _, path, usage in program.of(HeadOnlyOptimizer)}
+    return bool(heads) and all(
+        (path, usage.span) in heads for _, path, usage in program.of(TrainStep) if usage.builds_optimizer
+    )

@@ -5,7 +5,7 @@ from typing import Iterator
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.usage_events import CudnnLayer, FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
-from reprolint.checks.flags._common import cudnn_disabled, report_per_cuda_site
+from reprolint.checks.flags._common import cudnn_disabled, report_per_cuda_site, trains_head_only
 from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
 from reprolint.model import Applicability
 
@@ -29,7 +29,12 @@ class MissingCudnnDeterministic(Rule):
     evaluation scripts: cuDNN's nondeterministic kernels are backward ones), and only
     where a training step runs with the default options (`backward`, an optimizer step,
     `fit`): a script that builds a model and runs it forward, or backpropagates only
-    with an option that is off by default (`--profile`), trains nothing. It is
+    with an option that is off by default (`--profile`), trains nothing; nor does a
+    linear probe train a convolution: a model frozen but for its head (`if name not in
+    ["fc.weight", "fc.bias"]: param.requires_grad = False`, or frozen whole and its
+    `head` made trainable again) whose only optimizer gets what still requires grad or the
+    head's parameters runs no backward kernel before the head (a model frozen with no
+    head kept, a diffusion script's VAE, says nothing of what else trains). It is
     reported once per program, at the first line that
     selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies
     deterministic cuDNN algorithms), `torch.backends.cudnn.flags(deterministic=True)`,
@@ -157,6 +162,7 @@ class MissingCudnnDeterministic(Rule):
             program for program in program_usages(ctx)
             if program.is_training and program.trains_anything and not program.framework_trainer
             and program.can_use_cuda and not program.cudnn_deterministic() and not cudnn_disabled(program)
+            and not trains_head_only(program)
             and (
                 program.has(CudnnLayer)
                 # a program that sets a cuDNN flag runs cuDNN in practice (a conv layer
