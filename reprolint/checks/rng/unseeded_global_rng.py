@@ -50,7 +50,9 @@ class UnseededGlobalRng(Rule):
     nobody; absl's `app.run(main)` calls `main`); dropout masks and
     shuffling loaders draw when they are used, so they only need a seed somewhere on
     the path. `random`/NumPy draws in a `Dataset`'s `__getitem__` run in DataLoader
-    workers when `num_workers > 0`, where torch reseeds them: they need torch's seed.
+    workers when `num_workers > 0`, where torch reseeds them: they need torch's seed, and
+    count toward torch's cause, reported at torch's own first draw when there is one (else
+    at the worker draw, saying that torch's seed decides it).
 
     It is reported once per program, library and cause (never seeded, or seeded only
     after the draw), at the first draw in execution order that the default run makes (a
@@ -151,6 +153,10 @@ class UnseededGlobalRng(Rule):
             "`{seed_call}` ({seed_at}) does not reach: TF 1.x keeps the graph-level seed per graph "
             "(entry point: {entry})"
         ),
+        "worker": (
+            "`{call}` {action} {rng} in DataLoader workers, where torch reseeds it from torch's own "
+            "generator, which is never seeded on this program's path{maybe} (entry point: {entry})"
+        ),
         "spawn": (
             "`{call}` runs `{worker}` in fresh processes, which the parent's `{seed_call}` (line {seed_line}) "
             "does not reach: `{worker}` draws from unseeded global RNGs ({libraries} never seeded there)"
@@ -239,8 +245,11 @@ class UnseededGlobalRng(Rule):
                 if not outcomes:
                     continue
                 # at the first draw the default run makes, with the other draws that run
-                # as it does (lasting_draws: only the default run's)
-                first = outcomes[0]
+                # as it does (lasting_draws: only the default run's); torch's cause at its
+                # own first draw when there is one, not at a `random`/NumPy draw in a
+                # DataLoader worker that torch's seed decides
+                first = next((o for o in outcomes if o.draw.library == library), outcomes[0])
+                outcomes = [first, *(o for o in outcomes if o is not first)]
                 key = (first.path, first.draw.span, library, reason)
                 cause = causes.get(key)
                 if cause is None:
@@ -316,8 +325,9 @@ class UnseededGlobalRng(Rule):
                 related=[Related(first_seed.path, seed.span,
                                  f"the program seeds {libs} from here on, not {library_list((outcome.library,))}"), *related],
             )
+        worker = {"variant": "worker"} if outcome.draw.library != outcome.library else {}
         return self.report(
-            outcome.path, outcome.draw.span, entry=entry, **fields,
+            outcome.path, outcome.draw.span, entry=entry, **fields, **worker,
             draws=1 + len(cause.others), roles=roles, entry_points=cause.entries, related=related,
         )
 
