@@ -66,3 +66,17 @@ def test_numpy_text_elements_hash_like_str() -> None:
     # set of them iterates in an order that depends on the string hash seed
     column = np.array(["Neural_Networks", "Theory", "Genetic_Algorithms"], dtype=np.dtype(str))
     assert all(hash(v) == hash(str(v)) for v in column)
+
+
+@pytest.mark.parametrize(("call", "reported"), [
+    ('encode_onehot(np.loadtxt("labels.txt", dtype=str))', True),
+    ("encode_onehot(np.arange(10))", False),
+])
+def test_rpl307_speaks_for_the_same_sets(call: str, reported: bool) -> None:
+    # selected alone, RPL307 reports the program for the sites RPL401 would: not for a set
+    # of a parameter some call gives numbers
+    from reprolint.config import Settings
+
+    source = HELPER + f"onehot = {call}\nprint(onehot)\n"
+    found = [d.code for d in check_source(source, "prep.py", Settings(select=("RPL307",)))]
+    assert found == (["RPL307"] if reported else [])

@@ -122,8 +122,8 @@ class SetOrderFacts:
         text: tokenised documents), "set" (set of text) or None."""
         if node is None or depth > 8:
             return None
-        if depth == 0:
-            self._u_assumed = set()
+        if depth == 0 and self._u_assumed:
+            self._u_assumed.clear()
         kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
         if kind is cst.SimpleString or kind is cst.ConcatenatedString or kind is cst.FormattedString:
             return "str"

@@ -259,7 +259,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self.facts.findings.append(LocalFinding(code, self.span(node), data))  # type: ignore[attr-defined]
         if code == "RPL401":
             # where it runs, in execution order: RPL307 asks whether a program reaches it
-            self._u_emit(SetOrderTaken, "", node)
+            self._u_emit(SetOrderTaken, "", node, needs=tuple(data.get("needs", ())))
 
     # ------------------------------------------------------------------ module
     def visit_Module(self, node: cst.Module) -> None:
@@ -353,8 +353,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             if method in ("load_state_dict", "from_pretrained") or qn in _CHECKPOINT_LOADS:
                 self._u_emit(CheckpointLoad, "torch", node)
             head_only = self._u_state().head_only
-            head_only.note_call(node, self.u_branches())  # `backbone.requires_grad_(False)`
-            if head_only.frozen and ((qn or "").startswith("torch.optim.") or self.call_target(func) is not None) \
+            if method == "requires_grad_":
+                head_only.note_call(node, self.u_branches())  # `backbone.requires_grad_(False)`
+            elif head_only.frozen and ((qn or "").startswith("torch.optim.") or self.call_target(func) is not None) \
                     and head_only.trains_head_only(node, self.u_branches()):  # type: ignore[attr-defined]
                 self._u_emit(HeadOnlyOptimizer, qn or self.text(func), node)  # type: ignore[attr-defined]
         if qn in _PICKLE_LOADS or _unpickles(node):

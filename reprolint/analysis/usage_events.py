@@ -108,6 +108,10 @@ class TimedCode(Usage):
 class SetOrderTaken(Usage):
     """An RPL401 site (order taken from a set of strings), where its code runs."""
 
+    # `<function>.<parameter>`s the set is text through: a site only where every call of
+    # the programs passes text there (checks/order/set_iteration_order.passed_text)
+    needs: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True)
 class EnvironmentDraw(Usage):

@@ -5,6 +5,7 @@ from typing import Iterator
 from reprolint.analysis.determinism import program_usages
 from reprolint.analysis.program import Role
 from reprolint.analysis.usage_events import EnvSet, HashSeedEnforced, SetOrderTaken
+from reprolint.checks.order.set_iteration_order import passed_text
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.model import Applicability, Related
 
@@ -101,7 +102,8 @@ class MissingPythonhashseed(Rule):
             # the RPL401 sites the program runs (a function no call reaches runs none)
             sites = [
                 (path, usage) for _, path, usage in program.of(SetOrderTaken, default_only=False)
-                if not ctx.index.is_test(path) or ctx.settings.include_tests
+                if (not ctx.index.is_test(path) or ctx.settings.include_tests)
+                and all(passed_text(ctx, path, need) for need in usage.needs)  # a set of a parameter given text
             ]
             # One cause, one finding: RPL401 reports each site where it is, saying the
             # order changes with `PYTHONHASHSEED`; this speaks only for sites it does not

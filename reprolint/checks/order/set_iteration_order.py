@@ -160,7 +160,7 @@ class SetIterationOrder(Rule):
                 if finding.code == self.code:
                     if runs.get((path, finding.span), LIBRARY_CODE).how == SKIPPED:
                         continue  # the programs that reach it skip it with the default options
-                    if any(not _passed_text(ctx, path, need) for need in finding.data.get("needs", ())):
+                    if any(not passed_text(ctx, path, need) for need in finding.data.get("needs", ())):
                         continue  # a set of a parameter that some call does not give text
                     key = finding.data.get("of")
                     groups.setdefault(key if key is not None else id(finding), []).append(finding)
@@ -181,7 +181,7 @@ class SetIterationOrder(Rule):
                 )
 
 
-def _passed_text(ctx: CheckContext, path: str, need: str) -> bool:
+def passed_text(ctx: CheckContext, path: str, need: str) -> bool:
     """Every call of ``<function>.<parameter>`` (``need``) that the programs make binds
     the parameter to text (TEXT_ARGUMENT), and there is at least one such call."""
     function, _, param = need.rpartition(".")
