@@ -186,8 +186,9 @@ def notebook_sources(notebook: Notebook) -> dict[int, str]:
     }
 
 
-def _string_state(line: str, quote: Optional[str]) -> Optional[str]:
-    """The triple-quote string still open after ``line`` (None when none is)."""
+def _line_state(line: str, quote: Optional[str], depth: int) -> tuple[Optional[str], int]:
+    """The triple-quote string still open after ``line`` (None when none is), and how
+    many brackets are still open (a line inside them continues a Python statement)."""
     i, n = 0, len(line)
     while i < n:
         if quote is not None:
@@ -203,7 +204,11 @@ def _string_state(line: str, quote: Optional[str]) -> Optional[str]:
         ch = line[i]
         if ch == "#":
             break
-        if ch in "\"'":
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}" and depth:
+            depth -= 1
+        elif ch in "\"'":
             triple = line[i : i + 3]
             if triple in ('"""', "'''"):
                 quote = triple
@@ -216,7 +221,7 @@ def _string_state(line: str, quote: Optional[str]) -> Optional[str]:
             i = j + 1
             continue
         i += 1
-    return quote
+    return quote, depth
 
 
 def _is_magic(stripped: str) -> bool:
@@ -241,6 +246,8 @@ def _cell_program(source: str) -> list[tuple[str, int]]:
         out = []
         body = lines
     quote: Optional[str] = None
+    depth = 0  # brackets a Python line left open: the lines until they close continue it
+    joined = False  # the previous Python line ended in a backslash
     continuing = False  # the previous line was a magic ending in a backslash
     for raw in body:
         line = raw.rstrip("\r")
@@ -249,7 +256,7 @@ def _cell_program(source: str) -> list[tuple[str, int]]:
             continuing = line.endswith("\\")
             out.append(("", 0))
             continue
-        if quote is None and stripped:
+        if quote is None and depth == 0 and not joined and stripped:
             statement = _STATEMENT_MAGIC.match(line)
             if statement is not None:
                 magic = statement.group("magic")
@@ -267,7 +274,8 @@ def _cell_program(source: str) -> list[tuple[str, int]]:
                 continuing = line.endswith("\\")
                 continue
         out.append((line, 0))
-        quote = _string_state(line, quote)
+        quote, depth = _line_state(line, quote, depth)
+        joined = quote is None and line.endswith("\\")
     return out
 
 

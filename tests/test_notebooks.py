@@ -195,6 +195,27 @@ def test_magic_like_text_inside_a_string_is_kept() -> None:
     assert source == 'doc = """\n!important: not a shell line\n"""\n'
 
 
+def test_a_line_inside_open_brackets_or_after_a_backslash_is_python_not_a_magic(cli, project) -> None:
+    # `% (...)` continuing a print's format string (the d2l notebooks) was read as a line
+    # magic and the cell reported as unparsable (RPL900)
+    text = notebook(code(
+        "for epoch in range(3):\n",
+        "    print('epoch %d, loss %.4f'\n",
+        "          % (epoch + 1, 0.5))\n",
+        "total = 1 + \\\n",
+        "!ls\n",
+        "%matplotlib inline\n",
+    ))
+    source, _ = notebook_program(read_notebook(text))
+    assert source.splitlines() == [
+        "for epoch in range(3):", "    print('epoch %d, loss %.4f'", "          % (epoch + 1, 0.5))",
+        "total = 1 + \\", "!ls", "pass",
+    ]
+    assert "RPL900" not in check_nb(cli, project, notebook(code(
+        "for epoch in range(3):\n", "    print('epoch %d, loss %.4f'\n", "          % (epoch + 1, 0.5))\n",
+    ))).out
+
+
 def test_program_lines_map_back_to_cells() -> None:
     text = notebook(markdown("x"), code("a = 1\n", "b = 2"), code(""), code("%%bash\n", "ls\n"))
     source, cell_map = notebook_program(read_notebook(text))

@@ -332,7 +332,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 if backend is not None and _literal(backend.value) == "nccl":
                     self._u_emit(CudaWork, "the NCCL backend", node)
             elif qn in _DDP and "device_ids" in kwargs and _literal(kwargs["device_ids"]) is not None:
-                self._u_emit(CudaWork, "`DistributedDataParallel(device_ids=...)`", node)
+                self._u_emit(CudaWork, f"`{self.text(func)}(device_ids=...)`", node)  # type: ignore[attr-defined]
             # a model picked by name (`models.__dict__[args.arch]()`) builds convolutions
             # too; the registry's dunders (`models.__dict__.keys()`) build nothing
             built = qn if qn is not None else self.dynamic_member(func)  # type: ignore[attr-defined]
