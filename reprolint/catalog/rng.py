@@ -137,15 +137,20 @@ def tf1_keras_library(api: str, library: str) -> str:
     answer (the Keras of today) does not hold: multi-backend Keras (``keras.*``) draws
     the seeds of its initial weights and dropout from NumPy (its backend's
     ``np.random.randint(10e6)`` when given no seed); tf.keras's initialisers follow the
-    graph seed, not Python's ``random``; and ``fit`` shuffles arrays with
+    graph seed, not Python's ``random``, as TF 1's own ``tf.layers`` do; and ``fit`` shuffles arrays with
     ``np.random.shuffle``."""
     if api == ".fit" and library == "tensorflow":
         return "numpy"
     if api.startswith("keras.") and library in ("random", "tensorflow"):
         return "numpy"
-    if api.startswith("tensorflow.keras.") and library == "random":
-        return "tensorflow"
+    if api.startswith(_TF1_LAYERS) and library == "random":
+        return "tensorflow"  # TF 1's own layers (`tf.layers.dense`) take the graph seed too
     return library
+
+
+# tf.keras and TF 1's layer API (Keras layers under TF 2 up to 2.15, which seed their
+# initialisers from Python's `random`; graph-seeded ops under TF 1).
+_TF1_LAYERS = ("tensorflow.keras.", "tensorflow.layers.", "tensorflow.compat.v1.layers.")
 
 
 def old_keras_library(kind: Optional[str], api: str, library: str) -> str:
