@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, TypeVar
 import libcst as cst
 
 from reprolint.analysis import config_files
-from reprolint.analysis.cst_helpers import descendants, literal
+from reprolint.analysis.cst_helpers import descendants, find_argument, literal
 from reprolint.analysis.module_facts import Call, Cond
 from reprolint.analysis.values import UNKNOWN
 
@@ -105,8 +105,7 @@ def emit_app_run(collector: Any, node: cst.Call, qn: Optional[str]) -> bool:
     it is given (the module's ``main`` when none is), so its body runs there."""
     if qn not in _APP_RUNNERS:
         return False
-    given = next((a for a in node.args if a.keyword is not None and a.keyword.value == "main"), None) or next(
-        (a for a in node.args if a.keyword is None and not a.star), None)
+    given = find_argument(node, "main", 0)
     target = collector.call_target(given.value if given is not None else cst.Name("main"))
     if target is not None:
         collector.emit(Call(target, collector.span(node), collector.text(node.func), None, None,

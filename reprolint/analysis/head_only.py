@@ -21,20 +21,19 @@ trains whatever the optimizer is given.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
 import libcst as cst
+
+from reprolint.analysis.cst_helpers import attr_chain, find_argument
 
 __all__ = ["HeadOnly"]
 
 
 def _text(node: cst.BaseExpression) -> Optional[str]:
-    if type(node) is cst.Name:
-        return node.value  # type: ignore[attr-defined]
-    if type(node) is cst.Attribute:
-        inner = _text(node.value)  # type: ignore[attr-defined]
-        return f"{inner}.{node.attr.value}" if inner else None  # type: ignore[attr-defined]
-    return None
+    """``model.head`` as written, for a name or an attribute chain on one."""
+    chain = attr_chain(node)
+    return ".".join(chain) if chain else None
 
 
 def _parameters_of(node: cst.BaseExpression) -> Optional[str]:
@@ -146,12 +145,10 @@ class HeadOnly:
         """The optimizer call is given only a head's parameters (first positional
         argument or ``params=``), and the freeze runs whenever it does (its branches are
         the optimizer's, or enclose them)."""
-        given: Optional[Any] = next((a.value for a in optimizer.args if a.keyword is not None
-                                     and a.keyword.value == "params"), None)
-        if given is None:
-            given = next((a.value for a in optimizer.args if a.keyword is None and not a.star), None)
-        if given is None:
+        argument = find_argument(optimizer, "params", 0)
+        if argument is None:
             return False
+        given = argument.value
         frozen = {m: kept for m, (kept, at) in self.frozen.items() if where[:len(at)] == at}
         module = self._filtered(given)
         if module is not None:

@@ -485,7 +485,6 @@ class OpUsageFacts:
                         attrs.discard(attr)
             if isinstance(target, cst.Name):
                 self.u_buffer_alias(target.value, value)
-                self._u_tf_indices[(id(self.scope), target.value)] = value
                 old = self._u_bound_kinds(target.value)
                 if old and mentions_of(value, target.value):
                     for inner in descendants(value):
@@ -749,7 +748,7 @@ class OpUsageFacts:
             # `tf.scatter_nd(tf.where(mask), updates, shape)`: the coordinates of a mask's
             # true elements, each once, so no two updates meet
             index = positional[_TF_SCATTER_ND[name]] if len(positional) > _TF_SCATTER_ND[name] else keywords.get("indices")
-            if index is not None and tf_mask_coordinates(index, self.qualify, self._u_tf_indices.get, id(self.scope)):  # type: ignore[attr-defined]
+            if index is not None and tf_mask_coordinates(index, self.qualify, self.bound_values.get, id(self.scope)):  # type: ignore[attr-defined]
                 facts.append("index-unique")
         if name in _LOSS_FUNCTIONS and self._u_spatial_loss(source, positional[1] if len(positional) > 1 else keywords.get("target")):
             facts.append("spatial-input")

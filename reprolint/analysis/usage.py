@@ -215,7 +215,6 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_shadow: dict[int, dict[str, frozenset[str]]] = {}
         self._u_at: int = 0  # the op node whose facts are being read
         self._u_assumed: set[str] = set()  # parameters the last text kind read came through
-        self._u_tf_indices: dict[tuple[int, str], cst.BaseExpression] = {}  # (scope, name) -> its value
 
     def u_branches(self) -> tuple[int, ...]:
         """The branches the code being read sits in, as ids of their tests."""

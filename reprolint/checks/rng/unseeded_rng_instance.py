@@ -257,8 +257,7 @@ def _old_gym(ctx: CheckContext, path: str) -> Optional[tuple[str, str]]:
     """("gym 0.15.4", "declared in setup.py as `gym==0.15.4`") when ``path`` runs OpenAI
     gym (not gymnasium) at a version the project declares from before 0.22, whose
     environments seed themselves when built and whose ``reset()`` takes no seed."""
-    uses = ctx.facts[path].uses
-    if "gym" not in uses or "gymnasium" in uses:
+    if not _runs_gym(ctx, path):
         return None
     from reprolint.analysis.declared import declared_before
 
@@ -270,12 +269,17 @@ def _old_gym(ctx: CheckContext, path: str) -> Optional[tuple[str, str]]:
     return (f"gym {assumed.version}" if pinned else "gym before 0.22"), assumed.source
 
 
+def _runs_gym(ctx: CheckContext, path: str) -> bool:
+    """``path`` runs OpenAI gym, not gymnasium (whose ``reset(seed=...)`` is certain)."""
+    uses = ctx.facts[path].uses
+    return "gym" in uses and "gymnasium" not in uses
+
+
 def _undeclared_gym(ctx: CheckContext, path: str) -> bool:
     """``path`` runs OpenAI gym (not gymnasium) and the project declares no gym version:
     whether its ``reset()`` takes a seed (0.22 on) or the environment seeds itself when
     made (before) is not known, so the message says both."""
-    uses = ctx.facts[path].uses
-    if "gym" not in uses or "gymnasium" in uses:
+    if not _runs_gym(ctx, path):
         return False
     from reprolint.analysis.declared import declarations_for
 
