@@ -51,9 +51,14 @@ def test_a_decorated_function_may_be_registered() -> None:
     assert rpl101_lines(source) == [8]
 
 
-def test_fire_exposes_every_function() -> None:
-    source = DRAWS.replace("CALLS", "import fire\n    fire.Fire()")
-    assert rpl101_lines(source) == [5]
+@pytest.mark.parametrize("calls", ["import fire\n    fire.Fire()", "from fire import Fire\n    Fire()"])
+def test_fire_exposes_every_function(calls: str) -> None:
+    assert rpl101_lines(DRAWS.replace("CALLS", calls)) == [5]
+
+
+def test_a_name_fire_without_the_fire_package_exposes_nothing() -> None:
+    source = DRAWS.replace("CALLS", "Fire = dump_b\n    Fire(10)")
+    assert rpl101_lines(source) == []
 
 
 def test_a_closure_of_a_function_that_never_runs_does_not_exist() -> None:

@@ -10,11 +10,12 @@ from typing import Any, Iterator, Optional, Sequence
 
 import libcst as cst
 
-from reprolint.analysis.values import UNKNOWN
+from reprolint.analysis.values import UNKNOWN, OptionRef
 
 __all__ = [
-    "attr_chain", "child_fields", "children", "descendants", "enclosing_function", "find_argument",
-    "is_node", "literal", "mentions_of", "self_attr", "target_names", "visit_order",
+    "attr_chain", "child_fields", "children", "cuda_literal", "descendants", "enclosing_function", "find_argument",
+    "is_docstring", "is_future_import", "is_node", "literal", "literal_kwargs", "mentions_of", "self_attr",
+    "strings_in", "target_names", "visit_order",
 ]
 
 # Fields that hold only whitespace, brackets and punctuation: never walked.
@@ -364,3 +365,78 @@ def enclosing_function(module: cst.CSTNode, target: cst.CSTNode) -> Optional[cst
             function = current
         stack.extend((child, function) for child in children(current))
     return None
+
+
+def cuda_literal(node: Optional[cst.BaseExpression]) -> bool:
+    """``"cuda"``, ``"cuda:0"``, ``f"cuda:{rank}"``, ``"cuda" if ... else "cpu"``."""
+    if node is None:
+        return False
+    if isinstance(node, cst.SimpleString):
+        try:
+            value = node.evaluated_value
+        except Exception:  # noqa: BLE001 - odd prefixes
+            return False
+        return isinstance(value, str) and (value == "cuda" or value.startswith("cuda:"))
+    if isinstance(node, cst.FormattedString):
+        first = node.parts[0] if node.parts else None
+        return isinstance(first, cst.FormattedStringText) and first.value.startswith("cuda")
+    if isinstance(node, cst.IfExp):
+        return cuda_literal(node.body) or cuda_literal(node.orelse)
+    if isinstance(node, cst.Call) and node.args:
+        return cuda_literal(node.args[0].value)  # torch.device("cuda")
+    return False
+
+
+def strings_in(node: cst.CSTNode) -> str:
+    """Every string literal inside an expression, joined (``XLA_FLAGS`` built by ``+``)."""
+    out: list[str] = []
+
+    def visit(n: cst.CSTNode) -> None:
+        if isinstance(n, cst.SimpleString):
+            try:
+                value = n.evaluated_value
+            except Exception:  # noqa: BLE001
+                return
+            if isinstance(value, str):
+                out.append(value)
+            return
+        if isinstance(n, cst.FormattedStringText):
+            out.append(n.value)
+            return
+        for child in children(n):
+            visit(child)
+
+    visit(node)
+    return " ".join(out)
+
+
+def literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:
+    """A call's keyword arguments with their literal values (an attribute's value is
+    the option of that name; UNKNOWN where neither)."""
+    out = []
+    for arg in node.args:
+        if arg.keyword is not None:
+            value = literal(arg.value)
+            if value == UNKNOWN and isinstance(arg.value, cst.Attribute):
+                value = OptionRef(arg.value.attr.value)
+            out.append((arg.keyword.value, value))
+    return tuple(out)
+
+
+def is_docstring(stmt: cst.CSTNode) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def is_future_import(stmt: cst.CSTNode) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and any(
+            isinstance(s, cst.ImportFrom) and isinstance(s.module, cst.Name) and s.module.value == "__future__"
+            for s in stmt.body
+        )
+    )

@@ -34,6 +34,6 @@ def waits_for_mention(walker: Any, path: str, qualname: str, method: bool, in_cl
     function = facts.functions.get(qualname)
     model = walker.model
     if function is None or function.decorated or qualname == "main" or facts.mentioned is None \
-            or "Fire" in facts.mentioned or path in model.dispatched or path in model.configured_entries:
+            or "fire" in facts.uses or path in model.dispatched or path in model.configured_entries:
         return False
     return walker._mentioned(qualname, owner=path) is None  # noqa: SLF001 - the walker's own query

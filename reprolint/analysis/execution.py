@@ -40,10 +40,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from reprolint.analysis import dispatch
 from reprolint.analysis.condition_facts import DEFAULTS, SPREAD
+from reprolint.analysis.conditions import named_bindings
 from reprolint.analysis.entry_functions import waits_for_mention
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.usage_events import OpCall, TfSetting, Usage
@@ -62,8 +63,6 @@ __all__ = [
     "Phase",
     "Step",
     "StepContext",
-    "evaluate",
-    "tree_value",
     "walk",
 ]
 
@@ -642,7 +641,7 @@ class _Walker:
                 cls, dot, _ = qualname.partition(".")
                 if dot:
                     self.called_classes.add((file, cls))
-                bindings = _named(event.bindings, self.index.facts[file].functions.get(qualname), dot)
+                bindings = named_bindings(event.bindings, self.index.facts[file].functions.get(qualname), dot)
                 if bindings:
                     bindings = _passed_on(bindings, context)
                 self.out.call_bindings.setdefault(extra, []).append(bindings)
@@ -657,7 +656,7 @@ class _Walker:
                 else:
                     first = self.first_bindings.get(extra)
                     if first is not None and id(first) not in self.out.rebound and \
-                            _named(event.bindings, self.index.facts[file].functions.get(qualname), dot) != first[:-1]:
+                            named_bindings(event.bindings, self.index.facts[file].functions.get(qualname), dot) != first[:-1]:
                         # called again with other arguments: the body ran with the first
                         # call's, so a parameter's default no longer surely holds there
                         self.out.rebound.add(id(first))
@@ -710,18 +709,6 @@ def _alternatives(conds: tuple[GuardedCond, ...]) -> tuple[Any, ...]:
     return (tuple((g.cond.tree, g.cond.polarity, g.bindings) for g in conds),)
 
 
-def _holds(way: tuple[Any, ...], lookup: Callable[[str], Any], params: bool, surely: bool) -> Optional[bool]:
-    """Whether every condition of one way through holds (None: not known)."""
-    unknown = False
-    for tree, polarity, bindings in way:
-        value = evaluate(tree, lookup, params, bindings, surely)
-        if value is None:
-            unknown = True
-        elif value != polarity:
-            return False
-    return None if unknown else True
-
-
 def _passed_on(bindings: tuple[tuple[str, Any], ...], caller: StepContext) -> tuple[tuple[str, Any], ...]:
     """A call's bindings with the caller's own parameters passed on (``conv_nd(dims,
     ...)`` inside ``def __init__(self, dims=2)``) replaced by what the caller's call
@@ -743,95 +730,3 @@ def _passed_on(bindings: tuple[tuple[str, Any], ...], caller: StepContext) -> tu
             continue
         out.append((name, tree))
     return tuple(out)
-
-
-def _named(bindings: tuple[tuple[str, Any], ...], function: Any, method: str) -> tuple[tuple[str, Any], ...]:
-    """A call's bindings with positional places ("#0") named by the callee's parameters
-    (a method's or a constructor's first parameter is the instance: `Net(3)` binds the
-    parameter after `self`); places past the callee's named parameters are dropped."""
-    if not any(name.startswith("#") for name, _ in bindings):
-        return bindings
-    params = function.positional if function is not None else ()
-    skip = 1 if method and params and params[0] in ("self", "cls") else 0
-    out = []
-    for name, value in bindings:
-        if name.startswith("#"):
-            place = int(name[1:]) + skip
-            if place >= len(params):
-                continue
-            name = params[place]
-        out.append((name, value))
-    return tuple(out)
-
-
-def evaluate(
-    tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = (),
-    surely: bool = False,
-) -> Optional[bool]:
-    """Truth of a condition under the default option values; None when unknown
-    (``params=False``: a function parameter's default is unknown too, since a caller
-    may pass another value; ``bindings``: what the call that runs the function passes
-    for its parameters, which wins over their defaults; ``surely``: a candidate of a
-    dispatch by a name no default decides is not taken, though it may be)."""
-    kind = tree[0]
-    if kind == "anyof":  # one of several ways through, each with its own bindings
-        results = [_holds(way, lookup, params, surely) for way in tree[1]]
-        return True if True in results else None if None in results else False
-    if kind == "not":
-        inner = evaluate(tree[1], lookup, params, bindings, surely)
-        return None if inner is None else not inner
-    if kind in ("and", "or"):
-        values = [evaluate(t, lookup, params, bindings, surely) for t in tree[1:]]
-        if kind == "and":
-            if False in values:
-                return False
-            return None if None in values else True
-        if True in values:
-            return True
-        return None if None in values else False
-    if kind in ("isnone", "notnone", "truthy", "cmp"):
-        value = tree_value(tree[1], lookup, params, bindings)
-        if value == UNKNOWN:
-            # a candidate picked by a name no default decides (analysis/dispatch.py): the
-            # program may reach it, but not surely (what ``surely`` asks)
-            return False if surely and kind == "cmp" and tree[2] == "named" else None
-        if kind == "isnone":
-            return value is None
-        if kind == "notnone":
-            return value is not None
-        if kind == "truthy":
-            return bool(value)
-        op, right = tree[2], tree[3]
-        if op == "named":
-            if value not in tree[4]:
-                # the key names a candidate the analysis does not see: any may run, none surely
-                return False if surely else None
-            return value in right
-        if op == "in":
-            return value in right
-        if op == "has":  # a literal string in the value
-            return right in value if isinstance(value, (str, tuple, list)) else None
-        try:
-            return {
-                "==": value == right, "!=": value != right,
-                "<": value < right, "<=": value <= right,
-                ">": value > right, ">=": value >= right,
-            }[op]
-        except TypeError:
-            return None if value is not None else (op == "!=")
-    return None
-
-
-def tree_value(tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = ()) -> Any:
-    if tree[0] == "const":
-        if len(tree) < 4:
-            return tree[1]
-        bound = next((value for name, value in bindings if name == tree[3]), None)
-        if bound is not None:
-            return tree_value(bound, lookup)
-        if params or (bindings and bindings[-1][0] == DEFAULTS):
-            return tree[1]  # the call that ran the body left it out: its default
-        return UNKNOWN
-    if tree[0] in ("attr", "selfattr"):  # an option; `self.augment` (Program.lookup)
-        return lookup(tree[1] if tree[0] == "attr" else tree)  # type: ignore[arg-type]
-    return UNKNOWN

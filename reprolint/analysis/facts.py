@@ -35,7 +35,7 @@ from reprolint.analysis.cst_helpers import CHILD_FIELDS, IS_NODE, child_fields, 
 from reprolint.analysis.cst_helpers import attr_chain, simple_code
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
-from reprolint.analysis.usage_events import EnvironmentDraw, GraphScope, TrainStep
+from reprolint.analysis.usage_events import EnvironmentDraw, GraphScope
 from reprolint.analysis import config_files, dispatch
 from reprolint.analysis.calls import devices, environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
@@ -707,17 +707,9 @@ _MODULE_ALIASES = frozenset({"tensorflow.compat.v1", "tensorflow.compat.v2"}) | 
 def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:
     """A notebook's top-level NumPy/`random` draws that feed no training, no file and
     nothing the flow cannot follow are no draws (reprolint.analysis.feeds)."""
-    from reprolint.analysis.feeds import draws_feeding_nothing
+    from reprolint.analysis.feeds import draws_feeding_nothing, runs_training
 
-    functions = collector.facts.functions
-
-    def trains(name: str) -> bool:
-        return any(
-            isinstance(e, TrainStep)
-            for qualname, fn in functions.items() if qualname == name or qualname.startswith(name + ".")
-            for e in fn.events
-        )
-
+    trains = runs_training(collector.facts.functions)
     idle = draws_feeding_nothing(module, collector.top_draws, collector.qualify, trains)
     if idle:
         collector.facts.events = [
@@ -729,10 +721,6 @@ def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:
 def dunder_member(qualname: str) -> bool:
     """``torchvision.models.__dict__.keys``: a module's dunder attributes build no model."""
     return any(part.startswith("__") and part.endswith("__") for part in qualname.split(".")[1:])
-
-
-def parse_module(source: str) -> cst.Module:
-    return cst.parse_module(source)
 
 
 def collect_facts(

@@ -22,11 +22,12 @@ and classes always count. Anything the flow cannot follow counts as a use.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional
 
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import children as _children
+from reprolint.analysis.usage_events import TrainStep
 
 __all__ = ["draws_feeding_nothing"]
 
@@ -110,6 +111,20 @@ def _statements(body: Iterable[cst.CSTNode]) -> Iterator[cst.CSTNode]:
                 blocks.append(final.body)
             for block in blocks:
                 yield from _statements(block.body if isinstance(block, cst.IndentedBlock) else [block])
+
+
+def runs_training(functions: Mapping[str, Any]) -> Callable[[str], bool]:
+    """Whether the function (or class) of a name, among a module's ``functions``, runs a
+    training step in its own body or a method's."""
+
+    def trains(name: str) -> bool:
+        return any(
+            isinstance(e, TrainStep)
+            for qualname, fn in functions.items() if qualname == name or qualname.startswith(name + ".")
+            for e in fn.events
+        )
+
+    return trains
 
 
 def draws_feeding_nothing(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Optional
 
-from reprolint.analysis.execution import Step, evaluate
+from reprolint.analysis.conditions import evaluate
+from reprolint.analysis.execution import Step
 
 __all__ = ["asked_by_options", "options_read"]
 

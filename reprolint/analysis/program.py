@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, NamedTuple, 
 from reprolint.analysis.condition_facts import DEFAULTS
 from reprolint.analysis.self_attrs import stored_value
 from reprolint.analysis.config_files import config_defaults
-from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, evaluate, walk
+from reprolint.analysis.conditions import evaluate
+from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, Step, walk
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage_events import (
     CheckpointLoad, CudaWork, EnvSet, FlagSet, GpuHidden, GraphScope, HfTrainer, HfTrainingArgs,

@@ -49,7 +49,7 @@ def stored_value(
     call visibly leaves it out; UNKNOWN where the calls differ, one passes what is not
     known (``option`` reads an option a call passes), or none is seen. An attribute
     ``__init__`` does not store so is read as the option of that name."""
-    from reprolint.analysis.execution import tree_value  # execution imports the fact collector
+    from reprolint.analysis.conditions import tree_value
 
     stored = facts.init_attrs.get((cls, attr)) if facts is not None else None
     if stored is None:

@@ -23,8 +23,9 @@ import libcst as cst
 
 from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
-from reprolint.analysis.cst_helpers import children as _children
-from reprolint.analysis.cst_helpers import descendants, mentions_of, self_attr, target_names
+from reprolint.analysis.cst_helpers import (
+    cuda_literal, descendants, is_docstring, is_future_import, mentions_of, self_attr, strings_in, target_names,
+)
 from reprolint.analysis.calls import frameworks, keras
 from reprolint.analysis.calls.loaders import collate_targets
 from reprolint.analysis.listing_order import mark_use, sorting_call
@@ -104,49 +105,6 @@ _TF_TRAIN_CALLS = frozenset({
     "tensorflow.compat.v1.train.AdamOptimizer", "tensorflow.compat.v1.train.GradientDescentOptimizer",
 })
 _TF_SETTING_CALLS = ("map", "interleave", "batch")
-
-
-def _cuda_literal(node: Optional[cst.BaseExpression]) -> bool:
-    """``"cuda"``, ``"cuda:0"``, ``f"cuda:{rank}"``, ``"cuda" if ... else "cpu"``."""
-    if node is None:
-        return False
-    if isinstance(node, cst.SimpleString):
-        try:
-            value = node.evaluated_value
-        except Exception:  # noqa: BLE001 - odd prefixes
-            return False
-        return isinstance(value, str) and (value == "cuda" or value.startswith("cuda:"))
-    if isinstance(node, cst.FormattedString):
-        first = node.parts[0] if node.parts else None
-        return isinstance(first, cst.FormattedStringText) and first.value.startswith("cuda")
-    if isinstance(node, cst.IfExp):
-        return _cuda_literal(node.body) or _cuda_literal(node.orelse)
-    if isinstance(node, cst.Call) and node.args:
-        return _cuda_literal(node.args[0].value)  # torch.device("cuda")
-    return False
-
-
-def strings_in(node: cst.CSTNode) -> str:
-    """Every string literal inside an expression, joined (``XLA_FLAGS`` built by ``+``)."""
-    out: list[str] = []
-
-    def visit(n: cst.CSTNode) -> None:
-        if isinstance(n, cst.SimpleString):
-            try:
-                value = n.evaluated_value
-            except Exception:  # noqa: BLE001
-                return
-            if isinstance(value, str):
-                out.append(value)
-            return
-        if isinstance(n, cst.FormattedStringText):
-            out.append(n.value)
-            return
-        for child in _children(n):
-            visit(child)
-
-    visit(node)
-    return " ".join(out)
 
 
 # Calls that load trained weights into a torch model (besides `load_state_dict`).
@@ -267,7 +225,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_taped: Optional[set[int]] = None  # calls inside `with tf.GradientTape()` (lazy)
         body = list(node.body)
         for stmt in body:
-            if _is_docstring(stmt) or _is_future_import(stmt):
+            if is_docstring(stmt) or is_future_import(stmt):
                 continue
             self._u_emit(ModuleStart, "", stmt)
             break
@@ -318,13 +276,13 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         if torch_module:
             if method == "cuda":
                 self._u_emit(CudaWork, "`.cuda()`", node)
-            elif method == "to" and any(_cuda_literal(a.value) for a in node.args):
+            elif method == "to" and any(cuda_literal(a.value) for a in node.args):
                 self._u_emit(CudaWork, "`.to(\"cuda\")`", node)
-            elif qn == "torch.device" and node.args and _cuda_literal(node.args[0].value):
+            elif qn == "torch.device" and node.args and cuda_literal(node.args[0].value):
                 self._u_emit(CudaWork, "`torch.device(\"cuda\")`", node)
             elif qn in _CUDA_CALLS:
                 self._u_emit(CudaWork, f"`{self.text(func)}`", node)  # type: ignore[attr-defined]
-            elif any(_cuda_literal(kwargs.get(k)) for k in ("device", "device_type")):
+            elif any(cuda_literal(kwargs.get(k)) for k in ("device", "device_type")):
                 self._u_emit(CudaWork, "`device=\"cuda\"`", node)
             elif qn in _INIT_PG:
                 backend = call_argument(node, "backend", 0)
@@ -553,7 +511,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 element = target.slice[0].slice if target.slice else None
                 if isinstance(element, cst.Index):
                     self._u_env(target, element.value, value)
-        if "torch" in self.uses and _cuda_literal(value) and not isinstance(value, cst.Call):
+        if "torch" in self.uses and cuda_literal(value) and not isinstance(value, cst.Call):
             self._u_emit(CudaWork, f"`{self._u_text(value)}`", value)
         # RNG instances bound to self attributes (RPL403)
         cls = self.current_class()  # type: ignore[attr-defined]
@@ -782,38 +740,3 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             if drawn:
                 rngs[cls] = drawn
         self.facts.class_rngs = rngs
-
-
-# ----------------------------------------------------------------------------- helpers
-
-
-
-def literal_kwargs(node: cst.Call) -> tuple[tuple[str, Any], ...]:
-
-    out = []
-    for arg in node.args:
-        if arg.keyword is not None:
-            value = _literal(arg.value)
-            if value == UNKNOWN and isinstance(arg.value, cst.Attribute):
-                value = OptionRef(arg.value.attr.value)
-            out.append((arg.keyword.value, value))
-    return tuple(out)
-
-
-def _is_docstring(stmt: cst.CSTNode) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
-
-
-def _is_future_import(stmt: cst.CSTNode) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and any(
-            isinstance(s, cst.ImportFrom) and isinstance(s.module, cst.Name) and s.module.value == "__future__"
-            for s in stmt.body
-        )
-    )

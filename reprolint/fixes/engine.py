@@ -9,7 +9,6 @@ the edits, the files and the notebooks are :mod:`reprolint.fixes.edits`,
 
 from __future__ import annotations
 
-import contextvars
 import os
 from collections import Counter
 from dataclasses import dataclass, field

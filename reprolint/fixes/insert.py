@@ -10,6 +10,7 @@ from typing import Callable, Collection, Optional, Sequence
 
 import libcst as cst
 
+from reprolint.analysis.cst_helpers import is_docstring
 from reprolint.fixes._nodes import Statement, statement_names, used_names, walk
 
 __all__ = [
@@ -20,15 +21,6 @@ __all__ = [
     "insert_statements",
     "with_blank_lines",
 ]
-
-
-def _is_docstring(statement: cst.CSTNode) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
 
 
 def _is_import_line(statement: cst.CSTNode) -> bool:
@@ -62,7 +54,7 @@ def import_block_end(
     """
     end = 0
     for i, statement in enumerate(module.body):
-        if i == 0 and _is_docstring(statement):
+        if i == 0 and is_docstring(statement):
             end = 1
             continue
         if stop is not None and stop(statement):

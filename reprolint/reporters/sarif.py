@@ -14,7 +14,6 @@ Its fix edits are cell-relative, so they are not offered as SARIF fixes.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, TextIO

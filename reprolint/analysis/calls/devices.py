@@ -8,7 +8,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis.calls import CallSite, on_call
-from reprolint.analysis.cst_helpers import attr_chain, literal as _literal
+from reprolint.analysis.cst_helpers import attr_chain, literal as _literal, strings_in
 from reprolint.analysis.usage_events import CudaWork, GpuHidden, GpuSelected
 
 
@@ -29,7 +29,6 @@ def _visible_devices(c: Any, site: CallSite) -> None:
 
 @on_call("tensorflow.device")
 def _tf_device(c: Any, site: CallSite) -> None:
-    from reprolint.analysis.usage import strings_in
 
     if _tf(c) and site.node.args and "gpu" in strings_in(site.node.args[0].value).lower():
         c._u_emit(GpuSelected, "tf", site.node)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from reprolint.analysis.calls import CallSite, on_call
-from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.cst_helpers import literal as _literal, literal_kwargs
 from reprolint.analysis.usage_events import (
     CudaWork, FlagSet, HfTrainer, HfTrainingArgs, LightningTrainer, TrainStep, keyword_value,
 )
@@ -73,7 +73,6 @@ def _trainer_kwargs(c: Any, node: Any, namespace: bool = False) -> tuple[tuple[s
     import libcst as cst
 
     from reprolint.analysis.config_files import config_path
-    from reprolint.analysis.usage import literal_kwargs
     from reprolint.analysis.values import UNKNOWN, ConfigKey, OptionRef
 
     lits = dict(literal_kwargs(node))
@@ -191,7 +190,6 @@ def _lightning_cli(c: Any, site: CallSite) -> None:
 
 @on_call(*HF_ARGS)
 def _hf_args(c: Any, site: CallSite) -> None:
-    from reprolint.analysis.usage import literal_kwargs
 
     lits = literal_kwargs(site.node)
     c._u_emit(HfTrainingArgs, site.qualname, site.node, kwargs=lits)
