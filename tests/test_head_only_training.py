@@ -32,6 +32,10 @@ def rpl302(body: str) -> int:
     "parameters = list(filter(lambda p: p.requires_grad, model.parameters()))\n"
     "optimizer = torch.optim.SGD(parameters, lr=30.0)\n",
     FREEZE_BUT_FC + "model = model.cuda()\noptimizer = torch.optim.SGD(model.fc.parameters(), lr=30.0)\n",
+    # the head's parameter names formatted from its attribute (`'%s.weight' % key`)
+    "key = 'fc'\n" + FREEZE_BUT_FC.replace('["fc.weight", "fc.bias"]', "['%s.weight' % key, f'{key}.bias']")
+    + "model = model.cuda()\nparameters = list(filter(lambda p: p.requires_grad, model.parameters()))\n"
+    "optimizer = torch.optim.SGD(parameters, lr=30.0)\n",
     "for _, p in model.named_parameters():\n    p.requires_grad = False\n"
     "for _, p in model.fc.named_parameters():\n    p.requires_grad = True\n"
     "model = model.cuda()\noptimizer = torch.optim.SGD(model.fc.parameters(), lr=0.1)\n",
@@ -43,6 +47,9 @@ def test_a_linear_probe_trains_no_convolution(body: str) -> None:
 @pytest.mark.parametrize("body", [
     # the whole model trained
     "model = model.cuda()\noptimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n",
+    # names formatted, but the optimizer given the whole model
+    "key = 'fc'\n" + FREEZE_BUT_FC.replace('["fc.weight", "fc.bias"]', "['%s.weight' % key, '%s.bias' % key]")
+    + "model = model.cuda()\noptimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n",
     # one stage frozen, the rest trained
     "for p in model.layer1.parameters():\n    p.requires_grad = False\nmodel = model.cuda()\n"
     "optimizer = torch.optim.SGD(filter(lambda p: p.requires_grad, model.parameters()), lr=0.1)\n",

@@ -28,7 +28,8 @@ Execution order (the approximations rules document):
 
 Each step carries its *context*: the phase, whether it runs in DataLoader worker
 processes (a ``Dataset``'s ``__getitem__``/``__iter__`` and what they call) and whether
-it runs under ``torch.no_grad()``/``torch.inference_mode()``.
+it runs under ``torch.no_grad()``/``torch.inference_mode()``, and whether TensorFlow
+places it on the CPU (``with tf.device("/cpu:0"):`` around it or a call that runs it).
 
 What does not depend on the program is prepared once per module and memoised on the
 :class:`ExecutionModel` (shared by every program of a check): the split of a module's
@@ -73,6 +74,9 @@ MAX_DEPTH = 60
 # leave a no-grad region.
 _STEP, _SEED, _DEFERRED, _CALL, _IMPORT, _REGION = range(6)
 
+# The base of custom autograd functions (their static forward/backward run through `apply`).
+_AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
+
 # Methods a DataLoader calls in its worker processes (on a Dataset subclass).
 _WORKER_METHODS = frozenset({"__getitem__", "__getitems__", "__iter__", "__next__"})
 
@@ -103,6 +107,9 @@ class StepContext:
     # what the call that runs this function passes for its parameters (Call.bindings,
     # places named by the callee's parameters)
     bindings: tuple[tuple[str, Any], ...] = ()
+    # created under `with tf.device("/cpu:0"):` (its own block or a caller's): TensorFlow
+    # places the ops on the CPU
+    tf_cpu: bool = False
 
 
 _AT_CALL = StepContext()
@@ -386,20 +393,21 @@ class _Walker:
         # (perhaps passed on as a callback) run at the end, as uncalled, once code that
         # runs mentions them (a function mentioned only by another uncalled one waits
         # for that one to run)
-        orphans: list[tuple[tuple[str, str], str, str, StepContext]] = []
-        waiting: list[tuple[tuple[str, str], str, str, StepContext]] = []
+        # (function, module, qualname, context, the name whose mention runs it)
+        orphans: list[tuple[tuple[str, str], str, str, StepContext, str]] = []
+        waiting: list[tuple[tuple[str, str], str, str, StepContext, str]] = []
         while True:
             self._run_modules(done, framework, unbuilt, orphans)
             done = len(self.out.modules)
             waiting = [o for o in (*waiting, *orphans) if o[0] not in self.ran_functions and o[0] not in elsewhere]
             orphans.clear()
             # each with the conditions under which the code that mentions it runs
-            pending = [(o, under) for o in waiting if (under := self._mentioned(o[2], owner=o[1])) is not None]
+            pending = [(o, under) for o in waiting if (under := self._mentioned(o[4], owner=o[1])) is not None]
             if not pending:
                 break
             taken = {o[0] for o, _ in pending}
             waiting = [o for o in waiting if o[0] not in taken]
-            for (key, path, qualname, context), under in pending:
+            for (key, path, qualname, context, _), under in pending:
                 if key in self.ran_functions:
                     continue  # an earlier one of them called it
                 self.called_under.setdefault(key, under)
@@ -456,7 +464,7 @@ class _Walker:
 
     def _run_modules(
         self, done: int, framework: StepContext, unbuilt: list[tuple[str, str]],
-        orphans: list[tuple[tuple[str, str], str, str, StepContext]],
+        orphans: list[tuple[tuple[str, str], str, str, StepContext, str]],
     ) -> None:
         """The functions of the modules from ``done`` on (and those the bodies import)."""
         while done < len(self.out.modules):
@@ -484,10 +492,15 @@ class _Walker:
                 # (a callback, `model.apply(init_fn)`): its draws count, but a seeding
                 # helper nobody calls seeds nothing.
                 if not method and path != self.out.entry:
-                    orphans.append((key, path, qualname, StepContext(context.phase, context.in_worker, context.no_grad, True)))
+                    orphans.append((key, path, qualname, replace(context, uncalled=True), qualname))
                     continue
                 if not self.library and waits_for_mention(self, path, qualname, method, in_class):
-                    orphans.append((key, path, qualname, context))  # runs once running code names it
+                    orphans.append((key, path, qualname, context, qualname))  # runs once running code names it
+                    continue
+                if in_class and self._autograd_function(path, cls):
+                    # a custom autograd Function runs where code that runs calls its
+                    # `apply` (`vq = VectorQuantization.apply`: where `vq` is called)
+                    orphans.append((key, path, qualname, context, cls))
                     continue
                 self.skip_seeds = not method
                 self.run_function(path, qualname, self._built_under(path, cls) if in_class else (), None, context)
@@ -514,6 +527,10 @@ class _Walker:
                     step = steps[i]
                     if step.outer[:size] == first:
                         steps[i] = replace(step, outer=under + step.outer[size:])
+
+    def _autograd_function(self, path: str, cls: str) -> bool:
+        """Whether ``cls`` of module ``path`` subclasses ``torch.autograd.Function``."""
+        return any(base in _AUTOGRAD_FUNCTIONS for base in self.index.facts[path].classes.get(cls, ()))
 
     def _build_late(self, unbuilt: list[tuple[str, str]], framework: StepContext) -> None:
         """Run the methods of classes built by bodies that ran after their module's turn
@@ -602,10 +619,15 @@ class _Walker:
         self.ran_functions.add(key)
         start, deferred = len(self.out.steps), len(self.deferred)
         fn = self.index.facts[path].functions[qualname]
-        if fn.no_grad and not context.no_grad:
-            context = StepContext(context.phase, context.in_worker, True, context.uncalled, context.bindings)
+        cls, dot, name = qualname.rpartition(".")
+        if not context.no_grad and (fn.no_grad or (
+            dot and name in ("forward", "backward") and self._autograd_function(path, cls)
+        )):
+            # autograd records nothing in a custom Function's forward and backward: the
+            # Function's own backward is the gradient (create_graph aside)
+            context = replace(context, no_grad=True)
         if not context.in_worker and self.model.runs_in_workers(path, qualname):
-            context = StepContext(context.phase, True, context.no_grad, context.uncalled, context.bindings)
+            context = replace(context, in_worker=True)
         self.depth += 1
         self.run_events(path, self.model.function_ops(path, qualname), conds, via, context)
         self.depth -= 1
@@ -649,7 +671,7 @@ class _Walker:
                     if all(name != SPREAD for name, _ in bindings):
                         bindings = (*bindings, (DEFAULTS, ("unknown",)))  # left out: the default
                     self.first_bindings[extra] = bindings
-                    called = StepContext(context.phase, context.in_worker, context.no_grad, context.uncalled, bindings)
+                    called = replace(context, bindings=bindings)
                     self.calls.append(At(path, event))
                     self.run_function(file, qualname, step.conds, via or At(path, event), called)
                     self.calls.pop()
@@ -664,14 +686,17 @@ class _Walker:
                 if not self.skip_seeds:
                     steps.append(Step(event, path, outer, via, context))
             elif kind == _DEFERRED:
-                deferred = StepContext(Phase.DEFERRED, context.in_worker, context.no_grad, context.uncalled, context.bindings)
+                deferred = replace(context, phase=Phase.DEFERRED)
                 self.deferred.append(Step(event, path, outer, via, deferred))
             elif kind == _IMPORT:
                 for module in extra:
                     self.run_module(module, importer=path)
             elif event.begin:  # _REGION
                 regions.append(context)
-                context = StepContext(context.phase, context.in_worker, True, context.uncalled, context.bindings)
+                if event.device is not None:
+                    context = replace(context, tf_cpu=event.device == "cpu")
+                else:
+                    context = replace(context, no_grad=True)
             elif regions:
                 context = regions.pop()
 

@@ -146,7 +146,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
         self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
         self.in_text = 0  # inside an f-string field: a value formatted into text
-        self.cpu_pinned = 0  # inside `with tf.device("/cpu:0"):` blocks
+        self.cpu_pinned = False  # inside a `with tf.device("/cpu:0"):` block (no other device's inside it)
         # NumPy / `random` draw calls in the module's top-level code (notebooks: see
         # reprolint.analysis.feeds)
         self.top_draws: set[int] = set()
@@ -450,15 +450,20 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self._u_emit(GraphScope, "tensorflow", graph, begin=False)
             return False
         no_grad = any(devices.no_grad_context(item.item, self.qualify) for item in node.items)
-        cpu = any(devices.cpu_device(item.item, self.qualify) for item in node.items)
-        if not no_grad and not cpu:
+        device = next((d for item in node.items if (d := devices.tf_device(item.item, self.qualify))), None)
+        if not no_grad and device is None:
             return None
         self._visit_in(node.items)
         if no_grad:
             self.emit(Region(True))
-        self.cpu_pinned += cpu
+        pinned = self.cpu_pinned
+        if device is not None:
+            self.emit(Region(True, device))
+            self.cpu_pinned = device == "cpu"  # a GPU tower inside a CPU block is on the GPU
         self.walk(node.body)
-        self.cpu_pinned -= cpu
+        if device is not None:
+            self.cpu_pinned = pinned
+            self.emit(Region(False, device))
         if no_grad:
             self.emit(Region(False))
         return False

@@ -5,9 +5,10 @@ kernel of the frozen layers runs (a cuDNN convolution's included; RPL302 asks).
 Recognised, in one function (or module) body, in source order:
 
 * the freeze of a whole module ``X``: ``for p in X.parameters(): p.requires_grad = False``
-  (``requires_grad_(False)`` alike, ``named_parameters()`` too), maybe except literal
+  (``requires_grad_(False)`` alike, ``named_parameters()`` too), maybe except listed
   parameter names (``if name not in ["fc.weight", "fc.bias"]:``: the head ``fc`` stays
-  trainable), and ``X.requires_grad_(False)``;
+  trainable; names formatted from the head's attribute, ``'%s.weight' % key``, keep a
+  head too), and ``X.requires_grad_(False)``;
 * a head left or made trainable: the attributes of those names, or a loop over
   ``X.head.parameters()`` that sets ``requires_grad = True``;
 * the optimizer given only the head: ``filter(lambda p: p.requires_grad,
@@ -65,12 +66,36 @@ def _sets_requires_grad(stmt: cst.BaseStatement, param: str) -> Optional[bool]:
     return None
 
 
+# a kept parameter name built by formatting (`'%s.weight' % linear_keyword`): some head,
+# its attribute not known
+_FORMATTED = "?"
+
+
 def _literal_names(node: cst.BaseExpression) -> Optional[list[str]]:
+    """The parameter names of a list, tuple or set display of strings (literal, or
+    formatted: ``_FORMATTED``), or None."""
     if type(node) not in (cst.List, cst.Tuple, cst.Set):
         return None
-    names = [e.value.evaluated_value for e in node.elements  # type: ignore[attr-defined]
-             if type(e.value) is cst.SimpleString]
-    return names if len(names) == len(node.elements) else None  # type: ignore[attr-defined]
+    names = []
+    for element in node.elements:  # type: ignore[attr-defined]
+        value = element.value
+        if type(value) is cst.SimpleString:
+            names.append(value.evaluated_value)
+        elif _formatted(value):
+            names.append(_FORMATTED)
+        else:
+            return None
+    return names
+
+
+def _formatted(node: cst.BaseExpression) -> bool:
+    """A string built by formatting: an f-string, ``"..." % x``, ``"...".format(x)``."""
+    if type(node) is cst.FormattedString:
+        return True
+    if type(node) is cst.BinaryOperation and type(node.operator) is cst.Modulo:
+        return type(node.left) is cst.SimpleString
+    return type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "format" \
+        and type(node.func.value) is cst.SimpleString
 
 
 class HeadOnly:

@@ -119,9 +119,12 @@ class Guard:
 
 @dataclass(frozen=True)
 class Region:
-    """Start or end of a ``with torch.no_grad():`` (or ``inference_mode``) block."""
+    """Start or end of a ``with torch.no_grad():`` (or ``inference_mode``) block, or,
+    with ``device`` set, of a ``with tf.device(...):`` block: ``"cpu"`` where it names a
+    CPU, ``"other"`` for any other device (a GPU tower inside a CPU block)."""
 
     begin: bool
+    device: Optional[str] = None
 
 
 Event = Union[Seed, Draw, Call, Import, Guard, Region, Usage]  # Usage: RPL2xx-RPL4xx facts (usage_events.py)
@@ -234,11 +237,13 @@ _TOKEN = re.compile(
 
 
 # a top-level class or function statement, or a module-level table: a name bound to a
-# dict or list display or a `dict(...)` call (its body or value runs to the next line at
-# column 0 that is code)
+# dict or list display, a `dict(...)` call or another name's attribute (an alias: `vq =
+# VectorQuantization.apply`) (its body or value runs to the next line at column 0 that
+# is code)
 _BLOCK_LINE = re.compile(
     r"^(?:(class|def|async\s+def)\s+([A-Za-z_][A-Za-z0-9_]*)"
-    r"|([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^\n=]*)?=[ \t]*(?=[\[{]|dict\())",
+    r"|([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^\n=]*)?=[ \t]*"
+    r"(?=[\[{]|dict\(|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+[ \t]*(?:#[^\n]*)?$))",
     re.MULTILINE,
 )
 _TOP_LINE = re.compile(r"^[^\s#@)\]}]", re.MULTILINE)
@@ -249,7 +254,8 @@ Mentions = dict[str, frozenset[str]]
 def mentioned_names(source: str) -> tuple[frozenset[str], Mentions, Mentions, Mentions]:
     """The identifiers ``source``'s code uses, other than as the name of a ``def``: in
     the module's own statements, in each top-level class, in each top-level function and
-    in the value of each module-level table (``OPS = {"rotate": rotate}``)."""
+    in the value of each module-level table (``OPS = {"rotate": rotate}``) or alias
+    (``vq = VectorQuantization.apply``)."""
     rest: list[str] = []
     classes: Mentions = {}
     functions: Mentions = {}

@@ -106,15 +106,17 @@ def device_stack(module: cst.Module) -> Optional[str]:
     return None
 
 
-def cpu_device(node: cst.BaseExpression, qualify: Any) -> bool:
-    """``tf.device("/cpu:0")`` (any literal naming a CPU): TensorFlow places the ops
-    created in the block, and the variables, on the CPU."""
+def tf_device(node: cst.BaseExpression, qualify: Any) -> Optional[str]:
+    """For ``with tf.device(...):``, where TensorFlow places the ops created in the
+    block (those of the functions it calls too): ``"cpu"`` for a literal naming a CPU
+    (``"/cpu:0"``), ``"other"`` for any other device (``"/gpu:%d" % i``); None where the
+    context is no ``tf.device``."""
     if not isinstance(node, cst.Call) or not node.args or node.args[0].keyword is not None:
-        return False
+        return None
     if qualify(node.func) not in ("tensorflow.device", "tensorflow.compat.v1.device"):
-        return False
+        return None
     device = _literal(node.args[0].value)
-    return isinstance(device, str) and "cpu" in device.lower()
+    return "cpu" if isinstance(device, str) and "cpu" in device.lower() else "other"
 
 
 # Contexts and decorators under which torch records no gradient (no backward kernel runs).

@@ -196,6 +196,12 @@ class TfNondeterministicOp(Rule):
             det = tf_determinism(program, version)
             seeded = program.program.seeded_libraries if program.program is not None else set()
             trains = program.has(TrainStep, "tf")
+            # every gradient the program computes is computed under `tf.device("/cpu:0")`
+            # (TF places a gradient where it is computed, in the block the optimizer's
+            # `minimize`/`apply_gradients` or the tape runs in): backward kernels run there too
+            grads_on_cpu = trains and all(
+                program.usage_steps[position].context.tf_cpu for position, _, _ in program.of(TrainStep, "tf")
+            )
             # the entries of _ONE_PER_PROGRAM: one finding (at the first call) that lists the others
             per_program: dict[str, list[Any]] = {}
             unread_ops_env = parse_version(version) < (2, 1, 0) and any(
@@ -219,16 +225,17 @@ class TfNondeterministicOp(Rule):
                     setting=usage.name, entry_points=program.entry_points, version=assumed.to_data(),
                     related=chain_related(program, path, usage.span, f"`{usage.text}`"),
                 )
-            for _, path, op_call in program.of(OpCall, default_only=False):
+            for position, path, op_call in program.of(OpCall, default_only=False):
                 if not op_call.name.startswith(("tensorflow.", "keras.")) or (path, op_call.span) in seen:
                     continue
+                pinned = "cpu-device" in op_call.facts or program.usage_steps[position].context.tf_cpu
                 if other_backend and op_call.name.startswith("keras."):
                     continue
                 matches = [
                     m for m in match_op(op_call, version, cuda=gpu, training=trains, framework="tf",
                                         tf_unseeded_det=det.on and "tensorflow" not in seeded)
                     if not (m.entry.backward_only and "no-grad-input" in op_call.facts)
-                    and not _on_the_cpu(m.entry, op_call.facts)
+                    and not _on_the_cpu(m.entry, op_call.facts, pinned, grads_on_cpu)
                     # a scatter by coordinates no two of which are the same (`tf.where(mask)`)
                     and not (m.entry.id.startswith("scatter-nd") and "index-unique" in op_call.facts)
                 ]
@@ -336,12 +343,15 @@ def _known(value: object) -> object:
     return catalog_ops.UNKNOWN if value == UNKNOWN or isinstance(value, OptionRef) else value
 
 
-def _on_the_cpu(entry: Any, facts: tuple[str, ...]) -> bool:
-    """An op created under ``with tf.device("/cpu:0"):`` runs its forward kernel on the
-    CPU. Its gradient is placed where the gradient is computed (often the GPU), except a
-    lookup into a variable (``tf.nn.embedding_lookup(table, ids)`` pinned with its table,
-    the idiom for a large embedding): that gradient reaches the variable as
-    IndexedSlices, added by the sparse update on the variable's device."""
-    if "cpu-device" not in facts:
+def _on_the_cpu(entry: Any, facts: tuple[str, ...], pinned: bool, grads_on_cpu: bool) -> bool:
+    """An op created under ``with tf.device("/cpu:0"):`` (``pinned``: its own block or
+    one around a call that builds it) runs its forward kernel on the CPU. Its gradient is
+    placed where the gradient is computed (often the GPU), so it runs on the CPU where
+    every gradient of the program is computed in such a block (``grads_on_cpu``: an A3C
+    that builds its nets and their optimizers on the CPU), or for a lookup into a
+    variable (``tf.nn.embedding_lookup(table, ids)`` pinned with its table, the idiom for
+    a large embedding): that gradient reaches the variable as IndexedSlices, added by
+    the sparse update on the variable's device."""
+    if not pinned:
         return False
-    return not entry.backward_only or "indexed-slices-input" in facts
+    return not entry.backward_only or grads_on_cpu or "indexed-slices-input" in facts
