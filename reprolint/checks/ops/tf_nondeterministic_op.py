@@ -94,11 +94,14 @@ class TfNondeterministicOp(Rule):
     TensorFlow places ops on a visible GPU without being asked, so every TF program is
     taken to run on a GPU unless it hides it (`tf.config.set_visible_devices([],
     "GPU")`, `CUDA_VISIBLE_DEVICES=""`/`"-1"`). An op created under `with
-    tf.device("/cpu:0"):` (any literal naming a CPU) runs its kernel on the CPU: not
-    reported, nor the gradient of a lookup into a variable there (`tf.nn.embedding_lookup
-    (table, ids)` pinned with its table reaches it as IndexedSlices, applied on the
-    variable's device); other gradients are placed where the gradient is computed and
-    stay reported. From TF 2.1 plain convolutions and
+    tf.device("/cpu:0"):` (any literal naming a CPU; in the block or in a function or
+    constructor it calls, not inside a `tf.device("/gpu:...")` block within it) runs its
+    kernel on the CPU: not reported, nor the gradient of a lookup into a variable there
+    (`tf.nn.embedding_lookup(table, ids)` pinned with its table reaches it as
+    IndexedSlices, applied on the variable's device); other gradients are placed where
+    the gradient is computed: not reported where every gradient step of the program
+    (`minimize`, `apply_gradients`, a `GradientTape`, `fit`) runs in such a block too,
+    reported otherwise. From TF 2.1 plain convolutions and
     pooling (cuDNN) are covered once per program by RPL304. Entries that depend on run-time facts
     (Keras `BatchNormalization` fine-tuned in inference mode, `IndexedSlices`
     gradients other than a lookup into a visible variable) are not reported.
