@@ -2,7 +2,9 @@
 the functions and constructors it calls too; a gradient is placed where it is computed.
 So a backward-only GPU nondeterminism (the bias_add of `tf.layers.dense`) is not reported
 where the layer and every gradient step of the program are built in such a block, and
-is where the gradient is taken outside it or the layer sits in a GPU tower inside it."""
+is where the gradient is taken outside it or the layer sits in a GPU tower inside it.
+A function a `tf.data` pipeline runs (`ds.map(preprocess)`) runs on the CPU with no
+gradient through it: its ops are not reported, the same function in the model is."""
 from __future__ import annotations
 
 from reprolint.api import check_source
@@ -58,3 +60,32 @@ def test_an_op_written_in_a_gpu_tower_inside_the_cpu_block_is_reported() -> None
             '        pooled = tf.math.unsorted_segment_sum(x, tf.zeros([2], tf.int32), 1)\n'
             '    train = tf.train.AdamOptimizer().minimize(build(pooled, y))\n')
     assert 17 in rpl204_lines(body)
+
+
+PIPELINE = '''import tensorflow as tf
+
+tf.keras.utils.set_random_seed(0)
+
+
+def preprocess(image):
+    return tf.image.resize(image, [8, 8])
+
+
+ds = tf.data.Dataset.from_tensor_slices(tf.zeros([4, 16, 16, 3])).MAP.batch(2)
+model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+model.compile("adam", "mse")
+model.fit(ds.map(lambda x: (x, tf.zeros([2, 1]))), epochs=1)
+'''
+
+
+def test_a_function_a_tf_data_pipeline_runs_takes_no_gradient() -> None:
+    for given in ("map(preprocess)", "map(lambda x: preprocess(x))", "map(map_func=preprocess)"):
+        found = [d.span.start_line for d in check_source(PIPELINE.replace("MAP", given), "train.py")
+                 if d.code == "RPL204"]
+        assert found == [], given
+
+
+def test_the_same_function_in_the_model_is_reported() -> None:
+    source = PIPELINE.replace("MAP", "map(lambda x: x)").replace(
+        "tf.keras.layers.Flatten()", "tf.keras.layers.Lambda(preprocess), tf.keras.layers.Flatten()")
+    assert [d.span.start_line for d in check_source(source, "train.py") if d.code == "RPL204"] == [7]

@@ -107,9 +107,12 @@ class StepContext:
     # what the call that runs this function passes for its parameters (Call.bindings,
     # places named by the callee's parameters)
     bindings: tuple[tuple[str, Any], ...] = ()
-    # created under `with tf.device("/cpu:0"):` (its own block or a caller's): TensorFlow
-    # places the ops on the CPU
+    # created under `with tf.device("/cpu:0"):` (its own block or a caller's), or in a
+    # function a tf.data pipeline runs (`ds.map(preprocess)`): TensorFlow places the ops
+    # on the CPU
     tf_cpu: bool = False
+    # in a function a tf.data pipeline runs: no gradient flows through its ops
+    pipeline: bool = False
 
 
 _AT_CALL = StepContext()
@@ -211,6 +214,7 @@ class ExecutionModel:
         self._seeds: dict[tuple[str, str], frozenset[str]] = {}
         self._workers: dict[tuple[str, str], bool] = {}
         self._collate: Optional[set[Optional[tuple[str, str]]]] = None
+        self._pipeline: Optional[set[Optional[tuple[str, str]]]] = None
         self._function_ops: dict[tuple[str, str], tuple[tuple[int, Any, Any], ...]] = {}
         self._constructors: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
 
@@ -332,6 +336,15 @@ class ExecutionModel:
             found = found or key in self._collate_functions()
             self._workers[key] = found
         return found
+
+    def pipeline_functions(self) -> set[Optional[tuple[str, str]]]:
+        """The project functions a tf.data pipeline of the project runs (``ds.map(fn)``)."""
+        if self._pipeline is None:
+            self._pipeline = {
+                self.index.resolve_call(p, target)
+                for p, facts in self.index.facts.items() for target in facts.pipeline_targets
+            }
+        return self._pipeline
 
     def _collate_functions(self) -> set[Optional[tuple[str, str]]]:
         """The project functions the loaders of the project are given as ``collate_fn``."""
@@ -628,6 +641,8 @@ class _Walker:
             context = replace(context, no_grad=True)
         if not context.in_worker and self.model.runs_in_workers(path, qualname):
             context = replace(context, in_worker=True)
+        if not context.pipeline and key in self.model.pipeline_functions():
+            context = replace(context, pipeline=True, tf_cpu=True)
         self.depth += 1
         self.run_events(path, self.model.function_ops(path, qualname), conds, via, context)
         self.depth -= 1

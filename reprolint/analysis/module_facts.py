@@ -220,9 +220,13 @@ class ModuleFacts:
     # `def yolov5s(pretrained=True, ...)` at the top of a hubconf.py: entry -> the default
     # of its `pretrained` (torch.hub.load of that entry loads trained weights over the init)
     hub_pretrained: dict[str, bool] = field(default_factory=dict)
-    # the project functions a DataLoader's `collate_fn=` names here (call targets): they
-    # run where the samples are made (analysis/calls/loaders.py)
+    # the project functions a DataLoader's `collate_fn=` names here, and those a
+    # torchvision `transforms.Lambda(fn)` wraps (call targets): they run where the
+    # samples are made (analysis/calls/loaders.py)
     collate_targets: list[str] = field(default_factory=list)
+    # functions given to a TensorFlow dataset's `map`/`flat_map`/`filter`/`interleave`
+    # (call targets): they run in the input pipeline, on the CPU, with no gradient
+    pipeline_targets: list[str] = field(default_factory=list)
     # module-level names bound to a function or class of the module: name -> ":<its name>"
     aliases: dict[str, str] = field(default_factory=dict)
 

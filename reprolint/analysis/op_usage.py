@@ -722,6 +722,8 @@ class OpUsageFacts:
             _moved_to_cpu(value) for value in (source, *positional, *keywords.values()) if value is not None
         ) or (source is not None and method and self._u_on_cpu(source))):
             facts.append("cpu-tensor")  # `features.index_copy_(0, index.cpu(), rows.cpu())`
+        if id(node) in self._u_per_sample:  # type: ignore[attr-defined]
+            facts += ["cpu-tensor", "no-grad-input"]  # in a sample transform (`transforms.Lambda`)
         if source is not None and (
             self._u_fresh_constant(source) or no_grad_kind(source, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
         ):

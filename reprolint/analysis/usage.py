@@ -105,6 +105,10 @@ _TF_TRAIN_CALLS = frozenset({
     "tensorflow.compat.v1.train.AdamOptimizer", "tensorflow.compat.v1.train.GradientDescentOptimizer",
 })
 _TF_SETTING_CALLS = ("map", "interleave", "batch")
+# torchvision's wrapper of a function into a sample transform
+_SAMPLE_TRANSFORMS = frozenset({"torchvision.transforms.Lambda", "torchvision.transforms.v2.Lambda"})
+# tf.data methods that run a function on each element in the input pipeline (on the CPU)
+_PIPELINE_METHODS = frozenset({"map", "flat_map", "filter", "interleave", "parallel_interleave"})
 
 
 # Calls that load trained weights into a torch model (besides `load_state_dict`).
@@ -169,6 +173,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_params: dict[str, set[str]] = {}  # class -> attrs bound to nn.Parameter(...)
         self._u_int_attrs: dict[str, set[str]] = {}  # class -> attrs bound to a Python int
         self._u_written: set[int] = set()  # subscripts assigned to (t[i] = v, t[i] += v)
+        self._u_per_sample: set[int] = set()  # calls in a lambda a torchvision `transforms.Lambda` wraps
         # call/subscript inside an assigned value -> old kinds of the names it rebinds
         self._u_shadow: dict[int, dict[str, frozenset[str]]] = {}
         self._u_at: int = 0  # the op node whose facts are being read
@@ -325,6 +330,20 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_emit(DistributedWrapper, "accelerate", node)
         if "collate_fn" in kwargs:  # a DataLoader, or a class or helper that makes one
             self.facts.collate_targets.extend(collate_targets(self, kwargs["collate_fn"]))
+        if qn in _SAMPLE_TRANSFORMS and node.args:
+            # `transforms.Lambda(lambda x: F.pad(x.unsqueeze(0), ..., mode="reflect"))`: run on
+            # each CPU sample where the dataset makes it, with no autograd graph
+            given = node.args[0].value
+            if type(given) is cst.Lambda:
+                self._u_per_sample.update(id(c) for c in descendants(given) if type(c) is cst.Call)
+            else:
+                self.facts.collate_targets.extend(collate_targets(self, given))
+        if method in _PIPELINE_METHODS and "tensorflow" in self.uses and (node.args or "map_func" in kwargs):
+            # `ds.map(preprocess)`, `ds.map(lambda x: preprocess(x, size))`: tf.data runs it
+            given = kwargs.get("map_func", kwargs.get("predicate", node.args[0].value if node.args else None))
+            if type(given) is cst.Lambda:
+                given = given.body.func if type(given.body) is cst.Call else None  # type: ignore[attr-defined]
+            self.facts.pipeline_targets.extend(collate_targets(self, given))
 
         # --- what each family knows by qualified name (flags, frameworks, environment,
         # devices, order): reprolint.analysis.calls

@@ -231,7 +231,10 @@ class TfNondeterministicOp(Rule):
             for position, path, op_call in program.of(OpCall, default_only=False):
                 if not op_call.name.startswith(("tensorflow.", "keras.")) or (path, op_call.span) in seen:
                     continue
-                pinned = "cpu-device" in op_call.facts or program.usage_steps[position].context.tf_cpu
+                context = program.usage_steps[position].context
+                if context.pipeline:
+                    continue  # a tf.data function: on the CPU, no gradient through it
+                pinned = "cpu-device" in op_call.facts or context.tf_cpu
                 if other_backend and op_call.name.startswith("keras."):
                     continue
                 matches = [
