@@ -227,3 +227,27 @@ def test_a_function_that_builds_a_nodes_target_with_its_params(tmp_path) -> None
     # a function reading another key of its parameter builds nothing
     files["util.py"] = files["util.py"].replace("config['target']", "config['name']")
     assert findings(_write(tmp_path / "other_key", files)) == []
+
+
+_GENERATORS = {
+    "nets.py": "import torch\nfrom torch import nn\n\n\n"
+               "class Helper(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+               "        self.u = torch.randn(4)\n\n\n"
+               "class Generator64(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+               "        self.fc = nn.Linear(4, 2)\n",
+}
+
+
+def _pick(key: str) -> str:
+    return ("import sys\nimport torch\nimport nets\n\nresolution = int(sys.argv[1])\n"
+            f"net = getattr(nets, {key})()\ntorch.save(net.state_dict(), 'g.pt')\n")
+
+
+def test_a_key_made_around_a_value_reaches_only_the_members_it_can_name(project) -> None:
+    # `f"Generator{resolution}"` can name Generator64, never Helper: Helper's draw never
+    # runs, and the condition the message states is one the key can meet
+    for key in ("f'Generator{resolution}'", "'Generator' + str(resolution)"):
+        root = project({**_GENERATORS, "gen.py": _pick(key)})
+        result = [d for d in check_paths([str(root)]).diagnostics if d.code == "RPL101"]
+        assert [(Path(d.path).name, d.span.start_line) for d in result] == [("nets.py", 14)], key
+        assert "== 'Generator64'" in result[0].message and "Helper" not in result[0].message, key

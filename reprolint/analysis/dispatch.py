@@ -141,8 +141,29 @@ def dispatched_calls(collector: Any, node: cst.Call) -> Optional[list[Call]]:
     name = literal(key)
     if is_module and isinstance(name, str) and name.isidentifier():
         return [Call(f"{target}.{name}", span, text, None, None, conds, bindings)]
-    keyed = (*bindings, (KEY, (collector.value_tree(key), collector.text(key))))
+    keyed = (*bindings, (KEY, _key(collector, key)))
     return [Call(target + (_MEMBERS if is_module else _ENTRIES), span, text, None, None, conds, keyed)]
+
+
+def _key(collector: Any, key: cst.BaseExpression) -> tuple[Any, str, Optional[str]]:
+    """A dispatch key as its calls carry it: (value tree, text, the pattern every name
+    it can make matches, or None). A key built from text around a value
+    (``f"Generator{resolution}"``, ``"resnet" + depth``) names only the members that
+    start and end with that text."""
+    return collector.value_tree(key), collector.text(key), _name_pattern(key)
+
+
+def _name_pattern(key: cst.BaseExpression) -> Optional[str]:
+    if type(key) is cst.FormattedString:
+        parts = [re.escape(p.value) if type(p) is cst.FormattedStringText else ".*" for p in key.parts]
+        return "".join(parts) if any(type(p) is cst.FormattedStringText for p in key.parts) else None
+    if type(key) is cst.BinaryOperation and type(key.operator) is cst.Add:
+        left, right = literal(key.left), literal(key.right)
+        if isinstance(left, str) and left != UNKNOWN:
+            return re.escape(left) + ".*"
+        if isinstance(right, str) and right != UNKNOWN:
+            return ".*" + re.escape(right)
+    return None
 
 
 def _imports_by_name(collector: Any, node: Any) -> bool:
@@ -271,7 +292,7 @@ def expand(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call
     key = next((value for name, value in event.bindings if name == KEY), None)
     if key is None:
         return
-    tree, key_text = key
+    tree, key_text, pattern = key if len(key) == 3 else (*key, None)
     bindings = tuple((name, value) for name, value in event.bindings if name != KEY)
     target = event.target
     if target == _REGISTRY:
@@ -289,6 +310,8 @@ def expand(index: "ProgramIndex", path: str, event: Call) -> Iterator[tuple[Call
         candidates = [(name, f"{owner}.{member}", path) for name, member in members.items()]
     else:
         candidates = list(_table(index, path, target[: -len(_ENTRIES)]))
+    if pattern is not None:  # `getattr(models, f"Generator{resolution}")`: only the Generator* members
+        candidates = [c for c in candidates if re.fullmatch(pattern, c[0])]
     # one call per function or class: the names that pick the same one are one candidate
     # (a body runs once, under its first call's conditions)
     targets: dict[tuple[str, str], str] = {}
@@ -391,7 +414,7 @@ def registry_call(collector: Any, node: cst.Call) -> Optional[Call]:
         key = next((a.value for a in node.args if a.keyword is not None and a.keyword.value in _FACTORY_KEYWORDS), None)
     if key is None:
         return None
-    keyed = ((KEY, (collector.value_tree(key), collector.text(key))),)
+    keyed = ((KEY, _key(collector, key)),)
     return Call(_REGISTRY, collector.span(node), collector.text(func), None, None, collector.current_conds(), keyed)
 
 
