@@ -213,8 +213,8 @@ class ExecutionModel:
         self._modules: dict[str, _Module] = {}
         self._seeds: dict[tuple[str, str], frozenset[str]] = {}
         self._workers: dict[tuple[str, str], bool] = {}
-        self._collate: Optional[set[Optional[tuple[str, str]]]] = None
-        self._pipeline: Optional[set[Optional[tuple[str, str]]]] = None
+        # a ModuleFacts list of call targets -> the project functions they resolve to
+        self._targets: dict[str, set[Optional[tuple[str, str]]]] = {}
         self._function_ops: dict[tuple[str, str], tuple[tuple[int, Any, Any], ...]] = {}
         self._constructors: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
 
@@ -339,21 +339,23 @@ class ExecutionModel:
 
     def pipeline_functions(self) -> set[Optional[tuple[str, str]]]:
         """The project functions a tf.data pipeline of the project runs (``ds.map(fn)``)."""
-        if self._pipeline is None:
-            self._pipeline = {
-                self.index.resolve_call(p, target)
-                for p, facts in self.index.facts.items() for target in facts.pipeline_targets
-            }
-        return self._pipeline
+        return self._resolved_targets("pipeline_targets")
 
     def _collate_functions(self) -> set[Optional[tuple[str, str]]]:
-        """The project functions the loaders of the project are given as ``collate_fn``."""
-        if self._collate is None:
-            self._collate = {
+        """The project functions the loaders of the project are given as ``collate_fn``, and
+        those a torchvision ``transforms.Lambda`` wraps."""
+        return self._resolved_targets("collate_targets")
+
+    def _resolved_targets(self, field: str) -> set[Optional[tuple[str, str]]]:
+        """The project functions the call targets of one ModuleFacts list resolve to, over
+        every module (memoised)."""
+        found = self._targets.get(field)
+        if found is None:
+            found = self._targets[field] = {
                 self.index.resolve_call(p, target)
-                for p, facts in self.index.facts.items() for target in facts.collate_targets
+                for p, facts in self.index.facts.items() for target in getattr(facts, field)
             }
-        return self._collate
+        return found
 
 
 def walk(model: ExecutionModel, entry: str, library: bool = False) -> Execution:
