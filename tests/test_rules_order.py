@@ -128,3 +128,34 @@ def test_listing_in_an_evaluation_program_is_reported_where_it_picks_by_position
     assert ((EVALUATION + helper).count("\n") + 1 in evaluated) is picks
     trained = lines(TRAINING + helper + use + "\n", "RPL402")
     assert (TRAINING + helper).count("\n") + 1 in trained
+
+
+@pytest.mark.parametrize(("call", "reported"), [
+    # `True`/`None` are values, not state kept from the entry before
+    ("subprocess.run(['convert', os.path.join('frames', f), f + '.png'], check=True)", False),
+    ("subprocess.run(['convert', os.path.join('frames', f)], check=True, env=None)", False),
+    # `n` is carried from one entry to the next: the n-th output follows the order
+    ("subprocess.run(['convert', os.path.join('frames', f), str(n) + '.png'], check=True)", True),
+])
+def test_one_process_per_entry(call: str, reported: bool) -> None:
+    source = (
+        "import os, subprocess\nn = 0\nfor f in os.listdir('frames'):\n"
+        f"    {call}\n    n += 1\n"
+    )
+    assert lines(source, "RPL402") == ([3] if reported else [])
+
+
+@pytest.mark.parametrize(("helper", "reported"), [
+    # opens the files its arguments name, builds paths with `os.path`, iterates its own lines
+    ("    with open(src) as i, open(dst, 'w') as o:\n        for line in i:\n"
+     "            o.write(os.path.basename(src) + line)\n", False),
+    # writes to a log shared by every call: its lines follow the listing's order
+    ("    with open(src) as i:\n        LOG.write(i.read())\n", True),
+])
+def test_helper_given_the_entry_paths(helper: str, reported: bool) -> None:
+    source = (
+        "import os\nLOG = open('log.txt', 'w')\n\ndef convert(src, dst):\n" + helper +
+        "\nfor f in os.listdir('data'):\n    convert(os.path.join('data', f), os.path.join('out', f))\n"
+    )
+    loop = source.splitlines().index("for f in os.listdir('data'):") + 1
+    assert lines(source, "RPL402") == ([loop] if reported else [])

@@ -17,7 +17,7 @@ import libcst as cst
 
 from reprolint.analysis.cst_helpers import descendants, enclosing_function, mentions_of, target_names
 from reprolint.analysis.loop_bodies import (
-    READS, attribute_names, condition_queries, module_function, names_read_outside, only_filled,
+    READS, STATEFUL_LIBRARIES, argument_names, condition_queries, module_function, names_read_outside, only_filled,
     only_in_messages, touches_only, walk_in_order,
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
@@ -181,7 +181,6 @@ _DISPLAY_LIBRARIES = ("matplotlib.", "seaborn.")
 _IMAGE_READERS = frozenset({"matplotlib.pyplot.imread", "matplotlib.image.imread"})
 
 # Libraries whose functions keep state between calls (global RNGs, training state).
-_STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
 # Calls that draw from a generator: in a loop over a listing, each entry gets the draw
 # its place in the order gives it (a random train/validation pick per file).
 _DRAWS = ("random.", "numpy.random.", "torch.rand", "torch.bernoulli", "torch.multinomial", "torch.normal",
@@ -692,16 +691,13 @@ class ListingOrderFacts:
                 return True  # a read (`torch.load(path)`), or a method of what it returned
             inner = inner.value if not isinstance(inner, cst.Call) else inner.func
         # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
-        arg_names = {
-            c.value for a in call.args for c in descendants(a.value)
-            if isinstance(c, cst.Name) and self.qualify(c) is None  # type: ignore[attr-defined]
-        } - {a.keyword.value for a in call.args if a.keyword is not None}
+        arg_names = argument_names(call, self.qualify)  # type: ignore[attr-defined]
         if not arg_names & local:
             return False
         qn = self.qualify(func)  # type: ignore[attr-defined]
         if qn is not None:
             # a library function given only this entry's values (`Image.open(f)`)
-            return arg_names <= local | attribute_names(call) and not qn.startswith(_STATEFUL_LIBRARIES)
+            return arg_names <= local and not qn.startswith(STATEFUL_LIBRARIES)
         if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
             return callee is not None and touches_only(callee, call, local, self.qualify)  # type: ignore[attr-defined]

@@ -12,8 +12,8 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import children, descendants, enclosing_function, mentions_of, target_names
 
 __all__ = [
-    "PURE_BUILTINS", "READS", "attribute_names", "condition_queries", "module_function", "names_read_outside",
-    "only_filled", "only_in_messages", "touches_only", "walk_in_order",
+    "CONSTANT_NAMES", "PURE_BUILTINS", "READS", "STATEFUL_LIBRARIES", "argument_names", "condition_queries",
+    "module_function", "names_read_outside", "only_filled", "only_in_messages", "touches_only", "walk_in_order",
 ]
 
 # Builtins that only compute a value from their arguments.
@@ -21,7 +21,11 @@ PURE_BUILTINS = frozenset({
     "len", "set", "frozenset", "list", "tuple", "dict", "sorted", "str", "int", "float", "bool",
     "isinstance", "max", "min", "sum", "any", "all", "enumerate", "zip", "range", "abs", "round",
 })
-
+# Names that are values, not variables: a call given them carries nothing between entries.
+CONSTANT_NAMES = frozenset({"True", "False", "None"})
+# Libraries whose calls change state of their own (a generator, a device, a graph): a call
+# of theirs in a loop is not "one entry's business" whatever it is given.
+STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
 
 
 def walk_in_order(node: cst.CSTNode) -> Any:
@@ -33,9 +37,22 @@ def walk_in_order(node: cst.CSTNode) -> Any:
         stack.extend(reversed(children(current)))
 
 
-def attribute_names(call: cst.Call) -> set[str]:
-    """Names that appear as attribute names in a call's arguments (``Image.ANTIALIAS``)."""
-    return {c.attr.value for a in call.args for c in descendants(a.value) if isinstance(c, cst.Attribute)}
+def argument_names(call: cst.Call, qualify: Any) -> set[str]:
+    """The variables a call's arguments read: not modules (``os.path.join(root, f)``), not
+    keywords, not ``True``/``False``/``None``, not attribute names (``Image.ANTIALIAS``)."""
+    return {name for a in call.args for name in variables_read(a.value, qualify)}
+
+
+def variables_read(node: cst.BaseExpression, qualify: Any) -> set[str]:
+    """The variables an expression reads (see :func:`argument_names`); ``qualify`` names
+    what an import binds (None: every name is a variable)."""
+    nodes = list(descendants(node))
+    attrs = {id(c.attr) for c in nodes if isinstance(c, cst.Attribute)}
+    return {
+        c.value for c in nodes
+        if isinstance(c, cst.Name) and id(c) not in attrs and c.value not in CONSTANT_NAMES
+        and (qualify is None or qualify(c) is None)
+    }
 
 
 def module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
@@ -69,25 +86,33 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], quali
             bound[arg.keyword.value] = arg.value
         elif index < len(params):
             bound[params[index]] = arg.value
+    # parameters given this iteration's values only (`os.path.join(folder, "notes.in")`)
     per_entry = {
         name for name, value in bound.items()
-        if all(isinstance(c, cst.Name) and c.value in local for c in descendants(value) if isinstance(c, cst.Name))
-        and any(isinstance(c, cst.Name) for c in descendants(value))
+        for read in [variables_read(value, qualify)] if read and read <= local
     }
-    own: set[str] = set()
+    own: set[str] = set()  # the callee's own names: they live one call
     for child in descendants(callee.body):
         if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
             for target in targets:
                 own.update(n.value for n in target_names(target))
+        elif isinstance(child, (cst.For, cst.CompFor)):
+            own.update(n.value for n in target_names(child.target))  # `for line in fin:`
+        elif isinstance(child, cst.WithItem) and child.asname is not None:
+            own.update(n.value for n in target_names(child.asname.name))  # type: ignore[arg-type]
     for child in descendants(callee.body):
         if isinstance(child, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)):
             return False
         roots: list[cst.BaseExpression] = []
         if isinstance(child, cst.Call):
             func = child.func
-            if qualify is not None and (qualify(func) or (func.value if isinstance(func, cst.Name) else "")) in READS:
+            qn = qualify(func) if qualify is not None else None
+            if (qn or (func.value if isinstance(func, cst.Name) else "")) in READS:
                 continue  # a read changes nothing, whatever it is given
+            if qn is not None and not qn.startswith(STATEFUL_LIBRARIES) \
+                    and argument_names(child, qualify) <= own | per_entry:
+                continue  # a library function given only this call's values (`os.path.split(p)`)
             if isinstance(func, cst.Name):
                 if func.value not in PURE_BUILTINS:
                     return False

@@ -49,10 +49,12 @@ class UnsortedDirectoryListing(Rule):
       max(latest, int(t))`). Handling an entry: calls on objects of one iteration
       (`lines = f.readlines()`, `lines.insert(0, h)`, `f.writelines(lines)`; names
       nothing outside the loop reads), `open()` of a path built from the entry (not in
-      append mode), a library function given only the entry's values (`Image.open(f)`;
-      not `random`, NumPy's RNG, torch, TF, JAX, Keras), a function of the same module
-      that changes nothing but what it is given of the entry (`resize(img, size)`
-      returning `img.resize(size)`), a process or rank check in a condition
+      append mode), a library function given only the entry's values and constants
+      (`Image.open(f)`, `subprocess.run([tool, f], check=True)`; not `random`, NumPy's
+      RNG, torch, TF, JAX, Keras), a function of the same module that changes nothing
+      but what it is given of the entry (`resize(img, size)` returning
+      `img.resize(size)`; one that opens the paths it is given, builds paths with
+      `os.path` and writes only the files it opened), a process or rank check in a condition
       (`PartialState().is_main_process`, `dist.get_rank() == 0`: a call without
       arguments read as an attribute or compared with a literal; `random.random() <
       0.1` is a draw and is reported); `for i, f in enumerate(files)` whose count `i`
