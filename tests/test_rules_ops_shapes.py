@@ -255,6 +255,10 @@ def test_cumsum_from_torch_2_14_is_rpl201_for_floats_only() -> None:
     ("idx = (mask.sum(-1, keepdim=True) - 1).long()\n    y = s.gather(dim=-1, index=idx)", False),
     ("y = s.gather(1, s.argmax(dim=1, keepdim=True))", False),
     ("y = s.gather(-1, (n - 1).unsqueeze(-1))", False),
+    # one action drawn per row (a policy gradient's log-probability of its action)
+    ("a = torch.softmax(s, -1).multinomial(num_samples=1).data\n    y = s.gather(1, a)", False),
+    ("y = s.gather(-1, torch.multinomial(torch.softmax(s, -1), 1))", False),
+    ("a = torch.softmax(s, -1).multinomial(3, replacement=True)\n    y = s.gather(1, a)", True),
     ("idx = mask.sum(-1, keepdim=True)\n    y = s.gather(0, idx)", True),
     ("idx = mask.long()\n    y = s.gather(1, idx)", True),
     ("y = s.gather(1, s.argmax(dim=1))", True),

@@ -71,7 +71,8 @@ _BY_INDEX_ALONG_DIM = ("gather", "scatter", "scatter_", "scatter_add", "scatter_
 def _width_one(index: cst.BaseExpression, dim: int) -> bool:
     """The index of a gather visibly has width 1 along ``dim``: ``i.unsqueeze(dim)``,
     ``i.view(-1, 1)``/``reshape(-1, 1)`` with ``dim`` 1 or -1, ``i[:, None]`` (dim 1 or
-    -1), ``i[..., None]`` (dim -1), through casts (``.long()``, ``.to(...)``); or the
+    -1), ``i[..., None]`` (dim -1), one draw per row (``probs.multinomial(1)``, dim 1 or
+    -1), through casts (``.long()``, ``.to(...)``, ``.data``); or the
     ``actions`` field of a replay batch (``data.actions``, ``replay_data.actions``) along
     dim 1 or -1: a replay buffer (Stable-Baselines3's, which cleanrl uses too) stores a
     discrete action as a column of width 1, and a gather over Q-values by action takes one
@@ -85,10 +86,15 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
             node = node.left  # `lengths.unsqueeze(-1) - 1`: a number keeps the shape
         elif isinstance(node, cst.BinaryOperation) and isinstance(node.left, (cst.Integer, cst.Float)):
             node = node.right
+        elif isinstance(node, cst.Attribute) and node.attr.value == "data":
+            node = node.value  # `probs.multinomial(1).data`: the same tensor, out of the graph
         else:
             break
     if isinstance(node, cst.Call) and _keeps_reduced_dim(node, dim):
         return True
+    if isinstance(node, cst.Call) and _one_sample(node):
+        # one draw per row of (at most 2-D) probabilities: shape (rows, 1) or (1,)
+        return dim in (1, -1)
     if isinstance(node, cst.Attribute) and node.attr.value == "actions":
         return dim in (1, -1)
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
@@ -109,6 +115,17 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
         if len(node.slice) == 2 and isinstance(first, cst.Index) and isinstance(first.value, cst.Ellipsis):
             return dim == -1
     return False
+
+
+def _one_sample(node: cst.Call) -> bool:
+    """``probs.multinomial(1)``, ``probs.multinomial(num_samples=1)`` or
+    ``torch.multinomial(probs, 1)``: one index drawn per row, in a column of width 1."""
+    func = node.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "multinomial"):
+        return False
+    function = isinstance(func.value, cst.Name) and func.value.value == "torch"
+    count = find_argument(node, "num_samples", 1 if function else 0)
+    return count is not None and _literal(count.value) == 1
 
 
 def _axis(node: cst.Call, position: int) -> Optional[int]:

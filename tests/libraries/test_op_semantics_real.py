@@ -176,7 +176,10 @@ def test_cumsum_of_a_mask_is_an_integer_cumsum(expression):
     assert [d for d in check_source(source, path="train.py") if d.code == "RPL202"] == []
 
 
-@pytest.mark.parametrize("index", ["(mask.sum(-1, keepdim=True) - 1).long()", "s.argmax(dim=-1, keepdim=True)", "(n - 1).unsqueeze(-1)"])
+@pytest.mark.parametrize("index", [
+    "(mask.sum(-1, keepdim=True) - 1).long()", "s.argmax(dim=-1, keepdim=True)", "(n - 1).unsqueeze(-1)",
+    "torch.softmax(s, -1).multinomial(num_samples=1).data", "torch.multinomial(torch.softmax(s, -1), 1)",
+])
 def test_a_gather_by_an_index_of_width_one_adds_at_most_one_gradient_per_element(index):
     """RPL201/RPL301 leave out a gather whose index has width 1 along the gathered axis:
     its backward (a scatter-add) then adds at most one gradient into each input element,
@@ -185,7 +188,7 @@ def test_a_gather_by_an_index_of_width_one_adds_at_most_one_gradient_per_element
     s = torch.randn(4, 6, requires_grad=True)
     mask = torch.ones(4, 6)
     n = mask.sum(1).long()
-    idx = eval(index, {"s": s, "mask": mask, "n": n})  # noqa: S307 - our own literals
+    idx = eval(index, {"s": s, "mask": mask, "n": n, "torch": torch})  # noqa: S307 - our own literals
     assert idx.shape == (4, 1)
     s.gather(-1, idx).sum().backward()
     assert set(s.grad.unique().tolist()) <= {0.0, 1.0}

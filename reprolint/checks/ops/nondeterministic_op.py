@@ -72,7 +72,9 @@ class NondeterministicOp(Rule):
     nondeterministic: its backward adds one gradient per row. The width is read from the
     index (`i.unsqueeze(1)`, `i.view(-1, 1)`, `i[:, None]`, a result squeezed on `dim`,
     a reduction along `dim` with `keepdim=True` such as `mask.sum(-1, keepdim=True)`,
-    through casts and arithmetic with a number (`(n - 1).unsqueeze(-1)`), also from the
+    one draw per row (`probs.multinomial(num_samples=1)`, `torch.multinomial(probs, 1)`:
+    a policy gradient's log-probability of the action it took),
+    through casts, `.data` and arithmetic with a number (`(n - 1).unsqueeze(-1)`), also from the
     name such an index was bound to in the same function) or from a replay batch's `actions` field (`data.actions`, `replay_data.actions`):
     Stable-Baselines3's replay buffer, which cleanrl uses too, stores a discrete action
     as a column of width 1 (DQN and discrete SAC take the taken action's Q-value so).
