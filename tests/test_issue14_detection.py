@@ -3,6 +3,8 @@ message, related locations)."""
 
 from __future__ import annotations
 
+import pytest
+
 from reprolint.api import check_sources
 
 
@@ -57,6 +59,28 @@ def test_spawned_worker_unseeded_reported_at_the_spawn_with_the_parent_seed() ->
     found = _found({"train.py": source})
     assert [(c, line) for c, line, _ in found] == [("RPL101", 12)]
     assert "`worker`" in found[0][2] and "(line 11)" in found[0][2]
+
+
+@pytest.mark.parametrize(("test", "reported"), [
+    ("args.distributed", False),  # `store_true`: off by default, the worker runs in this process
+    ("not args.distributed", True),
+])
+def test_a_spawn_behind_an_option_is_reported_where_the_default_run_spawns(test: str, reported: bool) -> None:
+    source = (
+        "import argparse, random\nimport torch\nimport torch.multiprocessing as mp\n\n\n"
+        "def worker(rank):\n    model = torch.nn.Linear(2, 1)\n    print(model.weight)\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--distributed', action='store_true')\n    args = p.parse_args()\n"
+        f"    random.seed(0)\n    torch.manual_seed(0)\n    if {test}:\n        mp.spawn(worker, nprocs=2)\n"
+        "    else:\n        worker(0)\n"
+    )
+    found = [(c, line, message) for c, line, message in _found({"train.py": source}) if c == "RPL101"]
+    if not reported:
+        assert found == []
+        return
+    assert [(c, line) for c, line, _ in found] == [("RPL101", 18)]
+    # the worker draws from torch only: `random` is seeded by the parent too, but not drawn from
+    assert "(torch never seeded there)" in found[0][2]
 
 
 def test_spawned_worker_that_seeds_itself_is_not_reported() -> None:

@@ -43,7 +43,7 @@ import libcst as cst
 
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import literal as _literal
-from reprolint.analysis.usage_events import CudaWork, CudnnLayer, FlagSet, TrainStep, Usage
+from reprolint.analysis.usage_events import CudaWork, CudnnLayer, FlagSet, SpawnStart, TrainStep, Usage
 
 SPAWNS = frozenset({
     "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
@@ -176,6 +176,7 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
         return
     if worker_node is None:
         return
+    c._u_emit(SpawnStart, qn, node)  # the rules ask whether a program runs it by default
     # A spawned child re-imports the main module (as `__mp_main__`): its top-level code
     # runs again there, only the `if __name__ == "__main__":` block does not. Seeds
     # outside that block reach the worker; those inside it, or in the spawning
@@ -227,7 +228,11 @@ def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, An
         if not draws and not trains:
             continue
         seed = site.seeds[-1]
-        libraries = sorted({lib for s in site.seeds for lib in s.libs})
+        # the libraries the worker draws from (torch where it only trains: its weights),
+        # those the parent seeds first: what the parent's seeding was meant to cover
+        drawn = {e.library for e in draws} or {"torch"}
+        seeded = {lib for s in site.seeds for lib in s.libs}
+        libraries = sorted(drawn & seeded or drawn)
         out.append((site.node, {
             "variant": "spawn", "call": site.call, "worker": site.worker,
             "seed_call": seed.text, "seed_span": seed.span, "libraries": ", ".join(libraries),

@@ -7,6 +7,8 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.program import DrawOutcome
+from reprolint.analysis.site_runs import site_skipped
+from reprolint.analysis.usage_events import SpawnStart
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import draw_fields, entry_list, lasting_draws, library_list, located_action, roles
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, together
@@ -94,8 +96,12 @@ class UnseededGlobalRng(Rule):
     determinism flags; a seed at the module's top level, outside the `__main__` block,
     does: the child re-imports the module). When the parent seeds, the worker (a
     function of the same module) draws or trains, and the worker seeds nothing itself,
-    it is reported at the spawn, naming the parent's seed: RPL101, because in the
-    worker's own process the library is never seeded. Seed inside the worker (e.g.
+    it is reported at the spawn, naming the parent's seed and the libraries the worker
+    draws from (torch where it only trains): RPL101, because in the
+    worker's own process the library is never seeded. Not where every program skips
+    the spawn with its default options (`if args.multiprocessing_distributed:
+    mp.spawn(...)` with a `store_true` option; the same holds for RPL301/RPL302 at a
+    spawn). Seed inside the worker (e.g.
     `torch.manual_seed(args.seed + rank)`): a worker started outside any condition runs
     at the spawn, so its own seeds count for the draws after them.
 
@@ -266,7 +272,7 @@ class UnseededGlobalRng(Rule):
         # spawned workers whose parent's seeds do not reach them (facts: analysis/calls/spawn.py)
         for path, facts in ctx.facts.items():
             for finding in facts.findings:
-                if finding.code == self.code:
+                if finding.code == self.code and not site_skipped(ctx, SpawnStart, path, finding.span):
                     yield self.report(path, finding.span, **finding.data)
 
     def _report(self, cause: "_Cause", roles: dict[str, str]) -> Finding:
