@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from reprolint.api import check_paths
 
 
@@ -189,6 +191,24 @@ def test_local_variable_shadowing_a_module_is_not_a_draw(project) -> None:
 def test_star_import_of_a_known_module(project) -> None:
     root = project({"s.py": "from numpy.random import *\nx = rand(3)\nprint(x)\n"})
     assert findings(root) == [("s.py", 2, "RPL101")]
+
+
+@pytest.mark.parametrize(("star", "found"), [
+    # a project module's star import brings the `torch` it imports: the seed counts
+    ("from pkg.utils import *", []),
+    # a library's star import brings its own names, not the project's `torch`
+    ("from pkg.utils import data\nfrom pylab import *", [("train.py", 5, "RPL101")]),
+])
+def test_a_library_reached_by_its_name_through_a_star_import(project, star: str, found: list) -> None:
+    root = project({
+        "pkg/__init__.py": "",
+        "pkg/utils.py": "import torch\n\ndef data():\n    return torch.ones(4, 2)\n",
+        "train.py": (
+            f"import torch.nn as nn\n{star}\ntorch.manual_seed(0)\nmodel = nn.Linear(2, 1)\n"
+            "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel(data()).sum().backward()\nopt.step()\n"
+        ),
+    })
+    assert [f for f in findings(root) if f[2] == "RPL101"] == found
 
 
 # --------------------------------------------------------------------------- one walker

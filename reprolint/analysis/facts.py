@@ -70,6 +70,15 @@ _NEVER_PROJECT = frozenset(
 )
 
 
+# Libraries a module reaches by their own name through a project module's star import:
+# `from utils import *` after `import torch` in utils.py binds `torch` here too (a star
+# import without `__all__` copies every public name, modules included); the name `torch`
+# bound to the torch module is what `import torch` makes.
+_STAR_REACHED = frozenset({"random", "numpy", "torch", "tensorflow", "jax", "keras", "os", "glob"})
+# Star imports that are not project modules: their public names include other bindings
+# of those names (`from pylab import *` binds `random` to `numpy.random`).
+_LIBRARY_STARS = _NEVER_PROJECT | {"pylab", "matplotlib", "sympy", "tflearn", "mxnet", "chainer"}
+
 _literal = literal  # the name the collector's code uses
 
 
@@ -230,6 +239,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             return None
         if root in self.aliases:
             return ".".join([self.aliases[root], *chain[1:]])
+        if root in _STAR_REACHED and len(chain) > 1 and root not in self.top_defs and any(
+            star.startswith(".") or star.split(".")[0] not in _LIBRARY_STARS for star in self.star_imports
+        ):
+            return ".".join(chain)  # `torch.manual_seed(...)` after `from utils import *`
         if len(chain) == 1:
             for module in self.star_modules:
                 candidate = f"{module}.{root}"

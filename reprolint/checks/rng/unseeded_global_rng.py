@@ -44,7 +44,11 @@ class UnseededGlobalRng(Rule):
     The check is program-aware: it follows the entry point through the project modules
     it imports and the project functions it calls (`utils.set_seed(args.seed)` in
     another file seeds; `SimpleDLA()` after `from models import *`, also through a
-    package that re-exports with `from .dla import *`, runs `SimpleDLA.__init__`), in
+    package that re-exports with `from .dla import *`, runs `SimpleDLA.__init__`; a
+    library that a project module's star import brings by its own name, `torch` after
+    `from utils import *` where utils.py imports torch, is that library: its
+    `torch.manual_seed` seeds; not through a library's star import such as `from pylab
+    import *`, whose `random` is NumPy's), in
     order. Approximations: both branches of an `if` run; loop
     bodies run once; function bodies that no resolvable call reaches (`forward`,
     callbacks, methods called on objects) run after everything else (a function of the
