@@ -300,3 +300,16 @@ def test_a_benchmark_that_times_backward_passes_trains_nothing() -> None:
     assert [r.span.start_line for r in program.related] == [10]
     assert "scaled_dot_product_attention" in program.message
     assert [d.code for d in result if d.code == "RPL201"] == []
+
+
+def test_a_benchmark_that_trains_and_evaluates_nothing_is_no_program_of_its_draws() -> None:
+    # random matrices only timed: the program's results are its timings
+    bench = (
+        "import timeit\nimport tensorflow as tf\n\na = tf.random.normal([100, 10])\nb = tf.random.normal([10, 20])\n\n"
+        "def run():\n    return tf.matmul(a, b)\n\nprint(timeit.timeit(run, number=10))\n"
+    )
+    result = check_sources({"matmul_speed.py": bench})
+    assert [d.code for d in result if d.code == "RPL101"] == []
+    # without the timing the same draws are a program's, reported (at the first draw)
+    untimed = bench.replace("import timeit\n", "").replace("print(timeit.timeit(run, number=10))", "print(run())")
+    assert [(d.code, d.span.start_line) for d in check_sources({"matmul_speed.py": untimed})] == [("RPL101", 3)]

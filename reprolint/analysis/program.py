@@ -423,7 +423,8 @@ class Program:
         * evaluation: trains nothing and is named like one (eval, infer, predict,
           sample, generate...), loads a checkpoint or runs under ``no_grad``; or a
           benchmark that times forward/backward passes and updates no parameter;
-        * demo: named ``demo*``, in a documentation folder (``docs/``), or the ``__main__`` block of a module of a package or
+        * demo: named ``demo*``, in a documentation folder (``docs/``), a benchmark that
+          trains and evaluates nothing (it times code: ``timeit``, a timing CUDA event), or the ``__main__`` block of a module of a package or
           one other project modules import (not the module of a declared command) (a library module's smoke demo) that
           trains nothing (or runs one training step in its own top-level code: a
           backward pass without an optimizer, or no backward pass in a loop) and is no
@@ -457,6 +458,10 @@ class Program:
             or any(s.context.no_grad for s in self.usage_steps)
         )
         if packaged and not evaluates:
+            return Role.DEMO
+        if not evaluates and self.has(TimedCode, default_only=False):
+            # trains nothing, evaluates nothing and times code: a benchmark, whose
+            # results are its timings (random inputs reach none)
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING
