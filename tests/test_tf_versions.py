@@ -232,6 +232,19 @@ def test_rpl204_under_tf_2_12_names_enable_op_determinism(cli, tmp_path: Path) -
         "`tf.config.experimental.enable_op_determinism()`, which" in out  # a known release: no range
 
 
+@pytest.mark.parametrize(("declared", "said"), [
+    ("tensorflow==2.12.0", "op determinism gives it no deterministic GPU kernel"),
+    ("tensorflow==2.4.0", "`TF_DETERMINISTIC_OPS=1` gives it no deterministic GPU kernel"),
+])
+def test_rpl204_of_an_op_without_a_deterministic_kernel_claims_no_more(cli, tmp_path: Path, declared: str, said: str) -> None:
+    # whether a release raises for `sparse_dense_matmul` under the switch or leaves it
+    # nondeterministic is not claimed: only that no deterministic kernel runs
+    train = KERAS + "s = tf.sparse.sparse_dense_matmul(tf.sparse.from_dense(x), x)\n"
+    project = write(tmp_path, {"requirements.txt": declared + "\n", "train.py": train, ".git/HEAD": ""})
+    out = " ".join(cli("check", "--no-cache", "--select", "RPL204", str(project)).out.split())
+    assert said in out and "stays nondeterministic" not in out
+
+
 def test_rpl204_under_an_unknown_tf2_names_both_switches(cli, tmp_path: Path) -> None:
     train = KERAS + "s = tf.math.unsorted_segment_sum(x, ids, 3)\n"
     project = write(tmp_path, {"requirements.txt": "tensorflow\n", "train.py": train, ".git/HEAD": ""})

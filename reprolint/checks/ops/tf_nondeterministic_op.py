@@ -337,10 +337,13 @@ def _strict_why(kind: str, assumed: TfAssumed) -> str:
     if kind == "raises":
         where = "op determinism" if version >= (2, 8, 0) else "`TF_DETERMINISTIC_OPS=1`"
         return f"it has no deterministic GPU kernel and raises under {where}"
+    # Not "stays nondeterministic": whether a release raises for it under the switch
+    # or leaves it as it is was not established for every op of this kind (stock TF's
+    # `sparse_dense_matmul` is read both ways); that no deterministic kernel runs is.
     if version >= (2, 8, 0):
-        return "it stays nondeterministic even with op determinism on"
+        return "op determinism gives it no deterministic GPU kernel"
     if version >= (2, 1, 0):
-        return "it stays nondeterministic even with `TF_DETERMINISTIC_OPS=1`"
+        return "`TF_DETERMINISTIC_OPS=1` gives it no deterministic GPU kernel"
     return "no switch of this version makes it deterministic"
 
 
