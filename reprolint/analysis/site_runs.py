@@ -19,7 +19,7 @@ from reprolint.analysis.context import CheckContext
 from reprolint.analysis.program import Role
 from reprolint.analysis.usage_events import Usage
 
-__all__ = ["EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "site_skipped", "sites_run"]
+__all__ = ["EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run"]
 
 TRAINS = "trains"  # a training program (or library code) runs it on its default path
 EVALUATES = "evaluates"  # only evaluation, demo or test programs run it
@@ -68,9 +68,3 @@ def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], Sit
     found = ctx.memo[key] = {site: SiteRun(how, tuple(entries.get(site, ()))) for site, how in runs.items()}
     return found
 
-
-def site_skipped(ctx: CheckContext, kind: type[Usage], path: str, span: Any) -> bool:
-    """Whether every program that reaches the ``kind`` event at ``(path, span)`` skips it
-    with its default options (a spawn behind ``if args.multiprocessing_distributed:``)."""
-    run = sites_run(ctx, kind).get((path, span), LIBRARY_CODE)
-    return run.how == SKIPPED

@@ -41,7 +41,6 @@ __all__ = [
     "SamplerBuilt",
     "SetEpochCall",
     "SetOrderTaken",
-    "SpawnStart",
     "TfApi",
     "TfSetting",
     "TimedCode",
@@ -97,13 +96,6 @@ class _KeywordCall(Usage):
 @dataclass(frozen=True)
 class ModuleStart(Usage):
     """The module's first statement: where program-level findings go (``name`` empty)."""
-
-
-@dataclass(frozen=True)
-class SpawnStart(Usage):
-    """A call that starts worker processes (``torch.multiprocessing.spawn``,
-    ``multiprocessing.Process``): where the rules that report at the spawn ask whether a
-    program runs it with its default options. ``name``: the call."""
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ import libcst as cst
 
 from reprolint.analysis.cst_helpers import children as _children
 from reprolint.analysis.cst_helpers import literal as _literal
-from reprolint.analysis.usage_events import CudaWork, CudnnLayer, FlagSet, SpawnStart, TrainStep, Usage
+from reprolint.analysis.usage_events import CudaWork, CudnnLayer, FlagSet, TrainStep, Usage
 
 SPAWNS = frozenset({
     "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
@@ -176,7 +176,6 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
         return
     if worker_node is None:
         return
-    c._u_emit(SpawnStart, qn, node)  # the rules ask whether a program runs it by default
     # A spawned child re-imports the main module (as `__mp_main__`): its top-level code
     # runs again there, only the `if __name__ == "__main__":` block does not. Seeds
     # outside that block reach the worker; those inside it, or in the spawning

@@ -3,8 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from reprolint.analysis.determinism import program_usages
-from reprolint.analysis.site_runs import site_skipped
-from reprolint.analysis.usage_events import CudnnLayer, FlagSet, SpawnStart
+from reprolint.analysis.usage_events import CudnnLayer, FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.flags._common import cudnn_disabled, report_per_cuda_site, trains_head_only
 from reprolint.fixes.determinism import determinism_available, determinism_level, plan_determinism
@@ -175,8 +174,7 @@ class MissingCudnnDeterministic(Rule):
         ))
         # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)
         for path, facts in ctx.facts.items():
-            yield from (self.report(path, f.span, **f.data) for f in facts.findings
-                        if f.code == self.code and not site_skipped(ctx, SpawnStart, path, f.span))
+            yield from (self.report(path, f.span, **f.data) for f in facts.findings if f.code == self.code)
 
 
 # ----------------------------------------------------------------------------- fix

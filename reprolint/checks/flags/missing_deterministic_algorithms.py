@@ -2,8 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from reprolint.analysis.site_runs import site_skipped
-from reprolint.analysis.usage_events import FlagSet, SpawnStart
+from reprolint.analysis.usage_events import FlagSet
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.flags._common import cuda_sites
 from reprolint.checks.ops._ops import (
@@ -246,8 +245,7 @@ class MissingDeterministicAlgorithms(Rule):
             )
         # flags set only in a parent that spawns its training workers (analysis/calls/spawn.py)
         for path, facts in ctx.facts.items():
-            yield from (self.report(path, f.span, **f.data) for f in facts.findings
-                        if f.code == self.code and not site_skipped(ctx, SpawnStart, path, f.span))
+            yield from (self.report(path, f.span, **f.data) for f in facts.findings if f.code == self.code)
 
 
 def kernel_list(ops: list[OpFinding]) -> str:

@@ -7,8 +7,6 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.program import DrawOutcome
-from reprolint.analysis.site_runs import site_skipped
-from reprolint.analysis.usage_events import SpawnStart
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import draw_fields, entry_list, lasting_draws, library_list, located_action, roles
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, together
@@ -102,10 +100,9 @@ class UnseededGlobalRng(Rule):
     function of the same module) draws or trains, and the worker seeds nothing itself,
     it is reported at the spawn, naming the parent's seed and the libraries the worker
     draws from (torch where it only trains): RPL101, because in the
-    worker's own process the library is never seeded. Not where every program skips
-    the spawn with its default options (`if args.multiprocessing_distributed:
-    mp.spawn(...)` with a `store_true` option; the same holds for RPL301/RPL302 at a
-    spawn). Seed inside the worker (e.g.
+    worker's own process the library is never seeded. Also where the spawn is behind
+    an option that is off by default (`if args.multiprocessing_distributed:`): the
+    seeds are there for the runs that pass it, and those runs get unseeded workers. Seed inside the worker (e.g.
     `torch.manual_seed(args.seed + rank)`): a worker started outside any condition runs
     at the spawn, so its own seeds count for the draws after them.
 
@@ -276,7 +273,7 @@ class UnseededGlobalRng(Rule):
         # spawned workers whose parent's seeds do not reach them (facts: analysis/calls/spawn.py)
         for path, facts in ctx.facts.items():
             for finding in facts.findings:
-                if finding.code == self.code and not site_skipped(ctx, SpawnStart, path, finding.span):
+                if finding.code == self.code:
                     yield self.report(path, finding.span, **finding.data)
 
     def _report(self, cause: "_Cause", roles: dict[str, str]) -> Finding:

@@ -1,8 +1,9 @@
-"""ImageNet-style launcher: the parent seeds `random` and torch, then either spawns one
-worker per GPU (only with `--multiprocessing-distributed`, off by default) or calls the
-worker in its own process, where the parent's seeds hold. The default run never spawns:
-nothing to report at the spawn. The look-alike is
-`spawn_unless_single_process_option.py`."""
+"""ImageNet-style launcher: the parent seeds `random` and torch, then spawns one worker
+per GPU with `--multiprocessing-distributed` (off by default) or calls the worker in its
+own process. The runs that pass the option start fresh processes that the parent's
+seeds do not reach, so it is reported at the spawn although the default run does not
+spawn (the seeds are there for every run, and those runs lose them); the message names
+torch only, the library the worker draws from (it draws nothing from `random`)."""
 import argparse
 import random
 
@@ -32,7 +33,7 @@ def main():
     random.seed(args.seed)
     torch.manual_seed(args.seed)
     if args.multiprocessing_distributed:
-        mp.spawn(main_worker, nprocs=torch.cuda.device_count(), args=(args,))
+        mp.spawn(main_worker, nprocs=torch.cuda.device_count(), args=(args,))  # expect: RPL101
     else:
         main_worker(0, args)
 
