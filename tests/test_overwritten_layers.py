@@ -40,3 +40,31 @@ def test_overwritten_parameters_draw_nothing_that_counts(body: str) -> None:
 ], ids=["bias-left-as-drawn", "loaded-on-a-branch", "partial-load", "another-layer-overwritten"])
 def test_parameters_left_as_drawn_are_reported(body: str) -> None:
     assert _rpl101_lines(body) == [6]
+
+
+NET = (
+    "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+    "        super().__init__()\n        self.fc = nn.Linear(8, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n"
+)
+OPTIMISE_INPUT = (
+    "image = torch.zeros(1, 8, requires_grad=True)\nopt = torch.optim.SGD([image], lr=0.1)\n"
+    "for _ in range(10):\n    opt.zero_grad()\n    (-net(image)[0, 1]).backward()\n    opt.step()\n"
+)
+
+
+@pytest.mark.parametrize(("build", "reported"), [
+    # every parameter of the project model replaced at once: its drawn weights never count
+    ("net = Net().to('cpu')\nnet.load_state_dict(torch.load('ckpt.pt'))\n", False),
+    # not surely loaded, or only in part: the drawn weights may stay
+    ("net = Net()\nif os.path.exists('ckpt.pt'):\n    net.load_state_dict(torch.load('ckpt.pt'))\n", True),
+    ("net = Net()\nnet.load_state_dict(torch.load('ckpt.pt'), strict=False)\n", True),
+    ("net = Net()\nnet.fc.load_state_dict(torch.load('fc.pt'))\n", True),
+    # a second model of the same class keeps what it draws
+    ("net = Net()\nnet.load_state_dict(torch.load('ckpt.pt'))\nfresh = Net()\nprint(fresh(torch.ones(1, 8)))\n", True),
+])
+def test_a_project_model_loaded_right_after_it_is_built(build: str, reported: bool) -> None:
+    from reprolint.api import check_sources
+
+    source = "import os\nimport torch\nfrom net import Net\n\n" + build + OPTIMISE_INPUT
+    found = [d.path for d in check_sources({"net.py": NET, "visualize.py": source}) if d.code == "RPL101"]
+    assert found == (["net.py"] if reported else [])

@@ -102,6 +102,10 @@ class Call:
     # the unseeded global-RNG draw an argument holds (`set_seed(args.seed)` after
     # `args.seed = random.randint(1, 10000)`): a seeding helper then seeds at random
     drawn_from: Optional[Span] = None
+    # what it returns is bound to a name whose `load_state_dict(...)` (not strict=False)
+    # replaces every parameter later in the same body, surely (`model = Net().cuda()`,
+    # then `model.load_state_dict(torch.load(path))`): the weights it draws never count
+    overwritten: bool = False
 
 
 @dataclass(frozen=True)

@@ -532,6 +532,23 @@ class Program:
         randomly initialised ones."""
         return self.has(CheckpointLoad, default_only=False)
 
+    def _built_then_loaded(self, outcome: "DrawOutcome") -> bool:
+        """A weight drawn in a project class that the program builds only where the
+        built model's parameters are all replaced at once (``net = Net()`` then
+        ``net.load_state_dict(...)``, analysis/overwritten.py): the way the program first
+        reaches the draw goes through such a construction, and no other call of that
+        class in the program keeps its drawn weights (a second ``Net()`` trained from
+        scratch)."""
+        loaded = [at for at in outcome.chain if type(at.event) is Call and at.event.overwritten]
+        if not loaded:
+            return False
+        names = {at.event.target.rsplit(".", 1)[-1].lstrip(":") for at in loaded}
+        for step in self.steps:
+            event = step.event
+            if type(event) is Call and not event.overwritten and event.target.rsplit(".", 1)[-1].lstrip(":") in names:
+                return False
+        return True
+
     def overwrites_init(self, outcome: "DrawOutcome") -> bool:
         """A weight-initialisation draw whose weights a checkpoint load replaces (or a
         dropout mask, off in a model put in eval mode): ``torch.hub.load`` of an entry
@@ -543,6 +560,8 @@ class Program:
         entry = outcome.draw.hub_entry
         if entry and any(facts.hub_pretrained.get(entry) for facts in self._facts.values()):
             return True  # the project's hubconf.py entry loads trained weights by default
+        if outcome.draw.kind == "init" and self._built_then_loaded(outcome):
+            return True
         if outcome.draw.kind not in ("init", "dropout") or not self.loads_checkpoint:
             return False
         if self.role is Role.EVALUATION:

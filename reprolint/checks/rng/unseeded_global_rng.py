@@ -37,7 +37,12 @@ class UnseededGlobalRng(Rule):
     `torch.hub.load(repo, entry)` builds the entry's model, a draw, unless the call passes
     `pretrained=True` or leaves `pretrained` out of an entry that the project's own
     `hubconf.py` defines with `pretrained=True` (a repository's notebooks loading its own
-    hub models): then trained weights replace the drawn ones.
+    hub models): then trained weights replace the drawn ones. So do they where a model
+    is bound to a name whose `load_state_dict(...)` (not `strict=False`, not a
+    submodule's) surely follows in the same body (`net = Net().cuda()` then
+    `net.load_state_dict(torch.load(path))`), in any program, also one that trains
+    something else (an input image, a student): its drawn weights are not reported
+    unless the program builds that class elsewhere without loading it.
 
     The check is program-aware: it follows the entry point through the project modules
     it imports and the project functions it calls (`utils.set_seed(args.seed)` in
