@@ -295,3 +295,32 @@ def test_a_scatter_by_an_index_of_width_one_writes_one_element_per_row(call: str
     )
     codes = [d.code for d in check_source(source, "train.py")]
     assert ("RPL301" in codes) is evidence, codes
+
+
+@pytest.mark.parametrize(("use", "reported"), [
+    # `.numpy()` raises on a tensor that needs grad: the op took none (and ran on the CPU)
+    ("basis = F.interpolate(img, size=(8, 8), mode='bicubic')[0, 0].numpy()", False),
+    ("basis = F.interpolate(img, size=(8, 8), mode='bicubic').squeeze(0).cpu().numpy()", False),
+    # detached at once: no gradient goes back through it
+    ("shown = F.interpolate(w, size=(8, 8), mode='bicubic').detach()", False),
+    # detached after another op: the interpolation's own backward may run
+    ("kept = F.interpolate(w, size=(8, 8), mode='bicubic')\nshown = kept.detach()\nloss = loss + kept.sum()", True),
+])
+def test_an_op_whose_result_goes_to_numpy_or_is_detached_passes_no_gradient(use: str, reported: bool) -> None:
+    body = (
+        "w = nn.Parameter(torch.ones(1, 1, 4, 4, device=device))\nimg = next(images)\n"
+        "loss = (w * 2).sum()\n" + use + "\n"
+    )
+    assert bool(rpl202(body)) is reported
+
+
+@pytest.mark.parametrize(("source", "reported"), [
+    ("torch.from_numpy(arr)[None, None]", False),  # a NumPy array's data: no grad
+    ("torch.Tensor(arr)[None, None]", True),  # given a tensor that needs grad, an alias that needs it too
+])
+def test_an_op_on_a_tensor_made_from_numpy_takes_no_gradient(source: str, reported: bool) -> None:
+    body = (
+        "w = nn.Parameter(torch.ones(1, 1, 4, 4, device=device))\n"
+        f"img = {source}\nup = F.interpolate(img, size=(8, 8), mode='bicubic')\nloss = (w * up.mean()).sum()\n"
+    )
+    assert bool(rpl202(body)) is reported

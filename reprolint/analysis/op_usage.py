@@ -38,6 +38,10 @@ _LOSS_MODULES = frozenset({"torch.nn.CrossEntropyLoss", "torch.nn.NLLLoss"})
 _FACTORIES = frozenset(
     f"torch.{n}" for n in (
         "arange", "zeros", "ones", "full", "empty", "eye", "tensor", "linspace", "randint", "randperm",
+        # a NumPy array's data: a new leaf without grad (not `torch.Tensor(x)` nor
+        # `torch.as_tensor(x)`: given a tensor that requires grad, they return it or an
+        # alias that requires grad too)
+        "from_numpy",
     )
 )
 # Methods that keep the set of values of an index tensor (and its no-repeat property).
@@ -289,6 +293,7 @@ class OpUsageFacts:
     _u_buffers: dict[str, set[str]]
     _u_buffer_aliases: set[tuple[int, str]]
     _u_squeezed: dict[int, Any]
+    _u_to_numpy: dict[int, bool]
     _u_tensor_kinds: dict[tuple[int, str], frozenset[str]]
     _u_loss_modules: dict[tuple[Any, str], tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]]]
     _u_params: dict[str, set[str]]
@@ -391,8 +396,9 @@ class OpUsageFacts:
     def _u_fresh_constant(self, node: cst.BaseExpression) -> bool:
         """A tensor a factory just made (``torch.arange(n).unsqueeze(0)``): it requires no
         grad unless ``requires_grad=True`` is passed, so no gradient flows into it."""
-        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_METHODS:
-            node = node.func.value
+        while (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SHAPE_METHODS) \
+                or isinstance(node, cst.Subscript):
+            node = node.func.value if isinstance(node, cst.Call) else node.value  # `torch.Tensor(a)[None, None]`
         if isinstance(node, cst.Name):
             return any(node.value in state.fresh_tensors for state in self._u_states())
         if not isinstance(node, cst.Call):
@@ -739,6 +745,9 @@ class OpUsageFacts:
             _moved_to_cpu(value) for value in (source, *positional, *keywords.values()) if value is not None
         ) or (source is not None and method and self._u_on_cpu(source))):
             facts.append("cpu-tensor")  # `features.index_copy_(0, index.cpu(), rows.cpu())`
+        if id(node) in self._u_to_numpy:  # type: ignore[attr-defined]
+            # `F.interpolate(x, ...)[0].numpy()`: `.numpy()` raises on a tensor that needs grad
+            facts += ["cpu-tensor", "no-grad-input"] if self._u_to_numpy[id(node)] else ["no-grad-input"]  # type: ignore[attr-defined]
         if id(node) in self._u_per_sample:  # type: ignore[attr-defined]
             facts += ["cpu-tensor", "no-grad-input"]  # in a sample transform (`transforms.Lambda`)
         if source is not None and (

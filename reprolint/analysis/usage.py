@@ -81,6 +81,12 @@ _FSDP = frozenset({
     "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
 })
 _INIT_PG = frozenset({"torch.distributed.init_process_group"})
+# Methods between an op and `.numpy()` that keep its result's grad and device
+# (`.cpu()` moves it: then only "no grad" is known).
+_NUMPY_PASSTHROUGH = frozenset({
+    "squeeze", "unsqueeze", "flatten", "view", "reshape", "permute", "transpose", "contiguous", "float",
+    "double", "half", "long", "int", "clamp", "cpu",
+})
 _CUDNN_LAYERS = frozenset(
     [f"torch.nn.{n}" for n in (
         "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
@@ -163,6 +169,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
         self._u_buffer_aliases: set[tuple[int, str]] = set()  # (scope, local) that registers one
         self._u_squeezed: dict[int, Any] = {}  # gather call -> the dim its result is squeezed on
+        # op calls whose result goes straight to `.numpy()` -> whether it stays on the
+        # device it was made on (no `.cpu()` between): True means a CPU tensor
+        self._u_to_numpy: dict[int, bool] = {}
         self._u_compiled: set[str] = set()  # receivers of `.compile(...)` (Keras models)
         self._u_rank_offsets: dict[str, str] = {}  # `x += y` seen: x's text -> y's text
         # (scope, name) -> what the source shows of the tensor bound there (tensor_facts)
@@ -263,6 +272,24 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             buffer = _literal(node.args[0].value) if node.args else None
             if isinstance(buffer, str) and self.current_class() is not None:  # type: ignore[attr-defined]
                 self._u_buffers.setdefault(self.current_class(), set()).add(buffer)  # type: ignore[attr-defined]
+        if method in ("numpy", "detach") and not node.args:
+            # `.numpy()` raises for a tensor that requires grad (and for a CUDA one): the
+            # op whose result it takes, through indexing and shape methods, took no
+            # gradient (and ran on the CPU unless `.cpu()` moved it). An op whose result
+            # is detached at once (`F.interpolate(w, ...).detach()`) passes no gradient
+            # back either (where it ran is not known then).
+            inner, on_cpu = func.value, method == "numpy"  # type: ignore[union-attr]
+            while True:
+                if type(inner) is cst.Subscript:
+                    inner = inner.value
+                elif type(inner) is cst.Call and type(inner.func) is cst.Attribute \
+                        and inner.func.attr.value in _NUMPY_PASSTHROUGH:
+                    on_cpu = on_cpu and inner.func.attr.value != "cpu"
+                    inner = inner.func.value
+                else:
+                    break
+            if type(inner) is cst.Call:
+                self._u_to_numpy[id(inner)] = on_cpu
         if method == "squeeze" and isinstance(func.value, cst.Call):  # type: ignore[union-attr]
             inner = func.value  # type: ignore[union-attr]
             if isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "gather":

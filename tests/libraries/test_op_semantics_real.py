@@ -244,3 +244,19 @@ def test_histc_only_counts():
     on = [d for d in check_source(program.format(mode="torch.use_deterministic_algorithms(True)\n"), path="run.py")
           if d.code == "RPL202"]
     assert off == [] and [d.span.start_line for d in on] == [4]
+
+
+def test_numpy_refuses_a_tensor_that_needs_grad_and_a_detached_result_passes_none_back():
+    """RPL201/RPL202 count an op whose result goes straight to `.numpy()` (through
+    indexing and shape methods) as taking no gradient, and one whose result is detached
+    at once as passing none back; `torch.from_numpy` makes a tensor without grad, while
+    `torch.Tensor(t)` of a tensor that needs grad returns one that needs it too."""
+    import torch.nn.functional as F
+
+    w = torch.ones(1, 1, 2, 2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="requires grad"):
+        F.interpolate(w, size=(4, 4), mode="bicubic")[0, 0].numpy()
+    out = F.interpolate(w, size=(4, 4), mode="bicubic").detach()
+    assert not out.requires_grad and out.grad_fn is None
+    assert not torch.from_numpy(w.detach().numpy()).requires_grad
+    assert torch.Tensor(w).requires_grad

@@ -27,8 +27,10 @@ class NondeterministicOp(Rule):
     CPU tensors) in every program. Backward-only ops are reported in programs that
     train (`.backward()`, an optimizer, a trainer), unless no gradient can flow through
     the call: it runs under `torch.no_grad()`/`inference_mode()`, or its input visibly
-    requires no grad (a registered buffer, a tensor a factory just made, `.detach()`,
-    `.data`, data read from a checkpoint with `torch.load`, through slicing and reshapes).
+    requires no grad (a registered buffer, a tensor a factory just made or
+    `torch.from_numpy` made, `.detach()`, `.data`, data read from a checkpoint with
+    `torch.load`, through slicing and reshapes), or its result is detached at once or
+    goes straight to `.numpy()` (which raises on a tensor that requires grad).
 
     In a CUDA training program the sites are reported once, by RPL301, which lists them
     as related locations; RPL201 reports a site on its own where no such program

@@ -28,7 +28,9 @@ class OpWithoutDeterministicImpl(Rule):
     deterministic mode on, where it raises. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
     what counts), backward-only entries in programs that train, when a gradient can
     flow through the call (not under `no_grad`, not on an input that visibly requires
-    none: `.detach()`, a buffer, a checkpoint's tensor resized while loading weights).
+    none: `.detach()`, a buffer, `torch.from_numpy(...)`, a checkpoint's tensor resized
+    while loading weights; not when the result is detached at once or goes straight to
+    `.numpy()`, which raises on a tensor that requires grad).
     The message names the catalog's deterministic alternative.
 
     What the source shows decides the entries that depend on the input:
