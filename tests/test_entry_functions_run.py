@@ -115,3 +115,20 @@ def test_tf_app_run_calls_the_module_main_and_tf_flags_define_options() -> None:
     ).replace("RUN", "tf.app.run()")
     assert [d.code for d in check_source(source.replace("DEFAULT", "7"), "train.py")] == []
     assert [d.code for d in check_source(source.replace("DEFAULT", "None"), "train.py")] == ["RPL104"]
+
+
+@pytest.mark.parametrize(("fid", "reported"), [
+    # an empty `__init__.py` mentions nothing (it is no module of unknown text)
+    ("from pkg.loaders import get_eval_loader\n\nprint(get_eval_loader([3, 1, 2]))\n", False),
+    # handed on as a callback: it may run
+    ("from pkg.loaders import get_train_loader\n\nprint(list(map(get_train_loader, [[3, 1, 2]])))\n", True),
+])
+def test_a_plain_function_of_a_package_module_that_nothing_names_runs_for_nobody(fid: str, reported: bool) -> None:
+    from reprolint.api import check_sources
+
+    loaders = (
+        "import random\n\n\ndef get_train_loader(items):\n    random.shuffle(items)\n    return items\n\n\n"
+        "def get_eval_loader(items):\n    return list(items)\n"
+    )
+    found = check_sources({"pkg/__init__.py": "", "pkg/loaders.py": loaders, "fid.py": fid})
+    assert [(d.path, d.span.start_line) for d in found if d.code == "RPL101"] == ([("pkg/loaders.py", 5)] if reported else [])

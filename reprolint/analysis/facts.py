@@ -807,7 +807,7 @@ def collect_facts(
     facts.option_spans = {dest: spans[id(p.node)] for dest, p in facts.option_spans.items()}  # type: ignore[attr-defined]
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
-    if source:
+    if source is not None:  # an empty module (`__init__.py`) mentions nothing: not "not known"
         facts.mentioned, facts.class_mentions, facts.def_mentions, facts.table_mentions = mentioned_names(source)
     facts.uses = frozenset(collector.uses)
     facts.device_only = devices.device_stack(module)
