@@ -132,3 +132,20 @@ def test_a_plain_function_of_a_package_module_that_nothing_names_runs_for_nobody
     )
     found = check_sources({"pkg/__init__.py": "", "pkg/loaders.py": loaders, "fid.py": fid})
     assert [(d.path, d.span.start_line) for d in found if d.code == "RPL101"] == ([("pkg/loaders.py", 5)] if reported else [])
+
+
+@pytest.mark.parametrize(("evaluate", "reported"), [
+    # `model.train(False)` is a method of the model, not the module's own `train`
+    ("def evaluate(model):\n    model.train(False)\n    return model(torch.ones(4, 8))\n", False),
+    # the module's own function, named as it is: it may run
+    ("def evaluate(model):\n    train(model)\n    return model(torch.ones(4, 8))\n", True),
+])
+def test_an_attribute_of_the_same_name_does_not_name_a_module_function(evaluate: str, reported: bool) -> None:
+    from reprolint.api import check_sources
+
+    utils = (
+        "import torch\n\n\ndef train(model):\n    x = torch.randn(4, 8)\n    model(x).sum().backward()\n\n\n" + evaluate
+    )
+    evaluation = "import torch.nn as nn\nfrom utils import evaluate\n\nprint(evaluate(nn.Identity()))\n"
+    found = check_sources({"utils.py": utils, "eval_model.py": evaluation})
+    assert [(d.path, d.span.start_line) for d in found if d.code == "RPL101"] == ([("utils.py", 5)] if reported else [])

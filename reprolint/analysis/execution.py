@@ -448,12 +448,16 @@ class _Walker:
             facts = self.index.facts[path]
             if owner is not None and path != owner and name in facts.def_mentions:
                 continue
-            if facts.mentioned is None or name in facts.mentioned:
+            # another module may name it as an attribute (`facenet.train(...)`); its own
+            # module only by its name (`tf.train`, `model.train()` there are not it)
+            names = (name,) if path == owner else (name, "." + name)
+            if facts.mentioned is None or any(n in facts.mentioned for n in names):
                 return ()
             # in a class's body: only where this program may build the class; in a
             # function's, only where it ran (called, or itself run as uncalled); in a
             # module-level table's value, only where code that runs reads the table
-            for kind, block in self.index.block_mentions(path).get(name, ()):
+            mentions = self.index.block_mentions(path)
+            for kind, block in (*mentions.get(name, ()), *(mentions.get("." + name, ()) if path != owner else ())):
                 if kind == "class":
                     under = self._class_under(path, block, depth)
                 elif kind == "def":

@@ -172,7 +172,7 @@ class ModuleFacts:
     from_imports: dict[str, str] = field(default_factory=dict)
     # the identifiers the module's code uses other than in a `def` of that name (None: not
     # known), outside its top-level classes: a plain function no program module mentions
-    # cannot be called or passed on
+    # cannot be called or passed on; one read as an attribute is kept as `.name`
     mentioned: Optional[frozenset[str]] = None
     # the same for each top-level class's body (it runs only where the class is built),
     # each top-level function's (only where the function runs) and each module-level
@@ -240,7 +240,7 @@ class ModuleFacts:
 _TOKEN = re.compile(
     r'(?s:""".*?"""' r"|'''.*?''')"
     r'|"(?:\\.|[^"\\\n])*"' r"|'(?:\\.|[^'\\\n])*'|#[^\n]*"
-    r"|(\bdef\s+)?([A-Za-z_][A-Za-z0-9_]*)"
+    r"|(\bdef\s+)?(\.[ \t]*)?([A-Za-z_][A-Za-z0-9_]*)"
 )
 
 
@@ -295,5 +295,10 @@ _IMPORT = re.compile(
 
 
 def _names(text: str) -> frozenset[str]:
+    """The identifiers ``text`` uses; one read as an attribute (``tf.train``,
+    ``model.train()``) is kept as ``.train``: it names a module's function only from
+    another module (``facenet.train(...)``), never in the module that defines it."""
     text = _IMPORT.sub("", text)
-    return frozenset(name for defined, name in _TOKEN.findall(text) if name and not defined)
+    return frozenset(
+        "." + name if dot else name for defined, dot, name in _TOKEN.findall(text) if name and not defined
+    )
