@@ -149,3 +149,28 @@ def test_an_attribute_of_the_same_name_does_not_name_a_module_function(evaluate:
     evaluation = "import torch.nn as nn\nfrom utils import evaluate\n\nprint(evaluate(nn.Identity()))\n"
     found = check_sources({"utils.py": utils, "eval_model.py": evaluation})
     assert [(d.path, d.span.start_line) for d in found if d.code == "RPL101"] == ([("utils.py", 5)] if reported else [])
+
+
+@pytest.mark.parametrize(("decorator", "reported"), [
+    # a registry's decorator: code the analysis does not see may build it by its key
+    ("@register_model\n", True),
+    ("@MODELS.register('tiny')\n", True),
+    # a decorator that only wraps the function registers it nowhere
+    ("@torch.no_grad()\n", False),
+    ("@functools.lru_cache(maxsize=None)\n", False),
+])
+def test_a_decorated_function_of_an_imported_module_may_run_through_a_registry(decorator: str, reported: bool) -> None:
+    from reprolint.api import check_sources
+
+    models = (
+        "import functools\nimport torch\nfrom registry import register_model, MODELS\n\n\n"
+        f"{decorator}def tiny():\n    return torch.nn.Linear(4, 2)\n"
+    )
+    registry = "MODELS = {}\n\n\ndef register_model(fn):\n    MODELS[fn.__name__] = fn\n    return fn\n"
+    train = (
+        "import sys\nimport torch\nimport models\nfrom registry import MODELS\n\n"
+        "net = MODELS[sys.argv[1]]()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+        "net(torch.ones(1, 4)).sum().backward()\nopt.step()\n"
+    )
+    found = check_sources({"models.py": models, "registry.py": registry, "train.py": train})
+    assert [(d.path, d.span.start_line) for d in found if d.code == "RPL101"] == ([("models.py", 8)] if reported else [])

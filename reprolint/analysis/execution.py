@@ -511,6 +511,14 @@ class _Walker:
                 # (a callback, `model.apply(init_fn)`): its draws count, but a seeding
                 # helper nobody calls seeds nothing.
                 if not method and path != self.out.entry:
+                    function = self.index.facts[path].functions.get(qualname)
+                    if function is not None and function.registers:
+                        # a decorator may register it (`@register_model`): code the
+                        # analysis does not see may call it by a key, so it runs, uncalled
+                        self.skip_seeds = True
+                        self.run_function(path, qualname, (), None, replace(context, uncalled=True))
+                        self.skip_seeds = False
+                        continue
                     orphans.append((key, path, qualname, replace(context, uncalled=True), qualname))
                     continue
                 if not self.library and waits_for_mention(self, path, qualname, method, in_class):

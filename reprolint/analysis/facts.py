@@ -79,6 +79,15 @@ _STAR_REACHED = frozenset({"random", "numpy", "torch", "tensorflow", "jax", "ker
 # of those names (`from pylab import *` binds `random` to `numpy.random`).
 _LIBRARY_STARS = _NEVER_PROJECT | {"pylab", "matplotlib", "sympy", "tflearn", "mxnet", "chainer"}
 
+# Decorators that wrap a function and register it nowhere (see _Collector._wraps_only).
+_WRAPPING_DECORATORS = (
+    "torch.no_grad", "torch.inference_mode", "torch.enable_grad", "torch.set_grad_enabled", "torch.jit.",
+    "torch.compile", "torch.autocast", "torch.cuda.amp.", "torch.amp.", "torch._dynamo.", "functools.",
+    "contextlib.", "typing.", "abc.", "numba.", "tensorflow.function", "tensorflow.autograph.", "jax.jit",
+    "jax.vmap", "jax.pmap", "jax.custom_", "dataclasses.", "deprecated.", "warnings.",
+)
+_WRAPPING_BUILTINS = frozenset({"staticmethod", "classmethod", "property"})
+
 _literal = literal  # the name the collector's code uses
 
 
@@ -276,6 +285,15 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             return target
         return ":" + ".".join(chain)
 
+    def _wraps_only(self, decorator: cst.BaseExpression) -> bool:
+        """A decorator known to wrap the function it is given, not to register it
+        anywhere (gradient modes, caching, compilation, `functools`/`contextlib`)."""
+        target = decorator.func if isinstance(decorator, cst.Call) else decorator
+        qn = self.qualify(target) or ""
+        if qn.startswith(_WRAPPING_DECORATORS):
+            return True
+        return isinstance(target, cst.Name) and target.value in _WRAPPING_BUILTINS and not self.is_local(target.value)
+
     def current_class(self) -> Optional[str]:
         for scope in reversed(self.scopes):
             if scope.class_name is not None:
@@ -377,7 +395,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
         no_grad = any(devices.no_grad_context(d.decorator, self.qualify) for d in node.decorators) or bool(parent and parent.no_grad)
         positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
-        fn = FunctionFacts(qualname, no_grad=no_grad, positional=positional, decorated=bool(node.decorators))
+        registers = any(not self._wraps_only(d.decorator) for d in node.decorators)
+        fn = FunctionFacts(qualname, no_grad=no_grad, positional=positional, decorated=bool(node.decorators),
+                           registers=registers)
         self.facts.functions.setdefault(qualname, fn)
         # Nested functions are also reachable by their simple name (approximation).
         self.facts.functions.setdefault(node.name.value, fn)
