@@ -65,6 +65,10 @@ LIGHTNING = (
     ("pytorch-lightning>=1.3,<1.6", "`deterministic` is left at its default, False in Lightning before 1.6.4 "
      "(declared in requirements.txt as `pytorch-lightning>=1.3,<1.6`)"),
     ("torch", "`deterministic` is left at its default, None (cuDNN"),
+    # 0.7.5's Trainer has no `deterministic` (0.7.6 adds it: read in both releases' trainer.py)
+    ("pytorch-lightning==0.7.5", "`deterministic` is no argument of Lightning 0.7.5 (declared in requirements.txt "
+     "as `pytorch-lightning==0.7.5`): it arrives in 0.7.6, so set `torch.backends.cudnn.deterministic = True` yourself"),
+    ("pytorch-lightning==0.7.6", "`deterministic` is left at its default, False in Lightning 0.7.6"),
 ])
 def test_rpl306_names_the_declared_lightning_default(tmp_path: Path, requirement: str, expected: str) -> None:
     (tmp_path / "requirements.txt").write_text(requirement + "\n")
@@ -72,6 +76,8 @@ def test_rpl306_names_the_declared_lightning_default(tmp_path: Path, requirement
     found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL306"]
     assert [d.span.start_line for d in found] == [12]
     assert expected in found[0].message
+    # `Trainer(deterministic=True)` raises TypeError on a Lightning without the argument
+    assert (found[0].fix is None) is requirement.endswith("0.7.5")
 
 
 def test_a_range_stands_for_no_version_under_its_own_lower_bound() -> None:

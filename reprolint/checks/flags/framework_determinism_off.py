@@ -35,7 +35,10 @@ class FrameworkDeterminismOff(Rule):
       program that never seeds torch (`seed_everything`, `torch.manual_seed`, a project
       helper). Reported at the `Trainer(...)` call. An absent `deterministic` is named
       with Lightning's default: None from pytorch-lightning 1.6.4 on, False before (where
-      the project declares such a version, the message says which and where).
+      the project declares such a version, the message says which and where); a project
+      that declares a Lightning before 0.7.6, whose Trainer has no `deterministic`
+      argument, is told so and to set `torch.backends.cudnn.deterministic = True`
+      itself (no fix: the keyword would raise `TypeError` there).
     - Hugging Face: a `TrainingArguments(...)` (or `Seq2SeqTrainingArguments`) call
       without `full_determinism=True`, in a program that calls neither
       `transformers.enable_full_determinism` nor `torch.use_deterministic_algorithms(True)`,
@@ -303,6 +306,8 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     if usage.name.endswith(("HfArgumentParser", "LightningCLI")):
         return None  # the options come from the command line: the keyword is not the call's
     keyword = "deterministic" if isinstance(usage, LightningTrainer) else "full_determinism"
+    if keyword == "deterministic" and _without_deterministic(planner.ctx, d.path) is not None:
+        return None  # Lightning before 0.7.6: `Trainer(deterministic=True)` raises TypeError
     value = program.kw_value(usage, keyword)
     if value is True or value == "warn":
         return None  # only the seeding is missing: RPL101/RPL105 and `seed_everything`
@@ -321,12 +326,30 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
 def _lightning_default(ctx: CheckContext, path: str) -> str:
     """How the message names an absent ``deterministic``: Lightning's default is None
     from pytorch-lightning 1.6.4 on and False before (read in the releases' trainer.py),
-    so a project that declares an older one gets False, with where it says so."""
+    so a project that declares an older one gets False, with where it says so; before
+    0.7.6 the Trainer has no such argument (read in 0.7.5's and 0.7.6's trainer.py)."""
     from reprolint.analysis.declared import declared_before
 
+    missing = _without_deterministic(ctx, path)
+    if missing is not None:
+        return (f"is no argument of Lightning {missing}: it arrives in 0.7.6, so set "
+                "`torch.backends.cudnn.deterministic = True` yourself")
     older = declared_before("lightning", "1.6.4", path, ctx.index.roots)
     if older is None:
         return "is left at its default, None"
     assumed, declared = older
     version = assumed.version if any("==" in d.spec for d in declared) else "before 1.6.4"
     return f"is left at its default, False in Lightning {version} ({assumed.source})"
+
+
+def _without_deterministic(ctx: CheckContext, path: str) -> Optional[str]:
+    """The Lightning the project of ``path`` declares ("0.7.5 (declared in ...)") when
+    its Trainer has no ``deterministic`` argument yet (before 0.7.6), else None."""
+    from reprolint.analysis.declared import declared_before
+
+    older = declared_before("lightning", "0.7.6", path, ctx.index.roots)
+    if older is None:
+        return None
+    assumed, declared = older
+    version = assumed.version if any("==" in d.spec for d in declared) else "before 0.7.6"
+    return f"{version} ({assumed.source})"
