@@ -314,3 +314,23 @@ def test_a_benchmark_that_trains_and_evaluates_nothing_is_no_program_of_its_draw
     # without the timing the same draws are a program's, reported (at the first draw)
     untimed = bench.replace("import timeit\n", "").replace("print(timeit.timeit(run, number=10))", "print(run())")
     assert [(d.code, d.span.start_line) for d in check_sources({"matmul_speed.py": untimed})] == [("RPL101", 3)]
+
+
+def test_a_package_modules_smoke_run_of_a_model_that_loads_its_own_weights_is_a_demo() -> None:
+    # the model's constructor loads pretrained weights: the smoke run is no evaluation
+    backbone = (
+        "import torch\nimport torch.nn as nn\nimport torch.utils.model_zoo as model_zoo\n\n\n"
+        "class Backbone(nn.Module):\n    def __init__(self, pretrained=True):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 2)\n        if pretrained:\n            self._load()\n\n"
+        "    def _load(self):\n        self.load_state_dict(model_zoo.load_url('https://example.org/b.pth'))\n\n\n"
+        "if __name__ == '__main__':\n    x = torch.rand(1, 4)\n    print(Backbone()(x).size())\n"
+    )
+    package = {"pkg/__init__.py": "from pkg import backbone\n", "pkg/backbone.py": backbone}
+    assert [d for d in check_sources(package) if d.code == "RPL101"] == []
+    # the module's own code loads a checkpoint and runs the model on a random input: an evaluation
+    evaluates = backbone.replace(
+        "    print(Backbone()(x).size())\n",
+        "    net = Backbone(pretrained=False)\n    net.load_state_dict(torch.load('trained.pt'))\n    print(net(x))\n",
+    )
+    found = [(d.path, d.span.start_line) for d in check_sources({**package, "pkg/backbone.py": evaluates}) if d.code == "RPL101"]
+    assert found == [("pkg/backbone.py", 18)]

@@ -457,7 +457,10 @@ class Program:
             or self.loads_checkpoint
             or any(s.context.no_grad for s in self.usage_steps)
         )
-        if packaged and not evaluates:
+        if packaged and not (evaluates and self._evaluates_itself()):
+            # a library module's smoke demo: a model it builds may load pretrained
+            # weights in its constructor (`ResNet101(pretrained=True)`), which makes
+            # the demo no evaluation script
             return Role.DEMO
         if not evaluates and self.has(TimedCode, default_only=False):
             # trains nothing, evaluates nothing and times code: a benchmark, whose
@@ -524,6 +527,25 @@ class Program:
         """The project calls (outermost first) through which the program first reached the
         draw, op call or framework setting at ``span`` of ``path``."""
         return self._chains.get((path, span), ())
+
+    def _evaluates_itself(self) -> bool:
+        """The evaluation signs of the entry module's own code: named like an evaluation
+        script, something run under ``no_grad``, or a checkpoint loaded by the script's
+        own code outside its classes (not by a model's constructor or method: a
+        `ResNet101(pretrained=True)` loading its weights)."""
+        if _EVAL_NAME.search(PurePosixPath(self.entry).stem) is not None:
+            return True
+        if any(s.context.no_grad for s in self.usage_steps):
+            return True
+        facts = self._facts[self.entry]
+        in_methods = {
+            id(event) for qualname, function in facts.functions.items()
+            if qualname.partition(".")[0] in facts.classes for event in function.events
+        }
+        return any(
+            path == self.entry and id(usage) not in in_methods
+            for _, path, usage in self.of(CheckpointLoad, default_only=False)
+        )
 
     @property
     def loads_checkpoint(self) -> bool:

@@ -1,0 +1,2 @@
+from nets.backbone import Backbone
+from nets.sampler import NoiseDecoder
