@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from reprolint.api import check_paths
 
 OPTIONS = (
@@ -35,3 +37,20 @@ def test_a_seed_drawn_inline_from_the_library_it_seeds(tmp_path: Path) -> None:
     source = "import numpy as np\n\nnp.random.seed(np.random.randint(0, 2**31 - 1))\nprint(np.random.rand())\n"
     found = _rpl103(tmp_path, source)
     assert [line for line, _ in found] == [3] and "picks the seed of NumPy from NumPy's global RNG" in found[0][1]
+
+
+@pytest.mark.parametrize(("after", "reported"), [
+    ("print(colours)\n", False),  # nothing draws from NumPy after the reseed
+    ("print(colours, np.random.rand())\n", True),
+    ("print(colours, np.random.permutation(4))\n", True),
+])
+def test_an_entropy_reseed_matters_only_where_a_draw_follows(after: str, reported: bool) -> None:
+    from reprolint.api import check_source
+
+    source = (
+        "import numpy as np\n\n\ndef palette(n):\n    colours = list(range(n))\n    np.random.seed(10101)\n"
+        "    np.random.shuffle(colours)\n    np.random.seed(None)\n    return colours\n\n\n"
+        "colours = palette(8)\n" + after
+    )
+    found = [d.span.start_line for d in check_source(source, "draw_boxes.py") if d.code == "RPL103"]
+    assert found == ([8] if reported else [])

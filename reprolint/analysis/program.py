@@ -220,6 +220,8 @@ class Program:
         self.seeds: list[SeedOutcome] = []
         self.draws: list[DrawOutcome] = []
         self.helper_calls: list[HelperCall] = []
+        # (path, span) of the seeding calls after which a draw of a library they seed runs
+        self.seeds_drawn_after: set[tuple[str, Any]] = set()
         self.old_keras: Optional[str] = None  # the Keras of the past its draws follow (tf_versions.old_keras)
         self.events: list[UsageEvent] = []
         self.usage_steps: list[Step] = []
@@ -234,6 +236,7 @@ class Program:
         if tf1 or self.uses("tensorflow") or self.uses("keras"):
             self.old_keras = old_keras(tf1, self.entry, model.index.roots)
         seeded: dict[str, At] = {}
+        awaiting: dict[str, list[tuple[str, Any]]] = {}  # library -> seeds no draw of it followed yet
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
         in_worker: set[tuple[str, Any]] = set()
         graphs: list[Optional[At]] = []  # TF's seed outside each open `with tf.Graph().as_default():`
@@ -270,6 +273,7 @@ class Program:
                 self.seeds.append(SeedOutcome(event, step.path, *self._seed_blame(step), step.via))
                 for lib in event.libs:
                     seeded.setdefault(lib, At(step.path, event))
+                    awaiting.setdefault(lib, []).append((step.path, event.span))
                 if "tensorflow" in event.libs and unseeded_in_graph:
                     for key in unseeded_in_graph[-1]:
                         late_in_graph.setdefault(key, At(step.path, event))
@@ -277,6 +281,7 @@ class Program:
                 library = old_keras_library(self.old_keras, event.api, event.library)
                 if library != event.library:
                     event = replace(event, library=library)
+                self.seeds_drawn_after.update(awaiting.pop(event.library, ()))
                 key = (step.path, event.span)
                 if event.library in _WORKER_RESEEDED and (
                     step.context.in_worker or (event.deferred and event.api.startswith("torchvision."))
