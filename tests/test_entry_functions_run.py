@@ -158,15 +158,19 @@ def test_an_attribute_of_the_same_name_does_not_name_a_module_function(evaluate:
     # a decorator that only wraps the function registers it nowhere
     ("@torch.no_grad()\n", False),
     ("@functools.lru_cache(maxsize=None)\n", False),
+    ("@try_except('plot failed')\n", False),  # a project's wrapper
 ])
 def test_a_decorated_function_of_an_imported_module_may_run_through_a_registry(decorator: str, reported: bool) -> None:
     from reprolint.api import check_sources
 
     models = (
-        "import functools\nimport torch\nfrom registry import register_model, MODELS\n\n\n"
+        "import functools\nimport torch\nfrom registry import register_model, try_except, MODELS\n\n\n"
         f"{decorator}def tiny():\n    return torch.nn.Linear(4, 2)\n"
     )
-    registry = "MODELS = {}\n\n\ndef register_model(fn):\n    MODELS[fn.__name__] = fn\n    return fn\n"
+    registry = (
+        "MODELS = {}\n\n\ndef register_model(fn):\n    MODELS[fn.__name__] = fn\n    return fn\n\n\n"
+        "def try_except(msg):\n    def wrap(fn):\n        return fn\n    return wrap\n"
+    )
     train = (
         "import sys\nimport torch\nimport models\nfrom registry import MODELS\n\n"
         "net = MODELS[sys.argv[1]]()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\n"

@@ -86,7 +86,6 @@ _WRAPPING_DECORATORS = (
     "contextlib.", "typing.", "abc.", "numba.", "tensorflow.function", "tensorflow.autograph.", "jax.jit",
     "jax.vmap", "jax.pmap", "jax.custom_", "dataclasses.", "deprecated.", "warnings.",
 )
-_WRAPPING_BUILTINS = frozenset({"staticmethod", "classmethod", "property"})
 
 _literal = literal  # the name the collector's code uses
 
@@ -285,14 +284,15 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             return target
         return ":" + ".".join(chain)
 
-    def _wraps_only(self, decorator: cst.BaseExpression) -> bool:
-        """A decorator known to wrap the function it is given, not to register it
-        anywhere (gradient modes, caching, compilation, `functools`/`contextlib`)."""
+    def _registers(self, decorator: cst.BaseExpression) -> bool:
+        """A decorator of a registry (`@register_model`, `@MODELS.register("mlp")`,
+        `@BACKBONES.register_module()`): registration is spelled `register` by every
+        registry API; project decorators otherwise wrap (`@TryExcept()`, `@threaded`),
+        and so do the libraries' (gradient modes, caching, compilation)."""
         target = decorator.func if isinstance(decorator, cst.Call) else decorator
+        chain = attr_chain(target)
         qn = self.qualify(target) or ""
-        if qn.startswith(_WRAPPING_DECORATORS):
-            return True
-        return isinstance(target, cst.Name) and target.value in _WRAPPING_BUILTINS and not self.is_local(target.value)
+        return bool(chain) and "register" in chain[-1].lower() and not qn.startswith(_WRAPPING_DECORATORS)
 
     def current_class(self) -> Optional[str]:
         for scope in reversed(self.scopes):
@@ -395,7 +395,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
         no_grad = any(devices.no_grad_context(d.decorator, self.qualify) for d in node.decorators) or bool(parent and parent.no_grad)
         positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
-        registers = any(not self._wraps_only(d.decorator) for d in node.decorators)
+        registers = any(self._registers(d.decorator) for d in node.decorators)
         fn = FunctionFacts(qualname, no_grad=no_grad, positional=positional, decorated=bool(node.decorators),
                            registers=registers)
         self.facts.functions.setdefault(qualname, fn)

@@ -155,8 +155,7 @@ class FunctionFacts:
     # `instantiate_from_config(config)` does (analysis/dispatch.py: instantiated)
     instantiates: bool = False
     decorated: bool = False  # a decorator may register or wrap it (`@app.command()`)
-    # a decorator that is not a known wrapper (`@torch.no_grad()`, `@functools.wraps`,
-    # `@tf.function`...) may register it (`@register_model`, `@REGISTRY.register()`):
+    # a registry's decorator registers it (`@register_model`, `@REGISTRY.register()`):
     # code the analysis does not see may call it by a key
     registers: bool = False
 
