@@ -217,10 +217,10 @@ def test_fix_style_option_and_config(cli, project) -> None:
 
 
 def test_select_limits_the_fixes(cli, project) -> None:
-    root = project({"t.py": "import random\nimport numpy as np\nrandom.seed()\nrng = np.random.default_rng()\n"})
+    root = project({"t.py": "import random\nimport numpy as np\nrandom.seed()\nrng = np.random.default_rng()\nprint(random.random())\n"})
     cli("fix", "--write", "--unsafe-fixes", "--select", "RPL103", "t.py", cwd=root)
     assert (root / "t.py").read_text() == (
-        "import random\nimport numpy as np\nrandom.seed(0)\nrng = np.random.default_rng()\n"
+        "import random\nimport numpy as np\nrandom.seed(0)\nrng = np.random.default_rng()\nprint(random.random())\n"
     )
 
 
@@ -230,7 +230,7 @@ def test_diff_is_what_write_writes_and_patch_applies_it(cli, project, tmp_path: 
     files = {
         "src/train.py": UNSEEDED,
         "src/crlf.py": "import numpy as np\r\nrng = np.random.default_rng()\r\n",
-        "src/noeol.py": "import random\nrandom.seed()",
+        "src/noeol.py": "import random\nrandom.seed()\nrandom.random()",
         "src/bom.py": "\ufeff# -*- coding: utf-8 -*-\nimport torch\nx = torch.rand(2)  # é\n",
     }
     root = project({})
@@ -255,7 +255,7 @@ def test_diff_is_what_write_writes_and_patch_applies_it(cli, project, tmp_path: 
     crlf = (root / "src/crlf.py").read_bytes()
     assert crlf.count(b"\r\n") == 4 and b"\n" not in crlf.replace(b"\r\n", b"")
     assert (root / "src/bom.py").read_bytes().startswith(b"\xef\xbb\xbf# -*- coding")
-    assert (root / "src/noeol.py").read_bytes() == b"import random\nrandom.seed(0)"
+    assert (root / "src/noeol.py").read_bytes() == b"import random\nrandom.seed(0)\nrandom.random()"
 
 
 def test_encoding_and_mode_are_kept(cli, project) -> None:

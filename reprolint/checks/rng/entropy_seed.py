@@ -31,11 +31,11 @@ class EntropySeed(Rule):
     seed read from an option that is None by default (`np.random.seed(args.seed)` with `--seed` defaulting to None, directly or
     through a project helper such as `set_global_seeds(args.seed)` whose seeding calls
     all take None as "seed from OS entropy"; a helper that tests the seed for None is
-    RPL104's). A seeding call written in the code that every program running it follows
-    with no draw of the libraries it seeds is not reported (`np.random.seed(None)`
-    restoring randomness at the end of a helper that shuffled a palette with a fixed
-    seed, then only inference): it changes nothing those programs produce. One no
-    program runs is library code, reported.
+    RPL104's). A reseed from OS entropy without an argument (`np.random.seed(None)`,
+    `random.seed()`) that every program running it follows with no draw of the
+    libraries it seeds is not reported (restoring randomness at the end of a helper
+    that shuffled a palette with a fixed seed, then only inference): it changes nothing
+    those programs produce. One no program runs is library code, reported.
 
     ## Why is this bad?
     The program looks seeded but gets a new seed on every run, so no run can be
@@ -117,7 +117,7 @@ class EntropySeed(Rule):
             fixed="import time\nimport torch\ntorch.manual_seed(0)\n",
         ),
         Invalid("import os\nimport numpy as np\nseed = os.getpid()\nnp.random.seed(seed)\n", line=4),
-        Invalid("import random\nrandom.seed()\n", line=2, message="OS entropy"),
+        Invalid("import random\nrandom.seed()\nprint(random.random())\n", line=2, message="OS entropy"),
         Invalid(
             "import argparse, time, torch\np = argparse.ArgumentParser()\n"
             "p.add_argument('--seed', type=int, default=int(time.time()))\nargs = p.parse_args()\n"
@@ -170,9 +170,10 @@ class EntropySeed(Rule):
         for program in ctx.programs:
             for path in program.modules:
                 arg_entropy[path].update(program.arg_entropy)
-        # a seeding call the programs run with no draw of its libraries after it changes
-        # nothing they produce (`np.random.seed(None)` restoring randomness at the end of
-        # a seeded helper, then only inference); one no program runs is library code
+        # a reseed from OS entropy (`np.random.seed(None)`, `random.seed()`) that the
+        # programs run with no draw of its libraries after it changes nothing they
+        # produce: it restores randomness at the end of a helper that seeded for itself,
+        # then only inference runs; one no program runs is library code
         drawn_after: dict[tuple[str, Any], bool] = {}
         for program in ctx.programs:
             for outcome in program.seeds:
@@ -180,8 +181,8 @@ class EntropySeed(Rule):
                 drawn_after[key] = drawn_after.get(key, False) or key in program.seeds_drawn_after
         for path, facts in ctx.facts.items():
             for seed in module_seeds(facts):
-                if drawn_after.get((path, seed.span), True) is False:
-                    continue
+                if seed.no_seed and not seed.entropy and drawn_after.get((path, seed.span), True) is False:
+                    continue  # a reseed from OS entropy that leaves the generator as it was
                 source = self._source(seed.entropy, seed.entropy_ref, arg_entropy[path])
                 fields: dict[str, Any] = {
                     "call": seed.text, "libraries": library_list(seed.libs), "seeded_libraries": tuple(seed.libs),
