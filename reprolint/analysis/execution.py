@@ -457,7 +457,7 @@ class _Walker:
             # function's, only where it ran (called, or itself run as uncalled); in a
             # module-level table's value, only where code that runs reads the table
             mentions = self.index.block_mentions(path)
-            for kind, block in (*mentions.get(name, ()), *(mentions.get("." + name, ()) if path != owner else ())):
+            for kind, block in (hit for n in names for hit in mentions.get(n, ())):
                 if kind == "class":
                     under = self._class_under(path, block, depth)
                 elif kind == "def":

@@ -79,14 +79,6 @@ _STAR_REACHED = frozenset({"random", "numpy", "torch", "tensorflow", "jax", "ker
 # of those names (`from pylab import *` binds `random` to `numpy.random`).
 _LIBRARY_STARS = _NEVER_PROJECT | {"pylab", "matplotlib", "sympy", "tflearn", "mxnet", "chainer"}
 
-# Decorators that wrap a function and register it nowhere (see _Collector._wraps_only).
-_WRAPPING_DECORATORS = (
-    "torch.no_grad", "torch.inference_mode", "torch.enable_grad", "torch.set_grad_enabled", "torch.jit.",
-    "torch.compile", "torch.autocast", "torch.cuda.amp.", "torch.amp.", "torch._dynamo.", "functools.",
-    "contextlib.", "typing.", "abc.", "numba.", "tensorflow.function", "tensorflow.autograph.", "jax.jit",
-    "jax.vmap", "jax.pmap", "jax.custom_", "dataclasses.", "deprecated.", "warnings.",
-)
-
 _literal = literal  # the name the collector's code uses
 
 
@@ -284,16 +276,6 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             return target
         return ":" + ".".join(chain)
 
-    def _registers(self, decorator: cst.BaseExpression) -> bool:
-        """A decorator of a registry (`@register_model`, `@MODELS.register("mlp")`,
-        `@BACKBONES.register_module()`): registration is spelled `register` by every
-        registry API; project decorators otherwise wrap (`@TryExcept()`, `@threaded`),
-        and so do the libraries' (gradient modes, caching, compilation)."""
-        target = decorator.func if isinstance(decorator, cst.Call) else decorator
-        chain = attr_chain(target)
-        qn = self.qualify(target) or ""
-        return bool(chain) and "register" in chain[-1].lower() and not qn.startswith(_WRAPPING_DECORATORS)
-
     def current_class(self) -> Optional[str]:
         for scope in reversed(self.scopes):
             if scope.class_name is not None:
@@ -395,7 +377,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
         no_grad = any(devices.no_grad_context(d.decorator, self.qualify) for d in node.decorators) or bool(parent and parent.no_grad)
         positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
-        registers = any(self._registers(d.decorator) for d in node.decorators)
+        registers = any(_registers(d.decorator) for d in node.decorators)
         fn = FunctionFacts(qualname, no_grad=no_grad, positional=positional, decorated=bool(node.decorators),
                            registers=registers)
         self.facts.functions.setdefault(qualname, fn)
@@ -755,6 +737,14 @@ def _drop_idle_draws(module: cst.Module, collector: "_Collector") -> None:
             e for e in collector.facts.events
             if not (isinstance(e, Draw) and isinstance(e.span, _Pending) and id(e.span.node) in idle)
         ]
+
+
+def _registers(decorator: cst.BaseExpression) -> bool:
+    """A decorator of a registry (`@register_model`, `@MODELS.register("mlp")`,
+    `@BACKBONES.register_module()`): registration is spelled `register` by every registry
+    API; other decorators wrap (`@TryExcept()`, `@threaded`, gradient modes, caching)."""
+    chain = attr_chain(decorator.func if isinstance(decorator, cst.Call) else decorator)
+    return bool(chain) and "register" in chain[-1].lower()
 
 
 def dunder_member(qualname: str) -> bool:

@@ -180,7 +180,6 @@ _DISPLAY_LIBRARIES = ("matplotlib.", "seaborn.")
 # ... except its image readers, which load data (``plt.imread(path)``)
 _IMAGE_READERS = frozenset({"matplotlib.pyplot.imread", "matplotlib.image.imread"})
 
-# Libraries whose functions keep state between calls (global RNGs, training state).
 # Calls that draw from a generator: in a loop over a listing, each entry gets the draw
 # its place in the order gives it (a random train/validation pick per file).
 _DRAWS = ("random.", "numpy.random.", "torch.rand", "torch.bernoulli", "torch.multinomial", "torch.normal",

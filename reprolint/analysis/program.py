@@ -172,6 +172,11 @@ _EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|pred
 _WORKER_RESEEDED = frozenset({"random", "numpy"})
 
 
+def _callee_name(call: Call) -> str:
+    """The short name of what a project call targets (`models.Net` and `:Net`: `Net`)."""
+    return call.target.rsplit(".", 1)[-1].lstrip(":")
+
+
 class Program:
     """One program's execution, the object every program-level rule queries."""
 
@@ -457,12 +462,9 @@ class Program:
             if self.benchmarks:
                 return Role.EVALUATION
             return Role.TRAINING
-        evaluates = (
-            _EVAL_NAME.search(path.stem) is not None
-            or self.loads_checkpoint
-            or any(s.context.no_grad for s in self.usage_steps)
-        )
-        if packaged and not (evaluates and self._evaluates_itself()):
+        named_or_no_grad = _EVAL_NAME.search(path.stem) is not None or any(s.context.no_grad for s in self.usage_steps)
+        evaluates = named_or_no_grad or self.loads_checkpoint
+        if packaged and not (named_or_no_grad or self._loads_checkpoint_itself()):
             # a library module's smoke demo: a model it builds may load pretrained
             # weights in its constructor (`ResNet101(pretrained=True)`), which makes
             # the demo no evaluation script
@@ -533,15 +535,10 @@ class Program:
         draw, op call or framework setting at ``span`` of ``path``."""
         return self._chains.get((path, span), ())
 
-    def _evaluates_itself(self) -> bool:
-        """The evaluation signs of the entry module's own code: named like an evaluation
-        script, something run under ``no_grad``, or a checkpoint loaded by the script's
-        own code outside its classes (not by a model's constructor or method: a
-        `ResNet101(pretrained=True)` loading its weights)."""
-        if _EVAL_NAME.search(PurePosixPath(self.entry).stem) is not None:
-            return True
-        if any(s.context.no_grad for s in self.usage_steps):
-            return True
+    def _loads_checkpoint_itself(self) -> bool:
+        """A checkpoint loaded by the entry module's own code outside its classes (not by
+        a model's constructor or method: a `ResNet101(pretrained=True)` loading its
+        weights)."""
         facts = self._facts[self.entry]
         in_methods = {
             id(event) for qualname, function in facts.functions.items()
@@ -566,15 +563,16 @@ class Program:
         reaches the draw goes through such a construction, and no other call of that
         class in the program keeps its drawn weights (a second ``Net()`` trained from
         scratch)."""
-        loaded = [at for at in outcome.chain if type(at.event) is Call and at.event.overwritten]
-        if not loaded:
-            return False
-        names = {at.event.target.rsplit(".", 1)[-1].lstrip(":") for at in loaded}
-        for step in self.steps:
-            event = step.event
-            if type(event) is Call and not event.overwritten and event.target.rsplit(".", 1)[-1].lstrip(":") in names:
-                return False
-        return True
+        loaded = {_callee_name(at.event) for at in outcome.chain if type(at.event) is Call and at.event.overwritten}
+        return bool(loaded) and not loaded & self._kept_built
+
+    @functools.cached_property
+    def _kept_built(self) -> frozenset[str]:
+        """The names of the project callees some call of the program makes without a
+        load replacing what they return (see ``_built_then_loaded``)."""
+        return frozenset(
+            _callee_name(step.event) for step in self.steps if type(step.event) is Call and not step.event.overwritten
+        )
 
     def overwrites_init(self, outcome: "DrawOutcome") -> bool:
         """A weight-initialisation draw whose weights a checkpoint load replaces (or a

@@ -67,4 +67,3 @@ def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], Sit
                 runs[site] = EVALUATES
     found = ctx.memo[key] = {site: SiteRun(how, tuple(entries.get(site, ()))) for site, how in runs.items()}
     return found
-

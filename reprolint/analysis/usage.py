@@ -169,8 +169,8 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
         self._u_buffer_aliases: set[tuple[int, str]] = set()  # (scope, local) that registers one
         self._u_squeezed: dict[int, Any] = {}  # gather call -> the dim its result is squeezed on
-        # op calls whose result goes straight to `.numpy()` -> whether it stays on the
-        # device it was made on (no `.cpu()` between): True means a CPU tensor
+        # op calls whose result goes straight to `.numpy()` or `.detach()` -> whether it is
+        # known to be a CPU tensor (`.numpy()` with no `.cpu()` between)
         self._u_to_numpy: dict[int, bool] = {}
         self._u_compiled: set[str] = set()  # receivers of `.compile(...)` (Keras models)
         self._u_rank_offsets: dict[str, str] = {}  # `x += y` seen: x's text -> y's text

@@ -76,8 +76,6 @@ def plan_determinism(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     statement can start CUDA); RPL301, RPL302 and RPL303 of one program share one
     action, so the block goes in once.
     """
-    if data_field(d, "variant") == "spawn":
-        return None  # set only in a parent that spawns its workers: it belongs in the worker
     return together([determinism_action(planner, d, p) for p in usage_programs(planner, d)])
 
 
@@ -162,8 +160,6 @@ def determinism_level(planner: FixPlanner, d: Diagnostic, programs: Optional[lis
 
 
 def determinism_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool]:
-    if data_field(d, "variant") == "spawn":
-        return False
     programs = [p for p in usage_programs(planner, d) if not turned_off(p, d)]
     if not programs:
         return False

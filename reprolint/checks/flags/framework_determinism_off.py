@@ -306,7 +306,7 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
     if usage.name.endswith(("HfArgumentParser", "LightningCLI")):
         return None  # the options come from the command line: the keyword is not the call's
     keyword = "deterministic" if isinstance(usage, LightningTrainer) else "full_determinism"
-    if keyword == "deterministic" and _without_deterministic(planner.ctx, d.path) is not None:
+    if keyword == "deterministic" and _lightning_before(planner.ctx, d.path, "0.7.6") is not None:
         return None  # Lightning before 0.7.6: `Trainer(deterministic=True)` raises TypeError
     value = program.kw_value(usage, keyword)
     if value is True or value == "warn":
@@ -328,28 +328,25 @@ def _lightning_default(ctx: CheckContext, path: str) -> str:
     from pytorch-lightning 1.6.4 on and False before (read in the releases' trainer.py),
     so a project that declares an older one gets False, with where it says so; before
     0.7.6 the Trainer has no such argument (read in 0.7.5's and 0.7.6's trainer.py)."""
-    from reprolint.analysis.declared import declared_before
-
-    missing = _without_deterministic(ctx, path)
+    missing = _lightning_before(ctx, path, "0.7.6")
     if missing is not None:
         return (f"is no argument of Lightning {missing}: it arrives in 0.7.6, so set "
                 "`torch.backends.cudnn.deterministic = True` yourself")
-    older = declared_before("lightning", "1.6.4", path, ctx.index.roots)
+    older = _lightning_before(ctx, path, "1.6.4")
     if older is None:
         return "is left at its default, None"
-    assumed, declared = older
-    version = assumed.version if any("==" in d.spec for d in declared) else "before 1.6.4"
-    return f"is left at its default, False in Lightning {version} ({assumed.source})"
+    return f"is left at its default, False in Lightning {older}"
 
 
-def _without_deterministic(ctx: CheckContext, path: str) -> Optional[str]:
-    """The Lightning the project of ``path`` declares ("0.7.5 (declared in ...)") when
-    its Trainer has no ``deterministic`` argument yet (before 0.7.6), else None."""
+def _lightning_before(ctx: CheckContext, path: str, release: str) -> Optional[str]:
+    """The Lightning the project of ``path`` declares, as a message names it ("0.7.5
+    (declared in ...)", "before 1.6.4 (declared ...)" for a range), when it is before
+    ``release``; else None."""
     from reprolint.analysis.declared import declared_before
 
-    older = declared_before("lightning", "0.7.6", path, ctx.index.roots)
+    older = declared_before("lightning", release, path, ctx.index.roots)
     if older is None:
         return None
     assumed, declared = older
-    version = assumed.version if any("==" in d.spec for d in declared) else "before 0.7.6"
+    version = assumed.version if any("==" in d.spec for d in declared) else f"before {release}"
     return f"{version} ({assumed.source})"
