@@ -1,7 +1,8 @@
 """Trains on CUDA with a loader whose `collate_fn` resizes each batch of images
 bilinearly: the collate function runs where the samples are made, on CPU tensors without
 an autograd graph, so its `interpolate` has no backward (no RPL202 there). The model's
-own bilinear upsampling of activations does, and has no deterministic CUDA kernel."""
+own bilinear upsampling of an activation (the input scaled by a parameter) does, and has
+no deterministic CUDA kernel."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -21,9 +22,11 @@ def pad_batch(batch):
 class Net(nn.Module):
     def __init__(self):
         super().__init__()
+        self.scale = nn.Parameter(torch.ones(1, 3, 1, 1))
         self.proj = nn.Linear(3 * 64 * 64, 10)
 
     def forward(self, x):
+        x = x * self.scale  # an activation: the gradient reaches `scale` through the upsampling
         x = F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False)  # expect: RPL202
         return self.proj(x.flatten(1))
 

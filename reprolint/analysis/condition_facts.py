@@ -21,7 +21,7 @@ from reprolint.analysis.values import UNKNOWN
 # Libraries a module loads its configuration with, before the analysis has seen where
 _LOADERS = frozenset({"hydra", "omegaconf"})
 
-__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SPREAD", "TEXT_ARGUMENT", "ConditionFacts", "env_default", "is_main_guard"]
+__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SPREAD", "TEXT_ARGUMENT", "VIA", "ConditionFacts", "env_default", "is_main_guard"]
 
 # The binding a call with `*args` or `**kwargs` carries: it may pass any parameter.
 SPREAD = "*"
@@ -32,6 +32,9 @@ DEFAULTS = "**defaults"
 # (a registered buffer, a fresh or detached tensor): a backward-only kernel of an op on
 # that parameter never runs (checks/ops/_ops.py); conditions read it as unknown.
 NO_GRAD_ARGUMENT = ("nograd",)
+# A parameter of the calling function passed on, where the caller's own call is not
+# known: (VIA, file, qualname, parameter) (analysis/execution.py's _passed_on)
+VIA = "via"
 # What a call binds a parameter to when it passes text or an iterable of text (a NumPy
 # array of str, a list of words): a set made of that parameter is a set of text, whose
 # order changes with string hashing (checks/order/set_iteration_order.py).
@@ -180,8 +183,10 @@ class ConditionFacts:
                 # a module constant, or a parameter of this function passed on
                 # (`conv_nd(dims, ...)`): the walker resolves it from this function's own call
                 named = self.value_tree(arg.value)
-                if named[0] == "const":
-                    tree = named
+                if named[0] == "const" and not (
+                    len(named) == 4 and not self.holds_parameter(arg.value.value, arg.value)  # type: ignore[attr-defined]
+                ):
+                    tree = named  # (a parameter bound again here holds what this body made)
             if tree == ("unknown",) and self.u_no_grad_argument(arg.value):  # type: ignore[attr-defined]
                 tree = NO_GRAD_ARGUMENT  # a buffer, a fresh or detached tensor
             elif tree == ("unknown",) and self._u_kind(arg.value) in ("str", "iter", "set") \

@@ -44,10 +44,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from reprolint.analysis import dispatch
-from reprolint.analysis.condition_facts import DEFAULTS, SPREAD
+from reprolint.analysis.condition_facts import DEFAULTS, SPREAD, VIA
 from reprolint.analysis.conditions import named_bindings
 from reprolint.analysis.entry_functions import waits_for_mention
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
+from reprolint.analysis.module_facts import InstanceCall
 from reprolint.analysis.usage_events import OpCall, TfSetting, Usage
 
 _CHAINED = (Draw, OpCall, TfSetting)  # steps whose call chain the rules list
@@ -72,7 +73,7 @@ MAX_DEPTH = 60
 # What the walker does with an event (ExecutionModel.ops): add it as a step, add it
 # unless seeds are skipped, add it at the end, run a project call / import, enter or
 # leave a no-grad region.
-_STEP, _SEED, _DEFERRED, _CALL, _IMPORT, _REGION = range(6)
+_STEP, _SEED, _DEFERRED, _CALL, _IMPORT, _REGION, _BINDS = range(7)
 
 # The base of custom autograd functions (their static forward/backward run through `apply`).
 _AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
@@ -276,6 +277,10 @@ class ExecutionModel:
                     node = dispatch.instantiated_node(self.index, path, event)  # read once for both
                     ops.extend((_CALL, call, built) for call, built in dispatch.instantiated(self.index, path, event, node))
                     ops.extend((_STEP, usage, None) for usage in dispatch.instantiated_usages(event, node))
+            elif isinstance(event, InstanceCall):
+                resolved = self.index.resolve_call(path, event.target)
+                if resolved is not None and resolved[1].endswith(".forward"):
+                    ops.append((_BINDS, event, resolved))
             elif isinstance(event, Import):
                 chain = tuple(self.index.package_chain(path, event.module))
                 if chain:
@@ -372,6 +377,7 @@ class _Walker:
         self.out = Execution(entry)
         self.ran_modules: set[str] = set()
         self.ran_functions: set[tuple[str, str]] = set()
+        self.running: list[tuple[str, str]] = []  # the functions whose bodies run now, innermost last
         self.deferred: list[Step] = []
         self.depth = 0
         self.calls: list[At] = []  # the project calls being run, outermost first
@@ -470,6 +476,13 @@ class _Walker:
                         return ()
                     found = under if found is None else _either(found, under)
         return found
+
+    def _named_by_nobody(self, path: str, qualname: str) -> bool:
+        """A method other than ``forward`` that no code of the program that has run names
+        (``self.generate(...)``, ``model.generate``): it runs only as framework-called
+        code, which calls no such method."""
+        cls, dot, name = qualname.rpartition(".")
+        return bool(dot) and name != "forward" and self._mentioned(qualname, owner=path) is None
 
     def _class_under(self, path: str, cls: str, depth: int) -> Optional[tuple[GuardedCond, ...]]:
         """The conditions under which the program may build ``cls`` (defined in
@@ -658,7 +671,9 @@ class _Walker:
         if not context.pipeline and key in self.model.pipeline_functions():
             context = replace(context, pipeline=True, tf_cpu=True)
         self.depth += 1
+        self.running.append(key)
         self.run_events(path, self.model.function_ops(path, qualname), conds, via, context)
+        self.running.pop()
         self.depth -= 1
         self.bodies.append((key, conds, start, len(self.out.steps), deferred, len(self.deferred)))
 
@@ -694,7 +709,7 @@ class _Walker:
                     self.called_classes.add((file, cls))
                 bindings = named_bindings(event.bindings, self.index.facts[file].functions.get(qualname), dot)
                 if bindings:
-                    bindings = _passed_on(bindings, context)
+                    bindings = _passed_on(bindings, context, self.running[-1] if self.running else None)
                 self.out.call_bindings.setdefault(extra, []).append(bindings)
                 if extra not in self.ran_functions:
                     if all(name != SPREAD for name, _ in bindings):
@@ -711,6 +726,17 @@ class _Walker:
                         # called again with other arguments: the body ran with the first
                         # call's, so a parameter's default no longer surely holds there
                         self.out.rebound.add(id(first))
+            elif kind == _BINDS:
+                # `model(x, y)`: what reaches `forward`'s parameters (it runs later, as
+                # framework-called code), unless the method making the call runs for
+                # nobody (a `generate` no code of the program names)
+                if self.running and self._named_by_nobody(*self.running[-1]):
+                    continue
+                file, qualname = extra
+                bindings = named_bindings(event.bindings, self.index.facts[file].functions.get(qualname), ".")
+                self.out.call_bindings.setdefault(extra, []).append(
+                    _passed_on(bindings, context, self.running[-1] if self.running else None)
+                )
             elif kind == _SEED:
                 if not self.skip_seeds:
                     steps.append(Step(event, path, outer, via, context))
@@ -763,13 +789,17 @@ def _alternatives(conds: tuple[GuardedCond, ...]) -> tuple[Any, ...]:
     return (tuple((g.cond.tree, g.cond.polarity, g.bindings) for g in conds),)
 
 
-def _passed_on(bindings: tuple[tuple[str, Any], ...], caller: StepContext) -> tuple[tuple[str, Any], ...]:
+def _passed_on(
+    bindings: tuple[tuple[str, Any], ...], caller: StepContext, running: Optional[tuple[str, str]] = None,
+) -> tuple[tuple[str, Any], ...]:
     """A call's bindings with the caller's own parameters passed on (``conv_nd(dims,
     ...)`` inside ``def __init__(self, dims=2)``) replaced by what the caller's call
     bound them to; a parameter its call left out keeps the caller's default when that
     call is known (it ran at a resolved call, with no ``*args``/``**kwargs`` spread that
     may pass it); otherwise it is bound to an unknown value (the callee's default does
-    not hold either)."""
+    not hold either), or, where the function running the call is known, to ``(VIA,
+    file, qualname, parameter)``: whatever that function's own calls pass for it (read
+    where a rule asks, as the op rules' ``param-input`` facts do)."""
     out = []
     known = caller.phase is Phase.CALL and not caller.uncalled and all(n != SPREAD for n, _ in caller.bindings)
     for name, tree in bindings:
@@ -779,8 +809,13 @@ def _passed_on(bindings: tuple[tuple[str, Any], ...], caller: StepContext) -> tu
                 out.append((name, bound))
             elif known and tree[1] != UNKNOWN:
                 out.append((name, ("const", tree[1])))
+            elif running is not None:
+                # passed, value not known here: no default holds, but the calls of the
+                # function running (`running`) say what reaches it (a `forward` run as
+                # framework-called code gets what `model(x, y)` passes: InstanceCall)
+                out.append((name, (VIA, *running, tree[3])))
             else:
-                out.append((name, ("unknown",)))  # passed, value not known: no default holds
+                out.append((name, ("unknown",)))
             continue
         out.append((name, tree))
     return tuple(out)

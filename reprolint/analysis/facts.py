@@ -32,16 +32,16 @@ import dataclasses
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import CHILD_FIELDS, IS_NODE, child_fields, find_argument, is_node, literal
-from reprolint.analysis.cst_helpers import attr_chain, simple_code
+from reprolint.analysis.cst_helpers import attr_chain, descendants, simple_code, target_names
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import EnvironmentDraw, GraphScope
-from reprolint.analysis import config_files, dispatch
+from reprolint.analysis import config_files, dispatch, instance_calls
 from reprolint.analysis.calls import devices, environments, keras, pandas, reseeding, spawn
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 from reprolint.analysis.module_facts import (
-    Call, Cond, Draw, Event, FunctionFacts, Guard, Import, LocalFinding, ModuleFacts, Region, Seed,
+    Call, Cond, Draw, Event, FunctionFacts, Guard, Import, InstanceCall, LocalFinding, ModuleFacts, Region, Seed,
     mentioned_names,
 )
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
@@ -101,6 +101,11 @@ class _Scope:
     dicts: dict[str, cst.BaseExpression] = field(default_factory=dict)  # name = {...} / dict(...)
     tests: dict[str, Any] = field(default_factory=dict)  # local -> the test it holds, or None
     aliases: dict[str, Any] = field(default_factory=dict)  # local -> the option it copies, or None
+    # parameter -> the value of the assignment that first binds it again (`x =
+    # self.conv(x)`): inside that value the name still holds what the call passed
+    rebinds: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    body: Optional[cst.CSTNode] = None  # a function's body
+    looped: Optional[set[int]] = None  # ids of the nodes inside a loop of the body (made on demand)
 
 
 class _Pending:
@@ -167,6 +172,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # `args.func(args)` dispatches to (argparse subcommands)
         self.dispatch: dict[str, list[str]] = {}
         self.rng_vars: set[str] = set()  # names bound to RNG instances (not global draws)
+        # (scope id, name) or (class, ".attr") -> the project class an instance held there
+        # was built from (analysis/instance_calls.py)
+        self.instances: dict[tuple[Any, str], str] = {}
         self.scopes: list[_Scope] = [_Scope("module", "", self.facts.events)]
         # (tree, polarity, test node) of the enclosing ifs; text made on demand
         self.conds: list[tuple[Any, bool, cst.BaseExpression]] = []
@@ -275,6 +283,29 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 return None
             return target
         return ":" + ".".join(chain)
+
+    def _looped(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is inside a loop of the function running (``for blk in
+        self.blocks: x = blk(x)`` binds ``x`` again on each turn)."""
+        scope = self.scope
+        if scope.looped is None:
+            scope.looped = {
+                id(inner) for loop in descendants(scope.body) if type(loop) in (cst.For, cst.While)
+                for inner in descendants(loop)
+            } if scope.body is not None else set()
+        return id(node) in scope.looped
+
+    def holds_parameter(self, name: str, node: cst.CSTNode) -> bool:
+        """Whether ``name`` at ``node`` still holds what the call of the enclosing
+        function passed for its parameter: not bound again before (``x = self.conv(x)``:
+        inside that first assignment's value it still does)."""
+        scope = self.scope
+        if scope.kind != "function" or name not in scope.params:
+            return False
+        if name not in scope.locals:
+            return True
+        value = scope.rebinds.get(name)
+        return value is not None and (value is node or any(inner is node for inner in descendants(value)))
 
     def current_class(self) -> Optional[str]:
         for scope in reversed(self.scopes):
@@ -387,7 +418,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         saved_conds, self.conds = self.conds, []
         self.scopes.append(
             _Scope("function", f"{qualname}.", fn.events, params=params,
-                   class_name=outer.class_name if outer.kind == "class" else None)
+                   class_name=outer.class_name if outer.kind == "class" else None, body=node.body)
         )
         self.usage_parameters(node.params)
         self.walk(node.body)
@@ -520,6 +551,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict"
         )
         keras.note_assignment(self, names, value)
+        if "torch" in self.uses:
+            instance_calls.note_binding(self, targets, value)  # `model = Net().to(device)`
         self.note_condition_local(bound, value)  # `scheduled = sizes is not None`
         pandas.note_assignment(self, targets, value)
         if CONFIG_LIBRARIES & self.uses:
@@ -577,6 +610,12 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 module = self.qualify(node.value)
                 if module in _MODULE_ALIASES:
                     self.aliases[node.targets[0].target.value] = module
+        scope = self.scope
+        if scope.kind == "function":
+            for target in node.targets:
+                for name in target_names(target.target):
+                    if name.value in scope.params and name.value not in scope.locals and not self._looped(node):
+                        scope.rebinds[name.value] = node.value
         self.usage_assign([t.target for t in node.targets], node.value)
         self._note_assignment([t.target for t in node.targets], node.value)
         self._note_attr_targets([t.target for t in node.targets], node.value)
@@ -678,6 +717,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             return
         if dispatch.emit_app_run(self, node, qn):  # `app.run(main)`, `tf.app.run()`
             return
+        forward = instance_calls.forward_target(self, func)
+        if forward is not None:  # `model(x, y)`: what reaches `forward`'s parameters
+            self.emit(InstanceCall(forward, self.span(node), self._bindings(node)))
         target = self.call_target(func)
         if target is not None:
             entropy = None

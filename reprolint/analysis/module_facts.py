@@ -23,6 +23,7 @@ __all__ = [
     "FunctionFacts",
     "Guard",
     "Import",
+    "InstanceCall",
     "LocalFinding",
     "ModuleFacts",
     "Region",
@@ -131,7 +132,20 @@ class Region:
     device: Optional[str] = None
 
 
-Event = Union[Seed, Draw, Call, Import, Guard, Region, Usage]  # Usage: RPL2xx-RPL4xx facts (usage_events.py)
+@dataclass(frozen=True)
+class InstanceCall:
+    """A call of a project ``nn.Module`` instance (``model(x, y)``, ``self.encoder(x)``):
+    the framework runs the class's ``forward`` with these arguments. Only what it passes
+    is kept (``bindings``, as a :class:`Call`'s): ``forward`` still runs where
+    framework-called bodies run (analysis/execution.py), but what reaches its parameters
+    (a batch without grad) is what these calls pass."""
+
+    target: str  # the class's call target with ".forward" (resolved per program)
+    span: Span
+    bindings: tuple[tuple[str, Any], ...] = ()
+
+
+Event = Union[Seed, Draw, Call, InstanceCall, Import, Guard, Region, Usage]  # Usage: RPL2xx-RPL4xx facts (usage_events.py)
 
 
 @dataclass(frozen=True)

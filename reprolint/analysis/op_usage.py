@@ -231,6 +231,33 @@ def _keeps_reduced_dim(node: cst.Call, dim: int) -> bool:
 
 # The axes a gather's index is looked at along (``width1:<dim>`` kinds of a bound name).
 _GATHER_AXES = (-1, 1, 0, 2)
+# What a module's methods give to iterate over: its parameters, buffers and submodules.
+_MODULE_MEMBERS = frozenset({
+    "parameters", "named_parameters", "buffers", "named_buffers", "modules", "named_modules", "children",
+    "named_children",
+})
+
+
+def _training_loop(loop: cst.For) -> bool:
+    """A loop whose body calls ``backward`` (``loss.backward()``, ``scaler.scale(loss)
+    .backward()``, ``accelerator.backward(loss)``) over something other than a module's
+    members (``for p in model.parameters():``) or a ``zip`` (which may pair them)."""
+    for node in descendants(loop.iter):
+        if type(node) is cst.Call and (
+            (type(node.func) is cst.Attribute and node.func.attr.value in _MODULE_MEMBERS)
+            or (type(node.func) is cst.Name and node.func.value == "zip")
+        ):
+            return False
+    return any(
+        type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "backward"
+        for node in descendants(loop.body)
+    )
+
+
+# A torch DataLoader's class, and the wrappers whose iteration yields its batches (with
+# a counter, for ``enumerate``).
+_LOADER_CLASSES = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+_BATCH_WRAPPERS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm"})
 
 # Device names of accelerators other than CUDA, as a device string or `.type` holds them.
 _OTHER_DEVICES = ("mps", "xla", "tpu", "xpu", "npu", "hpu", "cpu")
@@ -524,6 +551,42 @@ class OpUsageFacts:
             else:
                 self._u_loss_modules.pop(key, None)
 
+    def u_bind_loop_targets(self, loop: cst.For) -> None:
+        """``for x, y in loader:`` (through ``enumerate``, ``iter`` or ``tqdm``) over a
+        torch ``DataLoader``, or any loop whose body takes a training step (calls
+        ``backward``) over anything but a module's parameters or submodules: each item is
+        a batch of data, a tensor that requires no grad, so an op on it (or on what a
+        function is given of it) runs no backward. Any other loop target holds nothing
+        the source shows: kinds an earlier binding of the name gave are dropped."""
+        from reprolint.analysis.tensor_facts import NO_GRAD
+
+        batches = self._u_loader_batches(loop.iter) or (
+            self.loop_hooks_possible and _training_loop(loop)  # type: ignore[attr-defined]
+        )
+        kinds = frozenset({NO_GRAD}) if batches else frozenset()
+        for node in descendants(loop.target) if not isinstance(loop.target, cst.Name) else (loop.target,):
+            if type(node) is cst.Name:
+                self._u_tensor_kinds[(id(self.scope), node.value)] = kinds  # type: ignore[attr-defined]
+
+    def _u_loader_batches(self, node: cst.BaseExpression) -> bool:
+        """Whether iterating ``node`` gives a torch ``DataLoader``'s batches: the loader
+        made in place or bound to a name here or at module level, as wrapped by
+        ``enumerate``/``iter``/``tqdm`` (``enumerate`` pairs a counter with each batch)."""
+        while type(node) is cst.Call and node.args and node.args[0].keyword is None and not node.args[0].star:
+            wrapper = self.qualify(node.func) or ""  # type: ignore[attr-defined]
+            if wrapper in _LOADER_CLASSES:
+                return True
+            builtin = type(node.func) is cst.Name and node.func.value in ("enumerate", "iter") \
+                and self._builtin_call(node, node.func.value)  # type: ignore[attr-defined]
+            if not builtin and wrapper not in _BATCH_WRAPPERS:
+                return False
+            node = node.args[0].value
+        if type(node) is cst.Name:
+            made = self._u_bound_qn.get((id(self.scope), node.value)) or self._u_bound_qn.get(  # type: ignore[attr-defined]
+                (id(self.scopes[0]), node.value), "")  # type: ignore[attr-defined]
+            return made in _LOADER_CLASSES
+        return False
+
     def _u_bind_unpacked(self, target: Union[cst.Tuple, cst.List], value: cst.BaseExpression) -> None:
         """``values, idx = torch.topk(scores, k)``: the second name holds indices that
         repeat no value along the sort's axis (``distinct:<axis>``); any other name an
@@ -757,8 +820,7 @@ class OpUsageFacts:
         buffer = source is not None and self._u_buffer(source)
         if buffer:
             facts.append("no-grad-input")
-        elif type(source) is cst.Name and source.value in self.scope.params \
-                and source.value not in self.scope.locals:  # type: ignore[attr-defined]
+        elif type(source) is cst.Name and self.holds_parameter(source.value, source):  # type: ignore[attr-defined]
             # a parameter as passed (`def extract(a, t, shape): a.gather(-1, t)`): whether a
             # gradient flows is what the calls that run the function pass (NO_GRAD_ARGUMENT)
             facts.append(f"param-input:{self.scope.name}{source.value}")  # type: ignore[attr-defined]

@@ -343,9 +343,9 @@ _CHECKPOINT_READS = frozenset({
     "safetensors.torch.load_file", "safetensors.torch.load",
 })
 # Methods and slicing that keep "requires no grad" (a view or copy of the same data).
-_KEEPS_NO_GRAD = _KEEPS_SHAPE | frozenset({
+_KEEPS_NO_GRAD = (_KEEPS_SHAPE | frozenset({
     "reshape", "view", "permute", "transpose", "flatten", "unsqueeze", "squeeze", "expand", "repeat",
-})
+})) - {"requires_grad_"}  # `x.detach().requires_grad_()` is a leaf that requires grad
 
 
 # Functions of one tensor (the others arguments are sizes, modes, literals): the result

@@ -682,6 +682,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         """Hook from ``visit_For`` (before the body is walked)."""
         for name_node in target_names(node.target):
             self._u_store.add(id(name_node))
+        self.u_bind_loop_targets(node)  # type: ignore[attr-defined]
         state = self._u_state()
         state.head_only.note_loop(node, self.u_branches())  # `for p in model.parameters(): p.requires_grad = False`
         # set_epoch and backward passes inside the loop

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from reprolint.analysis.condition_facts import NO_GRAD_ARGUMENT
+from reprolint.analysis.condition_facts import NO_GRAD_ARGUMENT, VIA
 from reprolint.analysis.determinism import OpMatch, match_op, program_usages, short, torch_version
 from reprolint.analysis.program import Program
 from reprolint.analysis.usage_events import OpCall, TfSetting
@@ -201,12 +201,29 @@ def no_backward(program: Program, position: int, usage: OpCall) -> bool:
     for fact in usage.facts:
         if fact.startswith("param-input:"):
             # on a parameter of its function, which every call of it the program makes
-            # binds to a buffer, a fresh or a detached tensor
+            # binds to a buffer, a fresh or a detached tensor, or a batch a loader
+            # yields (passed on through the callers' parameters)
             function, _, param = fact.partition(":")[2].rpartition(".")
-            calls = program.call_bindings.get((step.path, function))
-            if calls and all(dict(bindings).get(param) == NO_GRAD_ARGUMENT for bindings in calls):
+            if _bound_without_grad(program, step.path, function, param):
                 return True
     return bool({"no-grad-input", "index-width-1", "index-distinct"} & set(usage.facts))
+
+
+def _bound_without_grad(program: Program, path: str, function: str, param: str, depth: int = 0) -> bool:
+    """Whether every call of ``function`` (of ``path``) the program makes passes a tensor
+    that requires no grad for ``param``: NO_GRAD_ARGUMENT, or a parameter of the caller
+    passed on (VIA) for which the same holds (``model(x, spk)`` in the training loop, then
+    ``self.encoder(x, spk)`` in ``forward``)."""
+    calls = program.call_bindings.get((path, function))
+    if not calls or depth > 6:
+        return False
+    for bindings in calls:
+        tree = dict(bindings).get(param)
+        if tree == NO_GRAD_ARGUMENT:
+            continue
+        if tree is None or tree[0] != VIA or not _bound_without_grad(program, tree[1], tree[2], tree[3], depth + 1):
+            return False
+    return True
 
 
 # Index accumulations (forward, or the backward of an index lookup) whose atomic adds
