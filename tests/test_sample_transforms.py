@@ -1,7 +1,8 @@
 """A function torchvision's `transforms.Lambda` wraps runs on each CPU sample where the
 dataset makes it, with no autograd graph: a reflection pad there (the CIFAR idiom
 `transforms.Lambda(lambda x: F.pad(x.unsqueeze(0), (4, 4, 4, 4), mode="reflect"))`)
-runs no CUDA backward, so RPL202 does not report it; the same pad in the model does."""
+runs no CUDA backward, so RPL202 does not report it; the same pad of an activation in
+the model does."""
 from __future__ import annotations
 
 import pytest
@@ -58,4 +59,10 @@ def test_a_pad_in_a_sample_transform_runs_no_cuda_backward(wrapped: str) -> None
 
 
 def test_the_same_pad_in_the_model_is_reported() -> None:
-    assert rpl202_lines("lambda x: x", 'F.pad(x, (4, 4, 4, 4), mode="reflect")') == [17]
+    # of an activation (the batch scaled by a weight): a gradient flows back through it
+    assert rpl202_lines("lambda x: x", 'F.pad(x * self.fc.weight.mean(), (4, 4, 4, 4), mode="reflect")') == [17]
+
+
+def test_the_same_pad_of_the_batch_itself_runs_no_backward() -> None:
+    # `model(x.cuda())` with the loader's batch: nothing that requires grad goes in
+    assert rpl202_lines("lambda x: x", 'F.pad(x, (4, 4, 4, 4), mode="reflect")') == []
