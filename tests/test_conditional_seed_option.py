@@ -87,3 +87,41 @@ def test_a_group_lists_the_draws_each_skipped_call_leaves_unseeded(tmp_path: Pat
     [finding] = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL104"]
     draws = [(r.span.start_line, r.message.split("`")[1]) for r in finding.related if "unseeded" in r.message]
     assert draws == [(9, "random.random"), (10, "torch.randn")]
+
+
+TESTED_TWICE = (
+    "import argparse\nimport torch\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--seed', type=int, default=None)\n"
+    "args = parser.parse_args()\n"
+    "if args.seed is not None:\n"
+    "    torch.manual_seed(args.seed)\n"
+    "model = torch.nn.Linear(3, 3)\n"
+    "if args.seed is not None:\n"
+    "    torch.manual_seed(args.seed)\n"
+    "print(model(torch.randn(2, 3)))\n"
+)
+
+
+def test_one_condition_tested_twice_is_one_finding(tmp_path: Path) -> None:
+    # Both seeding calls are skipped by the same default: one cause, one finding at the
+    # first, with both tests of the condition and the second call as related locations.
+    (tmp_path / "demo.py").write_text(TESTED_TWICE)
+    findings = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL104"]
+    assert [(d.span.start_line, d.message.split(" run only")[0]) for d in findings] == [
+        (8, "`torch.manual_seed` (lines 8 and 11)"),
+    ]
+    assert [(r.span.start_line, r.message) for r in findings[0].related][:3] == [
+        (7, "the condition that skips it with the default options"),
+        (10, "the condition that skips it with the default options"),
+        (11, "`torch.manual_seed` is skipped by the same condition"),
+    ]
+
+
+def test_other_conditions_stay_separate_findings(tmp_path: Path) -> None:
+    (tmp_path / "demo.py").write_text(TESTED_TWICE.replace(
+        "if args.seed is not None:\n    torch.manual_seed(args.seed)\nprint",
+        "if args.seed:\n    torch.manual_seed(args.seed)\nprint",
+    ))
+    findings = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL104"]
+    assert [d.span.start_line for d in findings] == [8, 11]

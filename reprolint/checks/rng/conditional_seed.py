@@ -132,17 +132,20 @@ class ConditionalSeed(Rule):
                         draw.path, draw.draw.span, "`{call}` {action} {rng}, unseeded on a default run".format(
                             **draw_fields(draw.draw))))
         guards = _guards(ctx)
-        # the seeding calls one condition skips are one cause: one finding at the first
+        # the seeding calls one condition skips are one cause: one finding at the first;
+        # so are those that several tests of the same condition skip in one file (`if
+        # args.seed is not None:` before the model, and again before sampling)
         groups: dict[tuple[str, object], list[tuple[Blame, list[str]]]] = {}
         for blame, entries in found.values():
-            guard = guards.get((blame.path, blame.span))
-            groups.setdefault((blame.path, guard if guard is not None else blame.span), []).append((blame, entries))
-        for (path, guard), members in groups.items():
+            groups.setdefault((blame.path, blame.condition), []).append((blame, entries))
+        for (path, _), members in groups.items():
             members.sort(key=lambda m: (m[0].span.start_line, m[0].span.start_col))
             blame, entries = members[0]
             entries = list(dict.fromkeys(e for _, es in members for e in es))
-            related = [Related(path, guard, "the condition that skips it with the default options")] \
-                if guard is not blame.span else []
+            tests = dict.fromkeys(
+                guard for b, _ in members if (guard := guards.get((b.path, b.span))) is not None
+            )
+            related = [Related(path, guard, "the condition that skips it with the default options") for guard in tests]
             related += [Related(path, b.span, f"`{b.call_text}` is skipped by the same condition") for b, _ in members[1:]]
             related += _options_read(ctx, entries, blame.options)
             # the draws that any of the skipped calls leaves unseeded, each once
@@ -156,8 +159,12 @@ class ConditionalSeed(Rule):
                 yield self.report(path, blame.span, **fields)
                 continue
             texts = [f"`{b.call_text}`" for b, _ in members]
+            calls = ", ".join(texts[:-1]) + " and " + texts[-1]
+            if len(set(texts)) == 1:  # the same call twice: "`torch.manual_seed` (lines 9 and 14)"
+                lines = [str(b.span.start_line) for b, _ in members]
+                calls = f"{texts[0]} (lines {', '.join(lines[:-1])} and {lines[-1]})"
             yield self.report(
-                path, blame.span, variant="group", calls=", ".join(texts[:-1]) + " and " + texts[-1],
+                path, blame.span, variant="group", calls=calls,
                 also=[[b.span.start_line, b.span.start_col, b.span.end_line, b.span.end_col] for b, _ in members[1:]],
                 **fields,
             )
