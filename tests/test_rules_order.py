@@ -94,6 +94,20 @@ def test_set_epoch_outside_the_epoch_loop_does_not_count() -> None:
     assert lines(source, "RPL404") == [2]
 
 
+def test_a_sampler_built_under_no_grad_orders_no_gradient() -> None:
+    # a validation pass that builds its own sampler and loader each time it runs
+    source = (
+        "import torch\nfrom torch.utils.data import DataLoader\n"
+        "from torch.utils.data.distributed import DistributedSampler\n\n"
+        "def validate(model, ds):\n    {block}\n"
+        "        loader = DataLoader(ds, sampler=DistributedSampler(ds))\n"
+        "        return sum(model(x).sum().item() for x in loader)\n\n"
+        "for epoch in range(3):\n    print(validate(torch.nn.Linear(2, 1), ds))\n"
+    )
+    assert lines(source.format(block="with torch.no_grad():"), "RPL404") == []
+    assert lines(source.format(block="if True:"), "RPL404") == [7]
+
+
 EVALUATION = (
     "import glob, os, random, subprocess, sys\nimport torch\n"
     "model = torch.load(sys.argv[1], weights_only=False)\nmodel.eval()\nrandom.seed(0)\n"

@@ -45,6 +45,8 @@ class DistributedSamplerEpoch(Rule):
     DistributedSampler(...)` with `rank` from `int(os.getenv("LOCAL_RANK", -1))` (a
     default run is started without a launcher, so the variable is unset and the read
     gives its default), or behind an option or module constant that is off by default.
+    Nor for a sampler built under `torch.no_grad()` (a validation pass that makes its own
+    loader each time it runs): no gradient is computed from the order it gives.
 
     ## Why is this bad?
     `DistributedSampler` shuffles with `seed + epoch`; without `set_epoch` every epoch
@@ -152,6 +154,10 @@ class DistributedSamplerEpoch(Rule):
                     yield self.report(
                         path, usage.span, variant="rank-sampler", call=usage.text, entry_points=program.entry_points,
                     )
+                elif program.usage_steps[position].context.no_grad:
+                    # built under `torch.no_grad()` (a validation pass that makes its own
+                    # loader): no gradient is computed from what it orders
+                    continue
                 elif usage.shuffle is not False and not program.framework_trainer and not epoch_calls:
                     seen.add((path, usage.span))
                     yield self.report(path, usage.span, call=usage.text, entry_points=program.entry_points)
