@@ -81,6 +81,21 @@ def test_a_spawn_behind_an_option_names_the_libraries_the_worker_draws_from(test
     assert "(torch never seeded there)" in found[0][2]
 
 
+@pytest.mark.parametrize("seed", ["torch.cuda.manual_seed(0)", "torch.cuda.manual_seed_all(0)"])
+def test_a_worker_that_seeds_only_cuda_is_told_so(seed: str) -> None:
+    # CUDA's generators are seeded in the worker, the CPU's that draws the weights is not
+    source = (
+        "import torch\nimport torch.multiprocessing as mp\n\n\n"
+        f"def worker(rank):\n    {seed}\n    model = torch.nn.Linear(2, 1).cuda(rank)\n    print(model.weight)\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    mp.spawn(worker, nprocs=2)\n"
+    )
+    [(code, line, message)] = _found({"train.py": source})
+    assert (code, line) == ("RPL101", 13)
+    assert message.endswith(
+        f"(torch's CPU generator never seeded there: `{seed.split('(')[0]}` seeds only CUDA's generators)"
+    )
+
+
 def test_spawned_worker_that_seeds_itself_is_not_reported() -> None:
     source = (
         "import torch\nimport torch.multiprocessing as mp\n\n\n"

@@ -89,6 +89,14 @@ class SpawnCalls:
     shared: list[SharedModel] = field(default_factory=list)
     pools: dict[int, bool] = field(default_factory=dict)  # id(Pool(...) call) -> more than one process
     pool_sites: list[SpawnSite] = field(default_factory=list)  # pool.map/starmap/apply...(fn, ...)
+    # function qualname -> the `torch.cuda.manual_seed(...)` text it calls: seeds CUDA's
+    # generators only, not the CPU's that draws the weights
+    cuda_seeds: dict[str, str] = field(default_factory=dict)
+
+
+# Seeding calls for CUDA's generators alone.
+_CUDA_SEEDS = frozenset({"torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.cuda.random.manual_seed",
+                         "torch.cuda.random.manual_seed_all"})
 
 
 def _worker(node: Optional[cst.BaseExpression]) -> Optional[str]:
@@ -140,6 +148,9 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
         and isinstance(func.value, cst.Name) and not node.args
     ):
         state.shared.append(SharedModel(node, func.value.value, c.scope))
+        return
+    if qn in _CUDA_SEEDS and c.scope.kind == "function":
+        state.cuda_seeds.setdefault(c.scope.name.rstrip("."), c.text(node.func))
         return
     if qn in START_METHODS and node.args and _literal(node.args[0].value) in ("spawn", "forkserver"):
         state.spawn_method = True
@@ -232,9 +243,17 @@ def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, An
         drawn = {e.library for e in draws} or {"torch"}
         seeded = {lib for s in site.seeds for lib in s.libs}
         libraries = sorted(drawn & seeded or drawn)
+        unseeded = f"{', '.join(libraries)} never seeded there"
+        cuda = state.cuda_seeds.get(site.worker)
+        if cuda is not None and "torch" in libraries:
+            # `torch.cuda.manual_seed(h.seed)` in the worker: torch is seeded there, but not
+            # the CPU generator that draws the weights and the loaders' base seeds
+            named = ", ".join([*(lib for lib in libraries if lib != "torch"), "torch's CPU generator"])
+            unseeded = f"{named} never seeded there: `{cuda}` seeds only CUDA's generators"
         out.append((site.node, {
             "variant": "spawn", "call": site.call, "worker": site.worker,
             "seed_call": seed.text, "seed_span": seed.span, "libraries": ", ".join(libraries),
+            "unseeded": unseeded,
             "library": draws[0].library if draws else "torch",
         }))
     return out

@@ -171,7 +171,7 @@ class UnseededGlobalRng(Rule):
         ),
         "spawn": (
             "`{call}` runs `{worker}` in fresh processes, which the parent's `{seed_call}` (line {seed_line}) "
-            "does not reach: `{worker}` draws from unseeded global RNGs ({libraries} never seeded there)"
+            "does not reach: `{worker}` draws from unseeded global RNGs ({unseeded})"
         ),
     }
     fix_title = "Seed {library} at the entry point, before the first draw"
