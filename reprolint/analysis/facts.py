@@ -720,7 +720,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         forward = instance_calls.forward_target(self, func)
         if forward is not None:  # `model(x, y)`: what reaches `forward`'s parameters
             self.emit(InstanceCall(forward, self.span(node), self._bindings(node)))
-        target = self.call_target(func)
+        target = instance_calls.method_target(self, func) or self.call_target(func)
         if target is not None:
             entropy = None
             ref = None

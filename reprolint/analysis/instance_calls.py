@@ -16,7 +16,7 @@ import libcst as cst
 
 from reprolint.analysis.cst_helpers import self_attr
 
-__all__ = ["forward_target", "note_binding"]
+__all__ = ["forward_target", "method_target", "note_binding"]
 
 # Methods that return the module itself (or a copy of the same class).
 _KEEPS_INSTANCE = frozenset({
@@ -87,3 +87,17 @@ def forward_target(collector: Any, func: cst.BaseExpression) -> Optional[str]:
         return None
     made = _held(collector, func)
     return f"{made}.forward" if made is not None else None
+
+
+def method_target(collector: Any, func: cst.BaseExpression) -> Optional[str]:
+    """The call target of a method called on an instance of a project class
+    (``self.stft.mel_spectrogram(...)``, ``model.encode(...)``), where the receiver holds
+    one: the method runs there, at the call (in a DataLoader worker where the dataset
+    calls it, under ``no_grad`` where the caller is)."""
+    if not collector.instances or type(func) is not cst.Attribute or func.attr.value.startswith("__"):
+        return None
+    receiver = func.value
+    if not (type(receiver) is cst.Name or self_attr(receiver) is not None):
+        return None
+    made = _held(collector, receiver)
+    return f"{made}.{func.attr.value}" if made is not None else None
