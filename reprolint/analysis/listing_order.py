@@ -18,11 +18,26 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import descendants, enclosing_function, mentions_of, target_names
 from reprolint.analysis.loop_bodies import (
     READS, STATEFUL_LIBRARIES, argument_names, condition_queries, module_function, names_read_outside, only_filled,
-    only_in_messages, touches_only, walk_in_order,
+    carried_names, only_in_messages, touches_only, walk_in_order,
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
 
 __all__ = ["LISTINGS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
+
+# Progress bars: iterating one yields what it wraps, in the same order.
+PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"})
+
+
+def progress_wrapped(node: cst.BaseExpression, qualify: Any) -> cst.BaseExpression:
+    """What a progress bar wraps (``tqdm(files, total=n)``: ``files``), else ``node``."""
+    if type(node) is cst.Call and node.args and node.args[0].keyword is None and not node.args[0].star \
+            and qualify(node.func) in PROGRESS_BARS:
+        return node.args[0].value
+    return node
+
+
+# What runs a command line.
+_SHELL = ("subprocess.", "os.system", "os.popen")
 
 # Listings whose order is the file system's (RPL402).
 LISTINGS = {
@@ -219,7 +234,7 @@ class ListingOrderFacts:
                     if func.attr.value == "iterdir" or node.args:
                         return node, _LISTING_METHODS[func.attr.value]
             bare = func.value if isinstance(func, cst.Name) else None
-            if bare in ("list", "tuple", "iter") and node.args:
+            if (bare in ("list", "tuple", "iter") or qn in PROGRESS_BARS) and node.args:
                 return self._u_listing_root(node.args[0].value, depth + 1)
             if bare in ("filter", "map") and len(node.args) >= 2:
                 return self._u_listing_root(node.args[1].value, depth + 1)
@@ -689,15 +704,40 @@ class ListingOrderFacts:
             if isinstance(inner, cst.Call) and (self.qualify(inner.func) or "") in READS:  # type: ignore[attr-defined]
                 return True  # a read (`torch.load(path)`), or a method of what it returned
             inner = inner.value if not isinstance(inner, cst.Call) else inner.func
+        if isinstance(func, cst.Attribute):
+            made = func.value
+            while isinstance(made, (cst.Attribute, cst.Subscript)):
+                made = made.value
+            if isinstance(made, cst.Call):
+                # a method of what a call of this entry returned (`clean(text).encode()`):
+                # as that call is
+                return self._u_per_entry_call(made, local) or self._u_order_free(made)
         # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
         arg_names = argument_names(call, self.qualify)  # type: ignore[attr-defined]
         if not arg_names & local:
             return False
+        # ... other than those only formatted into text (`str(args.rate)` in a command)
+        carried = {n for a in call.args for n in carried_names(a.value, self.qualify)}  # type: ignore[attr-defined]
         qn = self.qualify(func)  # type: ignore[attr-defined]
         if qn is not None:
-            # a library function given only this entry's values (`Image.open(f)`)
-            return arg_names <= local and not qn.startswith(STATEFUL_LIBRARIES)
+            # a library function given only this entry's values (`Image.open(f)`); a
+            # command line that appends to a file (`>>`) writes in the listing's order
+            appends = qn.startswith(_SHELL) and any(
+                isinstance(c, cst.SimpleString) and ">>" in c.value for c in descendants(call)
+            )
+            return carried <= local and not qn.startswith(STATEFUL_LIBRARIES) and not appends
         if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
+            if func.value in ("filter", "map") and len(call.args) == 2 and not call.args[0].star:
+                # `filter(keep, utterances)` of this entry's values with a function of
+                # this module that touches only what it is given
+                given = call.args[1].value
+                keep = call.args[0].value
+                callee = module_function(self.module, keep.value) if isinstance(keep, cst.Name) else None  # type: ignore[attr-defined]
+                own = carried_names(given, self.qualify) <= local or (  # type: ignore[attr-defined]
+                    isinstance(given, cst.Call) and self._u_per_entry_call(given, local))
+                return own and callee is not None and touches_only(
+                    callee, cst.Call(keep, [cst.Arg(given)]), local | carried_names(given, self.qualify),  # type: ignore[attr-defined]
+                    self.qualify)  # type: ignore[attr-defined]
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
             return callee is not None and touches_only(callee, call, local, self.qualify)  # type: ignore[attr-defined]
         return False

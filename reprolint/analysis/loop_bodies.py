@@ -12,7 +12,8 @@ import libcst as cst
 from reprolint.analysis.cst_helpers import children, descendants, enclosing_function, mentions_of, target_names
 
 __all__ = [
-    "CONSTANT_NAMES", "PURE_BUILTINS", "READS", "STATEFUL_LIBRARIES", "argument_names", "condition_queries",
+    "CONSTANT_NAMES", "PURE_BUILTINS", "READS", "STATEFUL_LIBRARIES", "argument_names", "carried_names",
+    "condition_queries", "formatted",
     "module_function", "names_read_outside", "only_filled", "only_in_messages", "touches_only", "walk_in_order",
 ]
 
@@ -55,6 +56,55 @@ def variables_read(node: cst.BaseExpression, qualify: Any) -> set[str]:
     }
 
 
+_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def formatted(node: cst.CSTNode) -> set[int]:
+    """The ids of the nodes under ``node`` whose value only becomes text: inside an
+    f-string's fields, ``str(...)``, the arguments of ``"...".format(...)`` and the right
+    side of ``"..." % ...``. Text carries nothing from one entry to the next."""
+    out: set[int] = set()
+    for child in descendants(node):
+        if id(child) in out:
+            continue
+        inner: list[cst.CSTNode] = []
+        if type(child) is cst.FormattedStringExpression:
+            inner = [child.expression]
+        elif type(child) is cst.Call:
+            func = child.func
+            if (type(func) is cst.Name and func.value == "str") or (
+                type(func) is cst.Attribute and func.attr.value == "format" and isinstance(func.value, _STRINGS)
+            ):
+                inner = [a.value for a in child.args]
+        elif type(child) is cst.BinaryOperation and type(child.operator) is cst.Modulo \
+                and isinstance(child.left, _STRINGS):
+            inner = [child.right]
+        for part in inner:
+            out.update(id(n) for n in descendants(part))
+    return out
+
+
+def carried_names(node: cst.BaseExpression, qualify: Any) -> set[str]:
+    """The variables an expression reads (as :func:`variables_read`) other than those it
+    only formats into text (``"sox {} -r {}".format(path, str(args.rate))``: ``path``
+    only, if it is used elsewhere too)."""
+    text = formatted(node)
+    nodes = [c for c in descendants(node) if id(c) not in text]
+    attrs = {id(c.attr) for c in nodes if isinstance(c, cst.Attribute)}
+    return {
+        c.value for c in nodes
+        if isinstance(c, cst.Name) and id(c) not in attrs and c.value not in CONSTANT_NAMES
+        and (qualify is None or qualify(c) is None)
+    }
+
+
+def _text_only(body: cst.CSTNode, name: str) -> bool:
+    """Whether every read of ``name`` in ``body`` only becomes text (see :func:`formatted`)."""
+    text = formatted(body)
+    mentions = [c for c in descendants(body) if type(c) is cst.Name and c.value == name]
+    return bool(mentions) and all(id(c) in text for c in mentions)
+
+
 def module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
     """The function ``name`` defined once at the top level of ``module``."""
     found = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
@@ -66,7 +116,7 @@ def module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
 READS = frozenset({
     "torch.load", "numpy.load", "numpy.loadtxt", "json.load", "json.loads", "pickle.load", "yaml.safe_load",
     "PIL.Image.open", "cv2.imread", "os.path.join", "os.path.basename", "os.path.splitext", "os.path.exists",
-    "os.path.isfile", "os.path.getsize", "open",
+    "os.path.isfile", "os.path.getsize", "open", "io.open",
 })
 
 
@@ -91,6 +141,9 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], quali
         name for name, value in bound.items()
         for read in [variables_read(value, qualify)] if read and read <= local
     }
+    # parameters the callee only formats into text (`str(sample_rate)` in a command line):
+    # whatever value they are given, they carry nothing from one entry to the next
+    per_entry |= {name for name in params if name not in per_entry and _text_only(callee.body, name)}
     own: set[str] = set()  # the callee's own names: they live one call
     for child in descendants(callee.body):
         if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
@@ -111,7 +164,7 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], quali
             if (qn or (func.value if isinstance(func, cst.Name) else "")) in READS:
                 continue  # a read changes nothing, whatever it is given
             if qn is not None and not qn.startswith(STATEFUL_LIBRARIES) \
-                    and argument_names(child, qualify) <= own | per_entry:
+                    and {n for a in child.args for n in carried_names(a.value, qualify)} <= own | per_entry:
                 continue  # a library function given only this call's values (`os.path.split(p)`)
             if isinstance(func, cst.Name):
                 if func.value not in PURE_BUILTINS:
@@ -123,10 +176,19 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], quali
             roots.extend(t for t in targets if isinstance(t, (cst.Attribute, cst.Subscript)))
         for root in roots:
             while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
-                if isinstance(root, cst.Call) and qualify is not None and qualify(root.func) in READS:
-                    break  # a method of what a read returned (`torch.load(path).get("metric")`)
+                if isinstance(root, cst.Call) and qualify is not None and (
+                    qualify(root.func) in READS
+                    or not (qualify(root.func) or STATEFUL_LIBRARIES[0]).startswith(STATEFUL_LIBRARIES)
+                ):
+                    # a method of what a read or a library function returned
+                    # (`torch.load(path).get("metric")`, `unicodedata.normalize(...)
+                    # .encode()`): a value of this call's own (the call itself is judged
+                    # on its own above)
+                    break
                 root = root.value if not isinstance(root, cst.Call) else root.func
             else:
+                if isinstance(root, _STRINGS):
+                    continue  # `" ".join(tokens)`: a method of a literal makes a new value
                 if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
                     return False
     return True

@@ -28,7 +28,7 @@ from reprolint.analysis.cst_helpers import (
 )
 from reprolint.analysis.calls import frameworks, keras
 from reprolint.analysis.calls.loaders import collate_targets
-from reprolint.analysis.listing_order import mark_use, sorting_call
+from reprolint.analysis.listing_order import mark_use, progress_wrapped, sorting_call
 from reprolint.analysis.op_usage import OpUsageFacts
 from reprolint.analysis.order_facts import UNORDERED, OrderFacts, UsageScope
 from reprolint.analysis.usage_events import (
@@ -705,9 +705,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         if root is not None and id(root[0]) not in self._u_unordered:
             self._u_claimed.add(id(root[0]))
             self._u_listing_loop(node, root)
-        elif isinstance(node.iter, cst.Name) and node.iter.value in state.listings:
-            self._u_claimed.add(id(node.iter))
-            self._u_listing_loop(node, (None, None), pending=node.iter.value)
+        elif isinstance(over := progress_wrapped(node.iter, self.qualify), cst.Name) \
+                and over.value in state.listings:  # type: ignore[attr-defined]
+            self._u_claimed.add(id(over))
+            self._u_listing_loop(node, (None, None), pending=over.value)
         else:
             self._u_counted_listing_loop(node)  # for i, f in enumerate(files)
 

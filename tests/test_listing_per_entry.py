@@ -1,0 +1,84 @@
+"""A loop over a directory listing whose body handles each entry on its own (converts
+it to files named after it, with a command line or a helper) does not use the listing's
+order (RPL402): what reaches the command only as text (`str(args.rate)`), a method of a
+literal (`" ".join(...)`) or of what a library function returned, `filter` with a
+helper of the module, and a progress bar around the listing change nothing of that. A
+command line that appends (`>>`) or a list filled in order still does."""
+from __future__ import annotations
+
+import pytest
+
+from reprolint.api import check_source
+
+SOURCE = '''import argparse
+import io
+import os
+import subprocess
+import unicodedata
+
+from tqdm import tqdm
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--rate", type=int, default=16000)
+args = parser.parse_args()
+
+
+def read_lines(path):
+    out = []
+    with io.open(path, "r", encoding="utf-8") as f:
+        for line in f:
+            text = unicodedata.normalize("NFKD", " ".join(line.split())).encode("utf-8").decode("utf-8")
+            out.append(text)
+    return out
+
+
+def long_enough(line):
+    return len(line) > 3
+
+
+def convert(src, dst, rate):
+    subprocess.call(["sox {} -r {} {}".format(src, str(rate), dst)], shell=True)
+
+
+entries = os.listdir("sph")
+for name in LOOP:
+    lines = filter(long_enough, read_lines(os.path.join("stm", name)))
+    for i, line in enumerate(lines):
+        BODY
+'''
+
+def source(loop: str, body: str) -> str:
+    return SOURCE.replace("LOOP", loop).replace("BODY", body)
+
+
+PER_ENTRY = [
+    'convert(os.path.join("sph", name), "{}_{}.wav".format(name, i), args.rate)',
+    'subprocess.call("sox {} -r {} {}_{}.wav".format(name, str(args.rate), name, i), shell=True)',
+    'subprocess.call(f"sox {name} -r {args.rate} {name}_{i}.wav", shell=True)',
+]
+
+
+@pytest.mark.parametrize("loop", ["entries", "tqdm(entries, total=len(entries))"])
+@pytest.mark.parametrize("body", PER_ENTRY)
+def test_each_entry_converted_on_its_own_uses_no_order(loop: str, body: str) -> None:
+    found = [d for d in check_source(source(loop, body), "prep.py") if d.code == "RPL402"]
+    assert found == []
+
+
+@pytest.mark.parametrize("loop", ["entries", "tqdm(entries, total=len(entries))"])
+def test_a_command_that_appends_writes_in_the_listings_order(loop: str) -> None:
+    body = 'subprocess.call("cat {} >> all.txt".format(name), shell=True)'
+    found = [d.span.start_line for d in check_source(source(loop, body), "prep.py")
+             if d.code == "RPL402"]
+    assert found == [31]
+
+
+def test_a_value_carried_between_entries_keeps_the_finding() -> None:
+    # the helper is given an object made outside the loop, not text
+    body = 'convert(os.path.join("sph", name), "{}_{}.wav".format(name, i), parser)'
+    text = source("entries", body).replace(
+        'subprocess.call(["sox {} -r {} {}".format(src, str(rate), dst)], shell=True)',
+        'rate.seen.append(src)',
+    )
+    found = [d.span.start_line for d in check_source(text, "prep.py") if d.code == "RPL402"]
+    assert found == [31]
