@@ -56,7 +56,9 @@ def variables_read(node: cst.BaseExpression, qualify: Any) -> set[str]:
     }
 
 
-_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+def _string(node: cst.CSTNode) -> bool:
+    """A string literal (plain, implicitly concatenated, or an f-string)."""
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
 
 
 def formatted(node: cst.CSTNode) -> set[int]:
@@ -73,11 +75,10 @@ def formatted(node: cst.CSTNode) -> set[int]:
         elif type(child) is cst.Call:
             func = child.func
             if (type(func) is cst.Name and func.value == "str") or (
-                type(func) is cst.Attribute and func.attr.value == "format" and isinstance(func.value, _STRINGS)
+                type(func) is cst.Attribute and func.attr.value == "format" and _string(func.value)
             ):
                 inner = [a.value for a in child.args]
-        elif type(child) is cst.BinaryOperation and type(child.operator) is cst.Modulo \
-                and isinstance(child.left, _STRINGS):
+        elif type(child) is cst.BinaryOperation and type(child.operator) is cst.Modulo and _string(child.left):
             inner = [child.right]
         for part in inner:
             out.update(id(n) for n in descendants(part))
@@ -187,7 +188,7 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], quali
                     break
                 root = root.value if not isinstance(root, cst.Call) else root.func
             else:
-                if isinstance(root, _STRINGS):
+                if _string(root):
                     continue  # `" ".join(tokens)`: a method of a literal makes a new value
                 if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
                     return False

@@ -690,7 +690,21 @@ class Program:
         The one notion of "uses CUDA by default" for every rule (RPL2xx and RPL3xx)."""
         if self.hides_gpu("torch"):
             return None
-        return self.first(CudaWork)
+        # the first one every default run reaches (not one behind a test of a value the
+        # analysis does not know, `if hparams.distributed_run:`), else the first
+        first = None
+        for at in self.of(CudaWork):
+            if self._surely_reached(self.usage_steps[at.position]):
+                return at
+            first = first or at
+        return first
+
+    def _surely_reached(self, step: Step) -> bool:
+        """Whether every condition on the way to ``step`` holds with the default options."""
+        lookup = self.lookup
+        conds = [(g.cond, g.bindings) for g in step.outer]
+        conds += [(c, step.context.bindings) for c in step.own_conds()]
+        return all(evaluate(cond.tree, lookup, True, self._sure(bindings)) == cond.polarity for cond, bindings in conds)
 
     @property
     def cuda(self) -> Optional[At]:
