@@ -128,3 +128,39 @@ def test_a_parameter_bound_again_in_a_loop_is_an_activation_on_later_turns() -> 
     # the same call given the batch on every turn: no gradient reaches the repeat's input
     batch = [d for d in check_source(REBOUND_IN_LOOP.format(passed="x.detach()"), "train.py") if d.code == "RPL301"]
     assert batch == []
+
+
+HEADLINE = '''import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = nn.Embedding(10, 4)
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, spk, ids):
+        tiled = spk.repeat_interleave(torch.ones(spk.size(0), dtype=torch.long, device=spk.device), dim=0)
+        rows = self.proj(self.table.weight).index_select(0, ids)
+        return (tiled.sum() + rows.sum())
+
+
+device = torch.device("cuda")
+torch.manual_seed(0)
+model = Net().to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(make_speaker(), torch.arange(4, device=device))
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+'''
+
+
+def test_the_message_names_an_op_on_what_the_body_made_before_one_on_a_parameter() -> None:
+    # `spk` is whatever callers pass (here a value the analysis cannot see): the op on
+    # the activation the body computes is the surer evidence; both are related locations
+    [finding] = [d for d in check_source(HEADLINE, "train.py") if d.code == "RPL301"]
+    assert "`self.proj(self.table.weight).index_select(...)`'s backward (train.py:13) and 1 more op" in finding.message
+    assert [r.span.start_line for r in finding.related][:2] == [13, 12]

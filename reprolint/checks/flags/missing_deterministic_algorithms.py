@@ -222,8 +222,13 @@ class MissingDeterministicAlgorithms(Rule):
             for program in group:
                 for found in nondeterministic_kernels(ctx, program.entry):
                     kernels.setdefault((found.path, found.usage.span), found)
-            # those on the training path first (execution order within each)
-            ops = sorted(kernels.values(), key=lambda k: k.no_grad)
+            # those on the training path first, and of them those whose input this body
+            # makes before those on a parameter its callers pass (whether a gradient
+            # flows there is the callers' business: a batch passed in has none);
+            # execution order within each
+            ops = sorted(kernels.values(), key=lambda k: (
+                k.no_grad, any(fact.startswith("param-input:") for fact in k.usage.facts),
+            ))
             switch = next(
                 (s for s in (p.set_only_when(FlagSet, "torch.deterministic") for p in group) if s), None
             )
