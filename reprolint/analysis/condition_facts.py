@@ -133,14 +133,18 @@ class ConditionFacts:
         what follows in the block runs only when the value was given, as if it were the
         ``else:`` of that ``if`` (only for a test of a missing value, the idiom of
         optional arguments: an early return on an option such as ``if args.evaluate:
-        ...; return`` is left as it was). After ``assert <test>``, what follows runs
+        ...; return`` is left as it was). After an ``if`` whose block ends the program
+        (``if args.validate is False: exit()``), what follows runs only when its test is
+        false. After ``assert <test>``, what follows runs
         only when the test holds (seen by the order analyses; the default run's option
         values do not decide through it)."""
         pushed = 0
         for statement in body:
             self.walk(statement)  # type: ignore[attr-defined]
-            if isinstance(statement, cst.If) and statement.orelse is None and _absent_value_test(statement.test) \
-                    and _always_leaves(statement.body):
+            if isinstance(statement, cst.If) and statement.orelse is None and (
+                (_absent_value_test(statement.test) and _always_leaves(statement.body))
+                or self._ends_program(statement.body)
+            ):
                 self.conds.append((self.cond_tree(statement.test), False, statement.test))
                 pushed += 1
             elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
@@ -154,6 +158,25 @@ class ConditionFacts:
                 pushed += 1
         for _ in range(pushed):
             self.conds.pop()
+
+    def _ends_program(self, body: cst.BaseSuite) -> bool:
+        """Whether a block ends the program (``exit()``, ``quit()``, ``sys.exit(...)``,
+        ``os._exit(...)`` or ``raise SystemExit`` last): what follows the ``if`` runs only
+        when its test is false (``if args.validate is False: exit()``, on a default run)."""
+        statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+        last = statements[-1] if statements else None
+        if not isinstance(last, cst.SimpleStatementLine) or not last.body:
+            return False
+        small = last.body[-1]
+        if isinstance(small, cst.Raise) and small.exc is not None:
+            raised = small.exc.func if isinstance(small.exc, cst.Call) else small.exc
+            return isinstance(raised, cst.Name) and raised.value == "SystemExit"
+        if not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
+            return False
+        func = small.value.func
+        if isinstance(func, cst.Name) and func.value in ("exit", "quit"):
+            return not self.is_local(func.value)  # type: ignore[attr-defined]
+        return (self.qualify(func) or "") in ("sys.exit", "os._exit")  # type: ignore[attr-defined]
 
     def _bindings(self, node: cst.Call) -> tuple[tuple[str, Any], ...]:
         """The arguments of a project call whose value is a literal or an option
@@ -236,6 +259,9 @@ class ConditionFacts:
             right = _literal(comp.comparator)
             if isinstance(comp.operator, (cst.Is, cst.IsNot)) and right is None:
                 return ("isnone" if isinstance(comp.operator, cst.Is) else "notnone", left)
+            if isinstance(comp.operator, (cst.Is, cst.IsNot)) and isinstance(right, bool):
+                # `args.validate is False`: the very bool
+                return ("cmp", left, "is" if isinstance(comp.operator, cst.Is) else "is not", right)
             ops = {
                 cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<",
                 cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",

@@ -64,6 +64,8 @@ def evaluate(
             return value in right
         if op == "has":  # a literal string in the value
             return right in value if isinstance(value, (str, tuple, list)) else None
+        if op in ("is", "is not"):  # `x is False`: the very bool
+            return (value is right) == (op == "is")
         try:
             return {
                 "==": value == right, "!=": value != right,

@@ -314,10 +314,12 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         return None
 
     # ------------------------------------------------------------------ imports
-    def visit_Module(self, node: cst.Module) -> None:
+    def visit_Module(self, node: cst.Module) -> bool:
         super().visit_Module(node)
         self.top_defs = {s.name.value for s in node.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
         self.constructor_sites.update(reseeding.constructor_sites(node.body))
+        self.walk_block(node.body)  # (a block: `if args.dry_run: sys.exit()` ends what follows)
+        return False
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
         self.constructor_sites.update(reseeding.constructor_sites(node.body))

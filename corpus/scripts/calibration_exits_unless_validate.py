@@ -1,0 +1,26 @@
+"""Evaluates a trained classifier, then stops unless `--validate` is passed: the
+validation below, with its unseeded random colour shifts, runs only when asked, so a
+default run draws nothing unseeded (no RPL101). The look-alike in
+calibration_exits_when_asked.py exits only when asked."""
+import argparse
+
+import numpy as np
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--checkpoint", default="model.pt")
+parser.add_argument("--validate", action="store_true", help="also run the shifted validation")
+args = parser.parse_args()
+
+model = torch.load(args.checkpoint, weights_only=False)
+model.eval()
+with torch.no_grad():
+    print("accuracy", (model(torch.ones(8, 3, 32, 32)).argmax(1) == 0).float().mean().item())
+
+if args.validate is False:
+    exit()
+
+shifts = np.random.uniform(-0.1, 0.1, size=(8, 3, 1, 1))
+with torch.no_grad():
+    shifted = torch.ones(8, 3, 32, 32) + torch.from_numpy(shifts).float()
+    print("shifted accuracy", (model(shifted).argmax(1) == 0).float().mean().item())
