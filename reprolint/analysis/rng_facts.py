@@ -115,6 +115,21 @@ def _hub_entry(node: cst.Call) -> str:
     return value if isinstance(value, str) else ""
 
 
+# Calls that make a number again of what they are given (text included).
+_NUMBERS = frozenset({"int", "float", "abs", "round", "hash", "ord"})
+
+
+def _formats_text(node: cst.CSTNode) -> bool:
+    """An f-string, ``"..." % x`` or ``"...".format(...)``: text, whatever goes in."""
+    kind = type(node)
+    if kind is cst.FormattedString:
+        return True
+    if kind is cst.BinaryOperation:
+        return type(node.operator) is cst.Modulo and type(node.left) in (cst.SimpleString, cst.ConcatenatedString)  # type: ignore[attr-defined]
+    return kind is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "format" \
+        and type(node.func.value) in (cst.SimpleString, cst.ConcatenatedString)  # type: ignore[attr-defined]
+
+
 class RngFacts:
     """The seed, draw and generator-instance handling of the fact collector."""
 
@@ -199,8 +214,11 @@ class RngFacts:
                 break
         return self.scopes[0].drawn_seeds.get(key)
 
-    def entropy_of(self, node: Optional[cst.CSTNode], depth: int = 0) -> Optional[str]:
-        """Describe the entropy source inside an expression (time, urandom, hash of str...)."""
+    def entropy_of(self, node: Optional[cst.CSTNode], depth: int = 0, text: bool = True) -> Optional[str]:
+        """Describe the entropy source inside an expression (time, urandom, hash of str...).
+        Text made from one is no seed (``"/tmp/runs/%i" % int(time.time())`` names a log
+        folder), unless a number is made of it again (``int(str(time.time())[-5:])``:
+        ``text`` is False under such a conversion)."""
         if node is None or depth > 12 or not self.entropy_possible:
             return None
         if depth == 0 and not (
@@ -210,6 +228,10 @@ class RngFacts:
             # (entropy_vars only keeps what an earlier answer found).
             return None
         kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
+        if text and _formats_text(node):
+            return None
+        if kind is cst.Call and type(node.func) is cst.Name and node.func.value in _NUMBERS:  # type: ignore[attr-defined]
+            text = False
         if kind is cst.Call:
             qn = self.qualify(node.func)  # type: ignore[attr-defined]
             if qn is None and isinstance(node.func, cst.Name) and node.func.value == "hash":
@@ -235,13 +257,13 @@ class RngFacts:
                 return module_scope.entropy_vars[key]
             if kind is cst.Name:
                 return None
-            return self.entropy_of(node.value, depth + 1)  # type: ignore[attr-defined]
+            return self.entropy_of(node.value, depth + 1, text)  # type: ignore[attr-defined]
         for name in child_fields(type(node)):
             value = getattr(node, name)
             children = value if type(value) is tuple or type(value) is list else (value,)
             for child in children:
                 if is_node(child):
-                    found = self.entropy_of(child, depth + 1)
+                    found = self.entropy_of(child, depth + 1, text)
                     if found:
                         return found
         return None
