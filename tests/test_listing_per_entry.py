@@ -82,3 +82,34 @@ def test_a_value_carried_between_entries_keeps_the_finding() -> None:
     )
     found = [d.span.start_line for d in check_source(text, "prep.py") if d.code == "RPL402"]
     assert found == [31]
+
+
+SET_AGAIN = '''import glob
+import os
+
+gt_files = glob.glob("gt/*.txt")
+pred_files = glob.glob("pred/*.txt")
+gt_files = MADE
+pred_files = set(pred_files)
+unmatched = gt_files - pred_files
+
+
+def backup(files):
+    for f in files:
+        os.rename(f, "backup/" + f)
+
+
+backup(unmatched)
+'''
+
+
+@pytest.mark.parametrize("made", ["set(gt_files)", "frozenset(gt_files)", "{f for f in gt_files}"])
+def test_a_listing_bound_again_to_a_set_of_itself_has_no_order(made: str) -> None:
+    found = [d for d in check_source(SET_AGAIN.replace("MADE", made), "intersect.py") if d.code == "RPL402"]
+    assert found == []
+
+
+def test_a_listing_bound_again_to_a_list_of_itself_keeps_its_order() -> None:
+    source = SET_AGAIN.replace("MADE", "[f for f in gt_files]").replace("gt_files - pred_files", "gt_files")
+    found = [d.span.start_line for d in check_source(source, "intersect.py") if d.code == "RPL402"]
+    assert found == [4]

@@ -135,6 +135,13 @@ def _unpickles(node: cst.Call) -> bool:
     return name.endswith("Unpickler")
 
 
+def _makes_set(value: cst.BaseExpression) -> bool:
+    """``set(...)``/``frozenset(...)`` or a set display: no order of what went in."""
+    return isinstance(value, (cst.Set, cst.SetComp)) or (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("set", "frozenset")
+    )
+
+
 class UsageMixin(OpUsageFacts, OrderFacts):
     """Handlers and hooks of the fact collector for the RPL2xx-RPL4xx facts.
 
@@ -649,7 +656,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                         entry[3] = True  # sorted before any use: ``files = sorted(files)``
                     # ``files = [f for f in files if ...]``: the new list keeps the order
                     state.listings[name] = [entry[0], entry[1], False, entry[3], (id(self.scope), self.current_conds())]  # type: ignore[attr-defined]
-                elif name in state.listings and not mentions_of(value, name):
+                elif name in state.listings and (not mentions_of(value, name) or _makes_set(value)):
+                    # bound to something else, or to a set of its own entries (`gt_files =
+                    # set(gt_files)`): no listing's order from here on
                     del state.listings[name]
 
     def _u_derived_fill(self, names: list[str], value: cst.BaseExpression) -> None:
