@@ -41,5 +41,13 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def main_for_rounds(here: Path, rounds: dict[str, tuple[str, str]], argv: list[str]) -> int:
+    """A stop's `rescore.py`: ``ROUND [TREES]`` picks a round of ``rounds`` (its findings
+    file under ``here/ROUND/`` and its default trees folder) and rescores it."""
+    name = argv[0] if argv else next(iter(rounds))
+    dump, trees = rounds[name]
+    return main([str(here / name / dump), str(here / name / "verdicts.toml"), argv[1] if len(argv) > 1 else trees])
+
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -8,17 +8,15 @@ ROUND is `a` (checked at 1fc8dad, trees default /tmp/ext50), `b` (at a2327b0, de
 bench/realworld/rescore_external.py)."""
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "realworld"))
+from rescore_external import main_for_rounds  # noqa: E402
 
 HERE = Path(__file__).parent
 ROUNDS = {"a": ("findings-1fc8dad.json", "/tmp/ext50"), "b": ("findings-a2327b0.json", "/tmp/ext50b"),
           "c": ("findings-af2716e.json", "/tmp/ext50c")}
 
 if __name__ == "__main__":
-    name = sys.argv[1] if len(sys.argv) > 1 else "a"
-    dump, trees = ROUNDS[name]
-    trees = sys.argv[2] if len(sys.argv) > 2 else trees
-    sys.exit(subprocess.run([sys.executable, str(HERE.parents[1] / "realworld" / "rescore_external.py"),
-                             str(HERE / name / dump), str(HERE / name / "verdicts.toml"), trees]).returncode)
+    sys.exit(main_for_rounds(HERE, ROUNDS, sys.argv[1:]))

@@ -9,9 +9,11 @@ repositories as <owner>+<name>/ folders exported from the snapshots the `fetch` 
 brings (see bench/realworld/rescore_external.py and README.md for the commits)."""
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "realworld"))
+from rescore_external import main_for_rounds  # noqa: E402
 
 HERE = Path(__file__).parent
 ROUNDS = {
@@ -21,8 +23,4 @@ ROUNDS = {
 }
 
 if __name__ == "__main__":
-    name = sys.argv[1] if len(sys.argv) > 1 else "i"
-    dump, trees = ROUNDS[name]
-    trees = sys.argv[2] if len(sys.argv) > 2 else trees
-    sys.exit(subprocess.run([sys.executable, str(HERE.parents[1] / "realworld" / "rescore_external.py"),
-                             str(HERE / name / dump), str(HERE / name / "verdicts.toml"), trees]).returncode)
+    sys.exit(main_for_rounds(HERE, ROUNDS, sys.argv[1:]))
