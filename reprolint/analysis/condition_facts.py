@@ -64,13 +64,16 @@ def _absent_value_test(test: cst.BaseExpression) -> bool:
     return False
 
 
-def _always_leaves(body: cst.BaseSuite) -> bool:
-    """Whether a block ends by leaving its function (``return`` or ``raise`` last)."""
+def _last_small(body: cst.BaseSuite) -> Optional[cst.BaseSmallStatement]:
+    """A block's last simple statement (``return``, ``exit()``...), if it ends with one."""
     statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
     last = statements[-1] if statements else None
-    if isinstance(last, cst.SimpleStatementLine):
-        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
-    return False
+    return last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+
+
+def _always_leaves(body: cst.BaseSuite) -> bool:
+    """Whether a block ends by leaving its function (``return`` or ``raise`` last)."""
+    return isinstance(_last_small(body), (cst.Return, cst.Raise))
 
 
 class ConditionFacts:
@@ -163,11 +166,7 @@ class ConditionFacts:
         """Whether a block ends the program (``exit()``, ``quit()``, ``sys.exit(...)``,
         ``os._exit(...)`` or ``raise SystemExit`` last): what follows the ``if`` runs only
         when its test is false (``if args.validate is False: exit()``, on a default run)."""
-        statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
-        last = statements[-1] if statements else None
-        if not isinstance(last, cst.SimpleStatementLine) or not last.body:
-            return False
-        small = last.body[-1]
+        small = _last_small(body)
         if isinstance(small, cst.Raise) and small.exc is not None:
             raised = small.exc.func if isinstance(small.exc, cst.Call) else small.exc
             return isinstance(raised, cst.Name) and raised.value == "SystemExit"

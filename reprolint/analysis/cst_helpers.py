@@ -15,7 +15,7 @@ from reprolint.analysis.values import UNKNOWN, OptionRef
 __all__ = [
     "attr_chain", "child_fields", "children", "cuda_literal", "descendants", "enclosing_function", "find_argument",
     "is_docstring", "is_future_import", "is_node", "literal", "literal_kwargs", "mentions_of", "self_attr",
-    "strings_in", "target_names", "visit_order",
+    "string_literal", "strings_in", "target_names", "text_parts", "visit_order",
 ]
 
 # Fields that hold only whitespace, brackets and punctuation: never walked.
@@ -440,3 +440,25 @@ def is_future_import(stmt: cst.CSTNode) -> bool:
             for s in stmt.body
         )
     )
+
+
+def string_literal(node: cst.CSTNode) -> bool:
+    """A string literal: plain, implicitly concatenated, or an f-string."""
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
+def text_parts(node: cst.CSTNode) -> Optional[list[cst.CSTNode]]:
+    """The parts of ``node`` whose values only become text, where ``node`` formats text:
+    an f-string's fields, the arguments of ``"...".format(...)``, the right side of
+    ``"..." % ...``. None for any other node."""
+    kind = type(node)
+    if kind is cst.FormattedString:
+        return [part.expression for part in node.parts if type(part) is cst.FormattedStringExpression]  # type: ignore[attr-defined]
+    if kind is cst.Call:
+        func = node.func  # type: ignore[attr-defined]
+        if type(func) is cst.Attribute and func.attr.value == "format" and string_literal(func.value):
+            return [a.value for a in node.args]  # type: ignore[attr-defined]
+        return None
+    if kind is cst.BinaryOperation and type(node.operator) is cst.Modulo and string_literal(node.left):  # type: ignore[attr-defined]
+        return [node.right]  # type: ignore[attr-defined]
+    return None

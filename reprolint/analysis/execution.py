@@ -730,13 +730,12 @@ class _Walker:
                 # `model(x, y)`: what reaches `forward`'s parameters (it runs later, as
                 # framework-called code), unless the method making the call runs for
                 # nobody (a `generate` no code of the program names)
-                if self.running and self._named_by_nobody(*self.running[-1]):
+                running = self.running[-1] if self.running else None
+                if running is not None and self._named_by_nobody(*running):
                     continue
                 file, qualname = extra
                 bindings = named_bindings(event.bindings, self.index.facts[file].functions.get(qualname), ".")
-                self.out.call_bindings.setdefault(extra, []).append(
-                    _passed_on(bindings, context, self.running[-1] if self.running else None)
-                )
+                self.out.call_bindings.setdefault(extra, []).append(_passed_on(bindings, context, running))
             elif kind == _SEED:
                 if not self.skip_seeds:
                     steps.append(Step(event, path, outer, via, context))

@@ -25,7 +25,7 @@ from reprolint.analysis.usage_events import ListingOrderTaken
 __all__ = ["LISTINGS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
 
 # Progress bars: iterating one yields what it wraps, in the same order.
-PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"})
+PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm"})
 
 
 def progress_wrapped(node: cst.BaseExpression, qualify: Any) -> cst.BaseExpression:
@@ -733,11 +733,10 @@ class ListingOrderFacts:
                 given = call.args[1].value
                 keep = call.args[0].value
                 callee = module_function(self.module, keep.value) if isinstance(keep, cst.Name) else None  # type: ignore[attr-defined]
-                own = carried_names(given, self.qualify) <= local or (  # type: ignore[attr-defined]
-                    isinstance(given, cst.Call) and self._u_per_entry_call(given, local))
+                reads = carried_names(given, self.qualify)  # type: ignore[attr-defined]
+                own = reads <= local or (isinstance(given, cst.Call) and self._u_per_entry_call(given, local))
                 return own and callee is not None and touches_only(
-                    callee, cst.Call(keep, [cst.Arg(given)]), local | carried_names(given, self.qualify),  # type: ignore[attr-defined]
-                    self.qualify)  # type: ignore[attr-defined]
+                    callee, cst.Call(keep, [cst.Arg(given)]), local | reads, self.qualify)  # type: ignore[attr-defined]
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
             return callee is not None and touches_only(callee, call, local, self.qualify)  # type: ignore[attr-defined]
         return False

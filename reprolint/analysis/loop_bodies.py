@@ -9,7 +9,9 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import children, descendants, enclosing_function, mentions_of, target_names
+from reprolint.analysis.cst_helpers import (
+    children, descendants, enclosing_function, mentions_of, string_literal, target_names, text_parts,
+)
 
 __all__ = [
     "CONSTANT_NAMES", "PURE_BUILTINS", "READS", "STATEFUL_LIBRARIES", "argument_names", "carried_names",
@@ -47,7 +49,11 @@ def argument_names(call: cst.Call, qualify: Any) -> set[str]:
 def variables_read(node: cst.BaseExpression, qualify: Any) -> set[str]:
     """The variables an expression reads (see :func:`argument_names`); ``qualify`` names
     what an import binds (None: every name is a variable)."""
-    nodes = list(descendants(node))
+    return _variables(list(descendants(node)), qualify)
+
+
+def _variables(nodes: list[cst.CSTNode], qualify: Any) -> set[str]:
+    """The variables among ``nodes`` (a walk of an expression): see :func:`variables_read`."""
     attrs = {id(c.attr) for c in nodes if isinstance(c, cst.Attribute)}
     return {
         c.value for c in nodes
@@ -56,31 +62,19 @@ def variables_read(node: cst.BaseExpression, qualify: Any) -> set[str]:
     }
 
 
-def _string(node: cst.CSTNode) -> bool:
-    """A string literal (plain, implicitly concatenated, or an f-string)."""
-    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
-
-
 def formatted(node: cst.CSTNode) -> set[int]:
     """The ids of the nodes under ``node`` whose value only becomes text: inside an
     f-string's fields, ``str(...)``, the arguments of ``"...".format(...)`` and the right
-    side of ``"..." % ...``. Text carries nothing from one entry to the next."""
+    side of ``"..." % ...`` (:func:`~reprolint.analysis.cst_helpers.text_parts`). Text
+    carries nothing from one entry to the next."""
     out: set[int] = set()
     for child in descendants(node):
         if id(child) in out:
             continue
-        inner: list[cst.CSTNode] = []
-        if type(child) is cst.FormattedStringExpression:
-            inner = [child.expression]
-        elif type(child) is cst.Call:
-            func = child.func
-            if (type(func) is cst.Name and func.value == "str") or (
-                type(func) is cst.Attribute and func.attr.value == "format" and _string(func.value)
-            ):
-                inner = [a.value for a in child.args]
-        elif type(child) is cst.BinaryOperation and type(child.operator) is cst.Modulo and _string(child.left):
-            inner = [child.right]
-        for part in inner:
+        inner = text_parts(child)
+        if inner is None and type(child) is cst.Call and type(child.func) is cst.Name and child.func.value == "str":  # type: ignore[attr-defined]
+            inner = [a.value for a in child.args]  # type: ignore[attr-defined]
+        for part in inner or ():
             out.update(id(n) for n in descendants(part))
     return out
 
@@ -90,13 +84,7 @@ def carried_names(node: cst.BaseExpression, qualify: Any) -> set[str]:
     only formats into text (``"sox {} -r {}".format(path, str(args.rate))``: ``path``
     only, if it is used elsewhere too)."""
     text = formatted(node)
-    nodes = [c for c in descendants(node) if id(c) not in text]
-    attrs = {id(c.attr) for c in nodes if isinstance(c, cst.Attribute)}
-    return {
-        c.value for c in nodes
-        if isinstance(c, cst.Name) and id(c) not in attrs and c.value not in CONSTANT_NAMES
-        and (qualify is None or qualify(c) is None)
-    }
+    return _variables([c for c in descendants(node) if id(c) not in text], qualify)
 
 
 def _text_only(body: cst.CSTNode, name: str) -> bool:
@@ -188,7 +176,7 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], quali
                     break
                 root = root.value if not isinstance(root, cst.Call) else root.func
             else:
-                if _string(root):
+                if string_literal(root):
                     continue  # `" ".join(tokens)`: a method of a literal makes a new value
                 if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
                     return False

@@ -18,6 +18,7 @@ import libcst as cst
 from reprolint.analysis.config_files import config_key
 from reprolint.analysis.cst_helpers import descendants, find_argument, mentions_of, self_attr
 from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.listing_order import PROGRESS_BARS
 from reprolint.analysis.usage_events import OpCall
 from reprolint.analysis.values import UNKNOWN, OptionRef
 
@@ -238,26 +239,21 @@ _MODULE_MEMBERS = frozenset({
 })
 
 
-def _training_loop(loop: cst.For) -> bool:
-    """A loop whose body calls ``backward`` (``loss.backward()``, ``scaler.scale(loss)
-    .backward()``, ``accelerator.backward(loss)``) over something other than a module's
-    members (``for p in model.parameters():``) or a ``zip`` (which may pair them)."""
-    for node in descendants(loop.iter):
-        if type(node) is cst.Call and (
+def _over_module_members(loop: cst.For) -> bool:
+    """A loop over a module's members (``for p in model.parameters():``) or a ``zip``
+    (which may pair them)."""
+    return any(
+        type(node) is cst.Call and (
             (type(node.func) is cst.Attribute and node.func.attr.value in _MODULE_MEMBERS)
             or (type(node.func) is cst.Name and node.func.value == "zip")
-        ):
-            return False
-    return any(
-        type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "backward"
-        for node in descendants(loop.body)
+        )
+        for node in descendants(loop.iter)
     )
 
 
-# A torch DataLoader's class, and the wrappers whose iteration yields its batches (with
-# a counter, for ``enumerate``).
+# A torch DataLoader's class (its batches come through `enumerate`, `iter` and the
+# progress bars of listing_order.PROGRESS_BARS too).
 _LOADER_CLASSES = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
-_BATCH_WRAPPERS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm"})
 
 # Device names of accelerators other than CUDA, as a device string or `.type` holds them.
 _OTHER_DEVICES = ("mps", "xla", "tpu", "xpu", "npu", "hpu", "cpu")
@@ -561,7 +557,9 @@ class OpUsageFacts:
         from reprolint.analysis.tensor_facts import NO_GRAD
 
         batches = self._u_loader_batches(loop.iter) or (
-            self.loop_hooks_possible and _training_loop(loop)  # type: ignore[attr-defined]
+            # a loop whose body calls `backward` (`loss.backward()`, `scaler.scale(loss)
+            # .backward()`, `accelerator.backward(loss)`): usage._u_note_loop_hooks
+            id(loop) in self._u_training_loops and not _over_module_members(loop)  # type: ignore[attr-defined]
         )
         kinds = frozenset({NO_GRAD}) if batches else frozenset()
         for node in descendants(loop.target) if not isinstance(loop.target, cst.Name) else (loop.target,):
@@ -578,7 +576,7 @@ class OpUsageFacts:
                 return True
             builtin = type(node.func) is cst.Name and node.func.value in ("enumerate", "iter") \
                 and self._builtin_call(node, node.func.value)  # type: ignore[attr-defined]
-            if not builtin and wrapper not in _BATCH_WRAPPERS:
+            if not builtin and wrapper not in PROGRESS_BARS:
                 return False
             node = node.args[0].value
         if type(node) is cst.Name:

@@ -373,10 +373,8 @@ class Program:
         default decides makes true (``args.model == 'mae_vit_base'``), or "" when the
         default run reaches the step however such a dispatch picks."""
         lookup = self.lookup
-        conds = [(g.cond, g.bindings) for g in step.outer]
-        conds += [(c, step.context.bindings) for c in step.own_conds()]
-        for cond, bindings in conds:
-            bindings = self._sure(bindings)
+        for guarded in step.conds:
+            cond, bindings = guarded.cond, self._sure(guarded.bindings)
             if evaluate(cond.tree, lookup, True, bindings) is None and \
                     evaluate(cond.tree, lookup, True, bindings, True) not in (None, cond.polarity):
                 return cond.text
@@ -701,10 +699,9 @@ class Program:
 
     def _surely_reached(self, step: Step) -> bool:
         """Whether every condition on the way to ``step`` holds with the default options."""
-        lookup = self.lookup
-        conds = [(g.cond, g.bindings) for g in step.outer]
-        conds += [(c, step.context.bindings) for c in step.own_conds()]
-        return all(evaluate(cond.tree, lookup, True, self._sure(bindings)) == cond.polarity for cond, bindings in conds)
+        return all(
+            evaluate(g.cond.tree, self.lookup, True, self._sure(g.bindings)) == g.cond.polarity for g in step.conds
+        )
 
     @property
     def cuda(self) -> Optional[At]:

@@ -19,7 +19,7 @@ import libcst as cst
 
 from reprolint.analysis import config_files
 from reprolint.analysis.calls import keras, pandas, reseeding
-from reprolint.analysis.cst_helpers import attr_chain, child_fields, is_node
+from reprolint.analysis.cst_helpers import attr_chain, child_fields, is_node, text_parts
 from reprolint.analysis.cst_helpers import find_argument as call_argument, literal as _literal
 from reprolint.analysis.module_facts import Draw, LocalFinding, ModuleFacts, Seed
 from reprolint.analysis.values import UNKNOWN, OptionRef
@@ -117,17 +117,6 @@ def _hub_entry(node: cst.Call) -> str:
 
 # Calls that make a number again of what they are given (text included).
 _NUMBERS = frozenset({"int", "float", "abs", "round", "hash", "ord"})
-
-
-def _formats_text(node: cst.CSTNode) -> bool:
-    """An f-string, ``"..." % x`` or ``"...".format(...)``: text, whatever goes in."""
-    kind = type(node)
-    if kind is cst.FormattedString:
-        return True
-    if kind is cst.BinaryOperation:
-        return type(node.operator) is cst.Modulo and type(node.left) in (cst.SimpleString, cst.ConcatenatedString)  # type: ignore[attr-defined]
-    return kind is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "format" \
-        and type(node.func.value) in (cst.SimpleString, cst.ConcatenatedString)  # type: ignore[attr-defined]
 
 
 class RngFacts:
@@ -228,7 +217,7 @@ class RngFacts:
             # (entropy_vars only keeps what an earlier answer found).
             return None
         kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
-        if text and _formats_text(node):
+        if text and text_parts(node) is not None:
             return None
         if kind is cst.Call and type(node.func) is cst.Name and node.func.value in _NUMBERS:  # type: ignore[attr-defined]
             text = False

@@ -24,7 +24,8 @@ import libcst as cst
 from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import (
-    cuda_literal, descendants, is_docstring, is_future_import, mentions_of, self_attr, strings_in, target_names,
+    children, cuda_literal, descendants, is_docstring, is_future_import, mentions_of, self_attr, strings_in,
+    target_names,
 )
 from reprolint.analysis.calls import frameworks, keras
 from reprolint.analysis.calls.loaders import collate_targets
@@ -167,6 +168,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_store: set[int] = set()  # Name nodes that are assignment targets
         self._u_in_loop: set[int] = set()  # set_epoch and backward calls inside a loop
         self._u_inner_loops: set[int] = set()  # loops inside a loop body searched for them
+        self._u_training_loops: set[int] = set()  # loops whose body calls `x.backward()`
         self._u_scopes: dict[int, UsageScope] = {}
         self._u_class_attrs: dict[str, set[str]] = {}  # class -> attrs bound to an RNG instance
         self._u_class_draws: dict[str, set[str]] = {}  # class -> self.<attr>.<draw>() attrs
@@ -691,11 +693,11 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         """Hook from ``visit_For`` (before the body is walked)."""
         for name_node in target_names(node.target):
             self._u_store.add(id(name_node))
-        self.u_bind_loop_targets(node)  # type: ignore[attr-defined]
         state = self._u_state()
         state.head_only.note_loop(node, self.u_branches())  # `for p in model.parameters(): p.requires_grad = False`
         # set_epoch and backward passes inside the loop
         self._u_note_loop_hooks(node)
+        self.u_bind_loop_targets(node)  # type: ignore[attr-defined]
         # loop variables over text
         kind = self._u_kind(node.iter)
         needs = self.u_needs()  # type: ignore[attr-defined]
@@ -722,11 +724,15 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_counted_listing_loop(node)  # for i, f in enumerate(files)
 
     def _u_note_loop_hooks(self, loop: Union[cst.For, cst.While]) -> None:
-        """The ``set_epoch`` and ``backward`` calls in a loop's body are in a loop. A loop
-        inside the body of one already searched holds none that search did not find."""
+        """The ``set_epoch`` and ``backward`` calls in a loop's body are in a loop; the
+        loops around a ``x.backward()`` call take training steps (``_u_training_loops``).
+        A loop inside the body of one already searched holds none that search did not
+        find."""
         if not self.loop_hooks_possible or id(loop) in self._u_inner_loops:  # type: ignore[attr-defined]
             return
-        for child in descendants(loop.body):
+        stack: list[tuple[cst.CSTNode, tuple[int, ...]]] = [(loop.body, (id(loop),))]
+        while stack:
+            child, around = stack.pop()  # `around`: the loops the node is in
             kind = type(child)  # type tests, not isinstance: see cst_helpers.CONCRETE
             if kind is cst.Call:
                 func = child.func  # type: ignore[attr-defined]
@@ -735,8 +741,15 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 )
                 if name == "set_epoch" or name == "backward":
                     self._u_in_loop.add(id(child))
+                if name == "backward" and type(func) is cst.Attribute:
+                    self._u_training_loops.update(around)
             elif kind is cst.For or kind is cst.While:
                 self._u_inner_loops.add(id(child))
+                body = child.body  # type: ignore[attr-defined]
+                stack.append((body, (*around, id(child))))  # its body is in it too
+                stack.extend((part, around) for part in children(child) if part is not body)
+                continue
+            stack.extend((grandchild, around) for grandchild in children(child))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         """``args.seed += local_rank``: the name now carries the rank offset, so
