@@ -34,6 +34,17 @@ class Verified:
     def __repr__(self) -> str:
         return f"Verified(status={self.status}, out={self.out!r}, err={self.err[-3000:]!r})"
 
+    def __str__(self) -> str:
+        """The whole report and every run's stderr, for an assertion message.
+
+        pytest shortens a non-string message to a few hundred characters; a failed run
+        needs its stderr shown in full to be understood after the temporary folder is gone.
+        """
+        parts = [f"status {self.status}", "stdout:", self.out, "stderr:", self.err[-3000:]]
+        for log in sorted((self.cwd / ".reprolint" / "runs").glob("*/run-*/stderr.txt")):
+            parts += [f"{log.relative_to(self.cwd)}:", log.read_text(errors="replace")[-4000:]]
+        return "\n".join(parts)
+
 
 @pytest.fixture
 def verify(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> Callable[..., Verified]:
