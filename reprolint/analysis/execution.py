@@ -363,6 +363,25 @@ class ExecutionModel:
         return found
 
 
+def _workers_first(functions: Any) -> list[Any]:
+    """A module's functions in order, but each class's worker methods (``__getitem__``,
+    a transform's ``__call__``) before its other methods: the helpers they call
+    (``self.get_captions(ix)``) then run in the workers' context, as the loader runs them,
+    not first as a method of a built class in the main process."""
+    ordered: list[Any] = []
+    start, cls = 0, None  # where the methods of the current class begin in ``ordered``
+    for function in functions:
+        in_class, in_workers = function[4], function[5]
+        if not in_class or function[2] != cls:
+            start, cls = len(ordered), function[2] if in_class else None
+        if in_class and in_workers:
+            ordered.insert(start, function)
+            start += 1  # the class's worker methods keep their own order
+        else:
+            ordered.append(function)
+    return ordered
+
+
 def walk(model: ExecutionModel, entry: str, library: bool = False) -> Execution:
     """The steps of the program rooted at ``entry`` (its ``__main__`` block included);
     ``library``: ``entry`` is a module no program reaches, whose functions are its API."""
@@ -503,7 +522,7 @@ class _Walker:
             path = self.out.modules[done]
             done += 1
             other_entry = self._foreign(path)
-            for key, qualname, cls, method, in_class, in_workers in self.model.module(path).functions:
+            for key, qualname, cls, method, in_class, in_workers in _workers_first(self.model.module(path).functions):
                 if key in self.ran_functions:
                     continue
                 if other_entry and (not method or not self._instantiated(path, cls)):
@@ -519,6 +538,11 @@ class _Walker:
                 if in_workers:
                     if in_class and not self._maybe_built(path, cls):
                         continue  # a Dataset this program never builds loads nothing
+                    if in_class and self.model.constructor(path, cls) is None and self._mentioned(cls, owner=path) is None:
+                        # no constructor of its own, and no code that runs names the class:
+                        # a transform this program never builds (`Augmenter` beside the
+                        # `Normalizer()` and `Resizer()` it uses) transforms nothing
+                        continue
                     context = StepContext(Phase.FRAMEWORK, in_worker=True)
                 # A plain function no call reaches may still be passed as an argument
                 # (a callback, `model.apply(init_fn)`): its draws count, but a seeding

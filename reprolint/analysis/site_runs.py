@@ -19,10 +19,11 @@ from reprolint.analysis.context import CheckContext
 from reprolint.analysis.program import Role
 from reprolint.analysis.usage_events import Usage
 
-__all__ = ["EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run"]
+__all__ = ["DEMOS", "EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run"]
 
 TRAINS = "trains"  # a training program (or library code) runs it on its default path
-EVALUATES = "evaluates"  # only evaluation, demo or test programs run it
+EVALUATES = "evaluates"  # only evaluation or demo programs run it, an evaluation among them
+DEMOS = "demos"  # only demo programs run it (a library module's `__main__` smoke demo...)
 SKIPPED = "skipped"  # programs reach it, none on its default path
 UNREACHED = "unreached"  # no program runs it at a call: library code, reported
 
@@ -52,6 +53,7 @@ def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], Sit
         if program.role is Role.TEST and not ctx.settings.include_tests:
             continue
         trains = program.role in (Role.TRAINING, Role.LIBRARY, Role.TEST)
+        demo = program.role is Role.DEMO
         for position, path, usage in program.of(kind, default_only=False):
             site = (path, usage.span)
             if program.usage_steps[position].context.uncalled and not program.is_library:
@@ -63,6 +65,9 @@ def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], Sit
             named.extend(e for e in program.entry_points if e not in named)
             if trains:
                 runs[site] = TRAINS
+            elif demo:
+                if runs.get(site) in (None, SKIPPED):
+                    runs[site] = DEMOS
             elif runs.get(site) != TRAINS:
                 runs[site] = EVALUATES
     found = ctx.memo[key] = {site: SiteRun(how, tuple(entries.get(site, ()))) for site, how in runs.items()}

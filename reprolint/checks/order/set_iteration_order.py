@@ -6,7 +6,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.condition_facts import TEXT_ARGUMENT
-from reprolint.analysis.site_runs import LIBRARY_CODE, SKIPPED, sites_run
+from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, sites_run
 from reprolint.analysis.usage_events import SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
@@ -61,7 +61,9 @@ class SetIterationOrder(Rule):
     in one function or at module level) are one cause: one finding at the first, the
     others its related locations, and its fix sorts each. Reported in library code too, not in test
     modules (what a test runner collects: test functions or classes in `tests/`,
-    `test_*.py`, pytest/unittest modules; and their helpers) unless `include-tests`.
+    `test_*.py`, pytest/unittest modules; and their helpers) unless `include-tests`, nor
+    where only demo programs run it (a package module's `__main__` smoke demo, a `demo_*`
+    script: what a demo prints is no result, as RPL101 does not report a demo's draws).
 
     ## Why is this bad?
     `str` and `bytes` hashes are salted per process (`PYTHONHASHSEED`), so a set of
@@ -158,8 +160,11 @@ class SetIterationOrder(Rule):
             groups: dict[Any, list[Any]] = {}
             for finding in facts.findings:
                 if finding.code == self.code:
-                    if runs.get((path, finding.span), LIBRARY_CODE).how == SKIPPED:
+                    how = runs.get((path, finding.span), LIBRARY_CODE).how
+                    if how == SKIPPED:
                         continue  # the programs that reach it skip it with the default options
+                    if how == DEMOS:
+                        continue  # only demos run it: their output is no training result
                     if any(not passed_text(ctx, path, need) for need in finding.data.get("needs", ())):
                         continue  # a set of a parameter that some call does not give text
                     key = finding.data.get("of")

@@ -4,7 +4,7 @@ from typing import Iterator, Optional
 
 from reprolint import fixes
 from reprolint.analysis.program import Role
-from reprolint.analysis.site_runs import EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, sites_run
+from reprolint.analysis.site_runs import DEMOS, EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, sites_run
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
@@ -80,6 +80,8 @@ class UnsortedDirectoryListing(Rule):
       a "list the monitor files" helper); the call is not followed into callers, so a
       caller that trains on a wrapper's result unsorted is a known blind spot. A slice
       or index of the listing in the `return` (`return glob(p)[:k]`) is reported;
+    - anything that only demo programs run (see program roles: a `__main__` smoke demo
+      of a package's module, a `demo_*` script): a demo's output is no result;
     - where only evaluation, demo or test programs run it (see program roles),
       a loop that goes through every entry, and a listing handed on whole (printed,
       given to a function, a dataset or a process's argument list, inline or through
@@ -197,8 +199,8 @@ class UnsortedDirectoryListing(Rule):
                 seen.add(finding.span)
                 run = runs.get((path, finding.span), LIBRARY_CODE)
                 how = run.how
-                if how == SKIPPED:
-                    continue
+                if how in (SKIPPED, DEMOS):
+                    continue  # skipped by the default run, or run only by demos (no result)
                 if how == UNREACHED and evaluates_only:
                     how = EVALUATES
                 if how == EVALUATES and finding.data.get("use") in ("loop", "passed"):

@@ -58,10 +58,14 @@ class UnseededGlobalRng(Rule):
     entry point whose call is commented out, which nothing running names, runs for
     nobody; absl's `app.run(main)` calls `main`); dropout masks and
     shuffling loaders draw when they are used, so they only need a seed somewhere on
-    the path. `random`/NumPy draws in a `Dataset`'s `__getitem__` run in DataLoader
+    the path. `random`/NumPy draws in a `Dataset`'s `__getitem__` (and the helper
+    methods it calls, `self.pick_caption(ix)`) and a transform's `__call__` run in DataLoader
     workers when `num_workers > 0`, where torch reseeds them: they need torch's seed, and
     count toward torch's cause, reported at torch's own first draw when there is one (else
-    at the worker draw, saying that torch's seed decides it).
+    at the worker draw, saying that torch's seed decides it). A transform class with no
+    constructor of its own that no code the program runs names (`Augmenter` imported
+    beside the `Normalizer()` a validation script builds) is never built there: its
+    `__call__` draws nothing for that program.
 
     It is reported once per program, library and cause (never seeded, or seeded only
     after the draw), at the first draw in execution order that the default run makes (a

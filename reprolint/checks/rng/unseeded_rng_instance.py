@@ -5,7 +5,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.site_runs import LIBRARY_CODE, SKIPPED, sites_run
+from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, sites_run
 from reprolint.analysis.usage_events import EnvironmentDraw
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import module_seeds, none_default_flag
@@ -54,7 +54,7 @@ class UnseededRngInstance(Rule):
     as `envpool.make(..., seed=s)`), the first reset per environment that runs is
     reported, and where none seeds an action space, the first sample per space that runs
     (a call on a branch that every program reaching it skips with the default options,
-    `if args.random_agent:`, does not) (seeding the
+    `if args.random_agent:`, does not, nor one only demo programs run) (seeding the
     environment does not seed its spaces: gym issue 681), whether or not the program seeds other libraries:
     each generator is a cause of its own (in a module no program runs, only where the
     module seeds something else; `observation_space.sample()` is not reported: it
@@ -213,9 +213,9 @@ class UnseededRngInstance(Rule):
                 entries: tuple[str, ...] = ()  # the programs that run an environment's site
                 if variant.startswith("env-"):
                     run = environment_runs.get((path, finding.span), LIBRARY_CODE)
-                    if run.how == SKIPPED or finding.data["call"] in reported \
+                    if run.how in (SKIPPED, DEMOS) or finding.data["call"] in reported \
                             or not _environment_unseeded(ctx, path, variant == "env-space"):
-                        continue  # skipped by every program that reaches it, said once, or seeded
+                        continue  # skipped by every program that reaches it, run only by demos, said once, or seeded
                     reported.add(str(finding.data["call"]))  # the first reset per environment
                     entries = run.entries
                 if variant == "env-reset" and (old := _old_gym(ctx, path)) is not None:
