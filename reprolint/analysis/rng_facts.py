@@ -23,6 +23,7 @@ from reprolint.analysis.cst_helpers import attr_chain, child_fields, is_node, te
 from reprolint.analysis.cst_helpers import find_argument as call_argument, literal as _literal
 from reprolint.analysis.module_facts import Draw, LocalFinding, ModuleFacts, Seed
 from reprolint.analysis.values import UNKNOWN, OptionRef
+from reprolint.analysis.example_inputs import example_only_calls, is_example_function
 from reprolint.analysis.overwritten import overwritten_layers
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog
 
@@ -372,12 +373,23 @@ class RngFacts:
             found = self.__dict__["_overwritten"] = overwritten_layers(self.module)  # type: ignore[attr-defined]
         return found
 
+    def _example_only(self) -> dict[int, list[Any]]:
+        """The module's calls whose value is only a model's example input (tracing,
+        export: analysis/example_inputs.py), found on the first draw."""
+        found: Optional[dict[int, list[Any]]] = self.__dict__.get("_examples")
+        if found is None:
+            found = self.__dict__["_examples"] = example_only_calls(self.module)  # type: ignore[attr-defined]
+        return found
+
     def maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> bool:
         """Record the draw ``node`` makes by ``draw``, unless its arguments or input say it
         makes none; whether the entry applies to the call (False: its input is not what
         the entry is about, another entry of the method may be)."""
         if self.in_text:
             return True  # `f"tcp://localhost:{random.randrange(49152, 65535)}"`: a name, not data
+        callees = self._example_only().get(id(node))
+        if callees and all(is_example_function(f, self.qualify) for f in callees):  # type: ignore[attr-defined]
+            return True  # `torch.onnx.export(model, torch.randn(1, 3, 224, 224), path)`: a shape, not data
         library: Optional[str] = draw.library
         if draw.input is not None:
             library = _INPUT_CHECKS[draw.input](self, node)

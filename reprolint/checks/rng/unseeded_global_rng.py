@@ -95,7 +95,12 @@ class UnseededGlobalRng(Rule):
     nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
     (`generator=`, `seed=`) that the keyword arguments may hold. A draw inside an f-string
     field (`f"tcp://localhost:{random.randrange(49152, 65535)}"`) makes text, not data,
-    and is not reported. In a notebook, a NumPy or `random` draw in the top-level code
+    and is not reported. Nor is a draw whose value is only a model's
+    example input (`torch.onnx.export(model, torch.randn(1, 3, 224, 224), path)`,
+    `torch.jit.trace`, `torch.export.export`, `SummaryWriter.add_graph`, `thop.profile`,
+    fvcore's `FlopCountAnalysis`, `torchinfo.summary(input_data=...)`, directly or through a name
+    the same function reads nowhere else): the exported graph or the count depends on
+    its shape, not its values. In a notebook, a NumPy or `random` draw in the top-level code
     whose value reaches no training call (`fit`, `train_on_batch`, `backward`...), no
     saved file, no function of the notebook that trains and no helper the analysis cannot
     follow (arrays illustrating an operation, a random baseline) is not reported either.
