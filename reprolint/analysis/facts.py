@@ -659,6 +659,11 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if source is not None:
             self.facts.config_sources.append(source)
         spawn.note_call(self.spawn_calls, self, node, qn)
+        if isinstance(func, cst.Attribute) and (
+            (func.attr.value == "eval" and not node.args)
+            or (func.attr.value == "train" and len(node.args) == 1 and _literal(node.args[0].value) is False)
+        ):
+            self.facts.eval_mode = True  # `model.eval()`: modules' `self.training` is False after it
         if isinstance(func, cst.Attribute) and func.attr.value == "add_argument":
             self.note_add_argument(node)
         elif isinstance(func, cst.Attribute) and func.attr.value.startswith("DEFINE_") and qn is not None \

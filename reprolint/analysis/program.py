@@ -217,6 +217,7 @@ class Program:
                         self.config_origin[name] = origin
         self._facts = facts
         self._role: Optional[Role] = None
+        self._no_training: Optional[bool] = None  # _inference_only's program half
         self.imported_elsewhere = False  # other project modules import the entry module
         self.tests_included = False  # `include-tests`: a test module is judged like any program
         self.is_test_entry = False  # the entry module is a test module (is_test_module)
@@ -637,9 +638,26 @@ class Program:
         ``self.attr`` in a method), what the constructor calls store there (self_attrs.py)."""
         if isinstance(name, tuple):
             _, path, cls, attr = name
+            if attr == "training" and self._inference_only(path, cls):
+                return False
             calls = self.call_bindings.get((path, f"{cls}.__init__"))
             return stored_value(self._facts.get(path), calls, cls, attr, self.lookup)
         return self.arg_defaults.get(name, UNKNOWN)
+
+    def _inference_only(self, path: str, cls: str) -> bool:
+        """``self.training`` of a class (nn.Module's flag) is False all through this program: no
+        training step of any framework runs anywhere in it (on any branch), and a module of
+        it puts models in inference mode (``model.eval()``). Modules start in training mode,
+        so a program that never calls ``eval()`` keeps it (dropout on, ``if self.training:``
+        branches taken)."""
+        if self._no_training is None:
+            self._no_training = not any(
+                type(s.event) in (TrainStep, LightningTrainer, HfTrainer) for s in self.steps
+            ) and any(self._facts[p].eval_mode for p in self.modules)
+        facts = self._facts.get(path)
+        # nn.Module's flag, unless the class keeps an attribute of that name itself
+        own = facts is not None and ((cls, "training") in facts.init_attrs or (cls, "training") in facts.reassigned_attrs)
+        return self._no_training and not own
 
     def of(self, kind: type[U], name: Optional[str] = None, default_only: bool = True) -> Iterator[UsageAt[U]]:
         """(position, path, event) of the usages of one class (``name``: with that

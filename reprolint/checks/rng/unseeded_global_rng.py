@@ -71,7 +71,8 @@ class UnseededGlobalRng(Rule):
     after the draw), at the first draw in execution order that the default run makes (a
     draw only on branches the default options skip is not reported: `random_colors()`
     called under `if args.threshold is not None:` with `--threshold` defaulting to
-    None); the other draws that run
+    None; a draw under `if self.training:` in a module's method, in a program that
+    trains nothing and puts its model in inference mode with `model.eval()`); the other draws that run
     as it does are related locations, then the project calls through which the program
     first reaches each of them (`model = build()` in the entry point for a layer drawn in
     `models.py`), and programs that share the first draw share the finding. A draw in code that a dispatch by a name no default decides may pick
