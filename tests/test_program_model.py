@@ -267,7 +267,7 @@ def test_steps_carry_their_phase_worker_and_no_grad_context() -> None:
         "class Noisy(Dataset):\n    def __getitem__(self, i):\n        return random.random()\n\n"
         "class Net(torch.nn.Module):\n    def forward(self, x):\n        return torch.rand(1)\n\n"
         "def evaluate():\n    with torch.no_grad():\n        return torch.randn(2)\n\n"
-        "if __name__ == '__main__':\n    evaluate()\n    drop = torch.nn.Dropout(0.5)\n"
+        "if __name__ == '__main__':\n    evaluate()\n    drop = torch.nn.Dropout(0.5)\n    data = Noisy()\n"
     )})
     by_line = {s.event.span.start_line: s for s in program.steps if hasattr(s.event, "library")}
     assert by_line[15].context.no_grad and by_line[15].context.phase is Phase.CALL
