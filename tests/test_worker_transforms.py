@@ -127,3 +127,4 @@ if __name__ == "__main__":
 def test_a_set_order_only_a_demo_takes_is_not_reported(module: str, expected: list) -> None:
     sources = {"pkg/__init__.py": "", module: VOCAB, "train.py": "import sys\nprint(sorted(set(sys.argv)))\n"}
     assert findings(sources, "RPL401") == expected
+

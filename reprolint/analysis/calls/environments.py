@@ -32,6 +32,11 @@ import libcst as cst
 _SPACES = ("action_space", "single_action_space")
 # Factories that seed the environments they build (`envpool.make(..., seed=s)`).
 _SEEDING_FACTORIES = ("make", "make_vec", "make_gym", "make_gymnasium", "make_dm", "make_spec")
+# Factories whose environments seed their spaces too, with or without `seed=`: dmc2gym's
+# DMCWrapper calls its own seed(task_kwargs["random"]) in __init__ (`seed=` of `make`,
+# default 1), and its seed() seeds the action and observation spaces (read in dmc2gym's
+# source; not installable here: it needs MuJoCo).
+_SPACE_SEEDING_FACTORIES = frozenset({"dmc2gym.make"})
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,6 +95,10 @@ def note_call(state: EnvironmentCalls, uses: set[str], node: cst.Call, collector
     MDP: ``env = StochasticMDP()``) is no gym environment."""
     func = node.func
     if not isinstance(func, cst.Attribute):
+        return False
+    if collector is not None and collector.qualify(func) in _SPACE_SEEDING_FACTORIES:
+        state.seeded_envs = True
+        state.seeded_spaces.add("action_space")
         return False
     libraries, reset_methods, seed_methods = _catalog()
     if not uses & libraries:

@@ -55,7 +55,7 @@ class UnseededRngInstance(Rule):
     reported, and where none seeds an action space, the first sample per space that runs
     (a call on a branch that every program reaching it skips with the default options,
     `if args.random_agent:`, does not, nor one only demo programs run) (seeding the
-    environment does not seed its spaces: gym issue 681), whether or not the program seeds other libraries:
+    environment does not seed its spaces: gym issue 681; dmc2gym's `make` does, its wrapper seeds them when built), whether or not the program seeds other libraries:
     each generator is a cause of its own (in a module no program runs, only where the
     module seeds something else; `observation_space.sample()` is not reported: it
     is a dummy input for shape inference, and neither is an action sample read only for its

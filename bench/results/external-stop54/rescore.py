@@ -1,0 +1,25 @@
+"""Which judged findings of the stop-54 external sets `check` still reports.
+
+Usage: python bench/results/external-stop54/rescore.py ROUND [TREES]
+
+ROUND is `l` (checked at 01326b3, the stop-53 head's findings; trees default
+/tmp/ext54/l/trees) or `m` (checked at eaddc38, after round l's fixes; default
+/tmp/ext54/m/trees); TREES holds the repositories as <owner>+<name>/ folders exported
+from the snapshots the `fetch` tool brings (see bench/realworld/rescore_external.py and
+README.md for the commits)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "realworld"))
+from rescore_external import main_for_rounds  # noqa: E402
+
+HERE = Path(__file__).parent
+ROUNDS = {
+    "l": ("findings-01326b3.json", "/tmp/ext54/l/trees"),
+    "m": ("findings-eaddc38.json", "/tmp/ext54/m/trees"),
+}
+
+if __name__ == "__main__":
+    sys.exit(main_for_rounds(HERE, ROUNDS, sys.argv[1:]))
