@@ -468,6 +468,10 @@ class _Walker:
         does, None where nothing that runs mentions it (it is never called). A module
         that defines a top-level function of that name itself means its own."""
         name = qualname.rpartition(".")[2]
+        if name.startswith("<lambda"):
+            # a lambda stored for later (facts.visit_Lambda) has no name of its own to be
+            # mentioned by: it exists once its module or function ran, and may be called
+            return ()
         found: Optional[tuple[GuardedCond, ...]] = None
         for path in self.out.modules:
             facts = self.index.facts[path]

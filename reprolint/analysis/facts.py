@@ -160,6 +160,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
         self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
         self.in_text = 0  # inside an f-string field: a value formatted into text
+        self.lambda_args: set[int] = set()  # ids of lambdas given to a call: they run around it
+        self.lambdas = 0  # lambdas stored for later, numbered in source order (their functions' names)
         self.cpu_pinned = False  # inside a `with tf.device("/cpu:0"):` block (no other device's inside it)
         # NumPy / `random` draw calls in the module's top-level code (notebooks: see
         # reprolint.analysis.feeds)
@@ -429,6 +431,38 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.conds = saved_conds
         return False
 
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        """A lambda given to a call runs around that call (``sorted(key=...)``, ``map``,
+        ``model.apply``): its body is walked where it stands. One stored for later (a dict
+        of layer factories ``OPS = {"conv": lambda C: nn.Conv2d(C, C, 3)}``, an attribute)
+        runs only when something calls it: its body is a function of its own, which no
+        call the analysis sees names (run as a function passed on: its draws count where
+        the program runs it, not at the definition)."""
+        if id(node) in self.lambda_args or self.in_text:
+            return True
+        for param in node.params.params:
+            if param.default is not None:
+                self.walk(param.default)
+        outer = self.scope
+        self.lambdas += 1
+        qualname = f"{outer.name}<lambda{self.lambdas}>"
+        parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
+        fn = FunctionFacts(qualname, no_grad=bool(parent and parent.no_grad))
+        self.facts.functions.setdefault(qualname, fn)
+        params = {p.name.value: UNKNOWN for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)}
+        for star in (node.params.star_arg, node.params.star_kwarg):
+            if isinstance(star, cst.Param):
+                params[star.name.value] = UNKNOWN
+        saved_conds, self.conds = self.conds, []
+        self.scopes.append(
+            _Scope("function", f"{qualname}.", fn.events, params=params,
+                   class_name=outer.class_name if outer.kind == "class" else None, body=node.body)
+        )
+        self.walk(node.body)
+        self.scopes.pop()
+        self.conds = saved_conds
+        return False
+
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self._visit_in(node.decorators)
         dispatch.note_registered(self, node)
@@ -648,6 +682,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     # ------------------------------------------------------------------ calls
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
+        for arg in node.args:
+            if type(arg.value) is cst.Lambda:
+                self.lambda_args.add(id(arg.value))  # `sorted(key=lambda ...)`, `model.apply(lambda m: ...)`
         qn = self.qualify(func)
         catalog = self.catalog
         self.usage_call(node, qn)

@@ -101,7 +101,10 @@ class UnseededGlobalRng(Rule):
     `torch.jit.trace`, `torch.export.export`, `SummaryWriter.add_graph`, `thop.profile`,
     fvcore's `FlopCountAnalysis`, `torchinfo.summary(input_data=...)`, directly or through a name
     the same function reads nowhere else): the exported graph or the count depends on
-    its shape, not its values. In a notebook, a NumPy or `random` draw in the top-level code
+    its shape, not its values. A lambda stored for later (a table of layer factories
+    `OPS = {"conv": lambda C: nn.Conv2d(C, C, 3)}`, an attribute) draws where the
+    program calls it, not where it is written; one given to a call (`model.apply(...)`,
+    `sorted(key=...)`) draws there. In a notebook, a NumPy or `random` draw in the top-level code
     whose value reaches no training call (`fit`, `train_on_batch`, `backward`...), no
     saved file, no function of the notebook that trains and no helper the analysis cannot
     follow (arrays illustrating an operation, a random baseline) is not reported either.
