@@ -7,7 +7,9 @@
   names it: a validation script that imports ``Augmenter`` but builds ``Normalizer()``
   draws nothing.
 - The order of a set taken only by a package module's ``__main__`` smoke demo is no
-  result (RPL401), as a demo's draws are not (RPL101)."""
+  result (RPL401), as a demo's draws are not (RPL101).
+- With torch < 1.9, workers copy NumPy's global RNG (RPL403) unless a method they run
+  seeds NumPy itself (``np.random.seed(index)`` on a worker's first item)."""
 from __future__ import annotations
 
 import pytest
@@ -128,3 +130,36 @@ def test_a_set_order_only_a_demo_takes_is_not_reported(module: str, expected: li
     sources = {"pkg/__init__.py": "", module: VOCAB, "train.py": "import sys\nprint(sorted(set(sys.argv)))\n"}
     assert findings(sources, "RPL401") == expected
 
+
+
+OLD_TORCH_DATASET = '''import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Crops(Dataset):
+    def __init__(self):
+        self.first = True
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, index):
+        RESEED
+        return np.random.randint(0, 8)
+
+
+loader = DataLoader(Crops(), batch_size=2, num_workers=4)
+'''
+
+
+@pytest.mark.parametrize("reseed, expected", [
+    ("if self.first:\\n            np.random.seed(index)\\n            self.first = False", []),
+    ("pass", [18]),
+])
+def test_old_torch_workers_of_a_dataset_that_reseeds_numpy_differ(reseed: str, expected: list) -> None:
+    from reprolint.config import Settings
+
+    source = OLD_TORCH_DATASET.replace("RESEED", reseed.replace("\\n", "\n"))
+    found = check_sources({"train.py": source}, Settings(torch_version="0.4.1"))
+    assert [d.span.start_line for d in found if d.code == "RPL403"] == expected

@@ -7,7 +7,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.determinism import ProgramUsage, program_torch, program_usages
-from reprolint.analysis.facts import UNKNOWN, Draw
+from reprolint.analysis.facts import UNKNOWN, Draw, Seed
 from reprolint.analysis.usage_events import LoaderBuilt
 from reprolint.catalog.ops import parse_version
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
@@ -35,7 +35,9 @@ class DataloaderWorkerSeed(Rule):
     conda, Pipfile or lock file, a range taken at the installed torch when it admits it,
     else at its bound; else the installed torch) draws from NumPy's global RNG in the
     dataset's methods are reported too, and the message names the version and where it
-    is declared (JSON `assumed.version`). The dataset is the loader's first argument (or `dataset=`): a
+    is declared (JSON `assumed.version`), unless a method the workers run seeds NumPy
+    itself (`np.random.seed(index)` on a worker's first item: the workers' streams then
+    differ). The dataset is the loader's first argument (or `dataset=`): a
     project class constructed there or assigned to a name in the same scope.
     `num_workers` counts when it is a positive literal, an option whose default is
     positive, or any other expression; a `worker_init_fn` silences it (`generator=`
@@ -176,11 +178,16 @@ class DataloaderWorkerSeed(Rule):
         if attrs:
             return cls, list(attrs)
         if old:
-            for name, fn in facts.functions.items():
-                if name.startswith(cls + ".") and any(
-                    isinstance(e, Draw) and e.library == "numpy" for e in fn.events
-                ):
-                    return cls, []
+            methods = [fn for name, fn in facts.functions.items() if name.startswith(cls + ".")]
+            # a method the workers run that seeds NumPy itself (`np.random.seed(index)` on
+            # a worker's first item) leaves no copy of the parent's state to share
+            if any(
+                isinstance(e, Seed) and "numpy" in e.libs
+                for fn in methods if not fn.qualname.endswith(".__init__") for e in fn.events
+            ):
+                return None
+            if any(isinstance(e, Draw) and e.library == "numpy" for fn in methods for e in fn.events):
+                return cls, []
         return None
 
 
