@@ -16,7 +16,7 @@ from typing import Any, Optional, Union
 import libcst as cst
 
 from reprolint.analysis.config_files import config_key
-from reprolint.analysis.cst_helpers import descendants, find_argument, mentions_of, self_attr
+from reprolint.analysis.cst_helpers import children, descendants, find_argument, mentions_of, self_attr
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.listing_order import PROGRESS_BARS
 from reprolint.analysis.usage_events import OpCall
@@ -71,6 +71,10 @@ _CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "d
 
 # Ops that take (dim, index, ...) and read or write one element per index entry along dim.
 _BY_INDEX_ALONG_DIM = ("gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_")
+
+
+# calls that return the module they are called on (`nn.Upsample(...).to(device)`)
+_CHAINED_MODULE = frozenset({"to", "cuda", "cpu", "half", "float", "double", "eval", "train", "requires_grad_"})
 
 
 def _width_one(index: cst.BaseExpression, dim: int) -> bool:
@@ -779,6 +783,48 @@ class OpUsageFacts:
             return names[0] == "cuda" if polarity else names[0] in _OTHER_DEVICES
         return False
 
+    def _u_applied_without_grad(self, node: cst.Call) -> bool:
+        """A module built into a local name of a function (``up = nn.Upsample(...)``,
+        ``.to(device)`` chained or not) that the function (its nested functions included)
+        uses only by calling it inside ``with torch.no_grad():`` (or
+        ``torch.inference_mode()``): no backward of it runs."""
+        from reprolint.analysis.calls.devices import no_grad_context
+
+        body = self.scope.body if self.scope.kind == "function" else None
+        if body is None:
+            return False
+        name = None
+        for n in descendants(body):
+            if type(n) is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name:
+                value = n.value
+                while type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in _CHAINED_MODULE:
+                    value = value.func.value
+                if value is node:
+                    name = n.targets[0].target.value
+                    break
+        if name is None:
+            return False
+        calls = 0
+        stack: list[tuple[cst.CSTNode, bool]] = [(body, False)]
+        while stack:
+            current, quiet = stack.pop()
+            kind = type(current)
+            if kind is cst.With and any(no_grad_context(item.item, self.qualify) for item in current.items):  # type: ignore[attr-defined]
+                stack.extend((child, True) for child in children(current))
+                continue
+            if kind is cst.Call and type(current.func) is cst.Name and current.func.value == name:  # type: ignore[attr-defined]
+                if not quiet:
+                    return False
+                calls += 1
+                stack.extend((a, quiet) for a in current.args)  # type: ignore[attr-defined]
+                continue
+            if kind is cst.AssignTarget and type(current.target) is cst.Name:  # type: ignore[attr-defined]
+                continue
+            if kind is cst.Name and current.value == name:  # type: ignore[attr-defined]
+                return False  # handed on, stored or read otherwise: another caller may train it
+            stack.extend((child, quiet) for child in children(current))
+        return calls > 0
+
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`OpCall.facts`."""
         from reprolint.analysis.tensor_facts import bool_kind, integer_kind, no_grad_kind, tf_mask_coordinates
@@ -818,6 +864,8 @@ class OpUsageFacts:
         buffer = source is not None and self._u_buffer(source)
         if buffer:
             facts.append("no-grad-input")
+        elif name.startswith("torch.nn.") and name[9:10].isupper() and self._u_applied_without_grad(node):
+            facts.append("no-grad-input")  # `up = nn.Upsample(...)`, called only under `torch.no_grad()`
         elif type(source) is cst.Name and self.holds_parameter(source.value, source):  # type: ignore[attr-defined]
             # a parameter as passed (`def extract(a, t, shape): a.gather(-1, t)`): whether a
             # gradient flows is what the calls that run the function pass (NO_GRAD_ARGUMENT)

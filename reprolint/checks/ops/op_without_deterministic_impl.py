@@ -27,7 +27,8 @@ class OpWithoutDeterministicImpl(Rule):
     not depend on their order), and is reported only in a program that turns
     deterministic mode on, where it raises. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
     what counts), backward-only entries in programs that train, when a gradient can
-    flow through the call (not under `no_grad`, not on an input that visibly requires
+    flow through the call (not under `no_grad`, nor a module built into a local name
+    that its function calls only inside `with torch.no_grad():`; not on an input that visibly requires
     none: `.detach()`, a buffer, `torch.from_numpy(...)`, a checkpoint's tensor resized
     while loading weights; not when the result is detached at once or goes straight to
     `.numpy()`, which raises on a tensor that requires grad).
