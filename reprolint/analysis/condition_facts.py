@@ -237,9 +237,15 @@ class ConditionFacts:
         ))
         # `seed = args.seed` (`cfg["seed"]`): a later `if seed is not None:` tests the option
         copied = isinstance(value, cst.Attribute) or config_key(value) is not None
+        # `option = 0` (a parameter too): a name a function binds only here, to a literal
+        constant = scope.kind == "function" and isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.Name)) \
+            and _literal(value) != UNKNOWN  # a Name: True, False, None
         for name in names:
             again = name in scope.tests or bool(self.conds)
             scope.tests[name] = None if again or not testing else self.cond_tree(value)
+            if constant and not again and _bindings(scope).get(name) == 1:
+                scope.aliases[name] = ("const", _literal(value))
+                continue
             scope.aliases[name] = None if again or not copied else self.value_tree(value)
 
     def cond_tree(self, node: cst.BaseExpression) -> Any:
@@ -353,3 +359,47 @@ def _membership(facts: Any, left: cst.BaseExpression, right: cst.BaseExpression)
         return ("cmp", facts.value_tree(right), "has", needle)
     return None
 
+
+
+
+def _bindings(scope: Any) -> dict[str, int]:
+    """How many times the function of ``scope`` binds each name (assignments, augmented
+    ones, loop and `with` targets, imports, nested definitions), nested functions left
+    out; memoised on the scope."""
+    found: Optional[dict[str, int]] = getattr(scope, "_bindings", None)
+    if found is not None:
+        return found
+    from reprolint.analysis.cst_helpers import children, target_names
+
+    found = {}
+    stack: list[Any] = [scope.body] if scope.body is not None else []
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        targets: list[Any] = []
+        if kind is cst.FunctionDef or kind is cst.ClassDef:
+            found[node.name.value] = found.get(node.name.value, 0) + 1
+            continue
+        if kind is cst.Lambda:
+            continue
+        if kind is cst.Assign:
+            targets = [t.target for t in node.targets]
+        elif kind in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor):
+            targets = [node.target]
+        elif kind is cst.WithItem and node.asname is not None:
+            targets = [node.asname.name]
+        elif kind is cst.NamedExpr:
+            targets = [node.target]
+        elif kind in (cst.Import, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                bound = alias.asname.name if alias.asname is not None else alias.name
+                targets.append(bound if type(bound) is cst.Name else cst.Name("_"))
+        elif kind is cst.Global or kind is cst.Nonlocal:
+            for item in node.names:
+                found[item.name.value] = found.get(item.name.value, 0) + 2  # not the function's own
+        for target in targets:
+            for name in target_names(target):
+                found[name.value] = found.get(name.value, 0) + 1
+        stack.extend(children(node))
+    scope._bindings = found
+    return found
