@@ -49,7 +49,7 @@ from reprolint.analysis.conditions import named_bindings
 from reprolint.analysis.entry_functions import waits_for_mention
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.module_facts import InstanceCall
-from reprolint.analysis.usage_events import OpCall, TfSetting, Usage
+from reprolint.analysis.usage_events import OpCall, SeedScope, TfSetting, Usage
 
 _CHAINED = (Draw, OpCall, TfSetting)  # steps whose call chain the rules list
 
@@ -451,9 +451,11 @@ class _Walker:
                 if key in self.ran_functions:
                     continue  # an earlier one of them called it
                 self.called_under.setdefault(key, under)
-                self.skip_seeds = True  # a seeding helper nobody calls seeds nothing
+                # its seeds count for its own draws only (a seeding helper nobody calls
+                # seeds nothing the program draws elsewhere): SeedScope
+                self.out.steps.append(Step(SeedScope(qualname, None, qualname, (), True), path, (), None, context))  # type: ignore[arg-type]
                 self.run_function(path, qualname, under, None, context)
-                self.skip_seeds = False
+                self.out.steps.append(Step(SeedScope(qualname, None, qualname, (), False), path, (), None, context))  # type: ignore[arg-type]
             self._build_late(unbuilt, framework)
         self._widen_bodies()
         self.out.steps.extend(self.deferred)

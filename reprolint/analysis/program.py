@@ -29,7 +29,7 @@ from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, S
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage_events import (
     CheckpointLoad, CudaWork, EnvSet, FlagSet, GpuHidden, GraphScope, HfTrainer, HfTrainingArgs,
-    LightningTrainer, LoaderBuilt, ModuleStart, TfApi, TimedCode, TrainStep, Usage,
+    LightningTrainer, LoaderBuilt, ModuleStart, SeedScope, TfApi, TimedCode, TrainStep, Usage,
 )
 from reprolint.analysis.options import asked_by_options, options_read
 from reprolint.analysis.project_index import ProgramIndex
@@ -256,8 +256,15 @@ class Program:
         on_default: set[tuple[str, Any]] = set()
         surely: set[tuple[str, Any]] = set()  # on the default run however a dispatch picks
         maybe: dict[tuple[str, Any], str] = {}  # only where a dispatch no default decides picks it
+        scopes: list[dict[str, At]] = []  # what was seeded before each open SeedScope
+        scoped_seeds: set[str] = set()  # libraries a SeedScope's function seeds
         for step in self.steps:
             event = step.event
+            if type(event) is SeedScope:
+                if event.begin:
+                    scopes.append(dict(seeded))
+                elif scopes:
+                    seeded = scopes.pop()  # its seeds end with it
             if isinstance(event, GraphScope):
                 if event.begin:
                     graphs.append(seeded.pop("tensorflow", None))
@@ -276,6 +283,12 @@ class Program:
                 self.events.append(UsageEvent(step.path, event, self.on_default_path(step)))
                 self.usage_steps.append(step)
             elif isinstance(event, Seed):
+                if scopes:
+                    # a seed of a function only passed on: for its own draws (SeedScope)
+                    for lib in event.libs:
+                        seeded.setdefault(lib, At(step.path, event))
+                        scoped_seeds.add(lib)
+                    continue
                 self.seeds.append(SeedOutcome(event, step.path, *self._seed_blame(step), step.via))
                 for lib in event.libs:
                     seeded.setdefault(lib, At(step.path, event))
@@ -321,8 +334,9 @@ class Program:
             later, needs, worker, graph = None, draw.library, False, None
             if workers and key in in_worker:
                 # Workers start when the loader is iterated: torch's seed anywhere in
-                # the program reaches them.
-                seeded_before, needs, worker = "torch" in seeded, "torch", True
+                # the program reaches them (also one in a function only passed on, which
+                # is where such programs train: `multi_proc_run(fun=train_model)`).
+                seeded_before, needs, worker = "torch" in seeded or "torch" in scoped_seeds, "torch", True
             elif key in late_in_graph and not seeded_before:
                 later = late_in_graph[key]  # its own graph was seeded, after the draw
             elif key in in_graph and not seeded_before:
@@ -545,7 +559,7 @@ class Program:
         }
         return any(
             path == self.entry and id(usage) not in in_methods
-            for _, path, usage in self.of(CheckpointLoad, default_only=False)
+            for _, path, usage in self.of(CheckpointLoad, "torch", default_only=False)
         )
 
     @property
@@ -553,7 +567,15 @@ class Program:
         """The program loads trained weights (``load_state_dict``, ``torch.load``,
         ``from_pretrained``): in a program that trains nothing, they replace the
         randomly initialised ones."""
-        return self.has(CheckpointLoad, default_only=False)
+        return self.has(CheckpointLoad, "torch", default_only=False)
+
+    @property
+    def restores_tensorflow(self) -> bool:
+        """The program restores trained TensorFlow/Keras weights (``saver.restore(sess,
+        path)``, ``model.load_weights``, ``load_model``). Unlike a torch load it does not
+        decide the program's role: only, in an evaluation program, that the initial
+        weights it draws are replaced."""
+        return self.has(CheckpointLoad, "tensorflow", default_only=False)
 
     def _built_then_loaded(self, outcome: "DrawOutcome") -> bool:
         """A weight drawn in a project class that the program builds only where the
@@ -586,6 +608,9 @@ class Program:
             return True  # the project's hubconf.py entry loads trained weights by default
         if outcome.draw.kind == "init" and self._built_then_loaded(outcome):
             return True
+        if outcome.draw.kind in ("init", "dropout") and self.role is Role.EVALUATION and self.restores_tensorflow \
+                and outcome.draw.library in ("tensorflow", "keras", "numpy", "random"):
+            return True  # a TF evaluation that restores its variables (Keras of the past draws from NumPy)
         if outcome.draw.kind not in ("init", "dropout") or not self.loads_checkpoint:
             return False
         if self.role is Role.EVALUATION:

@@ -124,6 +124,13 @@ _CHECKPOINT_LOADS = frozenset({
     "timm.models.load_checkpoint", "timm.models.helpers.load_checkpoint", "timm.models._helpers.load_checkpoint",
 })
 _PICKLE_LOADS = frozenset({"pickle.load", "pickle.loads"})
+# Calls that load a trained TensorFlow/Keras model whole (besides `saver.restore(sess, path)`
+# and `model.load_weights(path)`).
+_TF_LOADS = frozenset({
+    "tensorflow.keras.models.load_model", "keras.models.load_model", "keras.saving.load_model",
+    "tensorflow.saved_model.load", "tensorflow.saved_model.loader.load",
+    "tensorflow.compat.v1.saved_model.loader.load", "tensorflow.compat.v1.saved_model.load",
+})
 
 
 def _unpickles(node: cst.Call) -> bool:
@@ -356,6 +363,13 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             elif head_only.frozen and ((qn or "").startswith("torch.optim.") or self.call_target(func) is not None) \
                     and head_only.trains_head_only(node, self.u_branches()):  # type: ignore[attr-defined]
                 self._u_emit(HeadOnlyOptimizer, qn or self.text(func), node)  # type: ignore[attr-defined]
+        if ("tensorflow" in self.uses or "keras" in self.uses) and (
+            (method == "restore" and len(node.args) >= 2) or method == "load_weights" or qn in _TF_LOADS
+        ):
+            # `saver.restore(sess, path)`, `model.load_weights(path)`, `load_model(path)`:
+            # trained weights replace the initial ones (read by the rules of draws only,
+            # not by the program's role: see Program.restores_tensorflow)
+            self._u_emit(CheckpointLoad, "tensorflow", node)
         if qn in _PICKLE_LOADS or _unpickles(node):
             # pickled networks (StyleGAN's `legacy.load_network_pkl`): the unpickled
             # modules carry their trained weights

@@ -177,6 +177,16 @@ class GraphScope(Usage):
 
 
 @dataclass(frozen=True)
+class SeedScope(Usage):
+    """Start (``begin``) or end of a function that runs though no call the analysis sees
+    reaches it (one passed on: ``multi_proc_run(fun=trainer.train_model)``). Its seeds
+    count for what it draws itself, until it ends: a seeding helper nobody calls seeds
+    nothing the program draws elsewhere."""
+
+    begin: bool = True
+
+
+@dataclass(frozen=True)
 class EnvSet(Usage):
     """``os.environ[name] = value`` and friends; ``name``: the variable."""
 

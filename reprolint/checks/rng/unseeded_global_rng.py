@@ -72,7 +72,8 @@ class UnseededGlobalRng(Rule):
     draw only on branches the default options skip is not reported: `random_colors()`
     called under `if args.threshold is not None:` with `--threshold` defaulting to
     None; a draw under `if self.training:` in a module's method, in a program that
-    trains nothing and puts its model in inference mode with `model.eval()`); the other draws that run
+    trains nothing and puts its model in inference mode with `model.eval()`; a draw under
+    `if option == 2:` where the function binds `option = 0` once, before the test); the other draws that run
     as it does are related locations, then the project calls through which the program
     first reaches each of them (`model = build()` in the entry point for a layer drawn in
     `models.py`), and programs that share the first draw share the finding. A draw in code that a dispatch by a name no default decides may pick
@@ -81,7 +82,9 @@ class UnseededGlobalRng(Rule):
     that draw moves the report to the next one. Training and evaluation programs only
     (not tests, `__main__` demos of library modules, or library code); in an evaluation
     program that loads a checkpoint (`load_state_dict`, `torch.load`, `from_pretrained`, a
-    pickled network), weight-initialisation draws are not reported: module constructors,
+    pickled network; for TensorFlow and Keras `saver.restore(sess, path)`,
+    `model.load_weights`, `load_model`, which unlike a torch load do not make a program an
+    evaluation by themselves), weight-initialisation draws are not reported: module constructors,
     `nn.init`, and tensors drawn into `nn.Parameter(...)` or a persistent
     `register_buffer(...)` (directly, through a method chain or through a name). Nor, in
     any program, is a layer built into a name whose weight and bias (or whole state, by
@@ -104,7 +107,10 @@ class UnseededGlobalRng(Rule):
     its shape, not its values. A lambda stored for later (a table of layer factories
     `OPS = {"conv": lambda C: nn.Conv2d(C, C, 3)}`, an attribute) draws where the
     program calls it, not where it is written; one given to a call (`model.apply(...)`,
-    `sorted(key=...)`) draws there. In a notebook, a NumPy or `random` draw in the top-level code
+    `sorted(key=...)`) draws there. A function that runs only passed on
+    (`multi_proc_run(fun=trainer.train_model)`) seeds what it draws itself: the seeds of
+    its `setup_env()` reach its training's draws (and DataLoader workers), not draws
+    elsewhere in the program. In a notebook, a NumPy or `random` draw in the top-level code
     whose value reaches no training call (`fit`, `train_on_batch`, `backward`...), no
     saved file, no function of the notebook that trains and no helper the analysis cannot
     follow (arrays illustrating an operation, a random baseline) is not reported either.
