@@ -169,6 +169,8 @@ def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> SourceE
 _PY2_MESSAGES = (
     "Missing parentheses in call to 'print'", "Missing parentheses in call to 'exec'",
     "multiple exception types must be parenthesized", "leading zeros in decimal integer literals",
+    # Python 2 reads a tab as indentation to the next multiple of 8 columns; 3 rejects a mix
+    "inconsistent use of tabs and spaces in indentation",
 )
 _PY2_LINE = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|raise\s+\w+\s*,|except\s+[\w.]+\s*,\s*\w+\s*:)|`|<>|\bur[\"']|\b(0[xX][0-9a-fA-F]+|\d+)[lL]\b")
 # `async` and `await` are reserved from Python 3.7; code from before (PyTorch 0.3's

@@ -36,7 +36,11 @@ _STATEMENT_ENDS = (tokenize.NEWLINE, tokenize.ENDMARKER)
 
 def as_python3(source: str) -> Optional[str]:
     """``source`` with its Python 2 forms rewritten, line for line; None when it does
-    not tokenize or the rewrite does not parse as Python 3."""
+    not tokenize or the rewrite does not parse as Python 3. Indentation that mixes tabs
+    and spaces is read as Python 2 reads it: a tab moves to the next multiple of 8."""
+    original = source
+    if "\t" in source:
+        source = _expanded_indentation(source)
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
@@ -70,9 +74,9 @@ def as_python3(source: str) -> Optional[str]:
             starts_statement = True
         elif kind not in (tokenize.NL, tokenize.COMMENT):
             starts_statement = False
-    if not edits:
+    if not edits and source == original:
         return None
-    translated = _apply(source, edits)
+    translated = _apply(source, edits) if edits else source
     try:
         with warnings.catch_warnings():  # ("is" with a literal...): the user's code, not ours to say
             warnings.simplefilter("ignore")
@@ -80,6 +84,18 @@ def as_python3(source: str) -> Optional[str]:
     except (SyntaxError, ValueError):
         return None
     return translated
+
+
+def _expanded_indentation(source: str) -> str:
+    """Each line's leading tabs expanded to Python 2's tab stops (every 8 columns), the
+    rest of the line as it is: Python 2 accepts indentation that mixes tabs and spaces,
+    which Python 3 rejects (TabError)."""
+    out = []
+    for line in source.splitlines(keepends=True):
+        body = line.lstrip(" \t\f")
+        indent = line[: len(line) - len(body)]
+        out.append(indent.expandtabs(8) + body if "\t" in indent else line)
+    return "".join(out)
 
 
 # What follows `await` the name (Python 3.7+'s keyword is followed by an expression).

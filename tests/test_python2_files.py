@@ -24,6 +24,8 @@ DRAW = "import numpy as np\nx = np.random.rand(3)\n"
         "if 1 <> 2:\n    pass\n",
         "try:\n    pass\nexcept ValueError, e:\n    raise ValueError, 'bad'\n",
         's = ur"abc"\n',
+        # indentation mixing tabs and spaces: Python 2 reads a tab as the next multiple of 8
+        "def f(x):\n    if x:\n\treturn 1\n    return 0\n",
     ],
 )
 def test_a_python2_file_is_checked_as_python2(legacy: str) -> None:
@@ -133,3 +135,10 @@ def test_reading_python2_prints_no_warning_of_the_users_code(capsys) -> None:
         warnings.simplefilter("error")  # a SyntaxWarning would raise here
         assert as_python3('print "x"\nif 1 is 1: pass\n') is not None
     assert capsys.readouterr().err == ""
+
+
+def test_mixed_tab_indentation_reads_as_python2_nests_it() -> None:
+    source = "def f(x):\n    if x:\n\ty = 1\n\treturn y\n    return 0\n"
+    reading = as_python3(source)
+    assert reading is not None and reading.splitlines()[2:4] == ["        y = 1", "        return y"]
+    assert reading.splitlines()[0::4] == source.splitlines()[0::4]  # lines without tabs unchanged

@@ -14,9 +14,11 @@ class ParseError(Rule):
     JSON, or a file over the size limit. The other files are still checked.
 
     Python 2 files (`print "x"`, `exec "..."`, `except E, e:`, `0777`, `10L`,
-    backquotes, `<>`, `raise E, "msg"`, `ur"..."`) are not parse errors: they are
+    backquotes, `<>`, `raise E, "msg"`, `ur"..."`, indentation mixing tabs and spaces,
+    which Python 2 reads with a tab stop every 8 columns) are not parse errors: they are
     checked as the Python 3 they mean, read line for line (`reprolint/python2.py`),
-    so their findings are on their own lines; `check` notes which files were read so,
+    so their findings are on their own lines (on a line whose indentation has tabs, the
+    column counts them expanded); `check` notes which files were read so,
     and `fix` never rewrites them. One that this reading cannot parse either is
     reported, and the message says "Python 2 syntax" before CPython's own wording.
     Files from before Python 3.7 that use `async` or `await` as a name

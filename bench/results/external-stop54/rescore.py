@@ -19,6 +19,7 @@ HERE = Path(__file__).parent
 ROUNDS = {
     "l": ("findings-01326b3.json", "/tmp/ext54/l/trees"),
     "m": ("findings-eaddc38.json", "/tmp/ext54/m/trees"),
+    "n": ("findings-e2d2178.json", "/tmp/ext54/n/trees"),
 }
 
 if __name__ == "__main__":
