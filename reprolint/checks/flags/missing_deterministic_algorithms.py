@@ -31,7 +31,9 @@ class MissingDeterministicAlgorithms(Rule):
     one per program: it names the first such op and lists every one as a related
     location, and RPL201 no longer reports those sites one by one (ops that run under
     `torch.no_grad()` or `inference_mode()`, such as sampling for a validation sample,
-    are named after those of the training step). A CUDA training
+    are named after those of the training step, and ops that run only where a caller
+    passes a parameter other than its default, `if lens is not None:`, after those that
+    run with every default). A CUDA training
     program with none of them (linear layers, convolutions, whose determinism is
     RPL302's) is not reported: in one stream its kernels give the same numbers on every
     run. When the program turns the flag on only under an option that is off by default
@@ -222,12 +224,13 @@ class MissingDeterministicAlgorithms(Rule):
             for program in group:
                 for found in nondeterministic_kernels(ctx, program.entry):
                     kernels.setdefault((found.path, found.usage.span), found)
-            # those on the training path first, and of them those whose input this body
-            # makes before those on a parameter its callers pass (whether a gradient
-            # flows there is the callers' business: a batch passed in has none);
-            # execution order within each
+            # those on the training path first, then those that run with every default
+            # (not only where a caller passes a parameter: `if lens is not None:`), and of
+            # them those whose input this body makes before those on a parameter its
+            # callers pass (whether a gradient flows there is the callers' business: a
+            # batch passed in has none); execution order within each
             ops = sorted(kernels.values(), key=lambda k: (
-                k.no_grad, any(fact.startswith("param-input:") for fact in k.usage.facts),
+                k.no_grad, k.maybe, any(fact.startswith("param-input:") for fact in k.usage.facts),
             ))
             switch = next(
                 (s for s in (p.set_only_when(FlagSet, "torch.deterministic") for p in group) if s), None

@@ -35,6 +35,10 @@ class OpFinding:
     # `inference_mode()`: evaluation or generation), so it is named after those that run
     # in the forward or backward pass of training
     no_grad: bool = False
+    # it runs only where a call passes a parameter other than its default (`if lens is
+    # not None:` in a function whose callers may pass `lens`): named after those that run
+    # with every default
+    maybe: bool = False
 
     def fields(self) -> dict[str, Any]:
         """The message fields shared by RPL201 and RPL202."""
@@ -98,9 +102,10 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 continue
             chain = chain_related(program, path, usage.span, f"the op `{call_text(usage)}`")
             if is_evidence:
+                step = program.usage_steps[position]
                 evidence.setdefault(program.entry, []).append(OpFinding(
                     "RPL201", path, usage, kernels[0], short(version), "CUDA", related=chain,
-                    no_grad=program.usage_steps[position].context.no_grad,
+                    no_grad=step.context.no_grad, maybe=not program.on_default_path(step, params=True, surely=True),
                 ))
             if raising:
                 match = raising[0]
