@@ -113,3 +113,16 @@ def test_a_listing_bound_again_to_a_list_of_itself_keeps_its_order() -> None:
     source = SET_AGAIN.replace("MADE", "[f for f in gt_files]").replace("gt_files - pred_files", "gt_files")
     found = [d.span.start_line for d in check_source(source, "intersect.py") if d.code == "RPL402"]
     assert found == [4]
+
+
+def test_a_listing_held_by_with_is_judged_where_it_is_used() -> None:
+    from reprolint.api import check_source
+
+    fill_then_sort = (
+        "import os\n\n\ndef class_ids(path):\n    ids = []\n    with os.scandir(path) as entries:\n"
+        "        for entry in entries:\n            ids.append(entry.name)\n    return sorted(ids)\n\n\n"
+        "print(class_ids('.'))\n"
+    )
+    first_entry = "import os\n\nwith os.scandir('data') as entries:\n    names = [e.name for e in entries]\nprint(names[0])\n"
+    assert [d for d in check_source(fill_then_sort, "ids.py") if d.code == "RPL402"] == []
+    assert [d.span.start_line for d in check_source(first_entry, "first.py") if d.code == "RPL402"] == [3]

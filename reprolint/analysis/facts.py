@@ -523,6 +523,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         for item in node.items:
             if isinstance(item.asname, cst.AsName) and isinstance(item.asname.name, cst.Name):
                 self.opened_files[item.asname.name.value] = item.item
+                if self._u_listing_root(item.item) is not None:
+                    # `with os.scandir(path) as entries:` holds the listing like
+                    # `entries = os.scandir(path)`: judged where `entries` is used
+                    self.usage_assign([item.asname.name], item.item)
         graph = next((item.item for item in node.items if self._new_graph(item.item)), None)
         if graph is not None:
             # TF 1.x: the block builds ops in a new graph, whose graph-level seed is unset

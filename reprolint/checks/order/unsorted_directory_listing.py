@@ -106,7 +106,7 @@ class UnsortedDirectoryListing(Rule):
     that the program's options or module constants make false by default (`if
     args.task == "study":`, `if CLEAN_CACHE:`), or in a function only such a branch
     calls; a parameter's default alone does not decide (a caller may pass another
-    value). A listing bound to a name takes its order where a use of it runs, under the
+    value). A listing bound to a name (also by `with os.scandir(d) as entries:`) takes its order where a use of it runs, under the
     conditions of the binding (`else: chosen = files` and then `chosen[0]`: only where
     the `else` runs), and a loop that only reads each file (`torch.load(path)`,
     `np.load`, `json.load`, an image) into pairs that are sorted later takes none. The
