@@ -2,11 +2,10 @@
 
 Usage: python bench/results/external-stop54/rescore.py ROUND [TREES]
 
-ROUND is `l` (checked at 01326b3, the stop-53 head's findings; trees default
-/tmp/ext54/l/trees) or `m` (checked at eaddc38, after round l's fixes; default
-/tmp/ext54/m/trees); TREES holds the repositories as <owner>+<name>/ folders exported
-from the snapshots the `fetch` tool brings (see bench/realworld/rescore_external.py and
-README.md for the commits)."""
+ROUND is `l` (checked at 01326b3, the stop-53 head's findings), `m` (at eaddc38),
+`n` (at e2d2178) or `o` (at 53a2f84); TREES (default /tmp/ext54/ROUND/trees) holds the
+repositories as <owner>+<name>/ folders exported from the snapshots the `fetch` tool
+brings (see bench/realworld/rescore_external.py and README.md for the commits)."""
 from __future__ import annotations
 
 import sys
@@ -20,6 +19,7 @@ ROUNDS = {
     "l": ("findings-01326b3.json", "/tmp/ext54/l/trees"),
     "m": ("findings-eaddc38.json", "/tmp/ext54/m/trees"),
     "n": ("findings-e2d2178.json", "/tmp/ext54/n/trees"),
+    "o": ("findings-53a2f84.json", "/tmp/ext54/o/trees"),
 }
 
 if __name__ == "__main__":
