@@ -24,7 +24,7 @@ import libcst as cst
 from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import (
-    children, cuda_literal, descendants, is_docstring, is_future_import, mentions_of, self_attr, strings_in,
+    children, cuda_literal, descendants, find_argument, is_docstring, is_future_import, mentions_of, self_attr, strings_in,
     target_names,
 )
 from reprolint.analysis.calls import frameworks, keras
@@ -376,6 +376,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_emit(CheckpointLoad, "torch", node)
         if qn in _DDP or (qn in _FSDP and _literal(kwargs.get("sync_module_states")) is True):
             self._u_emit(DistributedWrapper, qn, node)
+        elif qn == "torch.distributed.broadcast" and self._u_broadcasts_parameters(node):
+            # `for param in model.parameters(): dist.broadcast(param, src=0)`: what DDP
+            # does when it wraps a model (StyleGAN's training loop)
+            self._u_emit(DistributedWrapper, qn, node)
         if method == "prepare" and "accelerate" in self.uses:
             self._u_emit(DistributedWrapper, "accelerate", node)
         if "collate_fn" in kwargs:  # a DataLoader, or a class or helper that makes one
@@ -557,6 +561,23 @@ class UsageMixin(OpUsageFacts, OrderFacts):
 
         pandas.note_parameters(self, params)
         self._u_bind_parameters(params)
+
+    def _u_broadcasts_parameters(self, node: cst.Call) -> bool:
+        """``dist.broadcast(param, src=0)`` (any literal rank) where ``param`` is the variable of a loop of
+        this body over parameters or buffers (``model.parameters()``,
+        ``params_and_buffers(module)``, ``state_dict().values()``)."""
+        first = node.args[0].value if node.args and node.args[0].keyword is None else None
+        source = find_argument(node, "src", 1)
+        rank = _literal(source.value) if source is not None else None
+        if type(first) is not cst.Name or type(rank) is not int:
+            return False  # every replica gets one rank's values: `src` a literal rank
+        body = self.scope.body if self.scope.kind == "function" else self.module  # type: ignore[attr-defined]
+        for loop in descendants(body):
+            if type(loop) is cst.For and type(loop.target) is cst.Name and loop.target.value == first.value:
+                text = self.text(loop.iter)  # type: ignore[attr-defined]
+                if any(word in text for word in ("param", "buffer", "state_dict")):
+                    return True
+        return False
 
     def usage_assign(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
         """Hook from ``visit_Assign``/``visit_AnnAssign`` (before the value is walked)."""

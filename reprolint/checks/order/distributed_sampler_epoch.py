@@ -37,7 +37,8 @@ class DistributedSamplerEpoch(Rule):
     - a torch seeding call whose seed depends on the rank, in a program that builds
       model weights and never wraps the model in `DistributedDataParallel` (which
       broadcasts rank 0's weights), FSDP with `sync_module_states=True` or
-      `accelerator.prepare`. Reported at the seeding call.
+      `accelerator.prepare`, and never broadcasts the parameters itself
+      (`for p in G.parameters(): dist.broadcast(p, src=0)`). Reported at the seeding call.
 
     Not from a plain function of an imported module that no call of the program
     reaches (a helper module's loader factory that only another script calls), and not
