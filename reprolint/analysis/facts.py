@@ -44,6 +44,7 @@ from reprolint.analysis.module_facts import (
     Call, Cond, Draw, Event, FunctionFacts, Guard, Import, InstanceCall, LocalFinding, ModuleFacts, Region, Seed,
     mentioned_names,
 )
+from reprolint.analysis.self_tests import shape_only_block
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
 from reprolint.analysis.option_facts import ABSL_FLAG_MODULES, CONFIG_LIBRARIES, OptionFacts
 from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
@@ -490,6 +491,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.walk(node.test)
         if len(self.scopes) == 1 and not self.conds and is_main_guard(node.test):
             self.facts.has_main_guard = True
+            self.facts.main_self_test = node in self.module.body and shape_only_block(self.module, node)
             self.emit(Guard(True))
             self.walk(node.body)
             self.emit(Guard(False))

@@ -181,6 +181,8 @@ class ModuleFacts:
     functions: dict[str, FunctionFacts] = field(default_factory=dict)
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> base targets
     has_main_guard: bool = False
+    # its `__main__` block only builds, asserts and prints shapes (analysis/self_tests.py)
+    main_self_test: bool = False
     eval_mode: bool = False  # the module calls `<x>.eval()` (or `.train(False)`): a model in inference mode
     top_level_work: bool = False
     imported_modules: tuple[str, ...] = ()

@@ -446,7 +446,9 @@ class Program:
         * evaluation: trains nothing and is named like one (eval, infer, predict,
           sample, generate...), loads a checkpoint or runs under ``no_grad``; or a
           benchmark that times forward/backward passes and updates no parameter;
-        * demo: named ``demo*``, in a documentation folder (``docs/``), a benchmark that
+        * demo: named ``demo*``, in a documentation folder (``docs/``), a module whose
+          ``__main__`` block only builds, asserts and prints shapes (a model file's
+          self-test; its other top-level code only imports, defines and assigns), a benchmark that
           trains and evaluates nothing (it times code: ``timeit``, a timing CUDA event), or the ``__main__`` block of a module of a package or
           one other project modules import (not the module of a declared command) (a library module's smoke demo) that
           trains nothing (or runs one training step in its own top-level code: a
@@ -485,6 +487,11 @@ class Program:
         if not evaluates and self.has(TimedCode, default_only=False):
             # trains nothing, evaluates nothing and times code: a benchmark, whose
             # results are its timings (random inputs reach none)
+            return Role.DEMO
+        facts = self._facts[self.entry]
+        if not evaluates and facts.main_self_test:
+            # a model file's self-test: its `__main__` block only builds, asserts and
+            # prints shapes (analysis/self_tests.py), which no value drawn changes
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING

@@ -1,0 +1,170 @@
+"""`__main__` blocks that only check shapes: a model file's self-test.
+
+    if __name__ == "__main__":
+        net = ResNet18()
+        y = net(torch.randn(2, 3, 32, 32))
+        print(y.size())
+
+What such a program shows depends on the shapes of what it computes, not on its values:
+every statement binds a name, asserts, or prints only shapes, sizes, dtypes,
+parameter counts and literals (`torchsummary.summary(model, (3, 32, 32))` too); a call
+of a function the module defines (`test()`) counts when that function's body does the
+same. Anything else (a save, a plot, a printed value, a call the module does not define,
+a loop that trains) makes it a program whose output may depend on the values.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+__all__ = ["shape_only_block"]
+
+# What a value's shape is read through.
+_SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "device", "ndim", "is_cuda", "requires_grad"})
+_SHAPE_METHODS = frozenset({"size", "numel", "dim", "nelement", "count_params", "element_size"})
+# Conversions that keep a shape a shape (`str(y.shape)`, `tuple(y.size())`). Not `len`:
+# the length of a list a draw filtered is a value of that draw.
+_SUMMARIES = frozenset({"str", "repr", "type", "int", "tuple", "list"})
+
+
+def shape_only_block(module: Any, guard: Any) -> bool:
+    """Whether the ``__main__`` block ``guard`` (an ``if`` of ``module``'s top level) only
+    builds, asserts and prints shapes, and the rest of the module's top level only
+    imports, defines and assigns (a call of a function the module defines is checked
+    through its body, once)."""
+    if guard.orelse is not None:
+        return False
+    functions = {s.name.value: s for s in module.body if type(s) is cst.FunctionDef}
+    for statement in module.body:
+        if statement is guard or type(statement) in (cst.FunctionDef, cst.ClassDef):
+            continue
+        if type(statement) is not cst.SimpleStatementLine or not all(_quiet(small) for small in statement.body):
+            return False
+    return _statements(_statements_of(guard.body), functions, set())
+
+
+def _quiet(small: Any) -> bool:
+    """A top-level statement that does no work of its own: an import, an assignment,
+    a docstring."""
+    kind = type(small)
+    if kind in (cst.Import, cst.ImportFrom, cst.Assign, cst.AnnAssign, cst.Pass):
+        return True
+    return kind is cst.Expr and type(small.value) in (cst.SimpleString, cst.ConcatenatedString)
+
+
+def _statements_of(body: Any) -> list[Any]:
+    return list(body.body) if isinstance(body, cst.BaseSuite) else list(body)
+
+
+def _statements(statements: list[Any], functions: dict[str, Any], seen: set[str]) -> bool:
+    if not statements:
+        return True
+    for statement in statements:
+        kind = type(statement)
+        if kind is cst.SimpleStatementLine:
+            if not all(_small(small, functions, seen) for small in statement.body):
+                return False
+        elif kind is cst.With:
+            if not all(_value(item.item, functions, seen) for item in statement.items):
+                return False
+            if not _statements(_statements_of(statement.body), functions, seen):
+                return False
+        elif kind in (cst.For, cst.If):
+            head = statement.iter if kind is cst.For else statement.test
+            if not _value(head, functions, seen) or not _statements(_statements_of(statement.body), functions, seen):
+                return False
+            orelse = statement.orelse
+            if orelse is not None and not _statements(_statements_of(orelse.body), functions, seen):
+                return False
+        else:
+            return False
+    return True
+
+
+def _small(small: Any, functions: dict[str, Any], seen: set[str]) -> bool:
+    kind = type(small)
+    if kind in (cst.Pass, cst.Import, cst.ImportFrom):
+        return True
+    if kind is cst.Assert:
+        return True  # checks what it computed: no output of its values
+    if kind in (cst.Assign, cst.AnnAssign, cst.AugAssign):
+        value = small.value
+        return value is None or _value(value, functions, seen)
+    if kind is cst.Expr:
+        call = small.value
+        if type(call) is not cst.Call:
+            return False
+        name = _callee_name(call.func)
+        if name == "print":
+            return all(_shape_like(arg.value) for arg in call.args if arg.keyword is None)
+        if name == "summary":
+            return True  # a model summary: its layers, output shapes and parameter counts
+        if type(call.func) is cst.Name and call.func.value in functions:
+            return _function(call.func.value, functions, seen)
+        return False
+    return False
+
+
+def _value(node: Any, functions: dict[str, Any], seen: set[str]) -> bool:
+    """A value bound or tested: any expression, but a call of a function this module
+    defines must itself be a self-test (`y = test()`)."""
+    for child in _calls(node):
+        if type(child.func) is cst.Name and child.func.value in functions and not _function(child.func.value, functions, seen):
+            return False
+        if _callee_name(child.func) in ("save", "savefig", "imwrite", "imsave", "write", "dump", "to_csv", "backward", "step"):
+            return False  # writes a file, or trains
+    return True
+
+
+def _function(name: str, functions: dict[str, Any], seen: set[str]) -> bool:
+    if name in seen:
+        return True
+    seen.add(name)
+    definition = functions[name]
+    if definition.decorators:
+        return False
+    return _statements(_statements_of(definition.body), functions, seen)
+
+
+def _calls(node: Any) -> list[cst.Call]:
+    from reprolint.analysis.cst_helpers import descendants
+
+    return [n for n in descendants(node) if type(n) is cst.Call]
+
+
+def _callee_name(func: Any) -> Optional[str]:
+    if type(func) is cst.Name:
+        return str(func.value)
+    if type(func) is cst.Attribute:
+        return str(func.attr.value)
+    return None
+
+
+def _shape_like(node: Any) -> bool:
+    """An expression whose value is a shape, a size, a count or a literal."""
+    kind = type(node)
+    if kind in (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString):
+        return True
+    if kind is cst.FormattedString:
+        return all(
+            _shape_like(part.expression) for part in node.parts if type(part) is cst.FormattedStringExpression
+        )
+    if kind is cst.Attribute:
+        return node.attr.value in _SHAPE_ATTRIBUTES
+    if kind is cst.Subscript:
+        return _shape_like(node.value)
+    if kind in (cst.Tuple, cst.List):
+        return all(_shape_like(e.value) for e in node.elements)
+    if kind is cst.BinaryOperation:
+        return _shape_like(node.left) and _shape_like(node.right)
+    if kind is cst.Call:
+        name = _callee_name(node.func)
+        if type(node.func) is cst.Attribute and name in _SHAPE_METHODS:
+            return True
+        if name == "sum" and node.args and type(node.args[0].value) is cst.GeneratorExp:
+            return _shape_like(node.args[0].value.elt)
+        if name in _SUMMARIES:
+            return all(_shape_like(a.value) for a in node.args)
+    return False
