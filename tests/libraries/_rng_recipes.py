@@ -677,6 +677,14 @@ RECIPES.update({
     "tensorflow.compat.v1.get_variable": lambda f: tf1_graph(lambda tf: f("w", [4, 4]), runs=1),
     "tensorflow.compat.v1.layers.dropout": lambda f: tf1_graph(lambda tf: f(tf.ones([64]), 0.5, training=True)),
     # TF 1.x names, run as their tf.compat.v1 twins (the test resolves them there).
+    **{
+        f"tensorflow.{prefix}{name}_initializer": lambda f: tf1_graph(
+            lambda tf: tf.compat.v1.get_variable("w", [4, 4], initializer=f()), runs=1
+        )
+        for prefix in ("", "compat.v1.")
+        for name in ("truncated_normal", "random_normal", "random_uniform", "glorot_uniform", "glorot_normal",
+                     "variance_scaling", "orthogonal", "uniform_unit_scaling")
+    },
     "tensorflow.random_uniform": lambda f: f([5]),
     "tensorflow.random_normal": lambda f: f([5]),
     "tensorflow.truncated_normal": lambda f: f([5]),
