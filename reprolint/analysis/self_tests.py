@@ -42,7 +42,8 @@ def shape_only_block(module: Any, guard: Any) -> bool:
             continue
         if type(statement) is not cst.SimpleStatementLine or not all(_quiet(small) for small in statement.body):
             return False
-    return _statements(_statements_of(guard.body), functions, set())
+    checks: list[int] = []  # the asserts, prints and summaries met: a self-test shows something
+    return _statements(_statements_of(guard.body), functions, set(), checks) and bool(checks)
 
 
 def _quiet(small: Any) -> bool:
@@ -58,74 +59,77 @@ def _statements_of(body: Any) -> list[Any]:
     return list(body.body) if isinstance(body, cst.BaseSuite) else list(body)
 
 
-def _statements(statements: list[Any], functions: dict[str, Any], seen: set[str]) -> bool:
+def _statements(statements: list[Any], functions: dict[str, Any], seen: set[str], checks: list[int]) -> bool:
     if not statements:
         return True
     for statement in statements:
         kind = type(statement)
         if kind is cst.SimpleStatementLine:
-            if not all(_small(small, functions, seen) for small in statement.body):
+            if not all(_small(small, functions, seen, checks) for small in statement.body):
                 return False
         elif kind is cst.With:
-            if not all(_value(item.item, functions, seen) for item in statement.items):
+            if not all(_value(item.item, functions, seen, checks) for item in statement.items):
                 return False
-            if not _statements(_statements_of(statement.body), functions, seen):
+            if not _statements(_statements_of(statement.body), functions, seen, checks):
                 return False
         elif kind in (cst.For, cst.If):
             head = statement.iter if kind is cst.For else statement.test
-            if not _value(head, functions, seen) or not _statements(_statements_of(statement.body), functions, seen):
+            if not _value(head, functions, seen, checks) or not _statements(_statements_of(statement.body), functions, seen, checks):
                 return False
             orelse = statement.orelse
-            if orelse is not None and not _statements(_statements_of(orelse.body), functions, seen):
+            if orelse is not None and not _statements(_statements_of(orelse.body), functions, seen, checks):
                 return False
         else:
             return False
     return True
 
 
-def _small(small: Any, functions: dict[str, Any], seen: set[str]) -> bool:
+def _small(small: Any, functions: dict[str, Any], seen: set[str], checks: list[int]) -> bool:
     kind = type(small)
     if kind in (cst.Pass, cst.Import, cst.ImportFrom):
         return True
     if kind is cst.Assert:
+        checks.append(1)
         return True  # checks what it computed: no output of its values
     if kind in (cst.Assign, cst.AnnAssign, cst.AugAssign):
         value = small.value
-        return value is None or _value(value, functions, seen)
+        return value is None or _value(value, functions, seen, checks)
     if kind is cst.Expr:
         call = small.value
         if type(call) is not cst.Call:
             return False
         name = _callee_name(call.func)
         if name == "print":
+            checks.append(1)
             return all(_shape_like(arg.value) for arg in call.args if arg.keyword is None)
         if name == "summary":
+            checks.append(1)
             return True  # a model summary: its layers, output shapes and parameter counts
         if type(call.func) is cst.Name and call.func.value in functions:
-            return _function(call.func.value, functions, seen)
+            return _function(call.func.value, functions, seen, checks)
         return False
     return False
 
 
-def _value(node: Any, functions: dict[str, Any], seen: set[str]) -> bool:
+def _value(node: Any, functions: dict[str, Any], seen: set[str], checks: list[int]) -> bool:
     """A value bound or tested: any expression, but a call of a function this module
     defines must itself be a self-test (`y = test()`)."""
     for child in _calls(node):
-        if type(child.func) is cst.Name and child.func.value in functions and not _function(child.func.value, functions, seen):
+        if type(child.func) is cst.Name and child.func.value in functions and not _function(child.func.value, functions, seen, checks):
             return False
         if _callee_name(child.func) in ("save", "savefig", "imwrite", "imsave", "write", "dump", "to_csv", "backward", "step"):
             return False  # writes a file, or trains
     return True
 
 
-def _function(name: str, functions: dict[str, Any], seen: set[str]) -> bool:
+def _function(name: str, functions: dict[str, Any], seen: set[str], checks: list[int]) -> bool:
     if name in seen:
         return True
     seen.add(name)
     definition = functions[name]
     if definition.decorators:
         return False
-    return _statements(_statements_of(definition.body), functions, seen)
+    return _statements(_statements_of(definition.body), functions, seen, checks)
 
 
 def _calls(node: Any) -> list[cst.Call]:
