@@ -360,8 +360,6 @@ def _membership(facts: Any, left: cst.BaseExpression, right: cst.BaseExpression)
     return None
 
 
-
-
 def _bindings(scope: Any) -> dict[str, int]:
     """How many times the function of ``scope`` binds each name (assignments, augmented
     ones, loop and `with` targets, imports, nested definitions), nested functions left
@@ -393,7 +391,9 @@ def _bindings(scope: Any) -> dict[str, int]:
         elif kind in (cst.Import, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
             for alias in node.names:
                 bound = alias.asname.name if alias.asname is not None else alias.name
-                targets.append(bound if type(bound) is cst.Name else cst.Name("_"))
+                while type(bound) is cst.Attribute:  # `import a.b` binds `a`
+                    bound = bound.value
+                targets.append(bound)
         elif kind is cst.Global or kind is cst.Nonlocal:
             for item in node.names:
                 found[item.name.value] = found.get(item.name.value, 0) + 2  # not the function's own

@@ -363,18 +363,18 @@ class ExecutionModel:
         return found
 
 
-def _workers_first(functions: Any) -> list[Any]:
+def _workers_first(functions: tuple[_Function, ...]) -> list[_Function]:
     """A module's functions in order, but each class's worker methods (``__getitem__``,
     a transform's ``__call__``) before its other methods: the helpers they call
     (``self.get_captions(ix)``) then run in the workers' context, as the loader runs them,
     not first as a method of a built class in the main process."""
-    ordered: list[Any] = []
+    ordered: list[_Function] = []
     start, cls = 0, None  # where the methods of the current class begin in ``ordered``
     for function in functions:
-        in_class, in_workers = function[4], function[5]
-        if not in_class or function[2] != cls:
-            start, cls = len(ordered), function[2] if in_class else None
-        if in_class and in_workers:
+        in_class = function.in_class
+        if not in_class or function.cls != cls:
+            start, cls = len(ordered), function.cls if in_class else None
+        if in_class and function.in_workers:
             ordered.insert(start, function)
             start += 1  # the class's worker methods keep their own order
         else:

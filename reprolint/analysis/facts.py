@@ -121,6 +121,13 @@ class _Pending:
 _child_fields = child_fields
 
 
+def _all_params(parameters: cst.Parameters) -> list[cst.Param]:
+    """Every parameter of a ``def`` or ``lambda``: positional, keyword-only, ``*args`` and
+    ``**kwargs``."""
+    stars = [s for s in (parameters.star_arg, parameters.star_kwarg) if isinstance(s, cst.Param)]
+    return [*parameters.posonly_params, *parameters.params, *parameters.kwonly_params, *stars]
+
+
 class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     """One walk over the module collecting events; handlers are ``visit_<NodeType>``.
 
@@ -387,16 +394,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             if source is not None:
                 self.facts.config_sources.append(source)
         params: dict[str, Any] = {}
-        all_params = [
-            *node.params.posonly_params, *node.params.params, *node.params.kwonly_params,
-        ]
-        for param in all_params:
+        for param in _all_params(node.params):
             if param.default is not None:
                 self.walk(param.default)
             params[param.name.value] = _literal(param.default) if param.default else UNKNOWN
-        for star in (node.params.star_arg, node.params.star_kwarg):
-            if isinstance(star, cst.Param):
-                params[star.name.value] = UNKNOWN
         # click: @click.option("--seed", default=None) gives the parameter its default.
         for decorator in node.decorators:
             dec = decorator.decorator
@@ -441,19 +442,17 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         the program runs it, not at the definition)."""
         if id(node) in self.lambda_args or self.in_text:
             return True
-        for param in node.params.params:
+        params: dict[str, Any] = {}
+        for param in _all_params(node.params):
             if param.default is not None:
-                self.walk(param.default)
+                self.walk(param.default)  # defaults are evaluated where the lambda is written
+            params[param.name.value] = UNKNOWN  # whoever calls it passes what it likes
         outer = self.scope
         self.lambdas += 1
         qualname = f"{outer.name}<lambda{self.lambdas}>"
         parent = self.facts.functions.get(outer.name[:-1]) if outer.kind == "function" else None
         fn = FunctionFacts(qualname, no_grad=bool(parent and parent.no_grad))
         self.facts.functions.setdefault(qualname, fn)
-        params = {p.name.value: UNKNOWN for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)}
-        for star in (node.params.star_arg, node.params.star_kwarg):
-            if isinstance(star, cst.Param):
-                params[star.name.value] = UNKNOWN
         saved_conds, self.conds = self.conds, []
         self.scopes.append(
             _Scope("function", f"{qualname}.", fn.events, params=params,

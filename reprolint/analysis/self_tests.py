@@ -36,14 +36,13 @@ def shape_only_block(module: Any, guard: Any) -> bool:
     through its body, once)."""
     if guard.orelse is not None:
         return False
-    functions = {s.name.value: s for s in module.body if type(s) is cst.FunctionDef}
     for statement in module.body:
         if statement is guard or type(statement) in (cst.FunctionDef, cst.ClassDef):
             continue
         if type(statement) is not cst.SimpleStatementLine or not all(_quiet(small) for small in statement.body):
             return False
-    checks: list[int] = []  # the asserts, prints and summaries met: a self-test shows something
-    return _statements(_statements_of(guard.body), functions, set(), checks) and bool(checks)
+    test = _SelfTest({s.name.value: s for s in module.body if type(s) is cst.FunctionDef})
+    return test.statements(guard.body) and test.shows  # a self-test shows or checks something
 
 
 def _quiet(small: Any) -> bool:
@@ -55,81 +54,70 @@ def _quiet(small: Any) -> bool:
     return kind is cst.Expr and type(small.value) in (cst.SimpleString, cst.ConcatenatedString)
 
 
-def _statements_of(body: Any) -> list[Any]:
-    return list(body.body) if isinstance(body, cst.BaseSuite) else list(body)
+class _SelfTest:
+    """One ``__main__`` block read as a self-test, through the module's functions it calls."""
 
+    def __init__(self, functions: dict[str, Any]) -> None:
+        self.functions = functions  # the module's top-level functions by name
+        self.seen: set[str] = set()  # those already read
+        self.shows = False  # an assert, a print or a summary met
 
-def _statements(statements: list[Any], functions: dict[str, Any], seen: set[str], checks: list[int]) -> bool:
-    if not statements:
+    def statements(self, body: Any) -> bool:
+        for statement in body.body if isinstance(body, cst.BaseSuite) else body:
+            kind = type(statement)
+            if kind is cst.SimpleStatementLine:
+                if not all(self.small(small) for small in statement.body):
+                    return False
+            elif kind is cst.With:
+                if not all(self.value(item.item) for item in statement.items) or not self.statements(statement.body):
+                    return False
+            elif kind in (cst.For, cst.If):
+                head = statement.iter if kind is cst.For else statement.test
+                if not self.value(head) or not self.statements(statement.body):
+                    return False
+                if statement.orelse is not None and not self.statements(statement.orelse.body):
+                    return False
+            else:
+                return False
         return True
-    for statement in statements:
-        kind = type(statement)
-        if kind is cst.SimpleStatementLine:
-            if not all(_small(small, functions, seen, checks) for small in statement.body):
-                return False
-        elif kind is cst.With:
-            if not all(_value(item.item, functions, seen, checks) for item in statement.items):
-                return False
-            if not _statements(_statements_of(statement.body), functions, seen, checks):
-                return False
-        elif kind in (cst.For, cst.If):
-            head = statement.iter if kind is cst.For else statement.test
-            if not _value(head, functions, seen, checks) or not _statements(_statements_of(statement.body), functions, seen, checks):
-                return False
-            orelse = statement.orelse
-            if orelse is not None and not _statements(_statements_of(orelse.body), functions, seen, checks):
-                return False
-        else:
+
+    def small(self, small: Any) -> bool:
+        kind = type(small)
+        if kind in (cst.Pass, cst.Import, cst.ImportFrom):
+            return True
+        if kind is cst.Assert:
+            self.shows = True
+            return True  # checks what it computed: no output of its values
+        if kind in (cst.Assign, cst.AnnAssign, cst.AugAssign):
+            return small.value is None or self.value(small.value)
+        if kind is not cst.Expr or type(small.value) is not cst.Call:
             return False
-    return True
-
-
-def _small(small: Any, functions: dict[str, Any], seen: set[str], checks: list[int]) -> bool:
-    kind = type(small)
-    if kind in (cst.Pass, cst.Import, cst.ImportFrom):
-        return True
-    if kind is cst.Assert:
-        checks.append(1)
-        return True  # checks what it computed: no output of its values
-    if kind in (cst.Assign, cst.AnnAssign, cst.AugAssign):
-        value = small.value
-        return value is None or _value(value, functions, seen, checks)
-    if kind is cst.Expr:
         call = small.value
-        if type(call) is not cst.Call:
-            return False
         name = _callee_name(call.func)
         if name == "print":
-            checks.append(1)
+            self.shows = True
             return all(_shape_like(arg.value) for arg in call.args if arg.keyword is None)
         if name == "summary":
-            checks.append(1)
+            self.shows = True
             return True  # a model summary: its layers, output shapes and parameter counts
-        if type(call.func) is cst.Name and call.func.value in functions:
-            return _function(call.func.value, functions, seen, checks)
-        return False
-    return False
+        return type(call.func) is cst.Name and call.func.value in self.functions and self.function(call.func.value)
 
-
-def _value(node: Any, functions: dict[str, Any], seen: set[str], checks: list[int]) -> bool:
-    """A value bound or tested: any expression, but a call of a function this module
-    defines must itself be a self-test (`y = test()`)."""
-    for child in _calls(node):
-        if type(child.func) is cst.Name and child.func.value in functions and not _function(child.func.value, functions, seen, checks):
-            return False
-        if _callee_name(child.func) in ("save", "savefig", "imwrite", "imsave", "write", "dump", "to_csv", "backward", "step"):
-            return False  # writes a file, or trains
-    return True
-
-
-def _function(name: str, functions: dict[str, Any], seen: set[str], checks: list[int]) -> bool:
-    if name in seen:
+    def value(self, node: Any) -> bool:
+        """A value bound or tested: any expression, but a call of a function this module
+        defines must itself be a self-test (`y = test()`)."""
+        for child in _calls(node):
+            if type(child.func) is cst.Name and child.func.value in self.functions and not self.function(child.func.value):
+                return False
+            if _callee_name(child.func) in ("save", "savefig", "imwrite", "imsave", "write", "dump", "to_csv", "backward", "step"):
+                return False  # writes a file, or trains
         return True
-    seen.add(name)
-    definition = functions[name]
-    if definition.decorators:
-        return False
-    return _statements(_statements_of(definition.body), functions, seen, checks)
+
+    def function(self, name: str) -> bool:
+        if name in self.seen:
+            return True
+        self.seen.add(name)
+        definition = self.functions[name]
+        return not definition.decorators and self.statements(definition.body)
 
 
 def _calls(node: Any) -> list[cst.Call]:
