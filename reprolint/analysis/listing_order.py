@@ -93,6 +93,7 @@ _LISTING_METHODS = {"rglob": "`Path.rglob`", "iterdir": "`Path.iterdir`", "glob"
 # loop (``latest = max(latest, int(t))`` keeps the maximum in any order).
 _ORDER_FREE_FUNCTIONS = frozenset({
     "print", "len", "str", "int", "float", "bool", "isinstance", "max", "min", "abs", "round",
+    "all", "any", "hasattr",  # a test of the entry's own values (`all(k in cfg for k in KEYS)`)
     # pure builtins: where their result goes is judged by what the loop grows
     "zip", "list", "tuple", "set", "dict", "range", "sorted", "reversed", "enumerate",
 })
@@ -249,6 +250,31 @@ class ListingOrderFacts:
                 return None  # one file operation per entry: no order
             return self._u_listing_root(node.for_in.iter, depth + 1)
         return None
+
+    def u_concatenated_listing(self, value: cst.BaseExpression) -> Optional[tuple[cst.Call, str]]:
+        """``list(a.glob("*.bin")) + list(a.glob("*.pth"))``: a concatenation of listings
+        (and other lists) holds the first listing's entries, then the others', each in its
+        own file-system order. The name bound to it holds one listing, as ``files +=
+        glob(p2)`` does: the first listing stands for all of them, the others are
+        claimed (concatenating is no use of the order; a later ``sorted()`` orders all of
+        it)."""
+        parts: list[cst.BaseExpression] = []
+        stack = [value]
+        while stack:
+            node = stack.pop()
+            if type(node) is cst.BinaryOperation and type(node.operator) is cst.Add:  # type: ignore[attr-defined]
+                stack.extend((node.right, node.left))  # type: ignore[attr-defined]
+            else:
+                parts.append(node)
+        if len(parts) < 2:
+            return None
+        roots = [root for root in map(self._u_listing_root, parts) if root is not None]
+        roots = [root for root in roots if id(root[0]) not in self._u_unordered]
+        if not roots:
+            return None
+        for other in roots[1:]:
+            self._u_claimed.add(id(other[0]))
+        return roots[0]
 
     def _u_listing_call(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
         for arg in node.args:
@@ -422,6 +448,12 @@ class ListingOrderFacts:
             value = small.value
             if isinstance(value, cst.Name):
                 self._u_claimed.add(id(value))
+                continue
+            if type(value) in (cst.ListComp, cst.GeneratorExp, cst.SetComp) and type(value.elt) is cst.Call \
+                    and value.for_in.inner_for_in is None and type(value.for_in.iter) is cst.Name \
+                    and self._u_order_free(value.elt) and not value.for_in.ifs:
+                # `[print(c) for c in files]` as a statement: a loop that only shows each entry
+                self._u_claimed.add(id(value.for_in.iter))
                 continue
             root = self._u_listing_root(value)
             if root is not None:

@@ -62,6 +62,7 @@ _SHAPE_METHODS = frozenset({
     "unsqueeze", "view", "reshape", "expand", "repeat", "flatten", "t", "long", "int", "float", "to", "cuda",
 })
 ON_CPU = "on-cpu"  # a tensor kind: visibly on the CPU (OpUsageFacts._u_on_cpu)
+PARAM_VIEW = "param-view:"  # a tensor kind: a parameter of the function, or a view of it
 # Methods whose result stays on its input's device: the reshapes and casts, not `to`/`cuda`.
 _CPU_KEEPING = (_SHAPE_METHODS - {"to", "cuda"}) | {"contiguous", "detach", "clone", "squeeze", "permute", "transpose"}
 
@@ -483,6 +484,30 @@ class OpUsageFacts:
                 return not qn.startswith("torch")
         return False
 
+    def _u_viewed_parameter(self, node: cst.BaseExpression) -> Optional[str]:
+        """The parameter of the enclosing function that ``node`` is, or is a view of
+        through slicing and shape methods (``x[:, 1:]``, ``.reshape(...)``, ``.permute(...)``,
+        ``.float()``), also through a name bound to one here (its ``param-view`` kind)."""
+        from reprolint.analysis.tensor_facts import KEEPS_NO_GRAD
+
+        while True:
+            kind = type(node)
+            if kind is cst.Subscript:
+                node = node.value  # type: ignore[attr-defined]
+            elif kind is cst.Call and type(node.func) is cst.Attribute \
+                    and node.func.attr.value in KEEPS_NO_GRAD and self.qualify(node.func) is None:  # type: ignore[attr-defined]
+                node = node.func.value  # type: ignore[attr-defined]
+            else:
+                break
+        if type(node) is not cst.Name:
+            return None
+        if self.holds_parameter(node.value, node):  # type: ignore[attr-defined]
+            return node.value  # type: ignore[no-any-return]
+        for kind in self._u_bound_kinds(node.value):
+            if kind.startswith(PARAM_VIEW):
+                return kind[len(PARAM_VIEW):]
+        return None
+
     def _u_bound_kinds(self, name: str) -> frozenset[str]:
         """What the source showed of the tensor last bound to ``name`` here or at module level
         (as it was before the assignment whose value holds the op node ``self._u_at``)."""
@@ -514,6 +539,10 @@ class OpUsageFacts:
             distinct = distinct_axis(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
             if distinct is not None:
                 kinds = kinds | {f"distinct:{distinct}"}
+        if self.scope.kind == "function":  # type: ignore[attr-defined]
+            viewed = self._u_viewed_parameter(value)
+            if viewed is not None:
+                kinds = kinds | {PARAM_VIEW + viewed}  # `tokens = pos_embed[:, 1:]`
         if self._u_python_int(value):
             kinds = kinds | {PY_INT}
         if self._u_on_cpu(value):
@@ -866,10 +895,11 @@ class OpUsageFacts:
             facts.append("no-grad-input")
         elif name.startswith("torch.nn.") and name[9:10].isupper() and self._u_applied_without_grad(node):
             facts.append("no-grad-input")  # `up = nn.Upsample(...)`, called only under `torch.no_grad()`
-        elif type(source) is cst.Name and self.holds_parameter(source.value, source):  # type: ignore[attr-defined]
-            # a parameter as passed (`def extract(a, t, shape): a.gather(-1, t)`): whether a
-            # gradient flows is what the calls that run the function pass (NO_GRAD_ARGUMENT)
-            facts.append(f"param-input:{self.scope.name}{source.value}")  # type: ignore[attr-defined]
+        elif source is not None and (param := self._u_viewed_parameter(source)) is not None:
+            # a parameter as passed (`def extract(a, t, shape): a.gather(-1, t)`), or a view
+            # of one (`tokens = pos_embed[:, 1:].reshape(...)`): whether a gradient flows is
+            # what the calls that run the function pass (NO_GRAD_ARGUMENT)
+            facts.append(f"param-input:{self.scope.name}{param}")  # type: ignore[attr-defined]
         if name.endswith(("index_add", "index_add_", "index_select", "index_copy", "index_copy_")):
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
             if index is not None and self._u_unique_index(index):

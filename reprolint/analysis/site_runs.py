@@ -19,7 +19,9 @@ from reprolint.analysis.context import CheckContext
 from reprolint.analysis.program import Role
 from reprolint.analysis.usage_events import Usage
 
-__all__ = ["DEMOS", "EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run"]
+__all__ = [
+    "DEMOS", "EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run", "uncalled_helper",
+]
 
 TRAINS = "trains"  # a training program (or library code) runs it on its default path
 EVALUATES = "evaluates"  # only evaluation or demo programs run it, an evaluation among them
@@ -72,3 +74,18 @@ def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], Sit
                 runs[site] = EVALUATES
     found = ctx.memo[key] = {site: SiteRun(how, tuple(entries.get(site, ()))) for site, how in runs.items()}
     return found
+
+
+def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun) -> bool:
+    """A site no program runs (``UNREACHED``) in a module that programs import and that is
+    not part of a package (no ``__init__.py`` beside it): a helper module of the scripts
+    next to it, whose function holding the site none of them calls. Such a function runs
+    on no program's path. A package's function no program here calls is library code a
+    user may call, and stays reported."""
+    if run.how != UNREACHED or ctx.index.in_package(path):
+        return False
+    key = "site_runs:program_modules"
+    modules = ctx.memo.get(key)
+    if modules is None:
+        modules = ctx.memo[key] = {module for program in ctx.all_programs for module in program.modules}
+    return path in modules

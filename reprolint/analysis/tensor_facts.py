@@ -31,7 +31,7 @@ from reprolint.analysis.cst_helpers import find_argument, literal as _literal
 from reprolint.analysis.values import UNKNOWN
 
 __all__ = [
-    "INTEGER", "NO_GRAD", "PARAMETER", "PY_INT", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
+    "INTEGER", "KEEPS_NO_GRAD", "NO_GRAD", "PARAMETER", "PY_INT", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
     "no_grad_kind", "parameter_kind", "spatial_kind",
 ]
 
@@ -346,6 +346,7 @@ _CHECKPOINT_READS = frozenset({
 _KEEPS_NO_GRAD = (_KEEPS_SHAPE | frozenset({
     "reshape", "view", "permute", "transpose", "flatten", "unsqueeze", "squeeze", "expand", "repeat",
 })) - {"requires_grad_"}  # `x.detach().requires_grad_()` is a leaf that requires grad
+KEEPS_NO_GRAD = _KEEPS_NO_GRAD  # methods whose result is a view or copy of the tensor they are called on
 
 
 # Functions of one tensor (the others arguments are sizes, modes, literals): the result

@@ -673,7 +673,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 state.empty_sets.add(name)
         # --- listings stored in a variable or attribute
         self.u_walk_unpack(targets, value, state)
-        root = self._u_listing_root(value)
+        root = self._u_listing_root(value) or self.u_concatenated_listing(value)
         if root is not None and id(root[0]) not in self._u_unordered:
             self._u_claimed.add(id(root[0]))
             for target in targets:

@@ -30,7 +30,9 @@ class OpWithoutDeterministicImpl(Rule):
     flow through the call (not under `no_grad`, nor a module built into a local name
     that its function calls only inside `with torch.no_grad():`; not on an input that visibly requires
     none: `.detach()`, a buffer, `torch.from_numpy(...)`, a checkpoint's tensor resized
-    while loading weights; not when the result is detached at once or goes straight to
+    while loading weights, also in a helper that resizes a view of its parameter
+    (`tokens = pos_embed[:, 1:].reshape(...)`) where every call the program makes passes
+    such a tensor; not when the result is detached at once or goes straight to
     `.numpy()`, which raises on a tensor that requires grad).
     The message names the catalog's deterministic alternative.
 

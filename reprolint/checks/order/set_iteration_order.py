@@ -6,7 +6,7 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.condition_facts import TEXT_ARGUMENT
-from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, sites_run
+from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, sites_run, uncalled_helper
 from reprolint.analysis.usage_events import SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
@@ -160,7 +160,10 @@ class SetIterationOrder(Rule):
             groups: dict[Any, list[Any]] = {}
             for finding in facts.findings:
                 if finding.code == self.code:
-                    how = runs.get((path, finding.span), LIBRARY_CODE).how
+                    run = runs.get((path, finding.span), LIBRARY_CODE)
+                    how = run.how
+                    if uncalled_helper(ctx, path, run):
+                        continue  # a helper module's function none of the scripts beside it calls
                     if how == SKIPPED:
                         continue  # the programs that reach it skip it with the default options
                     if how == DEMOS:

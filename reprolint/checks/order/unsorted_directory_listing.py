@@ -4,7 +4,7 @@ from typing import Iterator, Optional
 
 from reprolint import fixes
 from reprolint.analysis.program import Role
-from reprolint.analysis.site_runs import DEMOS, EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, sites_run
+from reprolint.analysis.site_runs import DEMOS, EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, sites_run, uncalled_helper
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
@@ -45,10 +45,17 @@ class UnsortedDirectoryListing(Rule):
       filtered down to one name (`[f for f in os.listdir(d)
       if f == NAME]`), a listing that is a statement of its own (a notebook cell ending
       in `os.listdir(d)` only displays it);
+    - a concatenation of listings bound to a name (`ckpts = list(d.glob("*.bin")) +
+      list(d.glob("*.pth"))`), like `files += glob(p2)`: one listing, judged by what is
+      done with the name (`ckpts.sort()` orders all of it; used unsorted, it is reported
+      once, at its first listing);
+    - a comprehension written as a statement that only shows each entry (`[print(c)
+      for c in checkpoints]`), like a loop of prints;
     - a loop that handles each entry on its own or keeps a maximum (`latest =
       max(latest, int(t))`). Handling an entry: calls on objects of one iteration
       (`lines = f.readlines()`, `lines.insert(0, h)`, `f.writelines(lines)`; names
-      nothing outside the loop reads), `open()` of a path built from the entry (not in
+      nothing outside the loop reads), a test of the entry's own values (`all(k in cfg
+      for k in KEYS)`, `any(...)`, `hasattr`), `open()` of a path built from the entry (not in
       append mode), a library function given only the entry's values and constants
       (`Image.open(f)`, `subprocess.run([tool, f], check=True)`; not `random`, NumPy's
       RNG, torch, TF, JAX, Keras), a function of the same module that changes nothing
@@ -101,8 +108,11 @@ class UnsortedDirectoryListing(Rule):
 
     Where it runs: reported at the listing call when a program runs it on its default
     path (its module's top level, or a function a call or a framework runs), or when no
-    program runs it at a call (library code: a function of a package, a helper nobody
-    calls here). Not reported where every program that reaches it skips it: on a branch
+    program runs it at a call and it is library code: a function of a package (a folder
+    with `__init__.py`) that nothing here calls, which a user may import and call, or a
+    module no program imports. A function of a helper module beside the scripts that
+    import it (no `__init__.py`) that none of them calls runs on no program's path and
+    is not reported (`load_results` in a flat `monitor.py` whose `Monitor` the scripts use). Not reported where every program that reaches it skips it: on a branch
     that the program's options or module constants make false by default (`if
     args.task == "study":`, `if CLEAN_CACHE:`), or in a function only such a branch
     calls; a parameter's default alone does not decide (a caller may pass another
@@ -201,6 +211,8 @@ class UnsortedDirectoryListing(Rule):
                 how = run.how
                 if how in (SKIPPED, DEMOS):
                     continue  # skipped by the default run, or run only by demos (no result)
+                if uncalled_helper(ctx, path, run):
+                    continue  # a helper module's function none of the scripts beside it calls
                 if how == UNREACHED and evaluates_only:
                     how = EVALUATES
                 if how == EVALUATES and finding.data.get("use") in ("loop", "passed"):

@@ -1,0 +1,140 @@
+"""What runs decides (stop 55): a helper module's function nobody calls holds no listing
+or set order that a program takes, while a package's stays library code; a concatenation
+of listings is one listing; tests of an entry's own values and comprehensions that only
+print use no order; an op on a view of a parameter is judged by what the callers pass."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reprolint.api import check_paths
+
+
+def _found(root: Path, code: str) -> list[tuple[str, int, int]]:
+    found = check_paths([str(root)], jobs=1).diagnostics
+    return sorted((Path(d.path).relative_to(root).as_posix(), d.span.start_line, d.span.start_col)
+                  for d in found if d.code == code)
+
+
+HELPERS = (
+    "import glob\n\n\n"
+    "def used(d):\n    return len(glob.glob(d + '/*'))\n\n\n"
+    "def load_results(d):\n    files = glob.glob(d + '/*.csv')\n    return files[-1]\n"
+)
+SET_HELPERS = (
+    "def used(words):\n    return len(words)\n\n\n"
+    "def vocab(lines):\n    words = set(w for line in lines for w in line.split())\n"
+    "    return {w: i for i, w in enumerate(words)}\n"
+)
+
+
+@pytest.mark.parametrize(("code", "text", "line"), [("RPL402", HELPERS, 9), ("RPL401", SET_HELPERS, 7)])
+def test_an_uncalled_function_of_a_flat_helper_module_runs_for_no_program(
+    tmp_path: Path, code: str, text: str, line: int,
+) -> None:
+    (tmp_path / "helpers.py").write_text(text)
+    (tmp_path / "run.py").write_text("from helpers import used\n\nprint(used('x'))\n")
+    assert _found(tmp_path, code) == []
+    # the same function in a package is library code a user may call: still reported
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "helpers.py").write_text(text)
+    (tmp_path / "run.py").write_text("from helpers import used\nfrom pkg.helpers import used as used2\n\nprint(used('x'), used2('y'))\n")
+    assert [f[:2] for f in _found(tmp_path, code)] == [("pkg/helpers.py", line)]
+
+
+def test_a_called_function_of_a_flat_helper_module_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "run.py").write_text("from helpers import load_results\n\nprint(load_results('x'))\n")
+    assert [f[:2] for f in _found(tmp_path, "RPL402")] == [("helpers.py", 9)]
+
+
+CONCATENATED = (
+    "from pathlib import Path\n\nimport torch\n\n"
+    "d = Path('runs')\n"
+    "ckpts = list(d.glob('*.bin')) + list(d.glob('*.pth')) + list(d.glob('*.pt'))\n"
+    "{use}"
+    "torch.save(torch.load(ckpts[-1]), 'out.pt')\n"
+)
+
+
+def test_concatenated_listings_sorted_in_place_use_no_order(tmp_path: Path) -> None:
+    (tmp_path / "pick.py").write_text(CONCATENATED.format(use="ckpts.sort()\n"))
+    assert _found(tmp_path, "RPL402") == []
+
+
+def test_concatenated_listings_used_unsorted_are_one_finding_at_the_first(tmp_path: Path) -> None:
+    (tmp_path / "pick.py").write_text(CONCATENATED.format(use=""))
+    assert _found(tmp_path, "RPL402") == [("pick.py", 6, 14)]
+
+
+LOOP = (
+    "import json\nfrom pathlib import Path\n\nimport torch\n\n"
+    "found = []\n"
+    "for p in Path('cfg').glob('*.json'):\n"
+    "    cfg = json.load(open(p))\n"
+    "    if {test}(k in cfg for k in ('a', 'b')):\n"
+    "        {keep}\n"
+    "{after}"
+)
+
+
+def test_a_loop_that_tests_each_entry_with_all_or_any_uses_no_order(tmp_path: Path) -> None:
+    for test in ("all", "any"):
+        (tmp_path / "scan.py").write_text(LOOP.format(test=test, keep="print(p)", after=""))
+        assert _found(tmp_path, "RPL402") == [], test
+
+
+def test_a_loop_that_keeps_entries_in_order_is_still_reported(tmp_path: Path) -> None:
+    (tmp_path / "scan.py").write_text(LOOP.format(
+        test="all", keep="found.append(p)", after="torch.save(torch.load(found[0]), 'x.pt')\n"))
+    assert [f[:2] for f in _found(tmp_path, "RPL402")] == [("scan.py", 7)]
+
+
+@pytest.mark.parametrize(("statement", "reported"), [
+    ("[print(c) for c in ckpts]\n", False),
+    ("[chosen.append(c) for c in ckpts]\ntorch.save(torch.load(chosen[0]), 'x.pt')\n", True),
+])
+def test_a_comprehension_statement_is_judged_like_a_loop(tmp_path: Path, statement: str, reported: bool) -> None:
+    (tmp_path / "show.py").write_text(
+        "import glob\n\nimport torch\n\nchosen = []\nckpts = glob.glob('runs/*.pt')\n" + statement)
+    assert bool(_found(tmp_path, "RPL402")) is reported
+
+
+RESIZE = (
+    "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+    "def resize(pos_embed, size):\n"
+    "    tokens = pos_embed[:, 1:]\n"
+    "    tokens = tokens.reshape(1, 7, 7, -1).permute(0, 3, 1, 2)\n"
+    "    return F.interpolate(tokens, size=(size, size), mode='bicubic')\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.pos = nn.Parameter(torch.zeros(1, 50, 8))\n"
+    "        self.fc = nn.Linear(8, 2)\n\n"
+    "    def forward(self, x):\n"
+    "        return self.fc(x{extra})\n\n\n"
+    "torch.manual_seed(0)\n"
+    "torch.use_deterministic_algorithms(True)\n"
+    "model = Net().cuda()\n"
+    "state = torch.load('ckpt.pth', map_location='cpu')\n"
+    "state['pos'] = resize(state['pos'], 14)\n"
+    "model.load_state_dict(state, strict=False)\n"
+    "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "for _ in range(10):\n"
+    "    loss = model(torch.randn(4, 8).cuda()).sum()\n"
+    "    opt.zero_grad()\n"
+    "    loss.backward()\n"
+    "    opt.step()\n"
+)
+
+
+def test_an_op_on_a_view_of_a_checkpoint_tensor_runs_no_backward(tmp_path: Path) -> None:
+    (tmp_path / "finetune.py").write_text(RESIZE.format(extra=""))
+    assert _found(tmp_path, "RPL202") == []
+
+
+def test_an_op_on_a_view_of_a_trained_parameter_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "finetune.py").write_text(RESIZE.format(extra=" + resize(self.pos, 14).mean()"))
+    assert [f[:2] for f in _found(tmp_path, "RPL202")] == [("finetune.py", 9)]
