@@ -138,3 +138,20 @@ def test_an_op_on_a_view_of_a_checkpoint_tensor_runs_no_backward(tmp_path: Path)
 def test_an_op_on_a_view_of_a_trained_parameter_is_reported(tmp_path: Path) -> None:
     (tmp_path / "finetune.py").write_text(RESIZE.format(extra=" + resize(self.pos, 14).mean()"))
     assert [f[:2] for f in _found(tmp_path, "RPL202")] == [("finetune.py", 9)]
+
+
+def test_a_called_helper_s_extended_listing_is_reported(tmp_path: Path) -> None:
+    # a listing held by `+=` in a helper the script calls: the helper runs
+    (tmp_path / "helpers.py").write_text(
+        "import glob\n\n\ndef newest(d):\n    files = []\n    files += glob.glob(d + '/*.pt')\n    return files[-1]\n")
+    (tmp_path / "run.py").write_text("from helpers import newest\n\nprint(newest('x'))\n")
+    assert [f[:2] for f in _found(tmp_path, "RPL402")] == [("helpers.py", 6)]
+
+
+def test_the_functions_of_a_hubconf_are_torch_hub_entries(tmp_path: Path) -> None:
+    # `torch.hub.load` calls a hubconf.py's functions: they are no uncalled helpers
+    text = HELPERS.replace("def load_results(d):", "def create(d):")
+    (tmp_path / "hubconf.py").write_text(text)
+    (tmp_path / "helpers.py").write_text(text)
+    (tmp_path / "run.py").write_text("from helpers import used\nimport hubconf\n\nprint(used('x'), hubconf.used('y'))\n")
+    assert [f[:2] for f in _found(tmp_path, "RPL402")] == [("hubconf.py", 9)]

@@ -175,6 +175,9 @@ class Execution:
     # the project calls (outermost first) that first led to each draw, op call and
     # framework setting, by (file, span)
     call_chains: dict[tuple[str, Any], tuple[At, ...]] = field(default_factory=dict)
+    # (file, qualname) of the bodies that ran at a call or for a framework, not as code
+    # no call reaches (``StepContext.uncalled``)
+    ran: set[tuple[str, str]] = field(default_factory=set)
 
 
 class _Function(NamedTuple):
@@ -687,6 +690,8 @@ class _Walker:
         if key in self.ran_functions or self.depth > MAX_DEPTH:
             return
         self.ran_functions.add(key)
+        if not context.uncalled:
+            self.out.ran.add(key)
         start, deferred = len(self.out.steps), len(self.deferred)
         fn = self.index.facts[path].functions[qualname]
         cls, dot, name = qualname.rpartition(".")

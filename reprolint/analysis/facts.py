@@ -480,6 +480,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.scopes.append(
             _Scope("class", f"{qualname}.", outer.events, class_name=qualname)
         )
+        self.u_plain_tensors(qualname, node)  # type: ignore[attr-defined]
         self.walk(node.body)
         self.scopes.pop()
         return False

@@ -36,6 +36,22 @@ _LOSS_FUNCTIONS = frozenset({"torch.nn.functional.cross_entropy", "torch.nn.func
 _LOSS_MODULES = frozenset({"torch.nn.CrossEntropyLoss", "torch.nn.NLLLoss"})
 
 # Tensor factories: what they return requires no grad unless told to.
+# Legacy typed tensor constructors: given sizes or a list, a new tensor without grad.
+_LEGACY_CONSTRUCTORS = frozenset(
+    f"torch.{n}Tensor" for n in ("Float", "Double", "Half", "Long", "Int", "Short", "Byte", "Bool", "BFloat16")
+)
+
+# Methods that move a tensor to a device or cast it: the same tensor, as far as grad goes.
+_MOVES = frozenset({"cuda", "cpu", "to", "float", "double", "half", "long", "int", "bool", "type", "contiguous"})
+
+
+def _moved_from(value: cst.BaseExpression) -> cst.BaseExpression:
+    """What a chain of device moves and casts starts from (``self.p.cuda()``: ``self.p``)."""
+    while type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in _MOVES:  # type: ignore[attr-defined]
+        value = value.func.value  # type: ignore[attr-defined]
+    return value
+
+
 _FACTORIES = frozenset(
     f"torch.{n}" for n in (
         "arange", "zeros", "ones", "full", "empty", "eye", "tensor", "linspace", "randint", "randperm",
@@ -404,9 +420,65 @@ class OpUsageFacts:
         return self._u_buffer(node) or self._u_fresh_constant(node) or no_grad_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
 
     def _u_buffer(self, node: cst.BaseExpression) -> bool:
-        """``self.<attr>`` registered as a buffer of this class."""
+        """``self.<attr>`` registered as a buffer of this class, or a plain tensor
+        attribute of it (see :meth:`u_plain_tensors`)."""
         attr = self_attr(node)
-        return attr is not None and attr in self._u_buffers.get(self.current_class() or "", set())  # type: ignore[attr-defined]
+        cls = self.current_class() or ""  # type: ignore[attr-defined]
+        return attr is not None and (attr in self._u_buffers.get(cls, set()) or attr in self._u_plain.get(cls, ()))
+
+    def u_plain_tensors(self, cls: str, node: cst.ClassDef) -> None:
+        """The ``self`` attributes of class ``cls`` that hold a tensor no gradient reaches:
+        every assignment to one in the class's methods is a factory's new tensor without
+        ``requires_grad`` (``self.prob = torch.zeros(K)``, ``torch.LongTensor([0] * K)``)
+        or a device or dtype move of itself (``self.prob = self.prob.cuda()``), and its
+        elements are written (``self.prob[k] = v``) only while ``__init__`` builds it or
+        with values visibly without grad. Like a buffer, it is no parameter: an op on it
+        (an alias table's ``index_select``) has no backward pass."""
+        from reprolint.analysis.tensor_facts import no_grad_kind
+
+        assigned: dict[str, bool] = {}  # attr -> every assignment keeps it a plain tensor
+        for method in node.body.body:
+            if type(method) is not cst.FunctionDef:
+                continue
+            init = method.name.value == "__init__"
+            for child in descendants(method.body):
+                if type(child) is cst.Assign:
+                    targets = [t.target for t in child.targets]
+                elif type(child) is cst.AugAssign or type(child) is cst.AnnAssign:
+                    targets = [child.target]  # type: ignore[attr-defined]
+                else:
+                    continue
+                value = getattr(child, "value", None)
+                for target in targets:
+                    attr = self_attr(target)
+                    if attr is not None and type(child) is cst.Assign:
+                        assigned[attr] = assigned.get(attr, True) and value is not None and (
+                            self._u_new_plain_tensor(value) or self_attr(_moved_from(value)) == attr
+                        )
+                    elif attr is not None:
+                        assigned[attr] = False
+                    elif type(target) is cst.Subscript and self_attr(target.value) is not None:
+                        written = self_attr(target.value)
+                        if not init and not (value is not None and (
+                            no_grad_kind(value, self.qualify, lambda _name: frozenset())  # type: ignore[attr-defined]
+                            or self._u_new_plain_tensor(value)
+                        )):
+                            assigned[str(written)] = False
+        plain = frozenset(attr for attr, kept in assigned.items() if kept)
+        if plain:
+            self._u_plain[cls] = plain
+
+    def _u_new_plain_tensor(self, value: cst.BaseExpression) -> bool:
+        """A factory's new tensor without ``requires_grad`` (``torch.zeros(K)``), or a legacy
+        typed constructor given sizes or a list (``torch.LongTensor([0] * K)``)."""
+        if self._u_fresh_constant(value):
+            return True
+        if type(value) is not cst.Call:
+            return False
+        qn = self.qualify(value.func) or ""  # type: ignore[attr-defined]
+        return qn in _LEGACY_CONSTRUCTORS and all(
+            a.keyword is None and type(a.value) in (cst.List, cst.Integer, cst.BinaryOperation) for a in value.args
+        )
 
     def u_buffer_alias(self, name: str, value: cst.BaseExpression) -> None:
         """``register_buffer = lambda name, val: self.register_buffer(name, val.float())``:

@@ -186,6 +186,7 @@ class Program:
         self.modules: list[str] = execution.modules
         self.rebound = execution.rebound
         self.call_bindings = execution.call_bindings
+        self.ran_functions = execution.ran  # the bodies it runs at a call or for a framework
         self._chains = execution.call_chains
         self.is_library = library
         # Option defaults of every module the program runs (the first module to define

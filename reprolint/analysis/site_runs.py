@@ -13,7 +13,7 @@ default alone does not decide: a caller may pass another value.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 from reprolint.analysis.context import CheckContext
 from reprolint.analysis.program import Role
@@ -76,16 +76,23 @@ def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], Sit
     return found
 
 
-def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun) -> bool:
-    """A site no program runs (``UNREACHED``) in a module that programs import and that is
-    not part of a package (no ``__init__.py`` beside it): a helper module of the scripts
-    next to it, whose function holding the site none of them calls. Such a function runs
-    on no program's path. A package's function no program here calls is library code a
-    user may call, and stays reported."""
-    if run.how != UNREACHED or ctx.index.in_package(path):
+def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun, function: Optional[str]) -> bool:
+    """A site no program runs (``UNREACHED``) in ``function``, a function of a module that
+    entry points import and that is not part of a package (no ``__init__.py`` beside it):
+    a helper module of the scripts next to it, and none of them calls that function (nor
+    does a framework run it). It runs on no program's path. A package's function no
+    program here calls is library code a user may call, and stays reported; so are the
+    functions of a ``hubconf.py`` (``torch.hub.load`` calls them) and a site at a
+    module's top level."""
+    if run.how != UNREACHED or function is None or ctx.index.in_package(path):
         return False
-    key = "site_runs:program_modules"
-    modules = ctx.memo.get(key)
-    if modules is None:
-        modules = ctx.memo[key] = {module for program in ctx.all_programs for module in program.modules}
-    return path in modules
+    if path.rpartition("/")[2] == "hubconf.py":
+        return False  # torch.hub's protocol: `torch.hub.load` calls the functions of a hubconf.py
+    facts = ctx.facts.get(path)
+    if facts is None or function not in facts.functions:
+        return False  # not a function the programs could have run: no claim
+    key = "site_runs:entry_programs"
+    programs = ctx.memo.get(key)
+    if programs is None:
+        programs = ctx.memo[key] = [p for p in ctx.all_programs if not p.is_library]
+    return any(path in p.modules for p in programs) and not any((path, function) in p.ran_functions for p in programs)

@@ -24,8 +24,8 @@ import libcst as cst
 from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import (
-    children, cuda_literal, descendants, find_argument, is_docstring, is_future_import, mentions_of, self_attr, strings_in,
-    target_names,
+    children, cuda_literal, descendants, enclosing_qualname, find_argument, is_docstring, is_future_import, mentions_of,
+    self_attr, strings_in, target_names,
 )
 from reprolint.analysis.calls import frameworks, keras
 from reprolint.analysis.calls.loaders import collate_targets
@@ -183,6 +183,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_calls: dict[tuple[int, str], str] = {}  # (scope, name) -> project call target
         self._u_bound_qn: dict[tuple[int, str], str] = {}  # (scope, name) -> qualified call it holds
         self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
+        self._u_plain: dict[str, frozenset[str]] = {}  # class -> plain tensor attrs (OpUsageFacts.u_plain_tensors)
         self._u_buffer_aliases: set[tuple[int, str]] = set()  # (scope, local) that registers one
         self._u_squeezed: dict[int, Any] = {}  # gather call -> the dim its result is squeezed on
         # op calls whose result goes straight to `.numpy()` or `.detach()` -> whether it is
@@ -243,6 +244,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
     def _u_finding(self, code: str, node: cst.CSTNode, **data: Any) -> None:
         from reprolint.analysis.facts import LocalFinding
 
+        if code in ("RPL401", "RPL402"):
+            # the function that holds it: a helper nobody calls runs for no program (site_runs)
+            data["in_function"] = enclosing_qualname(self.module, node)  # type: ignore[attr-defined]
         self.facts.findings.append(LocalFinding(code, self.span(node), data))  # type: ignore[attr-defined]
         if code == "RPL401":
             # where it runs, in execution order: RPL307 asks whether a program reaches it

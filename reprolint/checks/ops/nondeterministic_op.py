@@ -27,7 +27,9 @@ class NondeterministicOp(Rule):
     CPU tensors) in every program. Backward-only ops are reported in programs that
     train (`.backward()`, an optimizer, a trainer), unless no gradient can flow through
     the call: it runs under `torch.no_grad()`/`inference_mode()`, or its input visibly
-    requires no grad (a registered buffer, a tensor a factory just made or
+    requires no grad (a registered buffer, a plain tensor attribute that every
+    assignment in its class makes with a factory or moves to a device, and whose elements
+    only `__init__` writes, such as an alias sampler's tables, a tensor a factory just made or
     `torch.from_numpy` made, `.detach()`, `.data`, data read from a checkpoint with
     `torch.load`, through slicing and reshapes), or its result is detached at once or
     goes straight to `.numpy()` (which raises on a tensor that requires grad).

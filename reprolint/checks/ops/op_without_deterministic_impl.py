@@ -29,7 +29,8 @@ class OpWithoutDeterministicImpl(Rule):
     what counts), backward-only entries in programs that train, when a gradient can
     flow through the call (not under `no_grad`, nor a module built into a local name
     that its function calls only inside `with torch.no_grad():`; not on an input that visibly requires
-    none: `.detach()`, a buffer, `torch.from_numpy(...)`, a checkpoint's tensor resized
+    none: `.detach()`, a buffer or a plain tensor attribute a factory made (see RPL201),
+    `torch.from_numpy(...)`, a checkpoint's tensor resized
     while loading weights, also in a helper that resizes a view of its parameter
     (`tokens = pos_embed[:, 1:].reshape(...)`) where every call the program makes passes
     such a tensor; not when the result is detached at once or goes straight to

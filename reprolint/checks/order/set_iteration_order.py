@@ -162,7 +162,7 @@ class SetIterationOrder(Rule):
                 if finding.code == self.code:
                     run = runs.get((path, finding.span), LIBRARY_CODE)
                     how = run.how
-                    if uncalled_helper(ctx, path, run):
+                    if uncalled_helper(ctx, path, run, finding.data.get("in_function")):
                         continue  # a helper module's function none of the scripts beside it calls
                     if how == SKIPPED:
                         continue  # the programs that reach it skip it with the default options
@@ -175,7 +175,7 @@ class SetIterationOrder(Rule):
             for members in groups.values():
                 members.sort(key=lambda f: (f.span.start_line, f.span.start_col))
                 first, rest = members[0], members[1:]
-                data = {k: v for k, v in first.data.items() if k not in ("of", "needs")}
+                data = {k: v for k, v in first.data.items() if k not in ("of", "needs", "in_function")}
                 entries = list(dict.fromkeys(e for f in members for e in runs.get((path, f.span), LIBRARY_CODE).entries))
                 if not rest:
                     yield self.report(path, first.span, entry_points=entries, **data)

@@ -112,7 +112,8 @@ class UnsortedDirectoryListing(Rule):
     with `__init__.py`) that nothing here calls, which a user may import and call, or a
     module no program imports. A function of a helper module beside the scripts that
     import it (no `__init__.py`) that none of them calls runs on no program's path and
-    is not reported (`load_results` in a flat `monitor.py` whose `Monitor` the scripts use). Not reported where every program that reaches it skips it: on a branch
+    is not reported (`load_results` in a flat `monitor.py` whose `Monitor` the scripts use;
+    not the functions of a `hubconf.py`, which `torch.hub.load` calls). Not reported where every program that reaches it skips it: on a branch
     that the program's options or module constants make false by default (`if
     args.task == "study":`, `if CLEAN_CACHE:`), or in a function only such a branch
     calls; a parameter's default alone does not decide (a caller may pass another
@@ -211,7 +212,8 @@ class UnsortedDirectoryListing(Rule):
                 how = run.how
                 if how in (SKIPPED, DEMOS):
                     continue  # skipped by the default run, or run only by demos (no result)
-                if uncalled_helper(ctx, path, run):
+                data = {k: v for k, v in finding.data.items() if k != "in_function"}
+                if uncalled_helper(ctx, path, run, finding.data.get("in_function")):
                     continue  # a helper module's function none of the scripts beside it calls
                 if how == UNREACHED and evaluates_only:
                     how = EVALUATES
@@ -220,7 +222,7 @@ class UnsortedDirectoryListing(Rule):
                     # or the listing handed on or shown, gives each entry the same result
                     # in any order (what picks entries by position stays reported)
                     continue
-                yield self.report(path, finding.span, entry_points=run.entries, **finding.data)
+                yield self.report(path, finding.span, entry_points=run.entries, **data)
 
 
 # ----------------------------------------------------------------------------- fix
