@@ -222,14 +222,23 @@ def test_entries_follow_versions() -> None:
 
 
 def test_lookup_and_argument_conditions() -> None:
-    (interp,) = lookup("torch.nn.functional.interpolate", "2.13")
+    entries = {e.id: e for e in lookup("torch.nn.functional.interpolate", "2.13")}
+    assert set(entries) == {"interpolate-linear-backward-cuda", "interpolate-bilinear-backward-cuda"}
     call = "torch.nn.functional.interpolate"
+    interp = entries["interpolate-linear-backward-cuda"]
     assert interp.kind == "raises" and interp.rule == "RPL202" and interp.backward_only
-    assert interp.match_call(call, [UNKNOWN], {"mode": "bilinear"}) is True
-    assert interp.match_call(call, [UNKNOWN, None, 2.0, "trilinear"]) is True
+    assert interp.match_call(call, [UNKNOWN], {"mode": "bicubic"}) is True
+    assert interp.match_call(call, [UNKNOWN, None, 2.0, "linear"]) is True
+    assert interp.match_call(call, [UNKNOWN], {"mode": "bilinear"}) is False  # 2.13: deterministic under the flag
     assert interp.match_call(call, [UNKNOWN], {"scale_factor": 2}) is False  # default nearest
     assert interp.match_call(call, [UNKNOWN], {"mode": UNKNOWN}) is None
-    assert interp.match_call("torch.nn.UpsamplingBilinear2d", [], {}) is True
+    assert interp.match_call("torch.nn.UpsamplingBilinear2d", [], {}) is False
+    bilinear = entries["interpolate-bilinear-backward-cuda"]
+    assert bilinear.kind == "deterministic-with-flag" and bilinear.rule == "RPL201"
+    assert bilinear.match_call(call, [UNKNOWN, None, 2.0, "trilinear"]) is True
+    assert bilinear.match_call("torch.nn.UpsamplingBilinear2d", [], {}) is True
+    (old,) = [e for e in lookup(call, "2.12") if e.id.startswith("interpolate-bilinear")]
+    assert old.kind == "raises" and old.match_call(call, [UNKNOWN], {"mode": "bilinear"}) is True
 
     put_entries = {e.id: e for e in lookup("torch.Tensor.put_", "2.13")}
     assert set(put_entries) == {"put-accumulate-false", "put-accumulate-true-cpu", "put-accumulate-true-cuda"}

@@ -1,5 +1,5 @@
 """A module built into a local name and called only inside `with torch.no_grad():` runs
-no backward: RPL202 does not report its construction (bilinear `nn.Upsample` resizing
+no backward: RPL202 does not report its construction (bicubic `nn.Upsample` resizing
 images for an Inception score). Called anywhere else, or handed on, it may train."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import torch.nn.functional as F
 
 
 def score(model, images, device="cuda"):
-    up = nn.Upsample(size=(299, 299), mode="bilinear").to(device)
+    up = nn.Upsample(size=(299, 299), mode="bicubic").to(device)
 
     def predict(x):
         BODY

@@ -155,7 +155,7 @@ def test_an_op_on_a_branch_the_default_run_skips_is_not_reported(guard: str, bui
         "import argparse, sys, torch\nfrom torch import nn\np = argparse.ArgumentParser()\n"
         "p.add_argument('--bilinear', action='store_true')\nargs = p.parse_args()\nBILINEAR = False\n\n"
         "class Up(nn.Module):\n    def __init__(self, bilinear=False):\n        super().__init__()\n"
-        f"        {guard}\n            self.up = nn.Upsample(scale_factor=2, mode='bilinear')\n"
+        f"        {guard}\n            self.up = nn.Upsample(scale_factor=2, mode='bicubic')\n"
         "        else:\n            self.up = nn.ConvTranspose2d(3, 3, 2, stride=2)\n\n"
         "    def forward(self, x):\n        return self.up(x)\n\n"
         f"torch.manual_seed(0)\nmodel = {build.replace('; ', '.cuda(); ')}.cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"

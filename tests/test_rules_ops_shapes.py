@@ -118,11 +118,11 @@ def test_cumsum_of_a_mask_counts_in_int64_and_is_silent() -> None:
 @pytest.mark.parametrize(
     ("definition", "reported"),
     [
-        ("def up(x, mode='bilinear'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n", True),
+        ("def up(x, mode='bicubic'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n", True),
         ("def up(x, mode='nearest'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n", False),
         ("MODE = 'bicubic'\ndef up(x):\n    return F.interpolate(x, scale_factor=2, mode=MODE)\n", True),
         ("def up(x):\n    return F.interpolate(x, scale_factor=2)\n", False),
-        ("def up(x):\n    return F.interpolate(x, None, 2.0, 'trilinear')\n", True),
+        ("def up(x):\n    return F.interpolate(x, None, 2.0, 'linear')\n", True),
         ("def up(x):\n    return nn.Upsample(scale_factor=2, mode='nearest-exact')(x)\n", False),
     ],
 )
@@ -194,7 +194,7 @@ def test_spatial_loss_without_reduction_writes_one_loss_per_element() -> None:
 def test_interpolate_mode_from_an_option_takes_its_default() -> None:
     source = (
         "import argparse, torch\nimport torch.nn.functional as F\n"
-        "p = argparse.ArgumentParser()\np.add_argument('--up', default='bilinear')\n"
+        "p = argparse.ArgumentParser()\np.add_argument('--up', default='bicubic')\n"
         "p.add_argument('--down', default='nearest')\nargs = p.parse_args()\n"
         "x = torch.randn(1, 3, 8, 8, device='cuda', requires_grad=True)\n"
         "a = F.interpolate(x, scale_factor=2, mode=args.up)\n"
@@ -224,9 +224,9 @@ def test_checkpoint_data_and_detached_tensors_take_no_backward() -> None:
         "pos = checkpoint['model']['pos_embed'][:, 1:]\n"
         "pos = pos.reshape(-1, 14, 14, 384).permute(0, 3, 1, 2)\n"
         "pos = F.interpolate(pos, size=(16, 16), mode='bicubic', align_corners=False)\n"
-        "frozen = F.interpolate(feats.detach(), scale_factor=2, mode='bilinear')\n"
-        "x = F.interpolate(feats, scale_factor=2, mode='bilinear')\n"  # line 10: reported
-        "x = F.interpolate(x, scale_factor=2, mode='bilinear')\n"  # line 11: x is not checkpoint data
+        "frozen = F.interpolate(feats.detach(), scale_factor=2, mode='bicubic')\n"
+        "x = F.interpolate(feats, scale_factor=2, mode='bicubic')\n"  # line 10: reported
+        "x = F.interpolate(x, scale_factor=2, mode='bicubic')\n"  # line 11: x is not checkpoint data
         "loss = x.sum()\n"
     )
     assert [line for line, _ in rpl202(body)] == [10, 11]

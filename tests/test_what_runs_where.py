@@ -133,8 +133,8 @@ def test_a_resize_of_a_detached_tensor_runs_no_backward(target: str, lines: list
         "import torch\nimport torch.nn.functional as F\ntorch.manual_seed(0)\n"
         "student = torch.nn.Conv2d(3, 3, 3).cuda()\nteacher = torch.nn.Conv2d(3, 3, 3).cuda()\n"
         "opt = torch.optim.SGD(student.parameters(), lr=0.1)\nx = torch.randn(2, 3, 32, 32, device='cuda')\n"
-        f"{target}\nout = student(x)\nout = F.interpolate(out, size=16, mode='bilinear')\n"
-        "target = F.interpolate(target, size=16, mode='bilinear')\n"
+        f"{target}\nout = student(x)\nout = F.interpolate(out, size=16, mode='bicubic')\n"
+        "target = F.interpolate(target, size=16, mode='bicubic')\n"
         "(out - target).pow(2).mean().backward()\nopt.step()\n"
     )
     assert sorted(d.span.start_line for d in check_source(source, "distill.py") if d.code == "RPL202") == lines
@@ -142,7 +142,7 @@ def test_a_resize_of_a_detached_tensor_runs_no_backward(target: str, lines: list
 
 def test_interpolating_a_tensor_without_grad_records_no_backward() -> None:
     target = torch.randn(1, 3, 8, 8).detach()
-    resized = torch.nn.functional.interpolate(target, size=4, mode="bilinear")
+    resized = torch.nn.functional.interpolate(target, size=4, mode="bicubic")
     assert resized.grad_fn is None and not resized.requires_grad
 
 

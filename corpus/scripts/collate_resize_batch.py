@@ -1,7 +1,7 @@
 """Trains on CUDA with a loader whose `collate_fn` resizes each batch of images
 bilinearly: the collate function runs where the samples are made, on CPU tensors without
 an autograd graph, so its `interpolate` has no backward (no RPL202 there). The model's
-own bilinear upsampling of an activation (the input scaled by a parameter) does, and has
+own bicubic upsampling of an activation (the input scaled by a parameter) does, and has
 no deterministic CUDA kernel."""
 import torch
 import torch.nn as nn
@@ -27,7 +27,7 @@ class Net(nn.Module):
 
     def forward(self, x):
         x = x * self.scale  # an activation: the gradient reaches `scale` through the upsampling
-        x = F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False)  # expect: RPL202
+        x = F.interpolate(x, scale_factor=2, mode="bicubic", align_corners=False)  # expect: RPL202
         return self.proj(x.flatten(1))
 
 

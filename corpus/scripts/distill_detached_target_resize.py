@@ -1,7 +1,7 @@
 """Distillation whose target comes from a frozen teacher, detached, then resized with
-bilinear `F.interpolate` in two of the loss branches: no gradient flows into the
+bicubic `F.interpolate` in two of the loss branches: no gradient flows into the
 target, so its interpolation runs no backward kernel; the student's own output is
-resized with the same call and does train through the bilinear backward, which has no
+resized with the same call and does train through the bicubic backward, which has no
 deterministic CUDA kernel (RPL202)."""
 import torch
 import torch.nn as nn
@@ -20,11 +20,11 @@ for step in range(100):
         target = teacher(x)
     target = target.detach()
     if loss_norm == "l2-32":
-        out = F.interpolate(out, size=32, mode="bilinear")
-        target = F.interpolate(target, size=32, mode="bilinear")
+        out = F.interpolate(out, size=32, mode="bicubic")
+        target = F.interpolate(target, size=32, mode="bicubic")
     elif loss_norm == "lpips":
-        out = F.interpolate(out, size=224, mode="bilinear")  # expect: RPL202
-        target = F.interpolate(target, size=224, mode="bilinear")
+        out = F.interpolate(out, size=224, mode="bicubic")  # expect: RPL202
+        target = F.interpolate(target, size=224, mode="bicubic")
     loss = (out - target).pow(2).mean()
     opt.zero_grad()
     loss.backward()

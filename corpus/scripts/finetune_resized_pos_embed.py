@@ -20,7 +20,7 @@ def resize_grid(pos_embed, new_size):
 
 def upsample_tokens(embed, size):
     grid = embed[:, 1:].reshape(1, 7, 7, -1).permute(0, 3, 1, 2)
-    return F.interpolate(grid, size=(size, size), mode="bilinear", align_corners=False)  # expect: RPL202
+    return F.interpolate(grid, size=(size, size), mode="bicubic", align_corners=False)  # expect: RPL202
 
 
 class PatchModel(nn.Module):

@@ -1,6 +1,6 @@
 """A GAN trainer on CUDA that also scores samples with an Inception network. The scoring
-resizes with a bilinear `nn.Upsample` called only under `torch.no_grad()`: no backward
-runs, nothing to report. The generator's own bilinear upsampling trains: reported."""
+resizes with a bicubic `nn.Upsample` called only under `torch.no_grad()`: no backward
+runs, nothing to report. The generator's own bicubic upsampling trains: reported."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -10,7 +10,7 @@ from torchvision.models import inception_v3
 def inception_score(images, device="cuda", batch_size=32):
     net = inception_v3(pretrained=True, transform_input=False).to(device)
     net.eval()
-    up = nn.Upsample(size=(299, 299), mode="bilinear").to(device)
+    up = nn.Upsample(size=(299, 299), mode="bicubic").to(device)
 
     def predict(x):
         with torch.no_grad():
@@ -26,7 +26,7 @@ class Generator(nn.Module):
     def __init__(self, z_dim=128):
         super().__init__()
         self.fc = nn.Linear(z_dim, 64 * 8 * 8)
-        self.up = nn.Upsample(scale_factor=2, mode="bilinear")  # expect: RPL202
+        self.up = nn.Upsample(scale_factor=2, mode="bicubic")  # expect: RPL202
         self.conv = nn.Conv2d(64, 3, 3, padding=1)
 
     def forward(self, z):

@@ -2,7 +2,7 @@
 hundred steps. The sampler's nucleus (top-p) branch runs a floating-point cumsum, but
 every call leaves `top_p` at its default of None, so the branch never runs. The feature
 upsampling helper is called once with its nearest-neighbour default and once asking for
-bilinear, so its bilinear branch runs; the blur helper receives its options through
+bicubic, so its bicubic branch runs; the blur helper receives its options through
 `**options`, which may pass anything."""
 import torch
 import torch.nn as nn
@@ -25,8 +25,8 @@ def sample(model, idx, steps, temperature=1.0, top_p=None):
 
 
 def upsample(x, mode="nearest"):
-    if mode == "bilinear":
-        return F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False)  # expect: RPL202
+    if mode == "bicubic":
+        return F.interpolate(x, scale_factor=2, mode="bicubic", align_corners=False)  # expect: RPL202
     return F.interpolate(x, scale_factor=2, mode="nearest")
 
 
@@ -56,7 +56,7 @@ def main(options):
         idx = torch.randint(0, 65, (32, 64), device="cuda")
         loss = F.cross_entropy(model(idx[:, :-1]).reshape(-1, 65), idx[:, 1:].reshape(-1))
         image = torch.randn(4, 3, 16, 16, device="cuda")
-        features = upsample(conv(image)) + upsample(conv(image), mode="bilinear")
+        features = upsample(conv(image)) + upsample(conv(image), mode="bicubic")
         loss = loss + blur(features, **options).mean()
         opt.zero_grad(set_to_none=True)
         loss.backward()

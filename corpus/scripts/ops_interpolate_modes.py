@@ -1,7 +1,9 @@
 """Feature-pyramid decoder trained on CUDA. Which interpolate calls have a deterministic
 backward depends on the mode, written as a keyword, a positional argument, a module
-constant or a parameter's default: nearest (the default) is deterministic; the linear
-modes have no deterministic CUDA backward."""
+constant or a parameter's default: nearest (the default) is deterministic; bicubic and
+linear have no deterministic CUDA backward (RPL202). Bilinear and trilinear have one from
+torch 2.13 on, which only deterministic mode selects, and this program never turns it on
+(RPL301 at the model)."""
 import random
 
 import numpy as np
@@ -18,7 +20,7 @@ SMOOTH = "bicubic"
 COARSE = "nearest"
 
 
-def upsample_like(x, ref, mode="bilinear", align_corners=False):
+def upsample_like(x, ref, mode="bicubic", align_corners=False):
     return F.interpolate(x, size=ref.shape[-2:], mode=mode, align_corners=align_corners)  # expect: RPL202
 
 
@@ -31,12 +33,12 @@ class Decoder(nn.Module):
         super().__init__()
         self.lateral = nn.Conv2d(ch, ch, 1)
         self.up = nn.Upsample(scale_factor=2)
-        self.smooth_up = nn.Upsample(scale_factor=2, mode="trilinear")  # expect: RPL202
+        self.smooth_up = nn.Upsample(scale_factor=2, mode="trilinear")
         self.head = nn.Conv2d(ch, 1, 1)
 
     def forward(self, c3, c4, c5, depth):
         p4 = self.lateral(c4) + F.interpolate(c5, scale_factor=2)
-        p3 = self.lateral(c3) + F.interpolate(p4, None, 2.0, "bilinear")  # expect: RPL202
+        p3 = self.lateral(c3) + F.interpolate(p4, None, 2.0, "bicubic")  # expect: RPL202
         p3 = p3 + resize_nearest(c5, p3) + upsample_like(c5, p3)
         pooled = F.avg_pool2d(p3, 4)
         sharp = F.interpolate(pooled, scale_factor=4, mode=SMOOTH)  # expect: RPL202
@@ -45,7 +47,7 @@ class Decoder(nn.Module):
         return self.head(self.up(p3) + F.interpolate(sharp + blocky, scale_factor=2)), vol
 
 
-model = Decoder().cuda()  # (no RPL301: no kernel that deterministic mode replaces)
+model = Decoder().cuda()  # expect: RPL301
 opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 for step in range(200):
     c3 = torch.randn(2, 16, 32, 32, device="cuda")

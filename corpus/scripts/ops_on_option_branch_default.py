@@ -1,4 +1,4 @@
-"""Bilinear upsampling (no deterministic CUDA backward) is what the default run trains:
+"""Bicubic upsampling (no deterministic CUDA backward) is what the default run trains:
 `--no-bilinear` turns it off, so the op runs unless the user asks otherwise. (cuDNN
 trains here too, and nothing turns cuDNN's determinism on.)"""
 import argparse
@@ -17,7 +17,7 @@ class Decoder(nn.Module):
     def __init__(self):
         super().__init__()
         if args.bilinear:
-            self.up = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True)  # expect: RPL202
+            self.up = nn.Upsample(scale_factor=2, mode="bicubic", align_corners=True)  # expect: RPL202
         else:
             self.up = nn.ConvTranspose2d(8, 8, 2, stride=2)
         self.out = nn.Conv2d(8, 1, 1)

@@ -1,4 +1,4 @@
-"""Small segmentation net: bilinear upsampling, reflection padding and global pooling on CUDA,
+"""Small segmentation net: bicubic upsampling, reflection padding and global pooling on CUDA,
 trained with a per-pixel cross-entropy (an (N, H, W) mask target: a spatial loss). Global
 pooling to size 1 is a mean in torch (no finding); pooling to a 4x4 grid is not."""
 import random
@@ -28,7 +28,7 @@ class SegNet(nn.Module):
         feats = F.relu(self.enc(self.pad(x)))
         ctx = self.ctx(feats).expand_as(feats) + F.interpolate(self.grid(feats), size=feats.shape[-2:])
         low = self.head(torch.cat([feats, ctx], 1))
-        return F.interpolate(low, size=x.shape[-2:], mode="bilinear", align_corners=False)  # expect: RPL202
+        return F.interpolate(low, size=x.shape[-2:], mode="bicubic", align_corners=False)  # expect: RPL202
 
 
 model = SegNet().cuda()

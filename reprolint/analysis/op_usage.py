@@ -365,7 +365,7 @@ class OpUsageFacts:
 
     def _u_op_value(self, node: cst.BaseExpression) -> Any:
         """An op argument's literal; a name that is a parameter of the enclosing function
-        with a literal default (``def up(x, mode="bilinear"): F.interpolate(x, mode=mode)``)
+        with a literal default (``def up(x, mode="bicubic"): F.interpolate(x, mode=mode)``)
         or a module constant gives that value: what runs when callers leave it alone; an
         option (``args.mode``) gives an :class:`OptionRef` the rules resolve per program."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from reprolint.api import check_source
+from reprolint.config import Settings
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
@@ -146,7 +147,6 @@ def test_repeats_held_by_an_annotated_parameter_follow_what_the_function_receive
 
 
 def test_repeat_interleave_with_integer_repeats_is_reported_for_a_torch_before_2_1():
-    from reprolint.config import Settings
 
     source = (
         "import torch\ntorch.manual_seed(0)\n"
@@ -260,3 +260,49 @@ def test_numpy_refuses_a_tensor_that_needs_grad_and_a_detached_result_passes_non
     assert not out.requires_grad and out.grad_fn is None
     assert not torch.from_numpy(w.detach().numpy()).requires_grad
     assert torch.Tensor(w).requires_grad
+
+
+# (call on `x`, 3-D for linear, 4-D for (bi)linear/bicubic, 5-D for trilinear)
+RESIZES = [
+    "F.interpolate(x, scale_factor=2, mode='bilinear')",
+    "F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=True)",
+    "nn.Upsample(scale_factor=2, mode='bilinear')(x)",
+    "nn.UpsamplingBilinear2d(scale_factor=2)(x)",
+    "F.interpolate(v, scale_factor=2, mode='trilinear')",
+    "F.interpolate(x, scale_factor=2, mode='bicubic')",
+    "F.interpolate(s, scale_factor=2, mode='linear')",
+]
+
+
+def _raising_kernel_under_the_flag(expression: str) -> bool:
+    """Whether, under deterministic mode, the call on a non-CPU tensor still runs the
+    upsampling kernel whose CUDA backward raises (the meta device stands in for CUDA:
+    F.interpolate routes by ``input.is_cpu``)."""
+    previous = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        x = torch.randn(1, 3, 8, 8, device="meta", requires_grad=True)
+        v = torch.randn(1, 2, 4, 4, 4, device="meta", requires_grad=True)
+        s = torch.randn(1, 3, 8, device="meta", requires_grad=True)
+        out = eval(expression, {"F": F, "nn": nn, "x": x, "v": v, "s": s})  # noqa: S307 - our own literals
+    finally:
+        torch.use_deterministic_algorithms(previous)
+    return type(out.grad_fn).__name__.startswith("Upsample")
+
+
+@pytest.mark.parametrize("expression", RESIZES)
+def test_rpl202_reports_a_resize_exactly_when_the_flag_keeps_the_raising_kernel(expression):
+    source = (
+        "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+        "torch.manual_seed(0)\n"
+        "x = torch.randn(1, 3, 8, 8, device='cuda', requires_grad=True)\n"
+        "v = torch.randn(1, 2, 4, 4, 4, device='cuda', requires_grad=True)\n"
+        "s = torch.randn(1, 3, 8, device='cuda', requires_grad=True)\n"
+        f"y = {expression}\n"
+        "y.sum().backward()\n"
+    )
+    installed = ".".join(torch.__version__.split("+")[0].split(".")[:2])
+    found = {d.code for d in check_source(source, path="train.py", settings=Settings(torch_version=installed))}
+    assert ("RPL202" in found) == _raising_kernel_under_the_flag(expression), expression
+    # without the flag every one of them runs a CUDA backward that accumulates with atomic adds
+    assert found & {"RPL201", "RPL202", "RPL301"}, expression

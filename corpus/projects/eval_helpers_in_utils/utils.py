@@ -21,4 +21,4 @@ def multi_scale(samples, model):
 
 
 def blur_targets(features):
-    return nn.functional.interpolate(features, scale_factor=0.5, mode="bilinear")  # expect: RPL202
+    return nn.functional.interpolate(features, scale_factor=0.5, mode="bicubic")  # expect: RPL202

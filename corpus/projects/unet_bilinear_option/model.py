@@ -6,7 +6,7 @@ class Decoder(nn.Module):
     def __init__(self, channels, bilinear=True):
         super().__init__()
         if bilinear:
-            self.up = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True)  # expect: RPL202
+            self.up = nn.Upsample(scale_factor=2, mode="bicubic", align_corners=True)  # expect: RPL202
         else:
             self.up = nn.ConvTranspose2d(channels, channels, 2, stride=2)
         self.out = nn.Conv2d(channels, 1, 1)

@@ -1,4 +1,4 @@
-"""Another program of the same project builds the decoder with its default (bilinear)
+"""Another program of the same project builds the decoder with its default (bicubic upsampling)
 and trains it: the op without a deterministic CUDA backward runs there."""
 import torch
 

@@ -1,4 +1,4 @@
-"""Look-alike: the parameter defaults to bilinear upsampling, but this program passes
+"""Look-alike: the parameter defaults to smooth (bicubic) upsampling, but this program passes
 `bilinear=args.bilinear`, off by default, so it trains the transposed convolution (no
 RPL202). Everything is seeded and cuDNN is made deterministic."""
 import argparse

@@ -19,7 +19,7 @@ class OpWithoutDeterministicImpl(Rule):
     (`torch-version`, else the project's declared torch, else the installed torch, else
     the newest catalogued), kept in
     `rules/nondeterministic_ops.toml` with the arguments that matter
-    (`interpolate(mode="bilinear")`, `F.pad(mode="reflect")`, `bincount(weights=...)`,
+    (`interpolate(mode="bicubic")`, `F.pad(mode="reflect")`, `bincount(weights=...)`,
     `median(x, dim)`, `scatter_reduce(reduce="prod")`, ...). It is reported whether or
     not deterministic mode is on: without it the op is nondeterministic, with it the op
     raises. Except an op whose result is the same on every run although torch raises
@@ -58,10 +58,15 @@ class OpWithoutDeterministicImpl(Rule):
       cast with `.long()`, `dtype=torch.long`, `bincount`, `argmax`), nor on a mask
       (a comparison such as `(ids == pad)`, `ids.ne(pad)`, `~m & n`): torch counts a
       boolean cumsum in int64.
-    * `interpolate`/`nn.Upsample` by mode: linear, bilinear, bicubic and trilinear
-      have no deterministic CUDA backward; nearest, the default, does. The mode is read from a keyword, its position, a
+    * `interpolate`/`nn.Upsample` by mode: linear and bicubic have no deterministic
+      CUDA backward; nearest, the default, does. Bilinear and trilinear (also
+      `nn.UpsamplingBilinear2d`) raise up to torch 2.12 as far as checked; in torch 2.13
+      `F.interpolate` computes them under deterministic mode by gathers and weighted
+      sums whose backward is deterministic (the docstring still lists them; the code
+      and the autograd graph on a non-CPU tensor, measured in tests/libraries, do not),
+      so from 2.13 on they are RPL201 (the flag fixes them), not RPL202. The mode is read from a keyword, its position, a
       module constant, the default of the enclosing function's parameter
-      (`def up(x, mode="bilinear"): return F.interpolate(x, mode=mode)`) or of a
+      (`def up(x, mode="bicubic"): return F.interpolate(x, mode=mode)`) or of a
       command-line option (`mode=args.upsample`); any other variable counts as a
       problem mode.
     * `nn.AdaptiveAvgPool2d`/`3d` and `F.adaptive_avg_pool2d`/`3d` by output size: to
@@ -163,7 +168,7 @@ class OpWithoutDeterministicImpl(Rule):
         ),
         Invalid(
             "import torch\nimport torch.nn.functional as F\nx = torch.rand(1, 3, 8, 8, device='cuda')\n"
-            "y = F.interpolate(x, scale_factor=2, mode='bilinear')\ny.sum().backward()\n",
+            "y = F.interpolate(x, scale_factor=2, mode='bicubic')\ny.sum().backward()\n",
             line=4,
         ),
         Invalid(
