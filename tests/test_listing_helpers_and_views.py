@@ -155,3 +155,13 @@ def test_the_functions_of_a_hubconf_are_torch_hub_entries(tmp_path: Path) -> Non
     (tmp_path / "helpers.py").write_text(text)
     (tmp_path / "run.py").write_text("from helpers import used\nimport hubconf\n\nprint(used('x'), hubconf.used('y'))\n")
     assert [f[:2] for f in _found(tmp_path, "RPL402")] == [("hubconf.py", 9)]
+
+
+def test_a_packaging_script_s_listings_order_no_training_result(tmp_path: Path) -> None:
+    build = (Path(__file__).parent.parent / "corpus" / "projects" / "cuda_ops_build" / "build_ops.py").read_text()
+    (tmp_path / "setup.py").write_text(build)
+    assert _found(tmp_path, "RPL402") == []
+    # the same globs in a module that builds nothing are reported
+    (tmp_path / "setup.py").write_text(build.replace("from setuptools import setup\n", "").replace(
+        "    setup(\n", "    dict(\n"))
+    assert [f[:2] for f in _found(tmp_path, "RPL402")] == [("setup.py", 15), ("setup.py", 16)]

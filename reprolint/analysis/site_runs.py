@@ -20,7 +20,8 @@ from reprolint.analysis.program import Role
 from reprolint.analysis.usage_events import Usage
 
 __all__ = [
-    "DEMOS", "EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "sites_run", "uncalled_helper",
+    "DEMOS", "EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "build_script", "sites_run",
+    "uncalled_helper",
 ]
 
 TRAINS = "trains"  # a training program (or library code) runs it on its default path
@@ -96,3 +97,16 @@ def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun, function: Option
     if programs is None:
         programs = ctx.memo[key] = [p for p in ctx.all_programs if not p.is_library]
     return any(path in p.modules for p in programs) and not any((path, function) in p.ran_functions for p in programs)
+
+
+# Packaging libraries: a module that imports one builds or installs the project.
+_PACKAGING = frozenset({"setuptools", "distutils", "skbuild", "pybind11"})
+
+
+def build_script(ctx: CheckContext, path: str) -> bool:
+    """A module that imports a packaging library (``setup.py`` calling
+    ``setuptools.setup``, a ``torch.utils.cpp_extension`` build list made with setuptools):
+    it builds or installs the project. The order it lists sources in decides the order
+    a compiler gets them, no training result."""
+    facts = ctx.facts.get(path)
+    return facts is not None and bool(facts.uses & _PACKAGING)

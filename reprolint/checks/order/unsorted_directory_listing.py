@@ -4,7 +4,9 @@ from typing import Iterator, Optional
 
 from reprolint import fixes
 from reprolint.analysis.program import Role
-from reprolint.analysis.site_runs import DEMOS, EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, sites_run, uncalled_helper
+from reprolint.analysis.site_runs import (
+    DEMOS, EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, build_script, sites_run, uncalled_helper,
+)
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
@@ -87,6 +89,9 @@ class UnsortedDirectoryListing(Rule):
       a "list the monitor files" helper); the call is not followed into callers, so a
       caller that trains on a wrapper's result unsorted is a known blind spot. A slice
       or index of the listing in the `return` (`return glob(p)[:k]`) is reported;
+    - a packaging script's listings (a module that imports `setuptools`, `distutils`,
+      `skbuild` or `pybind11`, such as a `setup.py` globbing extension sources): they order
+      what a compiler builds, no training result;
     - anything that only demo programs run (see program roles: a `__main__` smoke demo
       of a package's module, a `demo_*` script): a demo's output is no result;
     - where only evaluation, demo or test programs run it (see program roles),
@@ -200,6 +205,8 @@ class UnsortedDirectoryListing(Rule):
         for path, facts in ctx.facts.items():
             if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's file order reaches no training result
+            if build_script(ctx, path):
+                continue  # a packaging script: the order of the sources it builds
             # library code no program runs at a call, in a module only evaluation, demo or
             # test programs import: judged as they run it
             evaluates_only = bool(roles.get(path)) and not roles[path] & {Role.TRAINING, Role.LIBRARY}
