@@ -61,6 +61,7 @@ class _SelfTest:
         self.functions = functions  # the module's top-level functions by name
         self.seen: set[str] = set()  # those already read
         self.shows = False  # an assert, a print or a summary met
+        self.objects: set[str] = set()  # names bound to a constructed object (`model = Net(...).cuda()`)
 
     def statements(self, body: Any) -> bool:
         for statement in body.body if isinstance(body, cst.BaseSuite) else body:
@@ -89,6 +90,9 @@ class _SelfTest:
             self.shows = True
             return True  # checks what it computed: no output of its values
         if kind in (cst.Assign, cst.AnnAssign, cst.AugAssign):
+            if kind is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name:
+                name = small.targets[0].target.value
+                (self.objects.add if _constructed(small.value) else self.objects.discard)(name)
             return small.value is None or self.value(small.value)
         if kind is not cst.Expr or type(small.value) is not cst.Call:
             return False
@@ -96,7 +100,11 @@ class _SelfTest:
         name = _callee_name(call.func)
         if name == "print":
             self.shows = True
-            return all(_shape_like(arg.value) for arg in call.args if arg.keyword is None)
+            return all(_shape_like(arg.value) or (type(arg.value) is cst.Name and arg.value.value in self.objects)
+                       for arg in call.args if arg.keyword is None)  # a model's repr: its layers
+        if type(call.func) is cst.Attribute and name in _MODE_METHODS and type(call.func.value) is cst.Name \
+                and call.func.value.value in self.objects:
+            return True  # `model.eval()`, `model.cuda()`: a mode or a device, no output
         if name == "summary":
             self.shows = True
             return True  # a model summary: its layers, output shapes and parameter counts
@@ -118,6 +126,21 @@ class _SelfTest:
         self.seen.add(name)
         definition = self.functions[name]
         return not definition.decorators and self.statements(definition.body)
+
+
+# Methods that set a built model's mode or device: they show and write nothing.
+_MODE_METHODS = frozenset({"eval", "train", "cuda", "cpu", "to", "float", "half", "double", "requires_grad_"})
+
+
+def _constructed(node: Any) -> bool:
+    """A class's new object (a call of a CapWords name, not a tensor constructor such as
+    `torch.FloatTensor(...)`), through mode and device methods (`Net(...).cuda().eval()`)."""
+    while type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _MODE_METHODS:
+        node = node.func.value
+    if type(node) is not cst.Call:
+        return False
+    name = _callee_name(node.func) or ""
+    return name[:1].isupper() and not name.endswith("Tensor") and not name.isupper()
 
 
 def _calls(node: Any) -> list[cst.Call]:

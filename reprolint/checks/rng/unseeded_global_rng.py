@@ -81,7 +81,9 @@ class UnseededGlobalRng(Rule):
     says the run it rests on ("on a run where `args.arch == 'vit_b'`"). A `# noqa` on
     that draw moves the report to the next one. Training and evaluation programs only
     (not tests, `__main__` demos of library modules, a model file's self-test whose
-    `__main__` block only asserts and prints shapes, or library code); in an evaluation
+    `__main__` block only builds, asserts and prints shapes, the model's layers
+    (`print(model)`) or switches its mode (`model.eval()`), also where the model loads
+    pretrained weights, or library code); in an evaluation
     program that loads a checkpoint (`load_state_dict`, `torch.load`, `from_pretrained`, a
     pickled network; for TensorFlow and Keras `saver.restore(sess, path)`,
     `model.load_weights`, `load_model`, which unlike a torch load do not make a program an
