@@ -165,3 +165,32 @@ def test_a_packaging_script_s_listings_order_no_training_result(tmp_path: Path) 
     (tmp_path / "setup.py").write_text(build.replace("from setuptools import setup\n", "").replace(
         "    setup(\n", "    dict(\n"))
     assert [f[:2] for f in _found(tmp_path, "RPL402")] == [("setup.py", 15), ("setup.py", 16)]
+
+
+EXP_UTILS = (
+    "import os\nimport shutil\n\n\n"
+    "def create_exp_dir(path, scripts_to_save=None):\n"
+    "    os.makedirs(path, exist_ok=True)\n"
+    "    if scripts_to_save is not None:\n"
+    "        for script in scripts_to_save:\n"
+    "            shutil.copyfile(script, os.path.join(path, os.path.basename(script)))\n\n\n"
+    "def first(path, files):\n"
+    "    for name in files:\n"
+    "        return os.path.join(path, name)\n"
+)
+
+
+@pytest.mark.parametrize(("call", "reported"), [
+    ("exp_utils.create_exp_dir('exp', scripts_to_save=glob.glob('*.py'))", False),
+    ("exp_utils.create_exp_dir('exp', glob.glob('*.py'))", False),
+    ("scripts = glob.glob('*.py')\nexp_utils.create_exp_dir('exp', scripts)", False),
+    ("print(exp_utils.first('exp', glob.glob('*.py')))", True),  # stops at the first entry
+    ("scripts = glob.glob('*.py')\nexp_utils.create_exp_dir('exp', scripts)\nprint(scripts)", True),
+])
+def test_a_listing_handed_to_a_function_that_handles_each_entry_alone(tmp_path: Path, call: str, reported: bool) -> None:
+    (tmp_path / "exp_utils.py").write_text(EXP_UTILS)
+    (tmp_path / "train.py").write_text(
+        "import glob\n\nimport torch\n\nimport exp_utils\n\n" + call + "\n"
+        "model = torch.nn.Linear(2, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "loss = model(torch.ones(1, 2)).sum()\nloss.backward()\nopt.step()\n")
+    assert bool(_found(tmp_path, "RPL402")) is reported

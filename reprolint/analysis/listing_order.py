@@ -15,7 +15,9 @@ from typing import Any, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import descendants, enclosing_function, mentions_of, target_names
+from reprolint.analysis.cst_helpers import (
+    descendants, enclosing_function, enclosing_qualname, mentions_of, target_names,
+)
 from reprolint.analysis.loop_bodies import (
     READS, STATEFUL_LIBRARIES, argument_names, condition_queries, module_function, names_read_outside, only_filled,
     carried_names, only_in_messages, touches_only, walk_in_order,
@@ -277,10 +279,15 @@ class ListingOrderFacts:
         return roots[0]
 
     def _u_listing_call(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
-        for arg in node.args:
+        target = self.call_target(node.func)  # type: ignore[attr-defined]  # resolved against the project later
+        for position, arg in enumerate(node.args):
             if arg.keyword is not None:  # `f(files=...)` names a parameter, not the variable
                 self._u_store.add(id(arg.keyword))
             self._u_mark_handed_on(arg.value)
+            if target is not None and not arg.star:
+                # `utils.create_exp_dir(path, scripts_to_save=glob.glob("*.py"))`: whether
+                # the order matters is what the project function does with that parameter
+                self._u_handed_to[id(arg.value)] = (target, arg.keyword.value if arg.keyword is not None else position)
         func = node.func
         if type(func) is cst.Attribute and func.attr.value == "extend" and type(func.value) is cst.Name \
                 and len(node.args) == 1 and node.args[0].keyword is None and node.args[0].star == "":
@@ -330,7 +337,7 @@ class ListingOrderFacts:
         part = self._u_walk_parts.get(id(node), node)  # `next(os.walk(d))[2]`: what uses it
         if any(id(n) in self._u_unordered or id(n) in self._u_claimed for n in (node, part)):
             return
-        use = "position" if id(node) in self._u_positioned else self.u_listing_use(part)
+        use = "position" if id(node) in self._u_positioned else self.u_passed_use(node, part)
         self._u_report_listing(node, root[1], use=use)
 
     def _u_stored(self, node: cst.Call) -> bool:
@@ -404,6 +411,68 @@ class ListingOrderFacts:
                         self._u_store.add(id(element.value))
                         state.listings[element.value.value] = [walk, LISTINGS["os.walk"], False, False]
 
+    def u_passed_use(self, call: Any, node: cst.CSTNode) -> str:
+        """:meth:`u_listing_use` of ``node`` (the listing ``call`` or a name holding it),
+        noting where a "passed" use hands the listing: to a project function's parameter
+        (its call target and the parameter's position or name), or elsewhere (None)."""
+        use = self.u_listing_use(node)
+        if use == "passed":
+            self._u_passes.setdefault(id(call), []).append(self._u_handed_to.get(id(node)))
+        return use
+
+    def u_order_free_params(self) -> frozenset[str]:
+        """``<function>.<parameter>`` of each parameter of this module's functions that
+        the function only loops over, handling each entry on its own (a copy, a delete,
+        a file of its own), or tests (``if scripts is not None:``, ``len(files)``): a
+        listing handed to it whole reaches nothing through its order."""
+        found: set[str] = set()
+        for function in descendants(self.module):  # type: ignore[attr-defined]
+            if type(function) is not cst.FunctionDef:
+                continue
+            qualname = enclosing_qualname(self.module, function.body)  # type: ignore[attr-defined]
+            params = [p.name.value for p in (*function.params.posonly_params, *function.params.params,
+                                             *function.params.kwonly_params)]
+            for name in params:
+                mentions = [n for n in descendants(function.body) if type(n) is cst.Name and n.value == name]
+                if mentions and all(self._u_order_free_mention(function.body, n) for n in mentions):
+                    found.add(f"{qualname}.{name}")
+        return frozenset(found)
+
+    def _u_order_free_mention(self, body: cst.CSTNode, name: cst.Name) -> bool:
+        """``name`` is the iterable of a loop that handles each entry on its own, or is
+        only tested (``if name:``, ``name is None``, ``len(name)``)."""
+        for node in descendants(body):
+            kind = type(node)
+            if kind is cst.For and node.iter is name:  # type: ignore[attr-defined]
+                return self._u_entries_on_their_own(node)  # type: ignore[arg-type]
+            if kind in (cst.If, cst.While) and node.test is name:  # type: ignore[attr-defined]
+                return True
+            if kind is cst.UnaryOperation and type(node.operator) is cst.Not and node.expression is name:  # type: ignore[attr-defined]
+                return True
+            if kind is cst.Comparison and node.left is name and all(  # type: ignore[attr-defined]
+                    type(c.operator) in (cst.Is, cst.IsNot) and type(c.comparator) is cst.Name
+                    and c.comparator.value == "None" for c in node.comparisons):  # type: ignore[attr-defined]
+                return True
+            if kind is cst.Call and type(node.func) is cst.Name and node.func.value == "len" \
+                    and len(node.args) == 1 and node.args[0].value is name:  # type: ignore[attr-defined]
+                return True
+        return False
+
+    def _u_entries_on_their_own(self, node: cst.For) -> bool:
+        """A loop whose body handles each entry on its own (see ``_u_listing_loop``): no
+        yield, no early stop, nothing grown or filled in entry order, no call whose
+        effect depends on the order."""
+        body = node.body
+        if _contains(body, (cst.Yield, cst.Break, cst.Return)):
+            return False
+        queries = condition_queries(body)
+        local = self._u_loop_locals(node)
+        calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries
+                 and not self._u_per_entry_call(c, local)]
+        return all(self._u_order_free(c) and not (
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
+        ) for c in calls) and not self._u_accumulated(body, local)
+
     def u_listing_use(self, node: cst.CSTNode) -> str:
         """What a listing's (or the name holding it) node does with the order here."""
         if id(node) in self._u_positioned:
@@ -436,6 +505,8 @@ class ListingOrderFacts:
     def _u_report_listing(self, node: Optional[cst.CSTNode], description: Optional[str], **extra: Any) -> None:
         if node is None or description is None:
             return
+        if extra.get("use") == "passed" and id(node) in self._u_passes:
+            extra["passed_to"] = self._u_passes[id(node)]  # the rule resolves the project functions
         self._u_finding("RPL402", node, function=description.strip("`"), **extra)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:

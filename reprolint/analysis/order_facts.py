@@ -115,7 +115,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
             entry = state.listings.get(node.value) or state.appended.get(node.value)
             if entry is not None:
                 if id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-                    self.u_order_used(entry, self.u_listing_use(node))
+                    self.u_order_used(entry, self.u_passed_use(entry[0], node))
                 return
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -131,7 +131,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         key = (self.current_class() or "", attr)  # type: ignore[attr-defined]
         entry = self._u_attr_listings.get(key)
         if entry is not None and id(node) not in self._u_unordered and id(node) not in self._u_claimed:
-            self.u_order_used(entry, self.u_listing_use(node))
+            self.u_order_used(entry, self.u_passed_use(entry[0], node))
 
     def u_truth_test(self, test: cst.BaseExpression) -> None:
         """A value only tested for truth (an ``if``/``while``/conditional expression's

@@ -170,6 +170,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_unordered: set[int] = set()  # nodes whose order nobody uses
         self._u_positioned: set[int] = set()  # nodes whose elements are picked by position (RPL402)
         self._u_handed_on: set[int] = set()  # call arguments: nodes handed on whole (RPL402)
+        # a project call's argument -> (its call target, the parameter's position or name)
+        self._u_handed_to: dict[int, tuple[str, Union[int, str]]] = {}
+        # listing call -> where its "passed" uses hand it (None: not to a project function)
+        self._u_passes: dict[int, list[Optional[tuple[str, Union[int, str]]]]] = {}
         self._u_claimed: set[int] = set()  # listing/set nodes a consumer already judged
         self._u_walk_parts: dict[int, cst.Subscript] = {}  # walk call -> `next(os.walk(d))[i]`
         self._u_store: set[int] = set()  # Name nodes that are assignment targets
@@ -843,6 +847,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 mark_use(used.setdefault(id(entry[0]), [entry[0], entry[1], False]), entry[2])
         for call, description, use in used.values():
             self._u_report_listing(call, description, use=use)
+        self.facts.order_free_params = self.u_order_free_params()
         rngs: dict[str, list[str]] = {}
         for cls, attrs in self._u_class_attrs.items():
             drawn = sorted(attrs & self._u_class_draws.get(cls, set()))

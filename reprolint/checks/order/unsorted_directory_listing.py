@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from reprolint import fixes
 from reprolint.analysis.program import Role
@@ -51,6 +51,12 @@ class UnsortedDirectoryListing(Rule):
       list(d.glob("*.pth"))`), like `files += glob(p2)`: one listing, judged by what is
       done with the name (`ckpts.sort()` orders all of it; used unsorted, it is reported
       once, at its first listing);
+    - a listing handed whole, only to parameters of project functions that loop over it
+      handling each entry on its own or only test it (`utils.create_exp_dir(path,
+      scripts_to_save=glob.glob("*.py"))` copying each script into the experiment
+      folder); one that stops at the first entry, numbers the entries or keeps them in
+      order is no such function, and a listing also printed or given to a library call
+      is judged as before;
     - a comprehension written as a statement that only shows each entry (`[print(c)
       for c in checkpoints]`), like a loop of prints;
     - a loop that handles each entry on its own or keeps a maximum (`latest =
@@ -219,7 +225,9 @@ class UnsortedDirectoryListing(Rule):
                 how = run.how
                 if how in (SKIPPED, DEMOS):
                     continue  # skipped by the default run, or run only by demos (no result)
-                data = {k: v for k, v in finding.data.items() if k != "in_function"}
+                data = {k: v for k, v in finding.data.items() if k not in ("in_function", "passed_to")}
+                if data.get("use") == "passed" and _handed_to_order_free(ctx, path, finding.data.get("passed_to")):
+                    continue  # handed whole to project functions that handle each entry on its own
                 if uncalled_helper(ctx, path, run, finding.data.get("in_function")):
                     continue  # a helper module's function none of the scripts beside it calls
                 if how == UNREACHED and evaluates_only:
@@ -230,6 +238,34 @@ class UnsortedDirectoryListing(Rule):
                     # in any order (what picks entries by position stays reported)
                     continue
                 yield self.report(path, finding.span, entry_points=run.entries, **data)
+
+
+def _handed_to_order_free(ctx: CheckContext, path: str, passed_to: Any) -> bool:
+    """Every place the listing is handed whole is a parameter of a project function that
+    only loops over it, handling each entry on its own, or tests it
+    (``ModuleFacts.order_free_params``): ``create_exp_dir(path, scripts_to_save=glob(...))``
+    copying each script."""
+    if not passed_to:
+        return False
+    for handed in passed_to:
+        if not handed:
+            return False  # printed, or given to a library call: its order may show
+        target, key = handed
+        resolved = ctx.index.resolve_call(path, target)
+        if resolved is None:
+            return False
+        file, qualname = resolved
+        facts = ctx.facts.get(file)
+        function = facts.functions.get(qualname) if facts is not None else None
+        if function is None:
+            return False
+        if isinstance(key, int):
+            if "." in qualname or key >= len(function.positional):
+                return False  # a method's positions shift with its receiver: not followed
+            key = function.positional[key]
+        if f"{qualname}.{key}" not in facts.order_free_params:  # type: ignore[union-attr]
+            return False
+    return True
 
 
 # ----------------------------------------------------------------------------- fix
