@@ -51,3 +51,19 @@ def test_a_self_test_of_a_pretrained_model_shows_no_drawn_value(tmp_path: Path, 
     (tmp_path / "model" / "seg.py").write_text(SEG.format(show=show))
     found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL101"]
     assert bool([d for d in found if d.path.endswith("seg.py") and d.span.start_line == 21]) is reported
+
+
+TOP_LEVEL = (Path(__file__).parent.parent / "corpus" / "projects" / "model_self_tests" / "models"
+             / "fpn_shape_check.py").read_text()
+
+
+@pytest.mark.parametrize(("edit", "reported"), [
+    (None, False),
+    (("print(fm.size())", "print(fm.sum())"), True),  # shows values the draws decide
+    (("\ntest()\n", "\ntest()\ntorch.save(FPN18().state_dict(), 'fpn.pth')\n"), True),  # other top-level work
+])
+def test_a_model_file_calling_its_own_shape_check_at_top_level(tmp_path: Path, edit, reported: bool) -> None:
+    text = TOP_LEVEL if edit is None else TOP_LEVEL.replace(*edit)
+    (tmp_path / "fpn.py").write_text(text)
+    found = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL101"]
+    assert bool(found) is reported

@@ -44,7 +44,7 @@ from reprolint.analysis.module_facts import (
     Call, Cond, Draw, Event, FunctionFacts, Guard, Import, InstanceCall, LocalFinding, ModuleFacts, Region, Seed,
     mentioned_names,
 )
-from reprolint.analysis.self_tests import shape_only_block
+from reprolint.analysis.self_tests import shape_only_block, shape_only_module
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
 from reprolint.analysis.option_facts import ABSL_FLAG_MODULES, CONFIG_LIBRARIES, OptionFacts
 from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
@@ -329,6 +329,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.top_defs = {s.name.value for s in node.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
         self.constructor_sites.update(reseeding.constructor_sites(node.body))
         self.walk_block(node.body)  # (a block: `if args.dry_run: sys.exit()` ends what follows)
+        if not self.facts.has_main_guard:
+            # `test()` at the top level of a model file, calling its own shape check
+            self.facts.main_self_test = shape_only_module(node)
         return False
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:

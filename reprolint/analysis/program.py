@@ -490,10 +490,11 @@ class Program:
             # results are its timings (random inputs reach none)
             return Role.DEMO
         facts = self._facts[self.entry]
-        if facts.main_self_test:
+        if facts.main_self_test and _EVAL_NAME.search(path.stem) is None:
             # a model file's self-test: its `__main__` block only builds, asserts and
             # prints shapes (analysis/self_tests.py), which no value drawn changes, also
-            # where the model it builds loads pretrained weights
+            # where the model it builds loads pretrained weights (a file named as an
+            # evaluation or a test is judged as one)
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING

@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
-__all__ = ["shape_only_block"]
+__all__ = ["shape_only_block", "shape_only_module"]
 
 # What a value's shape is read through.
 _SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "device", "ndim", "is_cuda", "requires_grad"})
@@ -43,6 +43,29 @@ def shape_only_block(module: Any, guard: Any) -> bool:
             return False
     test = _SelfTest({s.name.value: s for s in module.body if type(s) is cst.FunctionDef})
     return test.statements(guard.body) and test.shows  # a self-test shows or checks something
+
+
+def shape_only_module(module: Any) -> bool:
+    """Whether a module without a ``__main__`` block runs, besides imports, definitions and
+    assignments, only calls of its own functions that are self-tests (``test()`` at the
+    end of a model file that builds the model and prints its output's size)."""
+    functions = {s.name.value: s for s in module.body if type(s) is cst.FunctionDef}
+    test = _SelfTest(functions)
+    called = False
+    for statement in module.body:
+        if type(statement) in (cst.FunctionDef, cst.ClassDef):
+            continue
+        if type(statement) is not cst.SimpleStatementLine:
+            return False
+        for small in statement.body:
+            if _quiet(small):
+                continue
+            value = small.value if type(small) is cst.Expr else None
+            if type(value) is not cst.Call or value.args or type(value.func) is not cst.Name \
+                    or value.func.value not in functions or not test.function(value.func.value):
+                return False
+            called = True
+    return called and test.shows
 
 
 def _quiet(small: Any) -> bool:
@@ -89,6 +112,8 @@ class _SelfTest:
         if kind is cst.Assert:
             self.shows = True
             return True  # checks what it computed: no output of its values
+        if kind is cst.Return:
+            return small.value is None or self.value(small.value)  # a builder: `return FPN(...)`
         if kind in (cst.Assign, cst.AnnAssign, cst.AugAssign):
             if kind is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name:
                 name = small.targets[0].target.value

@@ -83,7 +83,8 @@ class UnseededGlobalRng(Rule):
     (not tests, `__main__` demos of library modules, a model file's self-test whose
     `__main__` block only builds, asserts and prints shapes, the model's layers
     (`print(model)`) or switches its mode (`model.eval()`), also where the model loads
-    pretrained weights, or library code); in an evaluation
+    pretrained weights, or, with no `__main__` block, whose top level only calls such a
+    function of its own, `test()`; or library code); in an evaluation
     program that loads a checkpoint (`load_state_dict`, `torch.load`, `from_pretrained`, a
     pickled network; for TensorFlow and Keras `saver.restore(sess, path)`,
     `model.load_weights`, `load_model`, which unlike a torch load do not make a program an
