@@ -367,22 +367,24 @@ def enclosing_function(module: cst.CSTNode, target: cst.CSTNode) -> Optional[cst
     return None
 
 
-def enclosing_qualname(module: cst.CSTNode, target: cst.CSTNode) -> Optional[str]:
-    """The dotted name of the innermost function definition around ``target``, with the
-    classes and functions around it (``Monitor.load``, ``main.inner``), as the facts name
-    functions; None at a module's or a class body's top level."""
+def node_functions(module: cst.CSTNode) -> dict[int, str]:
+    """``id`` of every node inside a function of ``module`` -> the dotted name of the
+    innermost function around it, the classes and functions around that included
+    (``Monitor.load``, ``main.inner``, as the facts name functions), in one walk; nodes at
+    a module's or a class body's top level are absent."""
+    out: dict[int, str] = {}
     stack: list[tuple[cst.CSTNode, tuple[str, ...], bool]] = [(module, (), False)]
     while stack:
-        current, names, in_function = stack.pop()
-        if current is target:
-            return ".".join(names) if in_function else None
-        kind = type(current)
+        node, names, in_function = stack.pop()
+        if in_function:
+            out[id(node)] = ".".join(names)
+        kind = type(node)
         if kind is cst.FunctionDef:
-            names, in_function = (*names, current.name.value), True  # type: ignore[attr-defined]
+            names, in_function = (*names, node.name.value), True  # type: ignore[attr-defined]
         elif kind is cst.ClassDef:
-            names, in_function = (*names, current.name.value), False  # type: ignore[attr-defined]
-        stack.extend((child, names, in_function) for child in children(current))
-    return None
+            names, in_function = (*names, node.name.value), False  # type: ignore[attr-defined]
+        stack.extend((child, names, in_function) for child in children(node))
+    return out
 
 
 def cuda_literal(node: Optional[cst.BaseExpression]) -> bool:

@@ -16,7 +16,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import (
-    descendants, enclosing_function, enclosing_qualname, mentions_of, target_names,
+    children, descendants, enclosing_function, mentions_of, target_names,
 )
 from reprolint.analysis.loop_bodies import (
     READS, STATEFUL_LIBRARIES, argument_names, condition_queries, module_function, names_read_outside, only_filled,
@@ -422,40 +422,47 @@ class ListingOrderFacts:
 
     def u_order_free_params(self) -> frozenset[str]:
         """``<function>.<parameter>`` of each parameter of this module's functions that
-        the function only loops over, handling each entry on its own (a copy, a delete,
-        a file of its own), or tests (``if scripts is not None:``, ``len(files)``): a
-        listing handed to it whole reaches nothing through its order."""
+        the function loops over, handling each entry on its own (a copy, a delete, a file
+        of its own), and otherwise only tests (``if scripts is not None:``,
+        ``len(files)``): a listing handed to it whole reaches nothing through its order.
+        Only parameters a loop of the function iterates over are candidates (noted by
+        ``usage_for`` during the walk)."""
         found: set[str] = set()
-        for function in descendants(self.module):  # type: ignore[attr-defined]
-            if type(function) is not cst.FunctionDef:
-                continue
-            qualname = enclosing_qualname(self.module, function.body)  # type: ignore[attr-defined]
-            params = [p.name.value for p in (*function.params.posonly_params, *function.params.params,
-                                             *function.params.kwonly_params)]
-            for name in params:
-                mentions = [n for n in descendants(function.body) if type(n) is cst.Name and n.value == name]
-                if mentions and all(self._u_order_free_mention(function.body, n) for n in mentions):
+        for qualname, (body, params) in self._u_loop_params.items():  # type: ignore[attr-defined]
+            parents: dict[int, cst.CSTNode] = {}
+            mentions: dict[str, list[cst.Name]] = {name: [] for name in params}
+            stack: list[cst.CSTNode] = [body]
+            while stack:
+                node = stack.pop()
+                for child in children(node):
+                    parents[id(child)] = node
+                    if type(child) is cst.Name and child.value in mentions:  # type: ignore[attr-defined]
+                        mentions[child.value].append(child)  # type: ignore[attr-defined]
+                    stack.append(child)
+            for name, nodes in mentions.items():
+                if nodes and all(self._u_order_free_mention(n, parents) for n in nodes):
                     found.add(f"{qualname}.{name}")
         return frozenset(found)
 
-    def _u_order_free_mention(self, body: cst.CSTNode, name: cst.Name) -> bool:
+    def _u_order_free_mention(self, name: cst.Name, parents: dict[int, cst.CSTNode]) -> bool:
         """``name`` is the iterable of a loop that handles each entry on its own, or is
-        only tested (``if name:``, ``name is None``, ``len(name)``)."""
-        for node in descendants(body):
-            kind = type(node)
-            if kind is cst.For and node.iter is name:  # type: ignore[attr-defined]
-                return self._u_entries_on_their_own(node)  # type: ignore[arg-type]
-            if kind in (cst.If, cst.While) and node.test is name:  # type: ignore[attr-defined]
-                return True
-            if kind is cst.UnaryOperation and type(node.operator) is cst.Not and node.expression is name:  # type: ignore[attr-defined]
-                return True
-            if kind is cst.Comparison and node.left is name and all(  # type: ignore[attr-defined]
-                    type(c.operator) in (cst.Is, cst.IsNot) and type(c.comparator) is cst.Name
-                    and c.comparator.value == "None" for c in node.comparisons):  # type: ignore[attr-defined]
-                return True
-            if kind is cst.Call and type(node.func) is cst.Name and node.func.value == "len" \
-                    and len(node.args) == 1 and node.args[0].value is name:  # type: ignore[attr-defined]
-                return True
+        only tested (``if name:``, ``not name``, ``name is None``, ``len(name)``)."""
+        parent = parents.get(id(name))
+        kind = type(parent)
+        if kind is cst.For:
+            return parent.iter is name and self._u_entries_on_their_own(parent)  # type: ignore[union-attr,arg-type]
+        if kind is cst.If or kind is cst.While:
+            return parent.test is name  # type: ignore[union-attr]
+        if kind is cst.UnaryOperation:
+            return type(parent.operator) is cst.Not  # type: ignore[union-attr]
+        if kind is cst.Comparison:
+            return parent.left is name and all(  # type: ignore[union-attr]
+                type(c.operator) in (cst.Is, cst.IsNot) and type(c.comparator) is cst.Name
+                and c.comparator.value == "None" for c in parent.comparisons)  # type: ignore[union-attr]
+        if kind is cst.Arg:
+            call = parents.get(id(parent))
+            return type(call) is cst.Call and type(call.func) is cst.Name and call.func.value == "len" \
+                and len(call.args) == 1  # type: ignore[union-attr]
         return False
 
     def _u_entries_on_their_own(self, node: cst.For) -> bool:

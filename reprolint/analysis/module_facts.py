@@ -227,8 +227,8 @@ class ModuleFacts:
     option_flags: dict[str, str] = field(default_factory=dict)
     option_spans: dict[str, Span] = field(default_factory=dict)  # option dest -> its add_argument(...)
     uses: frozenset[str] = frozenset()  # library roots imported (torch, numpy, ...)
-    # "<function qualname>.<parameter>" of each parameter a function only loops over,
-    # handling each entry on its own, or tests (RPL402: a listing handed to it whole)
+    # "<function qualname>.<parameter>" of each parameter a function loops over, handling
+    # each entry on its own, and otherwise only tests (RPL402: a listing handed to it whole)
     order_free_params: frozenset[str] = frozenset()
     # the non-CUDA accelerator stack the module imports unconditionally at its top level
     # (`import torch_npu`): it cannot be imported where that stack is missing, so its

@@ -24,8 +24,8 @@ import libcst as cst
 from reprolint.analysis import calls
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.cst_helpers import (
-    children, cuda_literal, descendants, enclosing_qualname, find_argument, is_docstring, is_future_import, mentions_of,
-    self_attr, strings_in, target_names,
+    children, cuda_literal, descendants, find_argument, is_docstring, is_future_import, mentions_of,
+    node_functions, self_attr, strings_in, target_names,
 )
 from reprolint.analysis.calls import frameworks, keras
 from reprolint.analysis.calls.loaders import collate_targets
@@ -170,6 +170,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_unordered: set[int] = set()  # nodes whose order nobody uses
         self._u_positioned: set[int] = set()  # nodes whose elements are picked by position (RPL402)
         self._u_handed_on: set[int] = set()  # call arguments: nodes handed on whole (RPL402)
+        self._u_node_functions: Optional[dict[int, str]] = None  # cst_helpers.node_functions, when first needed
+        # function qualname -> (its body, the parameters a loop of it iterates over)
+        self._u_loop_params: dict[str, tuple[Any, set[str]]] = {}
         # a project call's argument -> (its call target, the parameter's position or name)
         self._u_handed_to: dict[int, tuple[str, Union[int, str]]] = {}
         # listing call -> where its "passed" uses hand it (None: not to a project function)
@@ -250,7 +253,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
 
         if code in ("RPL401", "RPL402"):
             # the function that holds it: a helper nobody calls runs for no program (site_runs)
-            data["in_function"] = enclosing_qualname(self.module, node)  # type: ignore[attr-defined]
+            if self._u_node_functions is None:
+                self._u_node_functions = node_functions(self.module)  # type: ignore[attr-defined]
+            data["in_function"] = self._u_node_functions.get(id(node))
         self.facts.findings.append(LocalFinding(code, self.span(node), data))  # type: ignore[attr-defined]
         if code == "RPL401":
             # where it runs, in execution order: RPL307 asks whether a program reaches it
@@ -754,6 +759,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_claimed.add(id(node.iter))
             self._u_finding("RPL401", node.iter, expression=self._u_src(node.iter), variant="for",
                             of=self.u_set_key(node.iter), **needs)  # type: ignore[attr-defined]
+        # a loop over a function's parameter: may that function take a listing whole
+        # without using its order (ListingOrderFacts.u_order_free_params)
+        if type(node.iter) is cst.Name and self.scope.kind == "function" and node.iter.value in self.scope.params:  # type: ignore[attr-defined]
+            self._u_loop_params.setdefault(self.scope.name[:-1], (self.scope.body, set()))[1].add(node.iter.value)  # type: ignore[attr-defined]
         # RPL402: for f in <listing>
         root = self._u_listing_root(node.iter)
         if root is not None and id(root[0]) not in self._u_unordered:

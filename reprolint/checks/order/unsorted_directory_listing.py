@@ -52,7 +52,7 @@ class UnsortedDirectoryListing(Rule):
       done with the name (`ckpts.sort()` orders all of it; used unsorted, it is reported
       once, at its first listing);
     - a listing handed whole, only to parameters of project functions that loop over it
-      handling each entry on its own or only test it (`utils.create_exp_dir(path,
+      handling each entry on its own and otherwise only test it (`utils.create_exp_dir(path,
       scripts_to_save=glob.glob("*.py"))` copying each script into the experiment
       folder); one that stops at the first entry, numbers the entries or keeps them in
       order is no such function, and a listing also printed or given to a library call
@@ -242,7 +242,7 @@ class UnsortedDirectoryListing(Rule):
 
 def _handed_to_order_free(ctx: CheckContext, path: str, passed_to: Any) -> bool:
     """Every place the listing is handed whole is a parameter of a project function that
-    only loops over it, handling each entry on its own, or tests it
+    loops over it, handling each entry on its own, and otherwise only tests it
     (``ModuleFacts.order_free_params``): ``create_exp_dir(path, scripts_to_save=glob(...))``
     copying each script."""
     if not passed_to:
