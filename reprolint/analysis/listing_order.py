@@ -466,19 +466,29 @@ class ListingOrderFacts:
         return False
 
     def _u_entries_on_their_own(self, node: cst.For) -> bool:
-        """A loop whose body handles each entry on its own (see ``_u_listing_loop``): no
-        yield, no early stop, nothing grown or filled in entry order, no call whose
-        effect depends on the order."""
+        """A loop whose body handles each entry on its own (see :meth:`_u_loop_effects`)
+        and cannot stop early (``break``, ``return``)."""
+        return not any(self._u_loop_effects(node)) and not _contains(node.body, (cst.Break, cst.Return))
+
+    def _u_loop_effects(self, node: cst.For) -> tuple[bool, list[cst.Call], list[cst.Call], list[cst.Name]]:
+        """What a loop's body carries from one entry to the next: whether it yields, the
+        calls that fill a list by name (``append``/``extend``/``insert``), the calls whose
+        effect may depend on the order, and the names it grows in entry order
+        (:meth:`_u_accumulated`). None of them: each entry is handled on its own."""
         body = node.body
-        if _contains(body, (cst.Yield, cst.Break, cst.Return)):
-            return False
         queries = condition_queries(body)
         local = self._u_loop_locals(node)
+        # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
+        # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
         calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries
                  and not self._u_per_entry_call(c, local)]
-        return all(self._u_order_free(c) and not (
-            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
-        ) for c in calls) and not self._u_accumulated(body, local)
+        appended = [
+            c for c in calls
+            if isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
+            and isinstance(c.func.value, cst.Name)
+        ]
+        others = [c for c in calls if c not in appended and not self._u_order_free(c)]
+        return _contains(body, (cst.Yield,)), appended, others, self._u_accumulated(body, local)
 
     def u_listing_use(self, node: cst.CSTNode) -> str:
         """What a listing's (or the name holding it) node does with the order here."""
@@ -665,20 +675,7 @@ class ListingOrderFacts:
             files_sorted = isinstance(files, cst.Name) and _sorts(body, files.value)
             if dirs_sorted and files_sorted:
                 return
-        yields = _contains(body, (cst.Yield,))
-        queries = condition_queries(body)
-        calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries]
-        local = self._u_loop_locals(node)
-        # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
-        # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
-        calls = [c for c in calls if not self._u_per_entry_call(c, local)]
-        appended = [
-            c for c in calls
-            if isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
-            and isinstance(c.func.value, cst.Name)
-        ]
-        others = [c for c in calls if c not in appended and not self._u_order_free(c)]
-        grown = self._u_accumulated(body, local)
+        yields, appended, others, grown = self._u_loop_effects(node)
         if not yields and not others and not appended and not grown:
             return  # each entry is handled on its own (copy, delete, count)
         state = self._u_state()

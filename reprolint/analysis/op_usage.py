@@ -35,7 +35,6 @@ _TF_VARIABLES = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable
 _LOSS_FUNCTIONS = frozenset({"torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss"})
 _LOSS_MODULES = frozenset({"torch.nn.CrossEntropyLoss", "torch.nn.NLLLoss"})
 
-# Tensor factories: what they return requires no grad unless told to.
 # Legacy typed tensor constructors: given sizes or a list, a new tensor without grad.
 _LEGACY_CONSTRUCTORS = frozenset(
     f"torch.{n}Tensor" for n in ("Float", "Double", "Half", "Long", "Int", "Short", "Byte", "Bool", "BFloat16")
@@ -52,6 +51,7 @@ def _moved_from(value: cst.BaseExpression) -> cst.BaseExpression:
     return value
 
 
+# Tensor factories: what they return requires no grad unless told to.
 _FACTORIES = frozenset(
     f"torch.{n}" for n in (
         "arange", "zeros", "ones", "full", "empty", "eye", "tensor", "linspace", "randint", "randperm",
@@ -91,7 +91,7 @@ _BY_INDEX_ALONG_DIM = ("gather", "scatter", "scatter_", "scatter_add", "scatter_
 
 
 # calls that return the module they are called on (`nn.Upsample(...).to(device)`)
-_CHAINED_MODULE = frozenset({"to", "cuda", "cpu", "half", "float", "double", "eval", "train", "requires_grad_"})
+CHAINED_MODULE = frozenset({"to", "cuda", "cpu", "half", "float", "double", "eval", "train", "requires_grad_"})
 
 
 def _width_one(index: cst.BaseExpression, dim: int) -> bool:
@@ -898,7 +898,7 @@ class OpUsageFacts:
         for n in descendants(body):
             if type(n) is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name:
                 value = n.value
-                while type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in _CHAINED_MODULE:
+                while type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in CHAINED_MODULE:
                     value = value.func.value
                 if value is node:
                     name = n.targets[0].target.value

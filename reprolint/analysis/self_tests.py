@@ -19,6 +19,8 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from reprolint.analysis.op_usage import CHAINED_MODULE  # a built model's mode and device: no output
+
 __all__ = ["shape_only_block", "shape_only_module"]
 
 # What a value's shape is read through.
@@ -127,7 +129,7 @@ class _SelfTest:
             self.shows = True
             return all(_shape_like(arg.value) or (type(arg.value) is cst.Name and arg.value.value in self.objects)
                        for arg in call.args if arg.keyword is None)  # a model's repr: its layers
-        if type(call.func) is cst.Attribute and name in _MODE_METHODS and type(call.func.value) is cst.Name \
+        if type(call.func) is cst.Attribute and name in CHAINED_MODULE and type(call.func.value) is cst.Name \
                 and call.func.value.value in self.objects:
             return True  # `model.eval()`, `model.cuda()`: a mode or a device, no output
         if name == "summary":
@@ -153,14 +155,12 @@ class _SelfTest:
         return not definition.decorators and self.statements(definition.body)
 
 
-# Methods that set a built model's mode or device: they show and write nothing.
-_MODE_METHODS = frozenset({"eval", "train", "cuda", "cpu", "to", "float", "half", "double", "requires_grad_"})
 
 
 def _constructed(node: Any) -> bool:
     """A class's new object (a call of a CapWords name, not a tensor constructor such as
     `torch.FloatTensor(...)`), through mode and device methods (`Net(...).cuda().eval()`)."""
-    while type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _MODE_METHODS:
+    while type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in CHAINED_MODULE:
         node = node.func.value
     if type(node) is not cst.Call:
         return False

@@ -343,10 +343,10 @@ _CHECKPOINT_READS = frozenset({
     "safetensors.torch.load_file", "safetensors.torch.load",
 })
 # Methods and slicing that keep "requires no grad" (a view or copy of the same data).
-_KEEPS_NO_GRAD = (_KEEPS_SHAPE | frozenset({
+# Methods whose result is a view or copy of the tensor they are called on (no grad if it had none).
+KEEPS_NO_GRAD = (_KEEPS_SHAPE | frozenset({
     "reshape", "view", "permute", "transpose", "flatten", "unsqueeze", "squeeze", "expand", "repeat",
 })) - {"requires_grad_"}  # `x.detach().requires_grad_()` is a leaf that requires grad
-KEEPS_NO_GRAD = _KEEPS_NO_GRAD  # methods whose result is a view or copy of the tensor they are called on
 
 
 # Functions of one tensor (the others arguments are sizes, modes, literals): the result
@@ -369,7 +369,7 @@ def no_grad_kind(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bo
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and qualify(node.func) is None:
             if node.func.attr.value == "detach":
                 return True
-            if node.func.attr.value in _KEEPS_NO_GRAD:
+            if node.func.attr.value in KEEPS_NO_GRAD:
                 node = node.func.value
                 continue
         if isinstance(node, cst.Subscript):
