@@ -163,6 +163,26 @@ def tensor_method_names() -> frozenset[str]:
     )
 
 
+# How many arguments each catalogued Tensor method needs besides the tensor (torch's
+# signatures: `x.gather(dim, index)`, `x.scatter_(dim, index, src)`; tests/libraries
+# checks each against the real torch). A call given fewer, with no `*args`/`**kwargs`,
+# is some other object's method (`accelerator.gather(t)`, a collective).
+TENSOR_METHOD_ARGUMENTS = {
+    "bmm": 1, "cumsum": 1, "cumsum_": 1, "gather": 2, "index_add": 3, "index_add_": 3,
+    "index_copy": 3, "index_copy_": 3, "index_put": 2, "index_put_": 2, "index_select": 2,
+    "kthvalue": 1, "put": 2, "put_": 2, "repeat_interleave": 1, "scatter": 3, "scatter_": 3,
+    "scatter_add": 3, "scatter_add_": 3, "scatter_reduce": 4, "scatter_reduce_": 4,
+}
+
+
+def binds_tensor_method(method: str, call: Any) -> bool:
+    """``call`` gives at least the arguments the Tensor method ``method`` needs (or
+    passes ``*args``/``**kwargs``, which may hold them)."""
+    if any(arg.star for arg in call.args):
+        return True
+    return len(call.args) >= TENSOR_METHOD_ARGUMENTS.get(method, 0)
+
+
 @functools.lru_cache(maxsize=1)
 def tf_setting_names() -> frozenset[str]:
     return frozenset(

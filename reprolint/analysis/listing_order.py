@@ -88,6 +88,9 @@ _POSITION_PICKERS = frozenset({
 })
 
 
+# Array constructors that hold a listing's entries in its order (`np.array(glob(p))`).
+_ARRAYS = frozenset({"numpy.array", "numpy.asarray"})
+
 _LISTING_METHODS = {"rglob": "`Path.rglob`", "iterdir": "`Path.iterdir`", "glob": "`Path.glob`"}
 
 
@@ -223,7 +226,7 @@ class ListingOrderFacts:
 
     def _u_listing_root(self, node: cst.BaseExpression, depth: int = 0) -> Optional[tuple[cst.Call, str]]:
         """The listing call an expression takes its order from: the call itself,
-        ``list(...)``, a comprehension, ``filter``/``map`` over it."""
+        ``list(...)``, ``np.array(...)``, a comprehension, ``filter``/``map`` over it."""
         if depth > 4:
             return None
         kind = type(node)  # type tests, not isinstance: see cst_helpers.CONCRETE
@@ -237,7 +240,7 @@ class ListingOrderFacts:
                     if func.attr.value == "iterdir" or node.args:
                         return node, _LISTING_METHODS[func.attr.value]
             bare = func.value if isinstance(func, cst.Name) else None
-            if (bare in ("list", "tuple", "iter") or qn in PROGRESS_BARS) and node.args:
+            if (bare in ("list", "tuple", "iter") or qn in PROGRESS_BARS or qn in _ARRAYS) and node.args:
                 return self._u_listing_root(node.args[0].value, depth + 1)
             if bare in ("filter", "map") and len(node.args) >= 2:
                 return self._u_listing_root(node.args[1].value, depth + 1)
@@ -843,9 +846,9 @@ class ListingOrderFacts:
                 reads = carried_names(given, self.qualify)  # type: ignore[attr-defined]
                 own = reads <= local or (isinstance(given, cst.Call) and self._u_per_entry_call(given, local))
                 return own and callee is not None and touches_only(
-                    callee, cst.Call(keep, [cst.Arg(given)]), local | reads, self.qualify)  # type: ignore[attr-defined]
+                    callee, cst.Call(keep, [cst.Arg(given)]), local | reads, self.qualify, self.module)  # type: ignore[attr-defined]
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
-            return callee is not None and touches_only(callee, call, local, self.qualify)  # type: ignore[attr-defined]
+            return callee is not None and touches_only(callee, call, local, self.qualify, self.module)  # type: ignore[attr-defined]
         return False
 
     def u_displays(self, node: cst.BaseExpression) -> bool:

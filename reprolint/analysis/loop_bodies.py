@@ -109,13 +109,18 @@ READS = frozenset({
 })
 
 
-def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], qualify: Any = None) -> bool:
+def touches_only(
+    callee: cst.FunctionDef, call: cst.Call, local: set[str], qualify: Any = None,
+    module: Optional[cst.Module] = None, depth: int = 2,
+) -> bool:
     """Whether a function of this module, called as ``call`` in a loop, changes nothing
     but what it is given of this iteration: every call and every attribute/subscript
     assignment in it starts from one of its own local names or from a parameter bound
     to this iteration's values (``def resize(image, size): return image.resize(size)``
     called as ``resize(img, size)``), or is a library read given only those (``torch.load(
-    path)``: ``qualify`` names it); no other function of the project, no global."""
+    path)``: ``qualify`` names it), or calls another function of ``module`` given only
+    those that itself touches nothing else (``depth`` calls deep: a face crop that calls
+    a coordinate helper); no global."""
     params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
     bound: dict[str, cst.BaseExpression] = {}
     for index, arg in enumerate(call.args):
@@ -156,7 +161,12 @@ def touches_only(callee: cst.FunctionDef, call: cst.Call, local: set[str], quali
                     and {n for a in child.args for n in carried_names(a.value, qualify)} <= own | per_entry:
                 continue  # a library function given only this call's values (`os.path.split(p)`)
             if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS:
+                if func.value in PURE_BUILTINS:
+                    continue
+                inner = module_function(module, func.value) if module is not None and depth > 0 else None
+                given = {n for a in child.args for n in carried_names(a.value, qualify)}
+                if inner is None or not given <= own | per_entry \
+                        or not touches_only(inner, child, own | per_entry, qualify, module, depth - 1):
                     return False
                 continue
             roots.append(func)

@@ -367,13 +367,19 @@ class OpUsageFacts:
         """An op argument's literal; a name that is a parameter of the enclosing function
         with a literal default (``def up(x, mode="bicubic"): F.interpolate(x, mode=mode)``)
         or a module constant gives that value: what runs when callers leave it alone; an
-        option (``args.mode``) gives an :class:`OptionRef` the rules resolve per program."""
+        option (``args.mode``), or an attribute the constructor stores (``self.mode``),
+        gives an :class:`OptionRef` the rules resolve per program."""
 
         value = _literal(node)
         if value == UNKNOWN and isinstance(node, cst.Name):
             tree = self.value_tree(node)  # type: ignore[attr-defined]
             if tree[0] == "const":
                 return tree[1]
+        if value == UNKNOWN and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
+                and node.value.value == "self" and (cls := self.current_class()) is not None:  # type: ignore[attr-defined]
+            # ``mode=self.mode`` in a method: what the constructor calls pass for the
+            # parameter ``__init__`` stores there, decided per program (Program.lookup)
+            return OptionRef(("selfattr", self.facts.path, cls, node.attr.value))  # type: ignore[attr-defined]
         if value == UNKNOWN and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
                 and node.value.value not in ("self", "cls"):
             # ``mode=args.upsample``: the option's default, decided per program
@@ -928,7 +934,7 @@ class OpUsageFacts:
 
     def _u_op_facts(self, node: cst.Call, name: str) -> tuple[str, ...]:
         """See :attr:`OpCall.facts`."""
-        from reprolint.analysis.tensor_facts import bool_kind, integer_kind, no_grad_kind, tf_mask_coordinates
+        from reprolint.analysis.tensor_facts import BOOL, bool_kind, integer_kind, no_grad_kind, tf_mask_coordinates
 
         self._u_at = id(node)
 
@@ -994,6 +1000,7 @@ class OpUsageFacts:
             integer_kind(node, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
             or (source is not None and integer_kind(source, self.qualify, self._u_bound_kinds))  # type: ignore[attr-defined]
             or (source is not None and bool_kind(source))  # `(ids == token).cumsum(-1)` counts in int64
+            or (type(source) is cst.Name and BOOL in self._u_bound_kinds(source.value))  # type: ignore[union-attr]
         ):
             facts.append("integer-input")
         if name.rsplit(".", 1)[-1] in _ADAPTIVE_AVG_POOLS:

@@ -679,6 +679,17 @@ class Program:
             return stored_value(self._facts.get(path), calls, cls, attr, self.lookup)
         return self.arg_defaults.get(name, UNKNOWN)
 
+    def stored_attr(self, ref: tuple[Any, ...]) -> Any:
+        """``self.mode`` read in a method (``("selfattr", path, class, attr)``): what the
+        program's constructor calls pass for the parameter ``__init__`` stores there
+        (:meth:`lookup`); unknown where ``__init__`` stores no parameter there (no option
+        stands in for an op's argument)."""
+        _, path, cls, attr = ref
+        facts = self._facts.get(path)
+        if facts is None or (cls, attr) not in facts.init_attrs:
+            return UNKNOWN
+        return self.lookup(ref)
+
     def _inference_only(self, path: str, cls: str) -> bool:
         """``self.training`` of a class (nn.Module's flag) is False all through this program: no
         training step of any framework runs anywhere in it (on any branch), and a module of

@@ -21,7 +21,7 @@ from reprolint.analysis.usage_events import Usage
 
 __all__ = [
     "DEMOS", "EVALUATES", "LIBRARY_CODE", "SKIPPED", "SiteRun", "TRAINS", "UNREACHED", "build_script", "sites_run",
-    "uncalled_helper",
+    "uncalled_helper", "unimported_module",
 ]
 
 TRAINS = "trains"  # a training program (or library code) runs it on its default path
@@ -92,11 +92,47 @@ def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun, function: Option
     facts = ctx.facts.get(path)
     if facts is None or function not in facts.functions:
         return False  # not a function the programs could have run: no claim
+    programs = _entry_programs(ctx)
+    return any(path in p.modules for p in programs) and not any((path, function) in p.ran_functions for p in programs)
+
+
+def _entry_programs(ctx: CheckContext) -> list[Any]:
     key = "site_runs:entry_programs"
     programs = ctx.memo.get(key)
     if programs is None:
         programs = ctx.memo[key] = [p for p in ctx.all_programs if not p.is_library]
-    return any(path in p.modules for p in programs) and not any((path, function) in p.ran_functions for p in programs)
+    return programs  # type: ignore[no-any-return]
+
+
+def unimported_module(ctx: CheckContext, path: str) -> bool:
+    """A module of a package that the programs here import, which none of them imports
+    (directly, through the package's ``__init__.py`` or through another module): the
+    package's own programs never run it (a dataset class left out of the registry, a
+    plotting module nothing imports). A package no program imports is a library checked
+    on its own, and stays reported; so does any module some program imports."""
+    top = _top_package(ctx, path)
+    if top is None:
+        return False
+    key = "site_runs:imported_modules"
+    reached = ctx.memo.get(key)
+    if reached is None:
+        reached = ctx.memo[key] = frozenset(m for p in _entry_programs(ctx) for m in p.modules)
+    if path in reached:
+        return False
+    return any(_top_package(ctx, m) == top for m in reached)
+
+
+def _top_package(ctx: CheckContext, path: str) -> Optional[str]:
+    """The outermost package folder above ``path`` (``encoding`` for
+    ``encoding/datasets/ade20k.py``; also for a module in a folder without an
+    ``__init__.py`` inside it, ``rlkit/visualization/plot_util.py``), or None for a
+    module outside any package."""
+    parts = path.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        folder = "/".join(parts[:depth])
+        if f"{folder}/__init__.py" in ctx.index.paths:
+            return folder
+    return None
 
 
 # Packaging libraries: a module that imports one builds or installs the project.

@@ -31,12 +31,13 @@ from reprolint.analysis.cst_helpers import find_argument, literal as _literal
 from reprolint.analysis.values import UNKNOWN
 
 __all__ = [
-    "INTEGER", "KEEPS_NO_GRAD", "NO_GRAD", "PARAMETER", "PY_INT", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
+    "BOOL", "INTEGER", "KEEPS_NO_GRAD", "NO_GRAD", "PARAMETER", "PY_INT", "SPATIAL", "expression_kinds", "index_tensor", "integer_kind",
     "no_grad_kind", "parameter_kind", "spatial_kind",
 ]
 
 SPATIAL = "spatial"
 INTEGER = "integer"
+BOOL = "bool"  # a mask: a comparison's result (`is_eos = ids == eos_id`)
 PARAMETER = "parameter"
 NO_GRAD = "no-grad"
 PY_INT = "python-int"  # a Python int, no tensor (``n_rep: int``, ``h = n_head // n_kv_heads``)
@@ -394,6 +395,8 @@ def expression_kinds(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -
         kinds.add(SPATIAL)
     if integer_kind(node, qualify, bound):
         kinds.add(INTEGER)
+    if bool_kind(node):
+        kinds.add(BOOL)
     return frozenset(kinds)
 
 

@@ -463,9 +463,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         if qn is not None:
             self._u_op(node, qn)
         elif method is not None and torch_module and not self._u_is_module(func.value):  # type: ignore[union-attr]
-            from reprolint.analysis.determinism import tensor_method_names
+            from reprolint.analysis.determinism import binds_tensor_method, tensor_method_names
 
-            if method in tensor_method_names() and not self._u_not_a_tensor(func.value):  # type: ignore[union-attr]
+            if method in tensor_method_names() and binds_tensor_method(method, node) \
+                    and not self._u_not_a_tensor(func.value):  # type: ignore[union-attr]
                 self._u_op(node, f"Tensor.{method}")
 
         # --- RNG instances held by classes (RPL403)

@@ -6,6 +6,7 @@ Both are plain data so facts can be cached as JSON (see :mod:`reprolint.cache_co
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Union
 
 __all__ = ["UNKNOWN", "ConfigKey", "OptionRef"]
 
@@ -15,9 +16,10 @@ UNKNOWN = "<unknown>"  # a value the analysis cannot know statically
 @dataclass(frozen=True)
 class OptionRef:
     """A value taken from a command-line option (``args.<name>``, or ``not args.<name>``),
-    decided per program by the option's default."""
+    decided per program by the option's default; or, as ``("selfattr", path, class,
+    attr)``, an attribute a constructor stores (``self.mode``: what the calls pass)."""
 
-    name: str
+    name: Union[str, tuple[str, ...]]
     negated: bool = False
 
 

@@ -306,3 +306,41 @@ def test_rpl202_reports_a_resize_exactly_when_the_flag_keeps_the_raising_kernel(
     assert ("RPL202" in found) == _raising_kernel_under_the_flag(expression), expression
     # without the flag every one of them runs a CUDA backward that accumulates with atomic adds
     assert found & {"RPL201", "RPL202", "RPL301"}, expression
+
+
+def _method_arguments(method: str, count: int) -> list:
+    """``count`` arguments a Tensor method could take: a dim, then index-like tensors."""
+    x = torch.zeros(3, 3)
+    index = torch.zeros(3, 3, dtype=torch.long)
+    given = {1: [0], 2: [0, index], 3: [0, index, x], 4: [0, index, x, "sum"]}
+    if method in ("index_put", "index_put_"):
+        given = {1: [(index[0],)], 2: [(index[0],), torch.zeros(3)]}
+    if method in ("put", "put_"):
+        given = {1: [index.flatten()], 2: [index.flatten()[:2], torch.zeros(2)]}
+    if method == "bmm":
+        given = {1: [torch.zeros(1, 3, 3)]}
+    if method in ("index_select",):
+        given = {1: [0], 2: [0, index[0]]}
+    if method in ("index_add", "index_add_", "index_copy", "index_copy_"):
+        given = {1: [0], 2: [0, index[0]], 3: [0, index[0], x]}
+    if method in ("kthvalue",):
+        given = {1: [1]}
+    if method == "repeat_interleave":
+        given = {1: [2]}
+    if method in ("cumsum", "cumsum_"):
+        given = {1: [0]}
+    return given[count]
+
+
+def test_the_tensor_methods_need_the_arguments_the_analysis_counts():
+    """`accelerator.gather(t)` is no `Tensor.gather`: the analysis leaves out a method call
+    given fewer arguments than the Tensor method needs (determinism.TENSOR_METHOD_ARGUMENTS).
+    Each count is torch's: one argument fewer raises a TypeError, that many binds."""
+    from reprolint.analysis.determinism import TENSOR_METHOD_ARGUMENTS
+
+    for method, count in TENSOR_METHOD_ARGUMENTS.items():
+        base = torch.zeros(1, 3, 3) if method == "bmm" else torch.zeros(3, 3)
+        getattr(base.clone(), method)(*_method_arguments(method, count))  # binds
+        fewer = _method_arguments(method, count - 1) if count > 1 else []
+        with pytest.raises(TypeError):
+            getattr(base.clone(), method)(*fewer)

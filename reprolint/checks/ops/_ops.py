@@ -283,6 +283,8 @@ def with_option_defaults(program: Program, usage: _WithOptions) -> _WithOptions:
         return usage
 
     def value(v: Any) -> Any:
+        if isinstance(v, OptionRef) and isinstance(v.name, tuple):
+            return program.stored_attr(v.name)  # `self.mode`: what the constructor calls pass
         return program.lookup(v.name) if isinstance(v, OptionRef) and not v.negated else (
             UNKNOWN if isinstance(v, OptionRef) else v
         )

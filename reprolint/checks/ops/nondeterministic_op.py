@@ -56,6 +56,14 @@ class NondeterministicOp(Rule):
     `arange`/`unique`/`randperm` index (no repeated row), a plain integer and an
     assignment (`table[idx] = v`) are not reported.
 
+    A method is matched on any receiver in a torch module (`x.index_add_(...)`), except
+    `self`, a name bound to an object made outside torch, and a call given fewer
+    arguments than the Tensor method needs, with no `*args`: `accelerator.gather(t)` is
+    a collective, not `Tensor.gather(dim, index)` (the counts are torch's signatures,
+    checked against the real torch). An argument read from `self` in a method
+    (`F.interpolate(x, mode=self.mode)`) is what the program's constructor calls pass
+    for the parameter `__init__` stores there, or its default where they leave it out.
+
     Not reported: convolutions and cuDNN RNNs (one finding per program instead:
     RPL302), and catalog entries that depend on facts only the running program knows
     (a sparse operand of `bmm`, an index the source does not show to be a tensor,

@@ -56,7 +56,8 @@ class OpWithoutDeterministicImpl(Rule):
     * `cumsum` is reported on floating-point input only: not on what visibly holds
       integers (the counts of `unique_consecutive(..., return_counts=True)`, a mask
       cast with `.long()`, `dtype=torch.long`, `bincount`, `argmax`), nor on a mask
-      (a comparison such as `(ids == pad)`, `ids.ne(pad)`, `~m & n`): torch counts a
+      (a comparison such as `(ids == pad)`, `ids.ne(pad)`, `~m & n`, also through the
+      name it is bound to in the function: `is_eos = text == eos`): torch counts a
       boolean cumsum in int64.
     * `interpolate`/`nn.Upsample` by mode: linear and bicubic have no deterministic
       CUDA backward; nearest, the default, does. Bilinear and trilinear (also

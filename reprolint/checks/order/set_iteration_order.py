@@ -6,7 +6,9 @@ import libcst as cst
 
 from reprolint import fixes
 from reprolint.analysis.condition_facts import TEXT_ARGUMENT
-from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, build_script, sites_run, uncalled_helper
+from reprolint.analysis.site_runs import (
+    DEMOS, LIBRARY_CODE, SKIPPED, build_script, sites_run, uncalled_helper, unimported_module,
+)
 from reprolint.analysis.usage_events import SetOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, node_code, sorted_call
@@ -66,7 +68,8 @@ class SetIterationOrder(Rule):
     script: what a demo prints is no result, as RPL101 does not report a demo's draws),
     nor in a packaging script (a module that imports `setuptools` or `distutils`), nor in
     a function of a helper module beside the scripts (no `__init__.py`) that none of them
-    calls (see RPL402).
+    calls, nor in a module of the programs' package that none of them imports (see
+    RPL402).
 
     ## Why is this bad?
     `str` and `bytes` hashes are salted per process (`PYTHONHASHSEED`), so a set of
@@ -160,6 +163,8 @@ class SetIterationOrder(Rule):
                 continue  # a test's loop order reaches no training result
             if build_script(ctx, path):
                 continue  # a packaging script: what it builds, no training result
+            if unimported_module(ctx, path):
+                continue  # a module of the programs' package that none of them imports
             # One cause, one finding: the uses of one named set (`vocab`) are reported
             # at the first, with the others as related locations; its fix sorts them all.
             groups: dict[Any, list[Any]] = {}

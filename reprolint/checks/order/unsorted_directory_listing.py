@@ -6,6 +6,7 @@ from reprolint import fixes
 from reprolint.analysis.program import Role
 from reprolint.analysis.site_runs import (
     DEMOS, EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, build_script, sites_run, uncalled_helper,
+    unimported_module,
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
@@ -69,7 +70,9 @@ class UnsortedDirectoryListing(Rule):
       RNG, torch, TF, JAX, Keras), a function of the same module that changes nothing
       but what it is given of the entry (`resize(img, size)` returning
       `img.resize(size)`; one that opens the paths it is given, builds paths with
-      `os.path` and writes only the files it opened), a process or rank check in a condition
+      `os.path` and writes only the files it opened; one that calls another such
+      function of the module, two calls deep: a face crop that rotates coordinates
+      with a helper), a process or rank check in a condition
       (`PartialState().is_main_process`, `dist.get_rank() == 0`: a call without
       arguments read as an attribute or compared with a literal; `random.random() <
       0.1` is a draw and is reported); `for i, f in enumerate(files)` whose count `i`
@@ -121,7 +124,10 @@ class UnsortedDirectoryListing(Rule):
     path (its module's top level, or a function a call or a framework runs), or when no
     program runs it at a call and it is library code: a function of a package (a folder
     with `__init__.py`) that nothing here calls, which a user may import and call, or a
-    module no program imports. A function of a helper module beside the scripts that
+    module of a package no program imports (a library checked on its own). A module of
+    a package the programs import that none of them imports, directly or through the
+    package (a dataset class left out of the package's registry, a plotting module), runs
+    for nobody and is not reported. A function of a helper module beside the scripts that
     import it (no `__init__.py`) that none of them calls runs on no program's path and
     is not reported (`load_results` in a flat `monitor.py` whose `Monitor` the scripts use;
     not the functions of a `hubconf.py`, which `torch.hub.load` calls). Not reported where every program that reaches it skips it: on a branch
@@ -130,7 +136,8 @@ class UnsortedDirectoryListing(Rule):
     calls; a parameter's default alone does not decide (a caller may pass another
     value). A listing bound to a name (also by `with os.scandir(d) as entries:`) takes its order where a use of it runs, under the
     conditions of the binding (`else: chosen = files` and then `chosen[0]`: only where
-    the `else` runs), and a loop that only reads each file (`torch.load(path)`,
+    the `else` runs); so does one kept in a NumPy array (`np.array(glob(p))`, then only
+    `len(...)`: no order), and a loop that only reads each file (`torch.load(path)`,
     `np.load`, `json.load`, an image) into pairs that are sorted later takes none. The
     finding names the entry points of the programs that run it (none for
     library code). Not in test modules (what a test runner collects: test functions or classes
@@ -213,6 +220,8 @@ class UnsortedDirectoryListing(Rule):
                 continue  # a test's file order reaches no training result
             if build_script(ctx, path):
                 continue  # a packaging script: the order of the sources it builds
+            if unimported_module(ctx, path):
+                continue  # a module of the programs' package that none of them imports
             # library code no program runs at a call, in a module only evaluation, demo or
             # test programs import: judged as they run it
             evaluates_only = bool(roles.get(path)) and not roles[path] & {Role.TRAINING, Role.LIBRARY}

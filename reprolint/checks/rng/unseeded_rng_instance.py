@@ -5,7 +5,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, sites_run
+from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, sites_run, unimported_module
 from reprolint.analysis.usage_events import EnvironmentDraw
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import module_seeds, none_default_flag
@@ -30,7 +30,8 @@ class UnseededRngInstance(Rule):
     It is reported wherever it appears, in programs and in library code alike (a
     global seed does not reach a generator that takes its own entropy), except in test
     modules (what a test runner collects, `conftest.py`, a `tests/` folder's helpers)
-    unless `include-tests`. Not reported: a
+    unless `include-tests`, and in a module of a package the programs import that none of
+    them imports (see RPL402). Not reported: a
     generator built without a seed whose next use in the same block seeds it in place
     (`rs = np.random.RandomState()` then `rs.seed(1)`, `g = torch.Generator()` then
     `g.manual_seed(s)`): nothing is drawn before the seed; and a placeholder held in
@@ -205,6 +206,8 @@ class UnseededRngInstance(Rule):
         for path, facts in ctx.facts.items():
             if ctx.index.is_test(path) and not ctx.settings.include_tests:
                 continue  # a test's generators and environments are fixtures, not runs
+            if unimported_module(ctx, path):
+                continue  # a module of the programs' package that none of them imports
             reported: set[str] = set()  # environments and spaces reported in this module
             for finding in facts.findings:
                 if finding.code != self.code:

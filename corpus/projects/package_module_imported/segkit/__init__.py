@@ -1,0 +1,1 @@
+from segkit.datasets import get_dataset

@@ -1,0 +1,145 @@
+"""What runs and what a call is (stop 56): a module of the programs' package that none of
+them imports runs for nobody; a loop's entry handled by a helper that calls another helper
+of the module is still handled on its own; a listing kept in a NumPy array is judged by
+its later uses; a method call given fewer arguments than the Tensor method needs is some
+other object's (`accelerator.gather(t)`); an op argument read from `self` is what the
+constructor calls pass; a mask bound to a name counts in int64 under `cumsum`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reprolint.api import check_paths
+from tests.project_files import write
+
+
+def _found(root: Path, code: str) -> list[tuple[str, int]]:
+    found = check_paths([str(root)], jobs=1).diagnostics
+    return sorted((Path(d.path).relative_to(root).as_posix(), d.span.start_line) for d in found if d.code == code)
+
+
+LISTING = "import os\n\n\ndef latest(d):\n    files = os.listdir(d)\n    return files[-1]\n"
+SETS = "def vocab(text):\n    words = set(text.split())\n    return {w: i for i, w in enumerate(words)}\n"
+PACKAGE = {
+    "pkg/__init__.py": "from pkg.used import run\n",
+    "pkg/used.py": "def run(x):\n    return x + 1\n",
+    "train.py": "from pkg import run\n\nprint(run(1))\n",
+}
+
+
+@pytest.mark.parametrize(("code", "text", "line"), [("RPL402", LISTING, 5), ("RPL401", SETS, 3)])
+def test_a_module_of_the_programs_package_that_none_imports_runs_for_nobody(
+    tmp_path: Path, code: str, text: str, line: int,
+) -> None:
+    write(tmp_path, {**PACKAGE, "pkg/unused.py": text})
+    assert _found(tmp_path, code) == []
+    # also in a folder without an `__init__.py` inside the package
+    write(tmp_path, {"pkg/tools/unused2.py": text})
+    assert _found(tmp_path, code) == []
+    # a program that imports the module runs it: reported
+    write(tmp_path, {"train.py": "from pkg import run\nfrom pkg.unused import *\n\nprint(run(1))\n"})
+    assert _found(tmp_path, code) == [("pkg/unused.py", line)]
+
+
+@pytest.mark.parametrize(("code", "text", "line"), [("RPL402", LISTING, 5), ("RPL401", SETS, 3)])
+def test_a_package_no_program_imports_is_a_library_and_stays_reported(
+    tmp_path: Path, code: str, text: str, line: int,
+) -> None:
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/unused.py": text, "train.py": "print(1)\n"})
+    assert _found(tmp_path, code) == [("pkg/unused.py", line)]
+
+
+CROPS = (
+    "import glob\n\nimport cv2\n\n\n"
+    "def rotate(coords, angle):\n    out = []\n    for c in coords:\n        out += [c * angle]\n    return out\n\n\n"
+    "def crop(coords, image):\n    coords = rotate(coords, 0.5)\n    return image[int(coords[0]):int(coords[1])]\n\n\n"
+    "def describe():\n"
+    "    for path in glob.glob('cats/*.jpg'):\n"
+    "        image = cv2.imread(path)\n"
+    "        face = crop([1, 2], image)\n"
+    "        cv2.imwrite(path.replace('cats', 'faces'), face)\n\n\n"
+    "describe()\n"
+)
+
+
+def test_a_loop_whose_helper_calls_another_helper_handles_each_entry_on_its_own(tmp_path: Path) -> None:
+    write(tmp_path, {"prep.py": CROPS})
+    assert _found(tmp_path, "RPL402") == []
+
+
+def test_a_nested_helper_that_keeps_entries_in_a_global_list_takes_the_order(tmp_path: Path) -> None:
+    kept = CROPS.replace("    out = []\n", "    SEEN.append(coords)\n    out = []\n").replace(
+        "import cv2\n", "import cv2\n\nSEEN = []\n")
+    write(tmp_path, {"prep.py": kept})
+    assert _found(tmp_path, "RPL402") == [("prep.py", 22)]
+
+
+@pytest.mark.parametrize(("use", "reported"), [
+    ("print(len(files))\n", False),
+    ("train = files[:100]\nprint(train)\n", True),
+])
+def test_a_listing_kept_in_a_numpy_array_is_judged_by_its_uses(tmp_path: Path, use: str, reported: bool) -> None:
+    write(tmp_path, {"data.py": "import glob\n\nimport numpy as np\n\nfiles = np.array(glob.glob('d/*.jpg'))\n" + use})
+    assert _found(tmp_path, "RPL402") == ([("data.py", 5)] if reported else [])
+
+
+GATHER = (
+    "import torch\nimport torch.nn as nn\nfrom accelerate import Accelerator\n\n"
+    "model = nn.Linear(4, 4).cuda()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "trainer = type('T', (), {})()\ntrainer.accelerator = Accelerator()\n"
+    "for step in range(10):\n"
+    "    x = torch.randn(8, 4).cuda()\n"
+    "    out = model(x)\n"
+    "    {use}\n"
+    "    loss = out.sum()\n    loss.backward()\n    opt.step()\n"
+)
+
+
+@pytest.mark.parametrize(("use", "reported"), [
+    ("metrics = trainer.accelerator.gather(out)", False),  # a collective: one argument
+    ("out = out.gather(1, torch.zeros(8, 1, dtype=torch.long).cuda())", True),  # Tensor.gather(dim, index)
+])
+def test_a_method_given_fewer_arguments_than_the_tensor_method_needs_is_no_tensor_op(
+    tmp_path: Path, use: str, reported: bool,
+) -> None:
+    write(tmp_path, {"train.py": GATHER.replace("{use}", use)})
+    found = check_paths([str(tmp_path)], jobs=1).diagnostics
+    messages = [d.message for d in found if d.code in ("RPL201", "RPL301")]
+    assert any("gather" in m for m in messages) is reported, messages
+
+
+UPSAMPLE = (
+    "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+    "class Up(nn.Module):\n"
+    "    def __init__(self, scale, mode='nearest'):\n        super().__init__()\n"
+    "        self.scale = scale\n        self.mode = mode\n\n"
+    "    def forward(self, x):\n        return F.interpolate(x, scale_factor=self.scale, mode=self.mode)\n\n\n"
+    "torch.use_deterministic_algorithms(True)\n"
+    "model = nn.Sequential(nn.Conv2d(3, 3, 3), {up}).cuda()\n"
+    "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "for step in range(10):\n"
+    "    loss = model(torch.randn(2, 3, 8, 8).cuda()).sum()\n    loss.backward()\n    opt.step()\n"
+)
+
+
+@pytest.mark.parametrize(("up", "reported"), [
+    ("Up(2)", False),  # nearest by default: a deterministic backward
+    ("Up(2, mode='nearest')", False),
+    ("Up(2, mode='bicubic')", True),  # raises under deterministic mode
+])
+def test_an_op_argument_read_from_self_is_what_the_constructor_calls_pass(
+    tmp_path: Path, up: str, reported: bool,
+) -> None:
+    write(tmp_path, {"train.py": UPSAMPLE.replace("{up}", up)})
+    assert bool(_found(tmp_path, "RPL202")) is reported
+
+
+@pytest.mark.parametrize(("value", "reported"), [("(text == eos)", False), ("text * 2.0", True)])
+def test_cumsum_of_a_mask_bound_to_a_name_counts_integers(tmp_path: Path, value: str, reported: bool) -> None:
+    write(tmp_path, {"train.py": (
+        "import torch\n\ntorch.use_deterministic_algorithms(True)\n\n\n"
+        f"def mask(text, eos):\n    marks = {value}\n    return marks.cumsum(dim=-1)\n\n\n"
+        "print(mask(torch.ones(4).cuda(), 1))\n"
+    )})
+    assert bool(_found(tmp_path, "RPL202")) is reported
