@@ -143,3 +143,62 @@ def test_cumsum_of_a_mask_bound_to_a_name_counts_integers(tmp_path: Path, value:
         "print(mask(torch.ones(4).cuda(), 1))\n"
     )})
     assert bool(_found(tmp_path, "RPL202")) is reported
+
+
+DOWNLOADS = (
+    "import os\n\nimport torch\nfrom torchvision.datasets.utils import download_url\n\n"
+    "MODELS = {'small.pt', 'large.pt'}\n\n\n"
+    "def download(name):\n    path = f'models/{name}'\n    if not os.path.isfile(path):\n"
+    "        download_url(f'https://example.org/{name}', 'models')\n    return torch.load(path)\n\n\n"
+    "for name in MODELS:\n    {body}\n"
+)
+
+
+@pytest.mark.parametrize(("body", "reported"), [
+    ("download(name)", False),  # each checkpoint fetched to its own file
+    ("CHOSEN.append(name)", True),  # kept in the set's order
+])
+def test_a_set_loop_calling_a_function_that_touches_only_the_element(tmp_path: Path, body: str, reported: bool) -> None:
+    text = DOWNLOADS.replace("{body}", body).replace("MODELS = {", "CHOSEN = []\nMODELS = {")
+    write(tmp_path, {"download.py": text + "print(CHOSEN)\n"})
+    assert bool(_found(tmp_path, "RPL401")) is reported
+
+
+POOL = (
+    "import os\nfrom multiprocessing import Pool\n\nfrom PIL import Image\n\n\n"
+    "def shrink(item):\n    try:\n        with Image.open(item[0]) as im:\n"
+    "            im.thumbnail((224, 224))\n            im.save('small/' + item[1], 'PNG')\n"
+    "    except OSError:\n        print('Error!')\n\n\n"
+    "images = []\nfor name in os.listdir('photos'):\n    images.append([os.path.join('photos', name), name])\n"
+    "pool = Pool(processes=8)\n{use}\n"
+)
+
+
+@pytest.mark.parametrize(("use", "reported"), [
+    ("pool.map(shrink, images)", False),  # each image saved under its own name, results discarded
+    ("sizes = pool.map(shrink, images)\nprint(sizes[:10])", True),  # the results, in the listing's order
+])
+def test_a_listing_mapped_by_a_pool_with_a_per_entry_function(tmp_path: Path, use: str, reported: bool) -> None:
+    write(tmp_path, {"prep.py": POOL.replace("{use}", use)})
+    assert bool(_found(tmp_path, "RPL402")) is reported
+
+
+def test_a_pool_made_in_a_listing_loop_is_no_effect_of_an_entry(tmp_path: Path) -> None:
+    write(tmp_path, {"parse.py": (
+        "import os\nfrom multiprocessing import Pool\n\n\n"
+        "def fetch(line):\n    return len(line)\n\n\n"
+        "for part in os.listdir('parts'):\n"
+        "    lines = open(os.path.join('parts', part)).readlines()\n"
+        "    print(part)\n    pool = Pool(processes=4)\n    pool.map(fetch, lines)\n"
+    )})
+    assert _found(tmp_path, "RPL402") == []
+
+
+@pytest.mark.parametrize(("call", "reported"), [("time.sleep(random())", False), ("print(random())", True)])
+def test_a_draw_that_only_decides_how_long_to_wait(tmp_path: Path, call: str, reported: bool) -> None:
+    write(tmp_path, {"fetch.py": (
+        "import time\nfrom random import random\n\nimport requests\n\n"
+        "for url in ['https://example.org/a.jpg', 'https://example.org/b.jpg']:\n"
+        f"    open(url[-5:], 'wb').write(requests.get(url).content)\n    {call}\n"
+    )})
+    assert bool(_found(tmp_path, "RPL101")) is reported

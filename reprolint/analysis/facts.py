@@ -86,6 +86,10 @@ _literal = literal  # the name the collector's code uses
 call_argument = find_argument
 
 
+# Calls whose argument only decides how long to wait (`time.sleep(random())`).
+_WAITS = frozenset({"time.sleep", "asyncio.sleep"})
+
+
 @dataclass
 class _Scope:
     kind: str  # "module" | "function" | "class"
@@ -167,7 +171,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.parameter_args: set[int] = set()
         # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
         self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
-        self.in_text = 0  # inside an f-string field: a value formatted into text
+        self.in_text = 0  # inside an f-string field (a value formatted into text) or a wait's duration
         self.lambda_args: set[int] = set()  # ids of lambdas given to a call: they run around it
         self.lambdas = 0  # lambdas stored for later, numbered in source order (their functions' names)
         self.cpu_pinned = False  # inside a `with tf.device("/cpu:0"):` block (no other device's inside it)
@@ -691,6 +695,16 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     # ------------------------------------------------------------------ calls
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
+        if self.qualify(func) in _WAITS:
+            # `time.sleep(random())`: a draw there decides how long to wait (a backoff
+            # between downloads), no data; walked like an f-string field
+            self.in_text += 1
+            try:
+                for arg in node.args:
+                    self.walk(arg.value)
+            finally:
+                self.in_text -= 1
+            return False
         for arg in node.args:
             if type(arg.value) is cst.Lambda:
                 self.lambda_args.add(id(arg.value))  # `sorted(key=lambda ...)`, `model.apply(lambda m: ...)`

@@ -88,6 +88,9 @@ _POSITION_PICKERS = frozenset({
 })
 
 
+# Methods of process pools and executors that run a function on each entry of a sequence.
+_MAPS = frozenset({"map", "imap", "imap_unordered", "starmap", "map_async", "starmap_async"})
+
 # Array constructors that hold a listing's entries in its order (`np.array(glob(p))`).
 _ARRAYS = frozenset({"numpy.array", "numpy.asarray"})
 
@@ -546,9 +549,34 @@ class ListingOrderFacts:
                 # `[print(c) for c in files]` as a statement: a loop that only shows each entry
                 self._u_claimed.add(id(value.for_in.iter))
                 continue
+            if type(value) is cst.Call and self._u_mapped_on_their_own(value):
+                # `pool.map(resize, images)` as a statement: each entry handled on its own
+                # by a worker, the results discarded
+                mapped = value.args[1].value
+                self._u_claimed.add(id(mapped))
+                root = self._u_listing_root(mapped)
+                if root is not None:
+                    self._u_unordered.add(id(root[0]))
+                continue
             root = self._u_listing_root(value)
             if root is not None:
                 self._u_all_unordered(value)
+
+    def _u_mapped_on_their_own(self, call: cst.Call) -> bool:
+        """``pool.map(f, items)`` (also ``imap``, ``imap_unordered``, ``starmap`` and their
+        ``_async`` forms, an executor's ``map``) where ``f`` is a function of this module
+        that changes nothing but the entry it is given (see ``touches_only``)."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value not in _MAPS or len(call.args) < 2 \
+                or any(a.keyword is not None or a.star for a in call.args[:2]):
+            return False
+        worker = call.args[0].value
+        if type(worker) is not cst.Name:
+            return False
+        callee = module_function(self.module, worker.value)  # type: ignore[attr-defined]
+        entry = cst.Name("entry")
+        return callee is not None and len(callee.params.params) >= 1 and touches_only(
+            callee, cst.Call(worker, [cst.Arg(entry)]), {"entry"}, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
 
     def visit_Return(self, node: cst.Return) -> None:
         """``return os.listdir(path)`` (or a comprehension over it, a name holding it, or a
@@ -846,9 +874,9 @@ class ListingOrderFacts:
                 reads = carried_names(given, self.qualify)  # type: ignore[attr-defined]
                 own = reads <= local or (isinstance(given, cst.Call) and self._u_per_entry_call(given, local))
                 return own and callee is not None and touches_only(
-                    callee, cst.Call(keep, [cst.Arg(given)]), local | reads, self.qualify, self.module)  # type: ignore[attr-defined]
+                    callee, cst.Call(keep, [cst.Arg(given)]), local | reads, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
-            return callee is not None and touches_only(callee, call, local, self.qualify, self.module)  # type: ignore[attr-defined]
+            return callee is not None and touches_only(callee, call, local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
         return False
 
     def u_displays(self, node: cst.BaseExpression) -> bool:
@@ -876,7 +904,8 @@ class ListingOrderFacts:
         """Calls whose effect does not depend on the order of the loop (file operations,
         logging, string tests, adding to a set, drawing a figure)."""
         qn = self.qualify(call.func) or ""  # type: ignore[attr-defined]
-        if qn.startswith(("os.", "shutil.", "logging.", "pathlib.")) or self.u_displays(call):
+        if qn.startswith(("os.", "shutil.", "logging.", "pathlib.", "multiprocessing.", "concurrent.futures.")) \
+                or self.u_displays(call):
             return True
         func = call.func
         if qn.startswith(("re.", "glob.escape")):

@@ -23,12 +23,18 @@ __all__ = [
 PURE_BUILTINS = frozenset({
     "len", "set", "frozenset", "list", "tuple", "dict", "sorted", "str", "int", "float", "bool",
     "isinstance", "max", "min", "sum", "any", "all", "enumerate", "zip", "range", "abs", "round",
+    "type",
 })
 # Names that are values, not variables: a call given them carries nothing between entries.
 CONSTANT_NAMES = frozenset({"True", "False", "None"})
 # Libraries whose calls change state of their own (a generator, a device, a graph): a call
 # of theirs in a loop is not "one entry's business" whatever it is given.
 STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
+# ... except their download helpers: each fetches one URL to the file it is given
+DOWNLOADS = frozenset({
+    "torchvision.datasets.utils.download_url", "torchvision.datasets.utils.download_and_extract_archive",
+    "torchvision.datasets.utils.download_file_from_google_drive", "torch.hub.download_url_to_file",
+})
 
 
 def walk_in_order(node: cst.CSTNode) -> Any:
@@ -111,7 +117,7 @@ READS = frozenset({
 
 def touches_only(
     callee: cst.FunctionDef, call: cst.Call, local: set[str], qualify: Any = None,
-    module: Optional[cst.Module] = None, depth: int = 2,
+    module: Optional[cst.Module] = None, depth: int = 2, shows: bool = False,
 ) -> bool:
     """Whether a function of this module, called as ``call`` in a loop, changes nothing
     but what it is given of this iteration: every call and every attribute/subscript
@@ -120,7 +126,8 @@ def touches_only(
     called as ``resize(img, size)``), or is a library read given only those (``torch.load(
     path)``: ``qualify`` names it), or calls another function of ``module`` given only
     those that itself touches nothing else (``depth`` calls deep: a face crop that calls
-    a coordinate helper); no global."""
+    a coordinate helper); no global. ``shows``: ``print`` counts as touching nothing
+    (a loop over a listing: the order of lines shown is no result)."""
     params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
     bound: dict[str, cst.BaseExpression] = {}
     for index, arg in enumerate(call.args):
@@ -157,16 +164,16 @@ def touches_only(
             qn = qualify(func) if qualify is not None else None
             if (qn or (func.value if isinstance(func, cst.Name) else "")) in READS:
                 continue  # a read changes nothing, whatever it is given
-            if qn is not None and not qn.startswith(STATEFUL_LIBRARIES) \
+            if qn is not None and (qn in DOWNLOADS or not qn.startswith(STATEFUL_LIBRARIES)) \
                     and {n for a in child.args for n in carried_names(a.value, qualify)} <= own | per_entry:
                 continue  # a library function given only this call's values (`os.path.split(p)`)
             if isinstance(func, cst.Name):
-                if func.value in PURE_BUILTINS:
+                if func.value in PURE_BUILTINS or (shows and func.value == "print"):
                     continue
                 inner = module_function(module, func.value) if module is not None and depth > 0 else None
                 given = {n for a in child.args for n in carried_names(a.value, qualify)}
                 if inner is None or not given <= own | per_entry \
-                        or not touches_only(inner, child, own | per_entry, qualify, module, depth - 1):
+                        or not touches_only(inner, child, own | per_entry, qualify, module, depth - 1, shows):
                     return False
                 continue
             roots.append(func)

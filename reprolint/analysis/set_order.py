@@ -24,7 +24,7 @@ from reprolint.analysis.cst_helpers import (
     target_names,
 )
 from reprolint.analysis.listing_order import LISTINGS
-from reprolint.analysis.loop_bodies import PURE_BUILTINS
+from reprolint.analysis.loop_bodies import PURE_BUILTINS, module_function, touches_only
 
 __all__ = ["SetOrderFacts"]
 
@@ -348,7 +348,10 @@ class SetOrderFacts:
           converted independently), deletes ``del d[...]``, adds to a set, or calls the
           enclosing function again for the element (a recursion over each child,
           ``clean(tree, child)``) when that function builds nothing in order (no list
-          growing, ``yield``, output, accumulation, unknown call);
+          growing, ``yield``, output, accumulation, unknown call), or calls a function of
+          the module that changes nothing but what it is given of the element
+          (``download_model(name)`` fetching one checkpoint: see
+          :func:`~reprolint.analysis.loop_bodies.touches_only`);
         * or the loop is a search that at most one element can satisfy (see
           :meth:`_u_unique_match_loop`)."""
         names = {n.value for n in target_names(node.target)}
@@ -374,6 +377,10 @@ class SetOrderFacts:
                     func = small.value.func
                     if isinstance(func, cst.Attribute) and func.attr.value in ("add", "discard"):
                         continue
+                    if isinstance(func, cst.Name) and not self.is_local(func.value) and (  # type: ignore[attr-defined]
+                        callee := module_function(self.module, func.value)  # type: ignore[attr-defined]
+                    ) is not None and touches_only(callee, small.value, names, self.qualify, self.module):  # type: ignore[attr-defined]
+                        continue  # `download(name)`: a function of the module that touches only the element
                     if not self._u_order_free_recursion(node, small.value, names):
                         return False
                 else:

@@ -54,8 +54,10 @@ class SetIterationOrder(Rule):
     `raise`), a `for` loop whose body only handles each element on its own
     (`d[key] = f(d[key])`, `del d[key]`, `s.add(...)`, or a recursive call of the
     enclosing function for the element when that function grows no list or file, yields,
-    prints, accumulates nor calls anything but str/dict reads: a clean-up of each child
-    module), and a search that at most one element can satisfy (`if x == c: ...; break`;
+    prints, accumulates nor calls anything but str/dict reads, a clean-up of each child
+    module; or a call of a function of the module that changes nothing but what it is given
+    of the element, `download_model(name)` fetching each checkpoint to its own file), and
+    a search that at most one element can satisfy (`if x == c: ...; break`;
     `x.startswith(c)`/`endswith(c)` over literal strings none of which is a prefix/suffix
     of another, such as `{"r", "u", "f", "b"}`). Nor is a use on a branch that every
     program reaching it skips with the default options (`if args.task == "export":`),

@@ -78,6 +78,11 @@ class UnsortedDirectoryListing(Rule):
       0.1` is a draw and is reported); `for i, f in enumerate(files)` whose count `i`
       only reaches `print` progress messages that do not show the entry counts as `for
       f in files` (`print(i, f)` pairs positions with files and is reported);
+    - a list handed to a process pool's `map` (also `imap`, `imap_unordered`, `starmap`,
+      their `_async` forms, an executor's `map`) as a statement, with a function of the
+      module that changes nothing but the entry it is given (`pool.map(resize, images)`
+      saving each image under its own name; `print` there shows, and creating the pool
+      in the loop is no effect of an entry);
     - a comprehension that makes one file operation per entry
       (`[CommitOperationAdd(...) for p in d.glob("*")]` for a Hub commit, `shutil.copy`,
       `os.remove`);

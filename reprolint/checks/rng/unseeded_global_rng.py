@@ -103,7 +103,8 @@ class UnseededGlobalRng(Rule):
     nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
     (`generator=`, `seed=`) that the keyword arguments may hold. A draw inside an f-string
     field (`f"tcp://localhost:{random.randrange(49152, 65535)}"`) makes text, not data,
-    and is not reported. Nor is a draw whose value is only a model's
+    and is not reported; nor is one in the duration of a wait (`time.sleep(random())`
+    between downloads: it decides when, not what). Nor is a draw whose value is only a model's
     example input (`torch.onnx.export(model, torch.randn(1, 3, 224, 224), path)`,
     `torch.jit.trace`, `torch.export.export`, `SummaryWriter.add_graph`, `thop.profile`,
     fvcore's `FlopCountAnalysis`, `torchinfo.summary(input_data=...)`, directly or through a name
