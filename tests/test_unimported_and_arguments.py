@@ -202,3 +202,32 @@ def test_a_draw_that_only_decides_how_long_to_wait(tmp_path: Path, call: str, re
         f"    open(url[-5:], 'wb').write(requests.get(url).content)\n    {call}\n"
     )})
     assert bool(_found(tmp_path, "RPL101")) is reported
+
+
+METRIC_NET = (
+    "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+    "class Inception(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.conv = nn.Conv2d(3, 8, 3)\n\n"
+    "    def forward(self, x):\n        x = F.interpolate(x, size=(32, 32), mode='bicubic')\n"
+    "        return self.conv(x).mean()\n\n\n"
+    "{parent}"
+    "torch.manual_seed(0)\ninc = Inception().cuda()\nmodel = {model}.cuda()\n"
+    "opt = torch.optim.Adam(model.parameters())\nx = torch.randn(4, 3, 16, 16).cuda()\n"
+    "with torch.no_grad():\n    print(inc(x))\n"
+    "for step in range(10):\n    loss = model(x).mean()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+)
+PARENT = (
+    "class Parent(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inc = Inception()\n\n"
+    "    def forward(self, x):\n        return self.inc(x)\n\n\n"
+)
+
+
+@pytest.mark.parametrize(("parent", "model", "reported"), [
+    ("", "nn.Conv2d(3, 3, 3)", False),  # the metric network runs only under no_grad
+    (PARENT, "Parent()", True),  # a module trained with grad calls it too: its backward runs
+])
+def test_a_module_called_only_under_no_grad_runs_no_backward(
+    tmp_path: Path, parent: str, model: str, reported: bool,
+) -> None:
+    write(tmp_path, {"train.py": METRIC_NET.replace("{parent}", parent).replace("{model}", model)})
+    assert bool(_found(tmp_path, "RPL202")) is reported

@@ -420,6 +420,11 @@ class _Walker:
         # each body run: (function, its first call's conditions, its steps' and deferred
         # steps' index ranges), in the order the bodies finished (see _widen_bodies)
         self.bodies: list[tuple[tuple[str, str], tuple[GuardedCond, ...], int, int, int, int]] = []
+        # `forward` of a class: whether each call of an instance (`model(x)`) ran under
+        # `torch.no_grad()`, and the forwards run as framework code without grad because
+        # every call seen before them did (see _forward_without_grad)
+        self.instance_no_grad: dict[tuple[str, str], list[bool]] = {}
+        self.assumed_no_grad: list[tuple[str, str]] = []
 
     def run(self) -> Execution:
         self.run_module(self.out.entry, as_main=True)
@@ -461,8 +466,32 @@ class _Walker:
                 self.out.steps.append(Step(SeedScope(qualname, None, qualname, (), False), path, (), None, context))  # type: ignore[arg-type]
             self._build_late(unbuilt, framework)
         self._widen_bodies()
+        self._check_no_grad_forwards()
         self.out.steps.extend(self.deferred)
         return self.out
+
+    def _forward_without_grad(self, key: tuple[str, str], context: StepContext) -> bool:
+        """A ``forward`` run as framework-called code whose instance calls, all seen so far,
+        run under ``torch.no_grad()`` (an Inception network called only in a metric
+        computed without grad): autograd records nothing in it. Checked again when the
+        program has run (:meth:`_check_no_grad_forwards`)."""
+        calls = self.instance_no_grad.get(key)
+        return context.phase is Phase.FRAMEWORK and not context.no_grad and key[1].endswith(".forward") \
+            and bool(calls) and all(calls)
+
+    def _check_no_grad_forwards(self) -> None:
+        """A forward run without grad because its instance calls seen by then were, which
+        a call seen later runs with grad (a training step a framework calls): its body's
+        steps get the grad back."""
+        for key in self.assumed_no_grad:
+            if all(self.instance_no_grad.get(key, ())):
+                continue
+            for body, _, start, end, d_start, d_end in self.bodies:
+                if body != key:
+                    continue
+                for steps, lo, hi in ((self.out.steps, start, end), (self.deferred, d_start, d_end)):
+                    for i in range(lo, hi):
+                        steps[i] = replace(steps[i], context=replace(steps[i].context, no_grad=False))
 
     def _mentioned(
         self, qualname: str, depth: int = 0, owner: Optional[str] = None,
@@ -695,6 +724,9 @@ class _Walker:
         start, deferred = len(self.out.steps), len(self.deferred)
         fn = self.index.facts[path].functions[qualname]
         cls, dot, name = qualname.rpartition(".")
+        if not context.no_grad and self._forward_without_grad(key, context):
+            context = replace(context, no_grad=True)
+            self.assumed_no_grad.append(key)
         if not context.no_grad and (fn.no_grad or (
             dot and name in ("forward", "backward") and self._autograd_function(path, cls)
         )):
@@ -769,6 +801,7 @@ class _Walker:
                 if running is not None and self._named_by_nobody(*running):
                     continue
                 file, qualname = extra
+                self.instance_no_grad.setdefault(extra, []).append(context.no_grad)
                 bindings = named_bindings(event.bindings, self.index.facts[file].functions.get(qualname), ".")
                 self.out.call_bindings.setdefault(extra, []).append(_passed_on(bindings, context, running))
             elif kind == _SEED:

@@ -26,7 +26,9 @@ class NondeterministicOp(Rule):
     CPU ops of the catalog (`index_put_(accumulate=True)` and `put_(accumulate=True)` on
     CPU tensors) in every program. Backward-only ops are reported in programs that
     train (`.backward()`, an optimizer, a trainer), unless no gradient can flow through
-    the call: it runs under `torch.no_grad()`/`inference_mode()`, or its input visibly
+    the call: it runs under `torch.no_grad()`/`inference_mode()` (also in the `forward` of
+    a project module whose every call the program makes runs there: an Inception network
+    called only to compute a metric), or its input visibly
     requires no grad (a registered buffer, a plain tensor attribute that every
     assignment in its class makes with a factory or moves to a device, and whose elements
     only `__init__` writes, such as an alias sampler's tables, a tensor a factory just made or

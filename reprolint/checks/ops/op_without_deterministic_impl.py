@@ -28,7 +28,8 @@ class OpWithoutDeterministicImpl(Rule):
     deterministic mode on, where it raises. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
     what counts), backward-only entries in programs that train, when a gradient can
     flow through the call (not under `no_grad`, nor a module built into a local name
-    that its function calls only inside `with torch.no_grad():`; not on an input that visibly requires
+    that its function calls only inside `with torch.no_grad():`, nor the `forward` of a
+    project module every call of which the program makes there; not on an input that visibly requires
     none: `.detach()`, a buffer or a plain tensor attribute a factory made (see RPL201),
     `torch.from_numpy(...)`, a checkpoint's tensor resized
     while loading weights, also in a helper that resizes a view of its parameter
