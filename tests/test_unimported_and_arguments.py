@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from reprolint.api import check_paths
-from tests.project_files import write
+from project_files import write
 
 
 def _found(root: Path, code: str) -> list[tuple[str, int]]:
@@ -231,3 +231,57 @@ def test_a_module_called_only_under_no_grad_runs_no_backward(
 ) -> None:
     write(tmp_path, {"train.py": METRIC_NET.replace("{parent}", parent).replace("{model}", model)})
     assert bool(_found(tmp_path, "RPL202")) is reported
+
+
+SPLIT = (
+    "import multiprocessing\nimport os\n\nimport cv2\nfrom tqdm import tqdm\n\n\n"
+    "def worker(path, args):\n    name, ext = os.path.splitext(os.path.basename(path))\n"
+    "    image = cv2.imread(os.path.join(args['inputs_dir'], path), cv2.IMREAD_UNCHANGED)\n"
+    "    cv2.imwrite(os.path.join(args['output_dir'], f'{name}_0{ext}'), image[:128, :128])\n\n\n"
+    "def split(args):\n    paths = os.listdir(args['inputs_dir'])\n    bar = tqdm(total=len(paths))\n"
+    "    pool = multiprocessing.Pool(4)\n    for path in paths:\n        {submit}\n"
+    "    pool.close()\n    pool.join()\n\n\n"
+    "split({'inputs_dir': 'raw', 'output_dir': 'crops'})\n"
+)
+
+
+@pytest.mark.parametrize(("submit", "reported"), [
+    ("pool.apply_async(worker, args=(path, args), callback=lambda _: bar.update(1))", False),
+    ("pool.apply_async(worker, args=(path, args), callback=lambda out: RESULTS.append(out))", True),
+])
+def test_a_worker_submitted_per_entry_that_only_reads_its_configuration(
+    tmp_path: Path, submit: str, reported: bool,
+) -> None:
+    write(tmp_path, {"split.py": "RESULTS = []\n" + SPLIT.replace("{submit}", submit)})
+    assert bool(_found(tmp_path, "RPL402")) is reported
+
+
+def test_a_worker_that_writes_into_its_configuration_takes_the_order(tmp_path: Path) -> None:
+    text = SPLIT.replace("{submit}", "pool.apply_async(worker, args=(path, args))").replace(
+        "    name, ext = ", "    args['seen'] = path\n    name, ext = ")
+    write(tmp_path, {"split.py": text})
+    assert _found(tmp_path, "RPL402") == [("split.py", 16)]
+
+
+@pytest.mark.parametrize(("index", "reported"), [
+    ("Variable(mask.nonzero().squeeze())", False),  # the nonzero positions of a mask: each once
+    ("Variable(target % 7)", True),  # may repeat
+])
+def test_a_unique_index_wrapped_in_the_old_variable(tmp_path: Path, index: str, reported: bool) -> None:
+    write(tmp_path, {"train.py": (
+        "import torch\nimport torch.nn as nn\nfrom torch.autograd import Variable\n\n"
+        "w = nn.Parameter(torch.randn(100, 8).cuda())\nopt = torch.optim.SGD([w], lr=0.1)\n"
+        "for step in range(10):\n    target = torch.randint(0, 100, (32,)).cuda()\n"
+        "    mask = target.ge(10).mul(target.lt(50))\n"
+        f"    rows = w.index_select(0, {index})\n"
+        "    loss = rows.sum()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+    )})
+    found = check_paths([str(tmp_path)], jobs=1).diagnostics
+    assert any(d.code in ("RPL201", "RPL301") for d in found) is reported
+
+
+def test_variable_returns_the_tensor_it_wraps() -> None:
+    """The claim the unique-index fact rests on: `Variable(t)` has `t`'s values (torch 0.4 on)."""
+    torch = pytest.importorskip("torch")
+    index = torch.tensor([0, 3, 5])
+    assert torch.equal(torch.autograd.Variable(index), index)

@@ -88,6 +88,19 @@ _POSITION_PICKERS = frozenset({
 })
 
 
+# Methods of process pools and executors that run a function once, on the arguments given.
+_SUBMITS = frozenset({"apply_async", "apply", "submit"})
+
+
+def _progress_only(callback: cst.BaseExpression) -> bool:
+    """``lambda _: bar.update(1)``: a callback that only advances a progress bar."""
+    if type(callback) is not cst.Lambda:
+        return False
+    body = callback.body
+    return type(body) is cst.Call and type(body.func) is cst.Attribute and body.func.attr.value == "update" \
+        and all(type(a.value) is cst.Integer for a in body.args)
+
+
 # Methods of process pools and executors that run a function on each entry of a sequence.
 _MAPS = frozenset({"map", "imap", "imap_unordered", "starmap", "map_async", "starmap_async"})
 
@@ -486,6 +499,15 @@ class ListingOrderFacts:
         local = self._u_loop_locals(node)
         # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
         # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
+        # a worker submitted for this entry (`pool.apply_async(work, args=(f,), callback=lambda
+        # _: bar.update(1))`): its progress callback is part of the submission
+        queries |= {
+            id(inner) for c in descendants(body)
+            if type(c) is cst.Call and type(c.func) is cst.Attribute and c.func.attr.value in _SUBMITS
+            and self._u_submitted_on_its_own(c, local)
+            for a in c.args if a.keyword is not None and a.keyword.value in ("callback", "error_callback")
+            for inner in descendants(a.value) if type(inner) is cst.Call
+        }
         calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries
                  and not self._u_per_entry_call(c, local)]
         appended = [
@@ -830,6 +852,8 @@ class ListingOrderFacts:
             root = root.value if not isinstance(root, cst.Call) else root.func
         if isinstance(func, cst.Attribute) and isinstance(root, cst.Name) and root.value in local:
             return True
+        if isinstance(func, cst.Attribute) and func.attr.value in _SUBMITS:
+            return self._u_submitted_on_its_own(call, local)
         if isinstance(func, cst.Name) and func.value == "open" and not self.is_local("open") and call.args:  # type: ignore[attr-defined]
             path = call.args[0].value
             modes = [a.value for a in call.args[1:2] if a.keyword is None] + [
@@ -878,6 +902,37 @@ class ListingOrderFacts:
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
             return callee is not None and touches_only(callee, call, local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
         return False
+
+    def _u_submitted_on_its_own(self, call: cst.Call, local: set[str]) -> bool:
+        """``pool.apply_async(worker, args=(path, cfg))`` or ``executor.submit(worker, path,
+        cfg)`` in a loop: a worker process or thread runs a function of this module that
+        changes nothing but what this entry gives it (``touches_only``; a configuration it
+        only reads counts as given); a callback may only advance a progress bar
+        (``lambda _: bar.update(1)``)."""
+        positional = [a for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        if any(a.star for a in call.args) or not positional or type(positional[0].value) is not cst.Name:
+            return False
+        worker = positional[0].value
+        callee = module_function(self.module, worker.value)  # type: ignore[attr-defined,union-attr]
+        if callee is None:
+            return False
+        if call.func.attr.value == "submit":  # type: ignore[attr-defined]
+            if keywords:
+                return False
+            given = [a.value for a in positional[1:]]
+        else:
+            packed = keywords.get("args", positional[1].value if len(positional) > 1 else None)
+            if len(positional) > 2 or "kwds" in keywords or set(keywords) - {"args", "callback", "error_callback"}:
+                return False
+            if packed is not None and type(packed) not in (cst.Tuple, cst.List):
+                return False
+            given = [e.value for e in packed.elements] if packed is not None else []  # type: ignore[union-attr]
+            for name in ("callback", "error_callback"):
+                if name in keywords and not _progress_only(keywords[name]):
+                    return False
+        synthetic = cst.Call(worker, [cst.Arg(v) for v in given])
+        return touches_only(callee, synthetic, local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
 
     def u_displays(self, node: cst.BaseExpression) -> bool:
         """Whether ``node`` is a plotting library's object or a call drawing with one:

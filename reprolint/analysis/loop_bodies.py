@@ -100,6 +100,40 @@ def _text_only(body: cst.CSTNode, name: str) -> bool:
     return bool(mentions) and all(id(c) in text for c in mentions)
 
 
+def _read_only(body: cst.CSTNode, name: str) -> bool:
+    """Whether ``body`` only reads values out of ``name`` (``args["crop_size"]``,
+    ``cfg.out_dir``): every mention starts a chain of subscripts and attributes that is
+    read, never assigned or deleted, and whose end is not called as a method
+    (``args.update(...)``, ``args.seen.append(x)``)."""
+    parents: dict[int, cst.CSTNode] = {}
+    stores: set[int] = set()  # attribute/subscript nodes written (`name.x = ...`, `del name[k]`)
+    mentions = []
+    for child in descendants(body):
+        for sub in child.children:
+            parents[id(sub)] = child
+        if type(child) is cst.Name and child.value == name:
+            mentions.append(child)
+        if isinstance(child, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            targets = [t.target for t in child.targets] if isinstance(child, cst.Assign) else [child.target]
+            stores.update(id(t) for t in targets)
+        elif isinstance(child, cst.Del):
+            stores.add(id(child.target))
+    if not mentions:
+        return False
+    for mention in mentions:
+        # climb the chain of reads `name["a"].b[0]`: none of its links may be written, and
+        # its end may not be called (`name.update(...)`, `name.seen.append(x)`: may change it)
+        top: cst.CSTNode = mention
+        parent = parents.get(id(top))
+        while isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is top:
+            if id(parent) in stores:
+                return False
+            top, parent = parent, parents.get(id(parent))
+        if top is mention or (isinstance(parent, cst.Call) and parent.func is top):
+            return False
+    return True
+
+
 def module_function(module: cst.Module, name: str) -> Optional[cst.FunctionDef]:
     """The function ``name`` defined once at the top level of ``module``."""
     found = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
@@ -145,6 +179,8 @@ def touches_only(
     # parameters the callee only formats into text (`str(sample_rate)` in a command line):
     # whatever value they are given, they carry nothing from one entry to the next
     per_entry |= {name for name in params if name not in per_entry and _text_only(callee.body, name)}
+    # ... or only reads values out of (a configuration dict or namespace every call shares)
+    per_entry |= {name for name in params if name not in per_entry and _read_only(callee.body, name)}
     own: set[str] = set()  # the callee's own names: they live one call
     for child in descendants(callee.body):
         if isinstance(child, (cst.Assign, cst.AnnAssign, cst.AugAssign)):

@@ -87,6 +87,8 @@ _CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "d
 
 
 # Ops that take (dim, index, ...) and read or write one element per index entry along dim.
+# The pre-0.4 autograd wrapper: since torch 0.4 `Variable(t)` returns the tensor itself.
+_VARIABLES = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 _BY_INDEX_ALONG_DIM = ("gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_")
 
 
@@ -519,11 +521,17 @@ class OpUsageFacts:
         ``torch.nonzero(m)`` / ``torch.argwhere(m)`` (then squeezed or flattened to the 1-D
         index ``index_add_`` requires, which makes it the nonzero of a 1-D mask: each
         position once), ``torch.unique(...)``, ``torch.arange(...)``, ``torch.randperm(...)``,
-        through casts and reshapes, or a name bound to one in this scope. Not the tuple form
+        through casts and reshapes and the old ``Variable(...)`` wrapper, or a name bound to
+        one in this scope. Not the tuple form
         ``nonzero(as_tuple=True)[0]``/``torch.where(m)[0]``: the row indices of a 2-D mask
         repeat."""
-        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _SAME_VALUES:
-            node = node.func.value
+        while isinstance(node, cst.Call):
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in _SAME_VALUES:
+                node = node.func.value
+            elif (self.qualify(node.func) or "") in _VARIABLES and len(node.args) == 1 and not node.args[0].star:  # type: ignore[attr-defined]
+                node = node.args[0].value  # `Variable(idx)`: the same tensor (torch 0.4 on)
+            else:
+                break
         if isinstance(node, cst.Name):
             return any(node.value in state.unique_indices for state in self._u_states())
         if not isinstance(node, cst.Call):

@@ -74,7 +74,8 @@ class NondeterministicOp(Rule):
     no value is not reported either: the nonzero positions of a mask squeezed or
     flattened to the 1-D index these ops take (`mask.nonzero().squeeze(-1)`, a
     mixture-of-experts layer adding each expert's tokens back), `torch.unique`,
-    `torch.arange`, `torch.randperm`, or a name bound to one in the same function. Each
+    `torch.arange`, `torch.randperm`, or a name bound to one in the same function (also
+    through the old `Variable(...)` wrapper, which returns the tensor it is given). Each
     element then receives a single atomic add, so the result is the same on every run.
     The same holds for `index_copy_` (a key/value cache written at `arange` positions,
     or a registered buffer written at the positions the function's caller passes,

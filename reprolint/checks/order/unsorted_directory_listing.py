@@ -78,6 +78,11 @@ class UnsortedDirectoryListing(Rule):
       0.1` is a draw and is reported); `for i, f in enumerate(files)` whose count `i`
       only reaches `print` progress messages that do not show the entry counts as `for
       f in files` (`print(i, f)` pairs positions with files and is reported);
+    - a loop that submits each entry to a worker process or thread
+      (`pool.apply_async(worker, args=(path, cfg))`, `executor.submit(worker, path)`) that
+      runs a function of the module changing nothing but what the entry gives it; a
+      configuration dict or namespace it only reads out of counts as given, and a callback
+      may only advance a progress bar (`lambda _: bar.update(1)`);
     - a list handed to a process pool's `map` (also `imap`, `imap_unordered`, `starmap`,
       their `_async` forms, an executor's `map`) as a statement, with a function of the
       module that changes nothing but the entry it is given (`pool.map(resize, images)`
