@@ -114,12 +114,12 @@ def unimported_module(ctx: CheckContext, path: str) -> bool:
     if top is None:
         return False
     key = "site_runs:imported_modules"
-    reached = ctx.memo.get(key)
-    if reached is None:
-        reached = ctx.memo[key] = frozenset(m for p in _entry_programs(ctx) for m in p.modules)
-    if path in reached:
-        return False
-    return any(_top_package(ctx, m) == top for m in reached)
+    found = ctx.memo.get(key)
+    if found is None:
+        reached = frozenset(m for p in _entry_programs(ctx) for m in p.modules)
+        found = ctx.memo[key] = (reached, frozenset(_top_package(ctx, m) for m in reached))
+    reached, packages = found
+    return path not in reached and top in packages
 
 
 def _top_package(ctx: CheckContext, path: str) -> Optional[str]:
