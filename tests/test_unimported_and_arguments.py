@@ -285,3 +285,28 @@ def test_variable_returns_the_tensor_it_wraps() -> None:
     torch = pytest.importorskip("torch")
     index = torch.tensor([0, 3, 5])
     assert torch.equal(torch.autograd.Variable(index), index)
+
+
+PREDICT = (
+    "import argparse\nimport os\n\nimport cv2\nimport numpy as np\nfrom keras.models import load_model\n\n\n"
+    "def main(args):\n    model = load_model(args.weights)\n    paths = []\n"
+    "    if os.path.isdir(args.input):\n        for name in os.listdir(args.input):\n"
+    "            paths += [os.path.join(args.input, name)]\n    else:\n        paths += [args.input]\n"
+    "    paths = [p for p in paths if p[-4:] in ('.jpg', '.png')]\n"
+    "    for path in paths:\n        image = cv2.imread(path)\n        {use}\n\n\n"
+    "parser = argparse.ArgumentParser()\nparser.add_argument('--input')\nparser.add_argument('--weights')\n"
+    "main(parser.parse_args())\n"
+)
+
+
+@pytest.mark.parametrize(("name", "use", "reported"), [
+    # an inference script: each image predicted and written to its own file
+    ("predict.py", "cv2.imwrite('out/' + os.path.basename(path), model.predict(image[None])[0])", False),
+    # the filled list's order reaches a model that trains on the images in turn
+    ("train.py", "model.train_on_batch(image[None], image[None])", True),
+])
+def test_a_loop_over_a_list_a_listing_loop_filled_is_judged_like_a_loop_over_the_listing(
+    tmp_path: Path, name: str, use: str, reported: bool,
+) -> None:
+    write(tmp_path, {name: PREDICT.replace("{use}", use)})
+    assert bool(_found(tmp_path, "RPL402")) is reported

@@ -748,15 +748,21 @@ class ListingOrderFacts:
             filling = [c.func.value for c in appended] + grown  # type: ignore[union-attr]
             # a listing held in a name (its entry: the call, and where it was bound) takes
             # its order where the filled lists are used
-            source = state.listings[pending] if pending is not None else [call, description]
+            source = self._u_held(state, pending) if pending is not None else [call, description]
             for name in filling:
                 state.appended[name.value] = [*source[:2], use if use == "position" else False, False, *source[4:]]  # type: ignore[attr-defined]
             self._u_claimed.update(id(n) for n in filling)
             return
         if pending is not None:
-            self.u_order_used(state.listings[pending], use)
+            self.u_order_used(self._u_held(state, pending), use)
             return
         self._u_report_listing(call, description, use=use)
+
+    @staticmethod
+    def _u_held(state: Any, name: str) -> list[Any]:
+        """The entry of the listing ``name`` holds: the listing itself, or a list a loop
+        over one filled in its order."""
+        return state.listings.get(name) or state.appended[name]  # type: ignore[no-any-return]
 
     def _u_accumulated(self, body: cst.CSTNode, local: set[str]) -> list[cst.Name]:
         """The mentions of names outside the loop that grow them in entry order:

@@ -732,6 +732,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         group = entries[0]
         for source_node in sources:
             state.appended[source_node.value] = group  # type: ignore[attr-defined]
+            self._u_claimed.add(id(source_node))  # deriving is not using the order
         for name in names:
             state.appended[name] = group
         if node is not value:
@@ -770,7 +771,8 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_claimed.add(id(root[0]))
             self._u_listing_loop(node, root)
         elif isinstance(over := progress_wrapped(node.iter, self.qualify), cst.Name) \
-                and over.value in state.listings:  # type: ignore[attr-defined]
+                and (over.value in state.listings or over.value in state.appended):  # type: ignore[attr-defined]
+            # a name holding a listing, or a list a loop over one filled in its order
             self._u_claimed.add(id(over))
             self._u_listing_loop(node, (None, None), pending=over.value)
         else:
@@ -816,11 +818,13 @@ class UsageMixin(OpUsageFacts, OrderFacts):
 
     def _u_extend_listing(self, target: cst.Name, value: cst.BaseExpression) -> None:
         """``files += glob(p2)``: the name holds one listing made of both, in their
-        order; extending it is no use of the order (what is done with ``files`` later
-        is, and a later ``sorted(files)`` puts all of it in order)."""
+        order; extending it (or a list a listing loop filled, with anything) is no use of
+        the order (what is done with ``files`` later is, and a later ``sorted(files)``
+        puts all of it in order)."""
         state = self._u_state()
         root = self._u_listing_root(value)
-        held = next((s for s in self._u_states() if target.value in s.listings), None)
+        # (also a list a loop over a listing filled: `paths += [extra]` keeps its order)
+        held = next((s for s in self._u_states() if target.value in s.listings or target.value in s.appended), None)
         if held is None and root is None:
             return
         self._u_store.add(id(target))

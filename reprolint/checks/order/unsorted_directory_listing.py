@@ -35,7 +35,9 @@ class UnsortedDirectoryListing(Rule):
     order (`files = [f for f in files if ...]`, `list(files)`, `filter(...)`), and so is a
     list a loop over it fills: a comprehension over it, or over `zip` of the lists the
     same loop filled side by side (`pairs = [(p, classes[l]) for p, l in zip(paths,
-    labels)]`), is sorted when the copy is (`pairs = sorted(pairs)`).
+    labels)]`), is sorted when the copy is (`pairs = sorted(pairs)`); such a list grown
+    further (`paths += [extra]`) keeps the listing's order, and a loop over it is judged
+    like a loop over the listing.
 
     Not reported:
     - a listing wrapped in `sorted(...)` or sorted later in the function
