@@ -497,17 +497,20 @@ class ListingOrderFacts:
         body = node.body
         queries = condition_queries(body)
         local = self._u_loop_locals(node)
-        # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
-        # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
         # a worker submitted for this entry (`pool.apply_async(work, args=(f,), callback=lambda
-        # _: bar.update(1))`): its progress callback is part of the submission
-        queries |= {
-            id(inner) for c in descendants(body)
+        # _: bar.update(1))`) carries nothing to the next, nor does its progress callback
+        submitted = [
+            c for c in descendants(body)
             if type(c) is cst.Call and type(c.func) is cst.Attribute and c.func.attr.value in _SUBMITS
             and self._u_submitted_on_its_own(c, local)
+        ]
+        queries |= {id(c) for c in submitted} | {
+            id(inner) for c in submitted
             for a in c.args if a.keyword is not None and a.keyword.value in ("callback", "error_callback")
             for inner in descendants(a.value) if type(inner) is cst.Call
         }
+        # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
+        # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
         calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries
                  and not self._u_per_entry_call(c, local)]
         appended = [
@@ -592,13 +595,17 @@ class ListingOrderFacts:
         if type(func) is not cst.Attribute or func.attr.value not in _MAPS or len(call.args) < 2 \
                 or any(a.keyword is not None or a.star for a in call.args[:2]):
             return False
-        worker = call.args[0].value
-        if type(worker) is not cst.Name:
-            return False
-        callee = module_function(self.module, worker.value)  # type: ignore[attr-defined]
-        entry = cst.Name("entry")
-        return callee is not None and len(callee.params.params) >= 1 and touches_only(
-            callee, cst.Call(worker, [cst.Arg(entry)]), {"entry"}, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
+        return self._u_worker_on_its_own(call.args[0].value, [cst.Name("entry")], {"entry"}, params=1)
+
+    def _u_worker_on_its_own(
+        self, worker: cst.BaseExpression, given: list[cst.BaseExpression], local: set[str], params: int = 0,
+    ) -> bool:
+        """``worker`` names a function of this module (with at least ``params`` positional
+        parameters) that, called with ``given`` (the values a pool or executor passes it),
+        changes nothing but what ``local`` names (``touches_only``)."""
+        callee = module_function(self.module, worker.value) if type(worker) is cst.Name else None  # type: ignore[attr-defined,union-attr]
+        return callee is not None and len(callee.params.params) >= params and touches_only(
+            callee, cst.Call(worker, [cst.Arg(v) for v in given]), local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
 
     def visit_Return(self, node: cst.Return) -> None:
         """``return os.listdir(path)`` (or a comprehension over it, a name holding it, or a
@@ -917,11 +924,7 @@ class ListingOrderFacts:
         (``lambda _: bar.update(1)``)."""
         positional = [a for a in call.args if a.keyword is None]
         keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-        if any(a.star for a in call.args) or not positional or type(positional[0].value) is not cst.Name:
-            return False
-        worker = positional[0].value
-        callee = module_function(self.module, worker.value)  # type: ignore[attr-defined,union-attr]
-        if callee is None:
+        if any(a.star for a in call.args) or not positional:
             return False
         if call.func.attr.value == "submit":  # type: ignore[attr-defined]
             if keywords:
@@ -937,8 +940,7 @@ class ListingOrderFacts:
             for name in ("callback", "error_callback"):
                 if name in keywords and not _progress_only(keywords[name]):
                     return False
-        synthetic = cst.Call(worker, [cst.Arg(v) for v in given])
-        return touches_only(callee, synthetic, local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
+        return self._u_worker_on_its_own(positional[0].value, given, local)
 
     def u_displays(self, node: cst.BaseExpression) -> bool:
         """Whether ``node`` is a plotting library's object or a call drawing with one:

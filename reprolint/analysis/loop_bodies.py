@@ -109,7 +109,7 @@ def _read_only(body: cst.CSTNode, name: str) -> bool:
     stores: set[int] = set()  # attribute/subscript nodes written (`name.x = ...`, `del name[k]`)
     mentions = []
     for child in descendants(body):
-        for sub in child.children:
+        for sub in children(child):
             parents[id(sub)] = child
         if type(child) is cst.Name and child.value == name:
             mentions.append(child)

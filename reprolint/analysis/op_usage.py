@@ -86,9 +86,10 @@ _CPU_KEEPING = (_SHAPE_METHODS - {"to", "cuda"}) | {"contiguous", "detach", "clo
 _CASTS = frozenset({"long", "int", "to", "type", "cuda", "cpu", "contiguous", "detach"})
 
 
-# Ops that take (dim, index, ...) and read or write one element per index entry along dim.
 # The pre-0.4 autograd wrapper: since torch 0.4 `Variable(t)` returns the tensor itself.
 _VARIABLES = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
+
+# Ops that take (dim, index, ...) and read or write one element per index entry along dim.
 _BY_INDEX_ALONG_DIM = ("gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_")
 
 
@@ -378,10 +379,10 @@ class OpUsageFacts:
             if tree[0] == "const":
                 return tree[1]
         if value == UNKNOWN and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
-                and node.value.value == "self" and (cls := self.current_class()) is not None:  # type: ignore[attr-defined]
+                and node.value.value == "self" and (tree := self.value_tree(node))[0] == "selfattr":  # type: ignore[attr-defined]
             # ``mode=self.mode`` in a method: what the constructor calls pass for the
-            # parameter ``__init__`` stores there, decided per program (Program.lookup)
-            return OptionRef(("selfattr", self.facts.path, cls, node.attr.value))  # type: ignore[attr-defined]
+            # parameter ``__init__`` stores there, decided per program (Program.stored_attr)
+            return OptionRef(tree)
         if value == UNKNOWN and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
                 and node.value.value not in ("self", "cls"):
             # ``mode=args.upsample``: the option's default, decided per program
