@@ -2,12 +2,16 @@
 
 No optimizer step: a seeded model is evaluated batch by batch, each batch's wall time
 is printed next to the loss (`| ms/batch 810.43 | loss 7.84 |`), and the model is saved
-with `torch.save`. The timings differ on every run; the losses and the saved weights
-do not. `--unseeded` leaves torch unseeded, so the weights and losses differ too.
+with `torch.save`. The first line is the time the evaluation started, to the
+microsecond, so the first difference between two runs is always on line 1 (a batch's
+`ms/batch` may round to the same value twice). The timings differ on every run; the
+losses and the saved weights do not. `--unseeded` leaves torch unseeded, so the weights
+and losses differ too.
 """
 
 import argparse
 import time
+from datetime import datetime
 
 import torch
 from torch import nn
@@ -36,6 +40,7 @@ def main(argv=None):
     model = TinyLM()
     data = torch.randint(0, 50, (8, 12), generator=torch.Generator().manual_seed(0))
     model.eval()
+    print(f"| evaluation started {datetime.now().isoformat()} |")
     with torch.no_grad():
         for batch in range(4):
             start = time.perf_counter()
