@@ -102,6 +102,10 @@ class StepContext:
     phase: Phase = Phase.CALL
     in_worker: bool = False  # runs in DataLoader worker processes
     no_grad: bool = False  # under torch.no_grad() / torch.inference_mode()
+    # inside a function decorated `@torch.no_grad()` (or a callee of one) that no call
+    # runs with grad: an inference method (sampling, evaluation), not a `with` block of
+    # a training step (targets computed without grad are what the loss is taken against)
+    no_grad_function: bool = False
     # in a plain function of an imported module that no call reaches (it may be passed
     # as an argument: its draws count, but it does not make the program a training one)
     uncalled: bool = False
@@ -399,6 +403,8 @@ class _Walker:
         self.out = Execution(entry)
         self.ran_modules: set[str] = set()
         self.ran_functions: set[tuple[str, str]] = set()
+        self.worker_functions: set[tuple[str, str]] = set()  # those run in DataLoader workers
+        self.grad_calls: set[tuple[str, str]] = set()  # functions some call runs with grad
         self.running: list[tuple[str, str]] = []  # the functions whose bodies run now, innermost last
         self.deferred: list[Step] = []
         self.depth = 0
@@ -459,6 +465,8 @@ class _Walker:
                 if key in self.ran_functions:
                     continue  # an earlier one of them called it
                 self.called_under.setdefault(key, under)
+                if not context.in_worker and self._called_from_table_in_workers(path, qualname):
+                    context = replace(context, in_worker=True)
                 # its seeds count for its own draws only (a seeding helper nobody calls
                 # seeds nothing the program draws elsewhere): SeedScope
                 self.out.steps.append(Step(SeedScope(qualname, None, qualname, (), True), path, (), None, context))  # type: ignore[arg-type]
@@ -467,8 +475,25 @@ class _Walker:
             self._build_late(unbuilt, framework)
         self._widen_bodies()
         self._check_no_grad_forwards()
+        self._check_grad_calls()
         self.out.steps.extend(self.deferred)
         return self.out
+
+    def _called_from_table_in_workers(self, path: str, qualname: str) -> bool:
+        """A plain function no call names, which only its own module mentions, where
+        every function that calls a function taken out of a list or table
+        (``for op, lo, hi in self.ops: img = op(img, v)``) ran in DataLoader workers:
+        it is one of a transform's operations, drawn in the workers like the transform
+        itself (RandAugment's op list)."""
+        name = qualname.rpartition(".")[2]
+        for other in self.out.modules:
+            if other == path:
+                continue
+            mentioned = self.index.facts[other].mentioned
+            if mentioned is None or name in mentioned or "." + name in mentioned:
+                return False  # another module may take it and call it anywhere
+        ran = [c for c in self.index.facts[path].value_callers if (path, c) in self.ran_functions]
+        return bool(ran) and all((path, c) in self.worker_functions for c in ran)
 
     def _forward_without_grad(self, key: tuple[str, str], context: StepContext) -> bool:
         """A ``forward`` run as framework-called code whose instance calls, all seen so far,
@@ -478,6 +503,18 @@ class _Walker:
         calls = self.instance_no_grad.get(key)
         return context.phase is Phase.FRAMEWORK and not context.no_grad and key[1].endswith(".forward") \
             and bool(calls) and all(calls)
+
+    def _check_grad_calls(self) -> None:
+        """A function first run from a ``@torch.no_grad()`` method (an evaluation before
+        training) that a training step also calls: its steps, and its callees', are no
+        inference method's own."""
+        for body, _, start, end, d_start, d_end in self.bodies:
+            if body not in self.grad_calls or self.index.facts[body[0]].functions[body[1]].no_grad:
+                continue
+            for steps, lo, hi in ((self.out.steps, start, end), (self.deferred, d_start, d_end)):
+                for i in range(lo, hi):
+                    if steps[i].context.no_grad_function:
+                        steps[i] = replace(steps[i], context=replace(steps[i].context, no_grad_function=False))
 
     def _check_no_grad_forwards(self) -> None:
         """A forward run without grad because its instance calls seen by then were, which
@@ -733,8 +770,12 @@ class _Walker:
             # autograd records nothing in a custom Function's forward and backward: the
             # Function's own backward is the gradient (create_graph aside)
             context = replace(context, no_grad=True)
+        if fn.no_grad and not context.no_grad_function:
+            context = replace(context, no_grad_function=True)
         if not context.in_worker and self.model.runs_in_workers(path, qualname):
             context = replace(context, in_worker=True)
+        if context.in_worker:
+            self.worker_functions.add(key)
         if not context.pipeline and key in self.model.pipeline_functions():
             context = replace(context, pipeline=True, tf_cpu=True)
         self.depth += 1
@@ -767,6 +808,8 @@ class _Walker:
                 step = Step(event, path, outer, via, context)
                 steps.append(step)
                 self.called.add(extra)
+                if not context.no_grad:
+                    self.grad_calls.add(extra)
                 conds = step.conds
                 before = self.called_under.setdefault(extra, conds)
                 if before != conds:

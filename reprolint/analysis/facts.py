@@ -111,6 +111,7 @@ class _Scope:
     rebinds: dict[str, cst.BaseExpression] = field(default_factory=dict)
     body: Optional[cst.CSTNode] = None  # a function's body
     looped: Optional[set[int]] = None  # ids of the nodes inside a loop of the body (made on demand)
+    loop_names: set[str] = field(default_factory=set)  # names a `for` of the body binds
 
 
 class _Pending:
@@ -519,7 +520,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_For(self, node: cst.For) -> None:
         self._note_top_level_work()
-        self._bind_targets(node.target)
+        names = self._bind_targets(node.target)
+        if self.scope.kind == "function":
+            self.scope.loop_names.update(names)
         self.usage_for(node)
 
     def visit_While(self, node: cst.While) -> None:
@@ -693,6 +696,22 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             pass
 
     # ------------------------------------------------------------------ calls
+    def _note_call_through_value(self, func: cst.BaseExpression) -> None:
+        """A call of a function taken out of a table or a list (``for op, lo, hi in ops:
+        img = op(img, v)``, ``OPS[name](img)``, ``op = OPS[name]; op(img)``): which
+        function runs is data, so the functions stored there run where this one does
+        (ModuleFacts.value_callers)."""
+        scope = self.scope
+        if scope.kind != "function":
+            return
+        through = isinstance(func, cst.Subscript)
+        if isinstance(func, cst.Name) and func.value not in scope.params:
+            through = func.value in scope.loop_names or isinstance(
+                self.bound_values.get((id(scope), func.value)), cst.Subscript
+            )
+        if through:
+            self.facts.value_callers.add(scope.name[:-1])
+
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
         if self.qualify(func) in _WAITS:
@@ -787,6 +806,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         forward = instance_calls.forward_target(self, func)
         if forward is not None:  # `model(x, y)`: what reaches `forward`'s parameters
             self.emit(InstanceCall(forward, self.span(node), self._bindings(node)))
+        self._note_call_through_value(func)
         target = instance_calls.method_target(self, func) or self.call_target(func)
         if target is not None:
             entropy = None

@@ -16,13 +16,14 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import (
-    children, descendants, enclosing_function, mentions_of, target_names,
+    children, descendants, enclosing_function, literal as _literal, mentions_of, target_names,
 )
 from reprolint.analysis.loop_bodies import (
     READS, STATEFUL_LIBRARIES, argument_names, condition_queries, module_function, names_read_outside, only_filled,
     carried_names, only_in_messages, touches_only, walk_in_order,
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
+from reprolint.analysis.values import UNKNOWN
 
 __all__ = ["LISTINGS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
 
@@ -829,6 +830,44 @@ class ListingOrderFacts:
             else:
                 self._u_unordered.add(id(inner))
 
+    def _u_indexed_listing_loop(self, node: cst.For) -> None:
+        """``for i in range(len(files)):`` whose body reads ``files`` only as
+        ``files[i]`` and ``i`` only there or in progress messages: judged as ``for f in
+        files``; when each entry is handled on its own the listing's order is not used."""
+        it = node.iter
+        if not (type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range"
+                and not self.is_local("range") and len(it.args) == 1 and type(node.target) is cst.Name):  # type: ignore[attr-defined]
+            return
+        counted = it.args[0].value
+        if not (type(counted) is cst.Call and type(counted.func) is cst.Name and counted.func.value == "len"
+                and len(counted.args) == 1 and type(counted.args[0].value) is cst.Name):
+            return
+        listing = counted.args[0].value.value
+        if not any(listing in st.listings for st in self._u_states()):
+            return
+        index = node.target.value
+        entries: list[cst.Name] = []
+        read: set[int] = set()  # the index inside `files[i]`
+        for child in descendants(node.body):
+            if type(child) is cst.Subscript and type(child.value) is cst.Name and child.value.value == listing:
+                part = child.slice[0].slice if len(child.slice) == 1 else None
+                if not (type(part) is cst.Index and type(part.value) is cst.Name and part.value.value == index):
+                    return
+                entries.append(child.value)
+                read.add(id(part.value))
+        mentions = [c for c in descendants(node.body) if type(c) is cst.Name and c.value == listing]
+        if len(mentions) != len(entries) or _contains(node.body, (cst.Yield, cst.Return, cst.Break)):
+            return
+        # the index elsewhere only in progress messages: each `files[i]` stands for the entry
+        if not only_in_messages(node.body, index, {listing}, allowed=read):
+            return
+        local = self._u_loop_locals(node) | {listing}
+        calls = [c for c in descendants(node.body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
+        if not self._u_accumulated(node.body, local) and all(self._u_order_free(c) and not (
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
+        ) for c in calls):
+            self._u_claimed.update(id(n) for n in (counted.args[0].value, *entries))
+
     def _u_loop_locals(self, node: cst.For) -> set[str]:
         """Names that live one iteration: the loop variables, and names the body binds
         afresh before any other binding (``lines = f.readlines()``, ``with open(p) as
@@ -900,7 +939,8 @@ class ListingOrderFacts:
             appends = qn.startswith(_SHELL) and any(
                 isinstance(c, cst.SimpleString) and ">>" in c.value for c in descendants(call)
             )
-            return carried <= local and not qn.startswith(STATEFUL_LIBRARIES) and not appends
+            return carried - self._u_module_constants() <= local and not qn.startswith(STATEFUL_LIBRARIES) \
+                and not appends
         if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
             if func.value in ("filter", "map") and len(call.args) == 2 and not call.args[0].star:
                 # `filter(keep, utterances)` of this entry's values with a function of
@@ -915,6 +955,35 @@ class ListingOrderFacts:
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
             return callee is not None and touches_only(callee, call, local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
         return False
+
+    def _u_module_constants(self) -> frozenset[str]:
+        """The module's names bound once, at its top level, to a literal (``resize_size =
+        64``, ``root = 'data/celebA/'``) and declared ``global`` nowhere: a value every
+        entry of a loop is given alike."""
+        module = self.module  # type: ignore[attr-defined]
+        cached = getattr(self, "_u_constants", None)
+        if cached is not None and cached[0] is module:
+            return cached[1]  # type: ignore[no-any-return]
+        bound: dict[str, int] = {}
+        constant: set[str] = set()
+        for stmt in module.body:
+            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                targets = small.targets if isinstance(small, cst.Assign) else ()
+                for target in targets:
+                    for name in target_names(target.target):
+                        bound[name.value] = bound.get(name.value, 0) + 1
+                if len(targets) == 1 and isinstance(targets[0].target, cst.Name) and _literal(small.value) is not UNKNOWN:
+                    constant.add(targets[0].target.value)
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                for child in descendants(stmt):
+                    names = target_names(child.target) if isinstance(child, (cst.For, cst.AugAssign)) else (
+                        [n for t in child.targets for n in target_names(t.target)] if isinstance(child, cst.Assign) else [])
+                    for name in names:
+                        bound[name.value] = bound.get(name.value, 0) + 1
+        declared = {n.name.value for c in descendants(module) if isinstance(c, cst.Global) for n in c.names}
+        found = frozenset(n for n in constant if bound.get(n) == 1 and n not in declared)
+        self._u_constants = (module, found)
+        return found
 
     def _u_submitted_on_its_own(self, call: cst.Call, local: set[str]) -> bool:
         """``pool.apply_async(worker, args=(path, cfg))`` or ``executor.submit(worker, path,

@@ -146,6 +146,9 @@ READS = frozenset({
     "torch.load", "numpy.load", "numpy.loadtxt", "json.load", "json.loads", "pickle.load", "yaml.safe_load",
     "PIL.Image.open", "cv2.imread", "os.path.join", "os.path.basename", "os.path.splitext", "os.path.exists",
     "os.path.isfile", "os.path.getsize", "open", "io.open",
+    # image readers: one file's pixels, whatever was read before
+    "matplotlib.pyplot.imread", "matplotlib.image.imread", "imageio.imread", "imageio.v2.imread",
+    "imageio.v3.imread", "skimage.io.imread", "scipy.misc.imread",
 })
 
 
@@ -260,11 +263,14 @@ def condition_queries(body: cst.CSTNode) -> set[int]:
     return found
 
 
-def only_in_messages(body: cst.CSTNode, name: str, entries: set[str]) -> bool:
+def only_in_messages(
+    body: cst.CSTNode, name: str, entries: set[str], allowed: Optional[set[int]] = None,
+) -> bool:
     """Every use of ``name`` in ``body`` is inside a ``print(...)`` call that does not show
     an entry (``print(i + 1, "of", total)``, not ``print(i, f)``: that pairs positions with
-    files), or in the test of an ``if`` whose body only prints (a progress counter)."""
-    allowed: set[int] = set()
+    files), or in the test of an ``if`` whose body only prints (a progress counter), or is
+    one of the uses ``allowed`` names (by id)."""
+    allowed = set(allowed or ())
     for child in descendants(body):
         if isinstance(child, cst.Call) and isinstance(child.func, cst.Name) and child.func.value == "print":
             if not any(mentions_of(child, entry) for entry in entries):

@@ -207,6 +207,10 @@ class ModuleFacts:
     # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
     # that name may not keep its parser default
     assigned_attrs: set[str] = field(default_factory=set)
+    # the functions (qualnames) that call a function taken out of a list or a table
+    # (`for op, lo, hi in ops: op(img, v)`, `OPS[name](img)`): the plain functions such a
+    # table holds run where these do (Executor: an augmentation's ops in DataLoader workers)
+    value_callers: set[str] = field(default_factory=set)
     # (class, attr) -> (parameter, its default) for `self.attr = param` written once at the
     # top of the class's `__init__` (not in a branch), and the (class, attr) assigned
     # anywhere else in the class: a branch test of `self.attr` in its methods reads what

@@ -324,8 +324,10 @@ class SetOrderFacts:
             if id(arg) in self._u_claimed:
                 continue
             if self._u_kind(arg) == "set":
-                needs = self.u_needs()
                 self._u_claimed.add(id(arg))
+                if name in ("list", "tuple") and self._u_sorted_next(node):
+                    return  # `classes = list(set(...))`, then `classes.sort()`: sorted first
+                needs = self.u_needs()
                 self._u_finding(
                     "RPL401", node, expression=self._u_src(node),
                     function=name, of=self.u_set_key(arg), **needs,
@@ -340,6 +342,31 @@ class SetOrderFacts:
                     if (method == "add" and arg_kind == "str") or (method == "update" and arg_kind in ("iter", "set", "str")):
                         state.empty_sets.discard(var)
                         state.str_sets.add(var)
+
+    def _u_sorted_next(self, call: cst.Call) -> bool:
+        """``classes = list(set(...))`` whose name the next statement that mentions it
+        sorts in place (``classes.sort()``): the set's order is gone before any use."""
+        body = self.scope.body if self.scope.kind == "function" else self.module  # type: ignore[attr-defined]
+        for block in descendants(body):
+            statements = getattr(block, "body", None)
+            if not isinstance(statements, (list, tuple)) or isinstance(block, cst.SimpleStatementLine):
+                continue
+            for i, stmt in enumerate(statements):
+                small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+                if not (isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1):
+                    continue
+                target = small.targets[0].target
+                if not isinstance(target, cst.Name):
+                    return False
+                later = next((t for t in statements[i + 1:] if mentions_of(t, target.value)), None)
+                line = later.body[0] if isinstance(later, cst.SimpleStatementLine) and len(later.body) == 1 else None
+                sort = line.value if isinstance(line, cst.Expr) else None
+                return (
+                    isinstance(sort, cst.Call) and isinstance(sort.func, cst.Attribute)
+                    and sort.func.attr.value == "sort" and isinstance(sort.func.value, cst.Name)
+                    and sort.func.value.value == target.value
+                )
+        return False
 
     def _u_order_free_loop(self, node: cst.For) -> bool:
         """Each element is handled on its own, so the set's order reaches no result:

@@ -148,6 +148,12 @@ def spatial_kind(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bo
     node = _strip(node, _KEEPS_SHAPE, qualify)
     if isinstance(node, cst.Name):
         return SPATIAL in bound(node.value)
+    if isinstance(node, cst.Subscript):
+        # slices keep every dimension: `logits[:, :, :n]` has at least three
+        parts = node.slice
+        if all(isinstance(p.slice, cst.Slice) for p in parts):
+            return len(parts) >= 3 or spatial_kind(node.value, qualify, bound)
+        return False
     if not isinstance(node, cst.Call):
         return False
     qn = qualify(node.func) or ""

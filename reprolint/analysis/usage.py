@@ -777,6 +777,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_listing_loop(node, (None, None), pending=over.value)
         else:
             self._u_counted_listing_loop(node)  # for i, f in enumerate(files)
+            self._u_indexed_listing_loop(node)  # for i in range(len(files)): files[i]
 
     def _u_note_loop_hooks(self, loop: Union[cst.For, cst.While]) -> None:
         """The ``set_epoch`` and ``backward`` calls in a loop's body are in a loop; the

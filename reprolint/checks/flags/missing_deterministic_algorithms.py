@@ -33,7 +33,10 @@ class MissingDeterministicAlgorithms(Rule):
     `torch.no_grad()` or `inference_mode()`, such as sampling for a validation sample,
     are named after those of the training step, and ops that run only where a caller
     passes a parameter other than its default, `if lens is not None:`, after those that
-    run with every default). A CUDA training
+    run with every default). Ops that run only inside `@torch.no_grad()` methods (and
+    their callees) that no call runs with grad, such as a top-k sampler whose image is
+    logged every 100 steps, are no evidence: nothing the training computes goes through
+    them (targets computed in a `with torch.no_grad():` block of the training step are). A CUDA training
     program with none of them (linear layers, convolutions, whose determinism is
     RPL302's) is not reported: in one stream its kernels give the same numbers on every
     run. When the program turns the flag on only under an option that is off by default
@@ -229,9 +232,13 @@ class MissingDeterministicAlgorithms(Rule):
             # them those whose input this body makes before those on a parameter its
             # callers pass (whether a gradient flows there is the callers' business: a
             # batch passed in has none); execution order within each
-            ops = sorted(kernels.values(), key=lambda k: (
+            ops = sorted((k for k in kernels.values() if not k.inference_only), key=lambda k: (
                 k.no_grad, k.maybe, any(fact.startswith("param-input:") for fact in k.usage.facts),
             ))
+            if not ops:
+                # only ops of `@torch.no_grad()` methods no training step calls (a sample
+                # logged every 100 steps): nothing the training computes goes through them
+                continue
             switch = next(
                 (s for s in (p.set_only_when(FlagSet, "torch.deterministic") for p in group) if s), None
             )

@@ -35,6 +35,9 @@ class OpFinding:
     # `inference_mode()`: evaluation or generation), so it is named after those that run
     # in the forward or backward pass of training
     no_grad: bool = False
+    # it runs only inside `@torch.no_grad()` methods no call runs with grad (a sampler):
+    # nothing the training computes goes through it, so it is no evidence of RPL301
+    inference_only: bool = False
     # it runs only where a call passes a parameter other than its default (`if lens is
     # not None:` in a function whose callers may pass `lens`): named after those that run
     # with every default
@@ -105,7 +108,7 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 step = program.usage_steps[position]
                 evidence.setdefault(program.entry, []).append(OpFinding(
                     "RPL201", path, usage, kernels[0], short(version), "CUDA", related=chain,
-                    no_grad=step.context.no_grad, maybe=not program.on_default_path(step, params=True, surely=True),
+                    no_grad=step.context.no_grad, inference_only=step.context.no_grad_function, maybe=not program.on_default_path(step, params=True, surely=True),
                 ))
             if raising:
                 match = raising[0]

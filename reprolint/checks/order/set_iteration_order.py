@@ -24,7 +24,8 @@ class SetIterationOrder(Rule):
     Order-taking uses: `list(...)`, `tuple(...)`, `enumerate`, `zip`, `iter`/`next`,
     `dict.fromkeys`, `"sep".join(...)`, `np.array`/`torch.tensor`, a `for` loop, a list,
     generator or dict comprehension over the set, and `s.pop()`. Not reported:
-    `sorted(...)`, `len`, membership, `sum`/`min`/`max`/`any`/`all`, `Counter`, set
+    `sorted(...)` (also `classes = list(set(...))` that the next statement using `classes`
+    sorts in place, `classes.sort()`), `len`, membership, `sum`/`min`/`max`/`any`/`all`, `Counter`, set
     algebra and set comprehensions (their result is again a set).
 
     Whether a set holds text is inferred locally: set displays with string literals;

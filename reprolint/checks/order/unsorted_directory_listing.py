@@ -79,7 +79,9 @@ class UnsortedDirectoryListing(Rule):
       arguments read as an attribute or compared with a literal; `random.random() <
       0.1` is a draw and is reported); `for i, f in enumerate(files)` whose count `i`
       only reaches `print` progress messages that do not show the entry counts as `for
-      f in files` (`print(i, f)` pairs positions with files and is reported);
+      f in files` (`print(i, f)` pairs positions with files and is reported), and so does
+      `for i in range(len(files))` whose body reads `files` only as `files[i]` and `i`
+      only there or in such messages (an image resized and saved under its own name);
     - a loop that submits each entry to a worker process or thread
       (`pool.apply_async(worker, args=(path, cfg))`, `executor.submit(worker, path)`) that
       runs a function of the module changing nothing but what the entry gives it; a

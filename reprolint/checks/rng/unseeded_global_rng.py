@@ -59,7 +59,9 @@ class UnseededGlobalRng(Rule):
     nobody; absl's `app.run(main)` calls `main`); dropout masks and
     shuffling loaders draw when they are used, so they only need a seed somewhere on
     the path. `random`/NumPy draws in a `Dataset`'s `__getitem__` (and the helper
-    methods it calls, `self.pick_caption(ix)`) and a transform's `__call__` run in DataLoader
+    methods it calls, `self.pick_caption(ix)`) and a transform's `__call__` (also the
+    operations it calls out of a list or table of its module, `for op, lo, hi in
+    self.ops: img = op(img, v)`, when nothing else calls them) run in DataLoader
     workers when `num_workers > 0`, where torch reseeds them: they need torch's seed, and
     count toward torch's cause, reported at torch's own first draw when there is one (else
     at the worker draw, saying that torch's seed decides it). A transform class with no
