@@ -78,7 +78,7 @@ def score(corpus: Path) -> dict[str, Score]:
             # related locations (after the late seed, for the "late" variant).
             # (after the new graph and the seed that misses it, for the "graph" variant).
             # The project calls that lead to the draws come after them.
-            skip = {"late": 1, "partial": 1, "graph": 2}.get(str(d.data.get("variant")), 0)
+            skip = {"late": 1, "partial": 1, "worker_partial": 1, "graph": 2}.get(str(d.data.get("variant")), 0)
             draws = d.related[skip:skip + int(d.data.get("draws", 1)) - 1]
             for r in draws:
                 found.add((Path(r.path).relative_to(corpus).as_posix(), r.span.start_line, d.code))

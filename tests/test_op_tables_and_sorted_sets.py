@@ -273,3 +273,86 @@ def test_a_helper_a_no_grad_evaluation_calls_first_is_still_trained_through(tmp_
     write(tmp_path, {"train.py": helper.format(train=other)})
     assert _found(tmp_path, "RPL301") == []
 
+
+
+# ---------------------------------------------------------------- a linear probe's new head
+
+PROBE = (
+    "import torch\nimport torch.nn as nn\nimport torch.optim as optim\nimport torchvision\n"
+    "from torch.optim import lr_scheduler\n\n"
+    "torch.manual_seed(0)\n"
+    "model = torchvision.models.resnet18(pretrained=True)\n"
+    "for param in model.parameters():\n"
+    "    param.requires_grad = False\n"
+    "model.fc = nn.Linear(model.fc.in_features, 2)\n"
+    "model = model.cuda()\n"
+    "optimizer = optim.SGD({params}, lr=0.001, momentum=0.9)\n"
+    "scheduler = lr_scheduler.StepLR(optimizer, step_size=7, gamma=0.1)\n"
+    "for images, labels in torch.load('batches.pt'):\n"
+    "    loss = nn.functional.cross_entropy(model(images.cuda()), labels.cuda())\n"
+    "    optimizer.zero_grad()\n"
+    "    loss.backward()\n"
+    "    optimizer.step()\n"
+    "    scheduler.step()\n"
+)
+
+
+@pytest.mark.parametrize(("params", "reported"), [
+    ("model.fc.parameters()", False),  # the new head only: no convolution trains
+    ("model.parameters()", True),  # given every parameter: not read as a probe
+])
+def test_a_head_replaced_after_the_freeze_is_what_a_probe_trains(tmp_path: Path, params: str, reported: bool) -> None:
+    write(tmp_path, {"train.py": PROBE.format(params=params)})
+    assert _found(tmp_path, "RPL302") == ([("train.py", 12)] if reported else [])
+
+
+def test_a_head_replaced_before_the_freeze_is_frozen_too(tmp_path: Path) -> None:
+    before = PROBE.format(params="model.fc.parameters()").replace(
+        "for param in model.parameters():\n    param.requires_grad = False\nmodel.fc = nn.Linear(model.fc.in_features, 2)\n",
+        "model.fc = nn.Linear(model.fc.in_features, 2)\nfor param in model.parameters():\n    param.requires_grad = False\n")
+    write(tmp_path, {"train.py": before})
+    assert _found(tmp_path, "RPL302") == [("train.py", 12)]
+
+
+# ---------------------------------------------------------------- an option the script fixes
+
+OPTIONS = (
+    "import argparse\n\nimport torch\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--serial_batches', action='store_true')\n"
+    "opt = parser.parse_args()\n"
+    "{fixed}"
+    "loader = torch.utils.data.DataLoader(torch.load('data.pt'), batch_size=1, shuffle=not opt.serial_batches)\n"
+    "for batch in loader:\n"
+    "    print(batch)\n"
+)
+
+
+@pytest.mark.parametrize(("fixed", "reported"), [
+    ("", True),  # the option's default: shuffled
+    ("opt.serial_batches = True  # no shuffle\n", False),  # the script fixes it: taken in order
+    ("if opt.serial_batches:\n    opt.serial_batches = True\n", True),  # only in a branch: the default stays
+    ("opt.serial_batches = True\nopt.serial_batches = False\n", True),  # set twice: not known
+])
+def test_an_option_the_entry_script_fixes_once_is_that_value(tmp_path: Path, fixed: str, reported: bool) -> None:
+    write(tmp_path, {"test.py": OPTIONS.format(fixed=fixed)})
+    found = _found(tmp_path, "RPL101")
+    assert (found != []) is reported, found
+
+
+def test_a_worker_draw_of_a_program_seeding_another_library_names_the_workers(tmp_path: Path) -> None:
+    dataset = (
+        "import random\n\nimport numpy as np\nimport torch\n\n\n"
+        "class Crops(torch.utils.data.Dataset):\n"
+        "    def __len__(self):\n        return 10\n\n"
+        "    def __getitem__(self, i):\n        return random.randint(0, 4)\n\n\n"
+        "np.random.seed(0)\n"
+        "loader = torch.utils.data.DataLoader(Crops(), batch_size=2, num_workers=2)\n"
+        "for batch in loader:\n    print(batch)\n"
+    )
+    write(tmp_path, {"prep.py": dataset})
+    [message] = _messages(tmp_path, "RPL101")
+    assert message.startswith("`random.randint` draws from the `random` module's global RNG in DataLoader workers, "
+                              "where torch reseeds it from torch's own generator, which is never seeded")
+    assert ": the program seeds NumPy (first with `np.random.seed`, " in message and message.endswith(
+        "), not torch (entry point: " + str(tmp_path / "prep.py") + ")")

@@ -671,6 +671,38 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.usage_assign([t.target for t in node.targets], node.value)
         self._note_assignment([t.target for t in node.targets], node.value)
         self._note_attr_targets([t.target for t in node.targets], node.value)
+        self._note_attr_constant(node)
+
+    def _note_attr_constant(self, node: cst.Assign) -> None:
+        """``opt.serial_batches = True  # no shuffle`` written once, unconditionally, at
+        the module's top level (or its main block's), after the options are parsed: an
+        evaluation script fixing an option for itself (ModuleFacts.attr_constants; any
+        other assignment of the attribute in the module makes it unknown)."""
+        attrs = [t.target for t in node.targets if isinstance(t.target, cst.Attribute)]
+        if not attrs:
+            return
+        top = self._top_level_assigns()
+        value = _literal(node.value)
+        for target in attrs:
+            name = target.attr.value
+            known = self.facts.attr_constants
+            fixed = id(node) in top and isinstance(target.value, cst.Name) and value is not UNKNOWN and name not in known
+            known[name] = value if fixed else UNKNOWN
+
+    def _top_level_assigns(self) -> set[int]:
+        """The assignments written directly in the module's body or its main block's."""
+        found = getattr(self, "_top_assigns", None)
+        if found is None:
+            found = set()
+            for stmt in self.module.body:
+                lines = [stmt]
+                if isinstance(stmt, cst.If) and is_main_guard(stmt.test) and isinstance(stmt.body, cst.IndentedBlock):
+                    lines = list(stmt.body.body)
+                for line in lines:
+                    if isinstance(line, cst.SimpleStatementLine):
+                        found.update(id(small) for small in line.body if isinstance(small, cst.Assign))
+            self._top_assigns = found
+        return found
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         super().visit_AugAssign(node)
@@ -682,6 +714,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         for target in targets:
             if isinstance(target, cst.Attribute):
                 self.facts.assigned_attrs.add(target.attr.value)
+                if value is None:  # `opt.x += 1`: no constant
+                    self.facts.attr_constants[target.attr.value] = UNKNOWN
                 note_self_attr(self, target, value)
             elif isinstance(target, (cst.Tuple, cst.List)):
                 self._note_attr_targets([e.value for e in target.elements])  # type: ignore[misc]

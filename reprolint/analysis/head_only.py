@@ -9,8 +9,9 @@ Recognised, in one function (or module) body, in source order:
   parameter names (``if name not in ["fc.weight", "fc.bias"]:``: the head ``fc`` stays
   trainable; names formatted from the head's attribute, ``'%s.weight' % key``, keep a
   head too), and ``X.requires_grad_(False)``;
-* a head left or made trainable: the attributes of those names, or a loop over
-  ``X.head.parameters()`` that sets ``requires_grad = True``;
+* a head left or made trainable: the attributes of those names, a loop over
+  ``X.head.parameters()`` that sets ``requires_grad = True``, or a head replaced after
+  the freeze by a layer built afresh (``X.fc = nn.Linear(num_ftrs, 2)``);
 * the optimizer given only the head: ``filter(lambda p: p.requires_grad,
   X.parameters())`` (a name bound to it too) for a frozen ``X`` with a head left out,
   or ``Y.head.parameters()`` for a head attribute made trainable.
@@ -145,6 +146,12 @@ class HeadOnly:
             module = _text(node.func.value)
             if module is not None:
                 self.frozen.setdefault(module, (set(), where))
+
+    def note_replaced(self, target: cst.Attribute, value: cst.BaseExpression) -> None:
+        """``X.fc = nn.Linear(num_ftrs, 2)`` after ``X`` was frozen whole: a layer built
+        afresh requires grad, so that attribute is a head made trainable."""
+        if type(value) is cst.Call and _text(target.value) in self.frozen:
+            self.heads.add(target.attr.value)
 
     def note_assign(self, names: list[str], value: cst.BaseExpression) -> None:
         """``parameters = list(filter(lambda p: p.requires_grad, model.parameters()))``."""

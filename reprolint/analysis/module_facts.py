@@ -207,6 +207,10 @@ class ModuleFacts:
     # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
     # that name may not keep its parser default
     assigned_attrs: set[str] = field(default_factory=set)
+    # attr -> the literal a single, unconditional top-level assignment gives it
+    # (`opt.serial_batches = True` after parsing), UNKNOWN where the module assigns it
+    # otherwise: the program whose entry this module is runs with that value
+    attr_constants: dict[str, Any] = field(default_factory=dict)
     # the functions (qualnames) that call a function taken out of a list or a table
     # (`for op, lo, hi in ops: op(img, v)`, `OPS[name](img)`): the plain functions such a
     # table holds run where these do (Executor: an augmentation's ops in DataLoader workers)

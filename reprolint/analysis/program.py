@@ -202,6 +202,12 @@ class Program:
                 self.option_flags.setdefault(name, flag)
             for name, value in facts[path].arg_entropy.items():
                 self.arg_entropy.setdefault(name, value)
+        # an option the entry script fixes for itself once it is parsed (`opt.serial_batches
+        # = True  # no shuffle` in an evaluation script), which no other module assigns
+        elsewhere = set().union(*(facts[p].assigned_attrs for p in self.modules if p != self.entry))
+        for name, value in facts[self.entry].attr_constants.items() if self.entry in facts else ():
+            if value is not UNKNOWN and name in self.arg_defaults and name not in elsewhere:
+                self.arg_defaults[name] = value
         self.config_origin: dict[str, str] = {}  # option default taken from a config file -> the file
         for path in self.modules:  # defaults set on a configuration object (`_C.SEED = -1`)
             for name in facts[path].config_attrs:

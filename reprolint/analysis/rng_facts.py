@@ -407,6 +407,20 @@ class RngFacts:
         for cond in draw.when:
             if not _condition_holds(node, cond, self):
                 return True
+        # `shuffle=not opt.serial_batches`: a flag the options decide draws where its test
+        # holds, as a branch would (an evaluation script setting `serial_batches = True`)
+        decided = []
+        for cond in draw.when:
+            arg = call_argument(node, cond.keyword, cond.position)
+            if cond.values == (True,) and arg is not None and _literal(arg.value) == UNKNOWN:
+                tree = self.cond_tree(arg.value)  # type: ignore[attr-defined]
+                if tree != ("unknown",):
+                    decided.append((tree, True, arg.value))
+        self.conds.extend(decided)  # type: ignore[attr-defined]
+        try:
+            conds = self.current_conds()  # type: ignore[attr-defined]
+        finally:
+            del self.conds[len(self.conds) - len(decided):]  # type: ignore[attr-defined]
         kind = "init" if draw.library == "torch" and id(node) in self.parameter_args else draw.kind
         if kind == "init" and self.overwrite_possible and id(node) in self._overwritten_layers():
             return True  # `fused = nn.Conv2d(...)`, then `fused.weight.copy_(w)`: values never used
@@ -420,7 +434,7 @@ class RngFacts:
                 deferred=draw.deferred,
                 span=self.span(node),  # type: ignore[attr-defined]
                 text=text,
-                conds=self.current_conds(),  # type: ignore[attr-defined]
+                conds=conds,
                 hub_entry=_hub_entry(node) if draw.api == "torch.hub.load" else "",
             )
         )

@@ -99,6 +99,8 @@ _CUDNN_LAYERS = frozenset(
 )
 _CUDNN_PREFIXES = ("torchvision.models.", "timm.create_model", "segmentation_models_pytorch.")
 _TRAIN_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+# `torch.optim` modules that build no optimizer: schedulers take one, averagers copy weights
+_NOT_OPTIMIZERS = ("torch.optim.lr_scheduler.", "torch.optim.swa_utils.")
 _INPUT_GRADS = frozenset({"torch.autograd.grad"})
 # Calls that time code (benchmarks); `torch.cuda.Event(enable_timing=True)` too.
 _TIMING_CALLS = frozenset({
@@ -364,8 +366,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 # what the program role needs: an optimizer built (parameters are
                 # updated), `autograd.grad` (gradients of inputs, as classifier guidance
                 # takes them, update nothing), written inside a loop
+                # (a learning-rate scheduler or weight averager of `torch.optim` builds none)
                 self._u_emit(
-                    TrainStep, "torch", node, builds_optimizer=(qn or "").startswith("torch.optim."),
+                    TrainStep, "torch", node, builds_optimizer=(qn or "").startswith("torch.optim.")
+                    and not (qn or "").startswith(_NOT_OPTIMIZERS),
                     input_gradients=qn in _INPUT_GRADS, in_loop=id(node) in self._u_in_loop,
                 )
             if method in ("load_state_dict", "from_pretrained") or qn in _CHECKPOINT_LOADS:
@@ -652,6 +656,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         state.head_only.note_assign(names, value)
+        for target in targets:
+            if isinstance(target, cst.Attribute):
+                state.head_only.note_replaced(target, value)  # `model.fc = nn.Linear(n, 2)`
         kind = self._u_kind(value)
         needs = frozenset(self._u_assumed)
         fresh = self._u_fresh_constant(value)

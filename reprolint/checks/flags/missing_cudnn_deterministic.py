@@ -32,8 +32,9 @@ class MissingCudnnDeterministic(Rule):
     with an option that is off by default (`--profile`), trains nothing; nor does a
     linear probe train a convolution: a model frozen but for its head (`if name not in
     ["fc.weight", "fc.bias"]: param.requires_grad = False`, or frozen whole and its
-    `head` made trainable again) whose only optimizer gets what still requires grad or the
-    head's parameters runs no backward kernel before the head (a model frozen with no
+    `head` made trainable again or replaced by a new layer, `model.fc = nn.Linear(n, 2)`)
+    whose only optimizer (a learning-rate scheduler is none) gets what still requires
+    grad or the head's parameters runs no backward kernel before the head (a model frozen with no
     head kept, a diffusion script's VAE, says nothing of what else trains). It is
     reported once per program, at the first line that
     selects the GPU. `torch.use_deterministic_algorithms(True)` (which implies

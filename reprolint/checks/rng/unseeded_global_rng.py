@@ -195,6 +195,11 @@ class UnseededGlobalRng(Rule):
             "`{call}` {action} {rng} in DataLoader workers, where torch reseeds it from torch's own "
             "generator, which is never seeded on this program's path{maybe} (entry point: {entry})"
         ),
+        "worker_partial": (
+            "`{call}` {action} {rng} in DataLoader workers, where torch reseeds it from torch's own "
+            "generator, which is never seeded on this program's path{maybe}: the program seeds {seeded} "
+            "(first with `{seed_call}`, {seed_at}), not torch (entry point: {entry})"
+        ),
         "spawn": (
             "`{call}` runs `{worker}` in fresh processes, which the parent's `{seed_call}` (line {seed_line}) "
             "does not reach: `{worker}` draws from unseeded global RNGs ({unseeded})"
@@ -354,7 +359,8 @@ class UnseededGlobalRng(Rule):
             seed = first_seed.seed
             libs = library_list(seeded_libs)
             return self.report(
-                outcome.path, outcome.draw.span, variant="partial", entry=entry, **fields,
+                outcome.path, outcome.draw.span, entry=entry, **fields,
+                variant="worker_partial" if outcome.draw.library != outcome.library else "partial",
                 seed_call=seed.text, seed_at=f"{first_seed.path}:{seed.span.start_line}", seeded=libs,
                 seed_path=first_seed.path, seed_line=seed.span.start_line,
                 library_name=library_list((outcome.library,)),
