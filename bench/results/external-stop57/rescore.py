@@ -2,9 +2,9 @@
 
 Usage: python bench/results/external-stop57/rescore.py v|w [TREES]
 
-Round `v` was checked at 63c4547; TREES (default /tmp/ext57/ROUND/trees) holds the
-repositories as <owner>+<name>/ folders exported from the snapshots the `fetch` tool
-brings, at the commits README.md names (see bench/realworld/rescore_external.py)."""
+Round `v` was checked at 63c4547, `w` at 8fc97ca; TREES (default /tmp/ext57/ROUND/trees)
+holds the repositories as <owner>+<name>/ folders exported from the snapshots the `fetch`
+tool brings, at the commits README.md names (see bench/realworld/rescore_external.py)."""
 from __future__ import annotations
 
 import sys
@@ -16,6 +16,7 @@ from rescore_external import main_for_rounds  # noqa: E402
 HERE = Path(__file__).parent
 ROUNDS = {
     "v": ("findings-63c4547.json", "/tmp/ext57/v/trees"),
+    "w": ("findings-8fc97ca.json", "/tmp/ext57/w/trees"),
 }
 
 if __name__ == "__main__":
