@@ -356,3 +356,22 @@ def test_a_worker_draw_of_a_program_seeding_another_library_names_the_workers(tm
                               "where torch reseeds it from torch's own generator, which is never seeded")
     assert ": the program seeds NumPy (first with `np.random.seed`, " in message and message.endswith(
         "), not torch (entry point: " + str(tmp_path / "prep.py") + ")")
+
+
+def test_a_seed_the_default_run_skips_is_not_named_as_the_programs_seeding(tmp_path: Path) -> None:
+    source = (
+        "import argparse\n\nimport numpy as np\nimport torch\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--model', default='hd')\n"
+        "args = parser.parse_args()\n"
+        "if args.model == 'ui':\n    np.random.seed(0)\n"
+        "model = torch.nn.Linear(4, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for x in torch.load('data.pt'):\n    loss = model(x).sum()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+    )
+    write(tmp_path, {"train.py": source})
+    [message] = _messages(tmp_path, "RPL101")
+    assert message == ("`torch.nn.Linear(...)` initialises weights from torch's global RNG, which is never seeded on "
+                       f"this program's path (entry point: {tmp_path / 'train.py'})")
+    # where the seed runs by default, the message names it
+    write(tmp_path, {"train.py": source.replace("default='hd'", "default='ui'")})
+    [message] = _messages(tmp_path, "RPL101")
+    assert ": the program seeds NumPy (first with `np.random.seed`, " in message

@@ -281,7 +281,10 @@ class UnseededGlobalRng(Rule):
                 if outcome.graph is not None:
                     reason = ("graph", outcome.graph[1].path, outcome.graph[1].event.span)
                 mine.setdefault((outcome.library, reason), []).append(outcome)
-            partial = (program.seeds[0], tuple(sorted(program.seeded_libraries))) if program.seeds else None
+            # the seeding calls the default run makes (a seed in a model class only another
+            # `--model` builds says nothing of this run)
+            ran = [o for o in program.seeds if o.default_path]
+            partial = (ran[0], tuple(sorted({lib for o in ran for lib in o.seed.libs}))) if ran else None
             for (library, reason), outcomes in mine.items():
                 # A `# noqa` on the first draw moves the report to the next one.
                 outcomes = [o for o in outcomes if not ctx.suppressed(self.code, o.path, o.draw.span)]
