@@ -375,3 +375,35 @@ def test_a_seed_the_default_run_skips_is_not_named_as_the_programs_seeding(tmp_p
     write(tmp_path, {"train.py": source.replace("default='hd'", "default='ui'")})
     [message] = _messages(tmp_path, "RPL101")
     assert ": the program seeds NumPy (first with `np.random.seed`, " in message
+
+
+# ---------------------------------------------------------------- a class built in a branch
+
+MODELS = {
+    "models/__init__.py": "",
+    "models/base.py": "class BaseModel:\n    def initialize(self, opt):\n        self.opt = opt\n",
+    "models/ui.py": (
+        "import numpy as np\n\nfrom models.base import BaseModel\n\n\n"
+        "class UIModel(BaseModel):\n    def load_image(self, n):\n        np.random.seed(n)\n        return n\n"
+    ),
+    "models/hd.py": (
+        "import numpy as np\n\nfrom models.base import BaseModel\n\n\n"
+        "class HDModel(BaseModel):\n    def sample(self):\n        return np.random.randint(0, 10)\n"
+    ),
+    "test.py": (
+        "import argparse\n\nfrom models.hd import HDModel\nfrom models.ui import UIModel\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--model', default='{default}')\n"
+        "opt = parser.parse_args()\n"
+        "if opt.model == 'hd':\n    model = HDModel()\nelse:\n    model = UIModel()\n"
+        "model.initialize(opt)\nprint(model.sample())\n"
+    ),
+}
+
+
+def test_a_class_without_a_constructor_runs_under_the_branch_that_builds_it(tmp_path: Path) -> None:
+    write(tmp_path, {**MODELS, "test.py": MODELS["test.py"].format(default="hd")})
+    [message] = _messages(tmp_path, "RPL101")
+    # the UI model's seed runs on no default run: the draw is never seeded, not seeded late
+    assert message == ("`np.random.randint` draws from NumPy's global RNG, which is never seeded on this "
+                       f"program's path (entry point: {tmp_path / 'test.py'})")
+    assert _found(tmp_path, "RPL104") == [("test.py", 12)]

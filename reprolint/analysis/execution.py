@@ -73,7 +73,7 @@ MAX_DEPTH = 60
 # What the walker does with an event (ExecutionModel.ops): add it as a step, add it
 # unless seeds are skipped, add it at the end, run a project call / import, enter or
 # leave a no-grad region.
-_STEP, _SEED, _DEFERRED, _CALL, _IMPORT, _REGION, _BINDS = range(7)
+_STEP, _SEED, _DEFERRED, _CALL, _IMPORT, _REGION, _BINDS, _BUILDS = range(8)
 
 # The base of custom autograd functions (their static forward/backward run through `apply`).
 _AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
@@ -280,6 +280,10 @@ class ExecutionModel:
                 resolved = self.index.resolve_call(path, event.target)
                 if resolved is not None:
                     ops.append((_CALL, event, resolved))
+                else:
+                    built = self.index.resolve_class(path, event.target)
+                    if built is not None:  # a class without a constructor of its own
+                        ops.append((_BUILDS, event, built))
                 if dispatch.instantiates(self.index, event, resolved):  # `instantiate(cfg.model)`
                     node = dispatch.instantiated_node(self.index, path, event)  # read once for both
                     ops.extend((_CALL, call, built) for call, built in dispatch.instantiated(self.index, path, event, node))
@@ -405,6 +409,8 @@ class _Walker:
         self.ran_functions: set[tuple[str, str]] = set()
         self.worker_functions: set[tuple[str, str]] = set()  # those run in DataLoader workers
         self.grad_calls: set[tuple[str, str]] = set()  # functions some call runs with grad
+        # (file, class) of a class without a constructor -> the conditions of its builds
+        self.built_under: dict[tuple[str, str], tuple[GuardedCond, ...]] = {}
         self.running: list[tuple[str, str]] = []  # the functions whose bodies run now, innermost last
         self.deferred: list[Step] = []
         self.depth = 0
@@ -689,7 +695,9 @@ class _Walker:
         constructor's calls when they all share them (``if args.ema: ema = EMA(model)``,
         ``models.__dict__[args.arch](...)``), so its methods run under them too."""
         constructor = self.model.constructor(path, cls)
-        return self.called_under.get(constructor, ()) if constructor is not None else ()
+        if constructor is None:
+            return self.built_under.get((path, cls), ())
+        return self.called_under.get(constructor, ())
 
     def _foreign(self, path: str) -> bool:
         """Another program's script (a module with its own ``__main__`` block), or a
@@ -847,6 +855,13 @@ class _Walker:
                 self.instance_no_grad.setdefault(extra, []).append(context.no_grad)
                 bindings = named_bindings(event.bindings, self.index.facts[file].functions.get(qualname), ".")
                 self.out.call_bindings.setdefault(extra, []).append(_passed_on(bindings, context, running))
+            elif kind == _BUILDS:
+                # `UIModel()` of a class without a constructor: its methods run under the
+                # conditions of the calls that build it (_built_under)
+                conds = Step(event, path, outer, via, context).conds
+                before = self.built_under.setdefault(extra, conds)
+                if before != conds:
+                    self.built_under[extra] = _either(before, conds)
             elif kind == _SEED:
                 if not self.skip_seeds:
                     steps.append(Step(event, path, outer, via, context))

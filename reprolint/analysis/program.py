@@ -249,6 +249,7 @@ class Program:
         if tf1 or self.uses("tensorflow") or self.uses("keras"):
             self.old_keras = old_keras(tf1, self.entry, model.index.roots)
         seeded: dict[str, At] = {}
+        first_seed_runs: dict[str, bool] = {}  # library -> its first seed runs on the default run
         awaiting: dict[str, list[tuple[str, Any]]] = {}  # library -> seeds no draw of it followed yet
         status: dict[tuple[str, Any], tuple[str, Draw, bool]] = {}
         in_worker: set[tuple[str, Any]] = set()
@@ -298,6 +299,8 @@ class Program:
                     continue
                 self.seeds.append(SeedOutcome(event, step.path, *self._seed_blame(step), step.via))
                 for lib in event.libs:
+                    if lib not in seeded:
+                        first_seed_runs[lib] = self.on_default_path(step)
                     seeded.setdefault(lib, At(step.path, event))
                     awaiting.setdefault(lib, []).append((step.path, event.span))
                 if "tensorflow" in event.libs and unseeded_in_graph:
@@ -348,7 +351,9 @@ class Program:
                 later = late_in_graph[key]  # its own graph was seeded, after the draw
             elif key in in_graph and not seeded_before:
                 graph = in_graph[key]  # seeded before, but on the graph the block left: not a late seed
-            elif not seeded_before:
+            elif not seeded_before and first_seed_runs.get(draw.library, True):
+                # (a seed the default run skips, `if opt.model != "hd": UIModel()`, comes
+                # later for no default run: the draw is never seeded there, RPL104 says why)
                 later = seeded.get(draw.library)
             self.draws.append(DrawOutcome(
                 draw, path, seeded_before, later, needs, worker, graph=graph, on_default=key in on_default,

@@ -27,6 +27,7 @@ class ProgramIndex:
         self._modules: dict[tuple[str, str], Optional[str]] = {}
         self._chains: dict[tuple[str, str], list[str]] = {}
         self._calls: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
+        self._classes: dict[tuple[str, str], Optional[tuple[str, str]]] = {}
         self._block_mentions: dict[str, dict[str, list[tuple[str, str]]]] = {}
         self._folders: dict[str, str] = {}
         self.include_tests = False  # set by entry_points(include_tests=...)
@@ -130,34 +131,46 @@ class ProgramIndex:
             self._calls[key] = self._resolve_call(caller, target)
         return self._calls[key]
 
-    def _resolve_call(self, caller: str, target: str) -> Optional[tuple[str, str]]:
-        if target.startswith(":"):
-            return self._resolve_in(caller, target[1:])
-        return self._resolve_from(caller, target, ())
+    def resolve_class(self, caller: str, target: str) -> Optional[tuple[str, str]]:
+        """(file, class qualname) of a call that builds a project class (None for any
+        other call), whether or not the class has a constructor of its own."""
+        key = (caller, target)
+        if key not in self._classes:
+            self._classes[key] = self._resolve_call(caller, target, classes=True)
+        return self._classes[key]
 
-    def _resolve_from(self, caller: str, target: str, seen: tuple[str, ...]) -> Optional[tuple[str, str]]:
+    def _resolve_call(self, caller: str, target: str, classes: bool = False) -> Optional[tuple[str, str]]:
+        if target.startswith(":"):
+            return self._resolve_in(caller, target[1:], classes=classes)
+        return self._resolve_from(caller, target, (), classes)
+
+    def _resolve_from(
+        self, caller: str, target: str, seen: tuple[str, ...], classes: bool = False,
+    ) -> Optional[tuple[str, str]]:
         level = len(target) - len(target.lstrip("."))
         names = [p for p in target.split(".") if p]
         for split in range(len(names) - 1, 0, -1):
             module = "." * level + ".".join(names[:split])
             found = self.resolve_module(caller, module)
             if found is not None:
-                return self._resolve_in(found, ".".join(names[split:]), seen)
+                return self._resolve_in(found, ".".join(names[split:]), seen, classes)
         return None
 
-    def _resolve_in(self, path: str, qualname: str, seen: tuple[str, ...] = ()) -> Optional[tuple[str, str]]:
+    def _resolve_in(
+        self, path: str, qualname: str, seen: tuple[str, ...] = (), classes: bool = False,
+    ) -> Optional[tuple[str, str]]:
         facts = self.facts[path]
         if qualname in facts.functions:
-            return path, qualname
+            return None if classes else (path, qualname)
         if qualname in facts.classes:
-            return self._constructor(path, qualname, depth=0)
+            return (path, qualname) if classes else self._constructor(path, qualname, depth=0)
         # a name the module imports (`from .random import random_seed` in a package's
         # __init__, re-exported to `from timm.utils import random_seed`)
         head, _, rest = qualname.partition(".")
         imported = facts.from_imports.get(head)
         if imported is not None and path not in seen:
             target = f"{imported}.{rest}" if rest else imported
-            resolved = self._resolve_from(path, target, (*seen, path))
+            resolved = self._resolve_from(path, target, (*seen, path), classes)
             if resolved is not None:
                 return resolved
         # a name a star import brought in (`from models import *`, re-exported by a
@@ -165,7 +178,7 @@ class ProgramIndex:
         for module in reversed(getattr(facts, "star_imports", ())):
             found = self.resolve_module(path, module)
             if found is not None and found not in seen and found != path:
-                resolved = self._resolve_in(found, qualname, (*seen, path))
+                resolved = self._resolve_in(found, qualname, (*seen, path), classes)
                 if resolved is not None:
                     return resolved
         return None

@@ -1,0 +1,11 @@
+"""An interactive model: it reseeds NumPy per object it edits. No constructor of its own
+(BaseModel's `initialize` sets it up), built only when `--model` asks for it."""
+import numpy as np
+
+from models.base import BaseModel
+
+
+class UIModel(BaseModel):
+    def pick_cluster(self, label, clusters):
+        np.random.seed(label + 1)
+        return np.random.randint(0, clusters)

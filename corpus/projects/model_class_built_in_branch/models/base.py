@@ -1,0 +1,3 @@
+class BaseModel:
+    def initialize(self, opt):
+        self.opt = opt
