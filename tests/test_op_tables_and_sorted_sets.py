@@ -333,6 +333,7 @@ OPTIONS = (
     ("opt.serial_batches = True  # no shuffle\n", False),  # the script fixes it: taken in order
     ("if opt.serial_batches:\n    opt.serial_batches = True\n", True),  # only in a branch: the default stays
     ("opt.serial_batches = True\nopt.serial_batches = False\n", True),  # set twice: not known
+    ("opt.serial_batches = True\nopt.serial_batches: bool = False\n", True),  # annotated too
 ])
 def test_an_option_the_entry_script_fixes_once_is_that_value(tmp_path: Path, fixed: str, reported: bool) -> None:
     write(tmp_path, {"test.py": OPTIONS.format(fixed=fixed)})

@@ -491,6 +491,9 @@ class _Walker:
         (``for op, lo, hi in self.ops: img = op(img, v)``) ran in DataLoader workers:
         it is one of a transform's operations, drawn in the workers like the transform
         itself (RandAugment's op list)."""
+        ran = [c for c in self.index.facts[path].value_callers if (path, c) in self.ran_functions]
+        if not ran or not all((path, c) in self.worker_functions for c in ran):
+            return False
         name = qualname.rpartition(".")[2]
         for other in self.out.modules:
             if other == path:
@@ -498,8 +501,7 @@ class _Walker:
             mentioned = self.index.facts[other].mentioned
             if mentioned is None or name in mentioned or "." + name in mentioned:
                 return False  # another module may take it and call it anywhere
-        ran = [c for c in self.index.facts[path].value_callers if (path, c) in self.ran_functions]
-        return bool(ran) and all((path, c) in self.worker_functions for c in ran)
+        return True
 
     def _forward_without_grad(self, key: tuple[str, str], context: StepContext) -> bool:
         """A ``forward`` run as framework-called code whose instance calls, all seen so far,
@@ -515,12 +517,16 @@ class _Walker:
         training) that a training step also calls: its steps, and its callees', are no
         inference method's own."""
         for body, _, start, end, d_start, d_end in self.bodies:
-            if body not in self.grad_calls or self.index.facts[body[0]].functions[body[1]].no_grad:
-                continue
-            for steps, lo, hi in ((self.out.steps, start, end), (self.deferred, d_start, d_end)):
-                for i in range(lo, hi):
-                    if steps[i].context.no_grad_function:
-                        steps[i] = replace(steps[i], context=replace(steps[i].context, no_grad_function=False))
+            if body in self.grad_calls and not self.index.facts[body[0]].functions[body[1]].no_grad:
+                self._clear_in_body(start, end, d_start, d_end, "no_grad_function")
+
+    def _clear_in_body(self, start: int, end: int, d_start: int, d_end: int, flag: str) -> None:
+        """Turn a context flag (``no_grad``, ``no_grad_function``) off for the steps a body
+        ran, its callees' included (``self.bodies``' ranges)."""
+        for steps, lo, hi in ((self.out.steps, start, end), (self.deferred, d_start, d_end)):
+            for i in range(lo, hi):
+                if getattr(steps[i].context, flag):
+                    steps[i] = replace(steps[i], context=replace(steps[i].context, **{flag: False}))
 
     def _check_no_grad_forwards(self) -> None:
         """A forward run without grad because its instance calls seen by then were, which
@@ -530,11 +536,8 @@ class _Walker:
             if all(self.instance_no_grad.get(key, ())):
                 continue
             for body, _, start, end, d_start, d_end in self.bodies:
-                if body != key:
-                    continue
-                for steps, lo, hi in ((self.out.steps, start, end), (self.deferred, d_start, d_end)):
-                    for i in range(lo, hi):
-                        steps[i] = replace(steps[i], context=replace(steps[i].context, no_grad=False))
+                if body == key:
+                    self._clear_in_body(start, end, d_start, d_end, "no_grad")
 
     def _mentioned(
         self, qualname: str, depth: int = 0, owner: Optional[str] = None,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 import dataclasses
 
@@ -673,12 +673,13 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self._note_attr_targets([t.target for t in node.targets], node.value)
         self._note_attr_constant(node)
 
-    def _note_attr_constant(self, node: cst.Assign) -> None:
+    def _note_attr_constant(self, node: Union[cst.Assign, cst.AnnAssign]) -> None:
         """``opt.serial_batches = True  # no shuffle`` written once, unconditionally, at
         the module's top level (or its main block's), after the options are parsed: an
         evaluation script fixing an option for itself (ModuleFacts.attr_constants; any
         other assignment of the attribute in the module makes it unknown)."""
-        attrs = [t.target for t in node.targets if isinstance(t.target, cst.Attribute)]
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        attrs = [t for t in targets if isinstance(t, cst.Attribute)]
         if not attrs:
             return
         top = self._top_level_assigns()
@@ -725,6 +726,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self.usage_assign([node.target], node.value)
             self._note_assignment([node.target], node.value)
             self._note_attr_targets([node.target], node.value)
+            self._note_attr_constant(node)  # (never one of the top-level `Assign`s: unknown)
         elif self.scope.kind == "class" and isinstance(node.target, cst.Name):
             # `seed: Optional[int]` in a dataclass without default: unknown
             pass

@@ -820,11 +820,7 @@ class ListingOrderFacts:
             return
         if _contains(node.body, (cst.Yield, cst.Return, cst.Break)):
             return
-        local = self._u_loop_locals(node)
-        calls = [c for c in descendants(node.body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
-        if not self._u_accumulated(node.body, local) and all(self._u_order_free(c) and not (
-            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
-        ) for c in calls):
+        if self._u_counted_body_on_its_own(node.body, self._u_loop_locals(node)):
             if stored:
                 self._u_claimed.add(id(inner))
             else:
@@ -861,12 +857,18 @@ class ListingOrderFacts:
         # the index elsewhere only in progress messages: each `files[i]` stands for the entry
         if not only_in_messages(node.body, index, {listing}, allowed=read):
             return
-        local = self._u_loop_locals(node) | {listing}
-        calls = [c for c in descendants(node.body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
-        if not self._u_accumulated(node.body, local) and all(self._u_order_free(c) and not (
-            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
-        ) for c in calls):
+        if self._u_counted_body_on_its_own(node.body, self._u_loop_locals(node) | {listing}):
             self._u_claimed.update(id(n) for n in (counted.args[0].value, *entries))
+
+    def _u_counted_body_on_its_own(self, body: cst.CSTNode, local: set[str]) -> bool:
+        """The body of a counted or indexed loop over a listing handles each entry on its
+        own: it grows nothing in entry order, and every call is the entry's own or
+        order-free and fills no list (stricter than :meth:`_u_loop_effects`: no call
+        counts as a mere test or a submission here)."""
+        calls = [c for c in descendants(body) if isinstance(c, cst.Call) and not self._u_per_entry_call(c, local)]
+        return not self._u_accumulated(body, local) and all(self._u_order_free(c) and not (
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
+        ) for c in calls)
 
     def _u_loop_locals(self, node: cst.For) -> set[str]:
         """Names that live one iteration: the loop variables, and names the body binds

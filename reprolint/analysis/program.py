@@ -204,10 +204,11 @@ class Program:
                 self.arg_entropy.setdefault(name, value)
         # an option the entry script fixes for itself once it is parsed (`opt.serial_batches
         # = True  # no shuffle` in an evaluation script), which no other module assigns
-        elsewhere = set().union(*(facts[p].assigned_attrs for p in self.modules if p != self.entry))
-        for name, value in facts[self.entry].attr_constants.items() if self.entry in facts else ():
-            if value is not UNKNOWN and name in self.arg_defaults and name not in elsewhere:
-                self.arg_defaults[name] = value
+        fixed = {n: v for n, v in facts[self.entry].attr_constants.items() if v is not UNKNOWN and n in self.arg_defaults} \
+            if self.entry in facts else {}
+        if fixed:
+            elsewhere = set().union(*(facts[p].assigned_attrs for p in self.modules if p != self.entry))
+            self.arg_defaults.update((n, v) for n, v in fixed.items() if n not in elsewhere)
         self.config_origin: dict[str, str] = {}  # option default taken from a config file -> the file
         for path in self.modules:  # defaults set on a configuration object (`_C.SEED = -1`)
             for name in facts[path].config_attrs:

@@ -404,13 +404,12 @@ class RngFacts:
             arg = call_argument(node, cond.keyword, cond.position)
             if (cond.default if arg is None else _literal(arg.value)) is not None:
                 return True
+        decided = []
         for cond in draw.when:
             if not _condition_holds(node, cond, self):
                 return True
-        # `shuffle=not opt.serial_batches`: a flag the options decide draws where its test
-        # holds, as a branch would (an evaluation script setting `serial_batches = True`)
-        decided = []
-        for cond in draw.when:
+            # `shuffle=not opt.serial_batches`: a flag the options decide draws where its
+            # test holds, as a branch would (an evaluation script setting it to True)
             arg = call_argument(node, cond.keyword, cond.position)
             if cond.values == (True,) and arg is not None and _literal(arg.value) == UNKNOWN:
                 tree = self.cond_tree(arg.value)  # type: ignore[attr-defined]
