@@ -1,4 +1,5 @@
-"""Writing small projects for tests: files by relative path, folders made as needed."""
+"""Writing small projects for tests: files by relative path, folders made as needed; and
+what `check` reports on them."""
 
 from __future__ import annotations
 
@@ -12,3 +13,12 @@ def write(folder: Path, files: dict[str, str]) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     return folder
+
+
+def found(root: Path, code: str) -> list[tuple[str, int]]:
+    """(path relative to ``root``, line) of each ``code`` finding `check` reports on ``root``,
+    sorted."""
+    from reprolint.api import check_paths
+
+    diagnostics = check_paths([str(root)], jobs=1).diagnostics
+    return sorted((Path(d.path).relative_to(root).as_posix(), d.span.start_line) for d in diagnostics if d.code == code)

@@ -11,12 +11,7 @@ from pathlib import Path
 import pytest
 
 from reprolint.api import check_paths
-from project_files import write
-
-
-def _found(root: Path, code: str) -> list[tuple[str, int]]:
-    found = check_paths([str(root)], jobs=1).diagnostics
-    return sorted((Path(d.path).relative_to(root).as_posix(), d.span.start_line) for d in found if d.code == code)
+from project_files import found as _found, write
 
 
 def _messages(root: Path, code: str) -> list[str]:
