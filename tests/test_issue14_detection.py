@@ -16,11 +16,12 @@ def test_conditional_seed_points_back_at_its_guard() -> None:
     source = (
         "import argparse\nimport torch\n\np = argparse.ArgumentParser()\n"
         "p.add_argument('--seed', type=int, default=None)\nargs = p.parse_args()\n"
-        "if args.seed is not None:\n    torch.manual_seed(args.seed)\n"
+        "if args.seed is not None:\n    torch.manual_seed(args.seed)\nmodel = torch.nn.Linear(2, 1)\n"
     )
     (d,) = [d for d in check_sources({"train.py": source}) if d.code == "RPL104"]
     assert d.span.start_line == 8
-    assert [(r.path, r.span.start_line) for r in d.related] == [("train.py", 7), ("train.py", 5)]  # the `if`, the option
+    # the `if`, the option, the draw it leaves unseeded
+    assert [(r.path, r.span.start_line) for r in d.related] == [("train.py", 7), ("train.py", 5), ("train.py", 9)]
 
 
 def test_device_option_default_cuda_is_a_cuda_user() -> None:

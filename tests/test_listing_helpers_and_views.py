@@ -1,5 +1,6 @@
 """What runs decides (stop 55): a helper module's function nobody calls holds no listing
-or set order that a program takes, while a package's stays library code; a concatenation
+or set order that a program takes, while a package's the project builds for others
+stays library code (stop 58: a package no setup file declares is the scripts' own); a concatenation
 of listings is one listing; tests of an entry's own values and comprehensions that only
 print use no order; an op on a view of a parameter is judged by what the callers pass."""
 from __future__ import annotations
@@ -36,11 +37,15 @@ def test_an_uncalled_function_of_a_flat_helper_module_runs_for_no_program(
     (tmp_path / "helpers.py").write_text(text)
     (tmp_path / "run.py").write_text("from helpers import used\n\nprint(used('x'))\n")
     assert _found(tmp_path, code) == []
-    # the same function in a package is library code a user may call: still reported
+    # the same function in the scripts' own package (no setup file declares it) runs
+    # nowhere either (stop 58)
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "helpers.py").write_text(text)
     (tmp_path / "run.py").write_text("from helpers import used\nfrom pkg.helpers import used as used2\n\nprint(used('x'), used2('y'))\n")
+    assert _found(tmp_path, code) == []
+    # in a package the project builds for others it is library code a user may call
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\nversion = '0.1'\n")
     assert [f[:2] for f in _found(tmp_path, code)] == [("pkg/helpers.py", line)]
 
 

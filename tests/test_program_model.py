@@ -132,7 +132,7 @@ def test_import_cycle_between_project_modules(project) -> None:
 def test_click_option_default_none_makes_seed_conditional(project) -> None:
     root = project({
         "cli.py": "import click\nimport torch\n\n@click.command()\n@click.option('--seed', default=None, type=int)\n"
-                  "def main(seed):\n    if seed is not None:\n        torch.manual_seed(seed)\n\n"
+                  "def main(seed):\n    if seed is not None:\n        torch.manual_seed(seed)\n    print(torch.rand(2))\n\n"
                   "if __name__ == '__main__':\n    main()\n",
     })
     assert findings(root) == [("cli.py", 8, "RPL104")]
@@ -141,11 +141,11 @@ def test_click_option_default_none_makes_seed_conditional(project) -> None:
 def test_conditional_helper_call_is_reported_at_the_call(project) -> None:
     root = project({
         "utils.py": "import torch\n\ndef set_seed(s):\n    torch.manual_seed(s)\n",
-        "train.py": "import argparse\nfrom utils import set_seed\n\np = argparse.ArgumentParser()\n"
+        "train.py": "import argparse\nimport torch\nfrom utils import set_seed\n\np = argparse.ArgumentParser()\n"
                     "p.add_argument('--seed', type=int, default=None)\nargs = p.parse_args()\n"
-                    "if args.seed:\n    set_seed(args.seed)\n",
+                    "if args.seed:\n    set_seed(args.seed)\nprint(torch.rand(2))\n",
     })
-    assert findings(root) == [("train.py", 8, "RPL104")]
+    assert findings(root) == [("train.py", 9, "RPL104")]
 
 
 def test_one_finding_per_draw_site_across_programs(project) -> None:
@@ -228,7 +228,7 @@ _HELPERS = (
     "        torch.manual_seed(cfg.seed)\n"
     "    if cfg.deterministic:\n"
     "        torch.use_deterministic_algorithms(True)\n"
-    "    x = torch.zeros(4, device='cuda')\n"
+    "    x = torch.rand(4, device='cuda')\n"
     "    x.index_add_(0, torch.tensor([0]), torch.ones(1, device='cuda'))\n"
 )
 

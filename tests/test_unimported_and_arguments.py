@@ -32,8 +32,16 @@ def test_a_module_of_the_programs_package_that_none_imports_runs_for_nobody(
     # also in a folder without an `__init__.py` inside the package
     write(tmp_path, {"pkg/tools/unused2.py": text})
     assert _found(tmp_path, code) == []
-    # a program that imports the module runs it: reported
+    # a program that imports the module and calls the function runs it: reported
+    call = "latest('.')" if code == "RPL402" else "vocab('a b')"
+    write(tmp_path, {"train.py": f"from pkg import run\nfrom pkg.unused import *\n\nprint(run(1), {call})\n"})
+    assert _found(tmp_path, code) == [("pkg/unused.py", line)]
+    # one that imports it and calls nothing of it: a plain function of the scripts' own
+    # package (no setup file declares it) that nothing calls runs nowhere (stop 58)
     write(tmp_path, {"train.py": "from pkg import run\nfrom pkg.unused import *\n\nprint(run(1))\n"})
+    assert _found(tmp_path, code) == []
+    # in a package the project builds for others it is library code: reported
+    write(tmp_path, {"setup.py": "from setuptools import setup\n\nsetup(name='pkg', packages=['pkg'])\n"})
     assert _found(tmp_path, code) == [("pkg/unused.py", line)]
 
 

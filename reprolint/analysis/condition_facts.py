@@ -201,6 +201,7 @@ class ConditionFacts:
             elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
                     and arg.value.value.value not in ("self", "cls"):
                 tree = ("attr", arg.value.attr.value)
+
             elif isinstance(arg.value, cst.Name):
                 # a module constant, or a parameter of this function passed on
                 # (`conv_nd(dims, ...)`): the walker resolves it from this function's own call
@@ -214,6 +215,12 @@ class ConditionFacts:
             elif tree == ("unknown",) and self._u_kind(arg.value) in ("str", "iter", "set") \
                     and not self._u_assumed:  # type: ignore[attr-defined]
                 tree = TEXT_ARGUMENT
+            elif tree == ("unknown",) and isinstance(arg.value, cst.Attribute) \
+                    and isinstance(arg.value.value, cst.Name) and arg.value.value.value == "self" \
+                    and self.current_class() is not None:  # type: ignore[attr-defined]
+                # `Transforms(split=self.split)` in a method: what this class's constructor
+                # calls stored there (Program.lookup)
+                tree = self.value_tree(arg.value)
             out.append((name, tree))
         if node.args and (self.facts.config_sources or _LOADERS & self.uses):  # type: ignore[attr-defined]
             # `instantiate(cfg.model)`: which node of the loaded configuration it is given

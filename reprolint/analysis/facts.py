@@ -112,6 +112,7 @@ class _Scope:
     body: Optional[cst.CSTNode] = None  # a function's body
     looped: Optional[set[int]] = None  # ids of the nodes inside a loop of the body (made on demand)
     loop_names: set[str] = field(default_factory=set)  # names a `for` of the body binds
+    read_names: Optional[frozenset[str]] = None  # names the body reads (made on demand)
 
 
 class _Pending:
@@ -124,6 +125,43 @@ class _Pending:
 
 
 _child_fields = child_fields
+
+
+# Calls that read a function's locals by name: a body that names one reads any of them.
+_READ_ANY = frozenset({"locals", "vars", "eval", "exec"})
+
+
+def _read_names(body: cst.CSTNode) -> frozenset[str]:
+    """The names ``body`` reads: every ``Name`` that is not the whole target of an
+    assignment (``x = ...``, ``x: int = ...``, ``for x in``, ``with ... as x``), an
+    attribute's name (``model.eval``) or a keyword argument's; augmented assignments,
+    deletions, nested functions and comprehensions read."""
+    targets: set[int] = set()
+    names: list[cst.Name] = []
+    for node in descendants(body):
+        kind = type(node)
+        if kind is cst.Name:
+            names.append(node)  # type: ignore[arg-type]
+        elif kind is cst.Attribute:
+            targets.add(id(node.attr))  # type: ignore[attr-defined]  # `model.eval`: an attribute, no name
+        elif kind is cst.Arg and node.keyword is not None:  # type: ignore[attr-defined]
+            targets.add(id(node.keyword))  # type: ignore[attr-defined]  # `f(transform=...)`: a parameter's name
+        elif kind is cst.AssignTarget:
+            targets.update(id(n) for n in target_names(node.target))  # type: ignore[attr-defined]
+        elif kind is cst.AnnAssign or kind is cst.For:
+            targets.update(id(n) for n in target_names(node.target))  # type: ignore[attr-defined]
+        elif kind is cst.AsName:
+            targets.update(id(n) for n in target_names(node.name))  # type: ignore[attr-defined]
+    return frozenset(n.value for n in names if id(n) not in targets)
+
+
+def _declared_outside(scope: _Scope) -> frozenset[str]:
+    """The names a function's body declares ``global`` or ``nonlocal``."""
+    found = set()
+    for node in descendants(scope.body):  # type: ignore[arg-type]
+        if type(node) in (cst.Global, cst.Nonlocal):
+            found.update(item.name.value for item in node.names)  # type: ignore[attr-defined]
+    return frozenset(found)
 
 
 def _all_params(parameters: cst.Parameters) -> list[cst.Param]:
@@ -172,6 +210,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.parameter_args: set[int] = set()
         # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
         self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
+        # calls in the value of an assignment to a local no statement reads (_note_unread_value)
+        self.unread_values: set[int] = set()
         self.in_text = 0  # inside an f-string field (a value formatted into text) or a wait's duration
         self.lambda_args: set[int] = set()  # ids of lambdas given to a call: they run around it
         self.lambdas = 0  # lambdas stored for later, numbered in source order (their functions' names)
@@ -654,6 +694,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                     self.facts.arg_defaults.setdefault(name, literal)
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self._note_unread_value(node)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self.bound_values[(id(self.scope), node.targets[0].target.value)] = node.value
             if len(self.scopes) == 1 and isinstance(node.value, cst.Attribute):
@@ -672,6 +713,23 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self._note_assignment([t.target for t in node.targets], node.value)
         self._note_attr_targets([t.target for t in node.targets], node.value)
         self._note_attr_constant(node)
+
+    def _note_unread_value(self, node: cst.Assign) -> None:
+        """``transform_train = transforms.Compose([transforms.RandomCrop(32), ...])`` in a
+        function that never reads ``transform_train``: the calls of the value that draw
+        later (when the transform is applied, the loader iterated) never do
+        (``unread_values``). A name the function declares global or nonlocal is read
+        elsewhere."""
+        scope = self.scope
+        if scope.kind != "function" or scope.body is None or len(node.targets) != 1:
+            return
+        target = node.targets[0].target
+        if type(target) is not cst.Name or target.value in _declared_outside(scope):
+            return
+        if scope.read_names is None:
+            scope.read_names = _read_names(scope.body)
+        if target.value not in scope.read_names and not scope.read_names & _READ_ANY:
+            self.unread_values.update(id(n) for n in descendants(node.value) if type(n) is cst.Call)
 
     def _note_attr_constant(self, node: Union[cst.Assign, cst.AnnAssign]) -> None:
         """``opt.serial_batches = True  # no shuffle`` written once, unconditionally, at
@@ -821,6 +879,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             receiver = func.value
+            fit_seed = keras.fit_seed(self, node) if method == "fit" else None
+            if fit_seed is not None:  # `datagen.fit(x, seed=0)` runs `np.random.seed(0)`
+                return self.emit_seed(node, "keras.preprocessing.image.ImageDataGenerator.fit", ("numpy",), fit_seed, False)
             if method == "seed" and not node.args and self.is_generator(receiver):
                 self.facts.findings.append(
                     LocalFinding("RPL102", self.span(node), {"call": self.text(func), "variant": "reseed"})

@@ -298,6 +298,24 @@ class ListingOrderFacts:
             self._u_claimed.add(id(other[0]))
         return roots[0]
 
+    def _u_flattened_unordered(self, node: cst.Call, qn: Optional[str]) -> None:
+        """``sorted(sum([glob(p) for p in patterns], []))``,
+        ``sorted(itertools.chain.from_iterable(glob(p) for p in patterns))``: a flattening
+        whose result is used in no order puts each listing's entries in that result, so
+        each listing's own order is not used either. (``sorted([glob(p) for p in ps])``
+        is no flattening: it orders whole lists, each keeping its entries' order.)"""
+        func = node.func
+        summed = type(func) is cst.Name and func.value == "sum" and not self.is_local("sum") \
+            and len(node.args) == 2 and type(node.args[1].value) is cst.List  # type: ignore[attr-defined]
+        if not (summed or qn == "itertools.chain.from_iterable") or not node.args:
+            return
+        parts = node.args[0].value
+        if type(parts) in (cst.ListComp, cst.GeneratorExp):
+            self._u_unordered.add(id(parts.elt))  # type: ignore[attr-defined]
+        elif type(parts) in (cst.List, cst.Tuple):
+            for element in parts.elements:  # type: ignore[attr-defined]
+                self._u_unordered.add(id(element.value))
+
     def _u_listing_call(self, node: cst.Call, qn: Optional[str], method: Optional[str]) -> None:
         target = self.call_target(node.func)  # type: ignore[attr-defined]  # resolved against the project later
         for position, arg in enumerate(node.args):
@@ -340,6 +358,7 @@ class ListingOrderFacts:
         if id(node) in self._u_unordered:
             for arg in node.args:
                 self._u_unordered.add(id(arg.value))
+            self._u_flattened_unordered(node, qn)
         if id(node) in self._u_claimed and node.args:
             bare = node.func.value if isinstance(node.func, cst.Name) else None
             if bare in ("list", "tuple", "iter"):

@@ -215,11 +215,12 @@ class ModuleFacts:
     # (`for op, lo, hi in ops: op(img, v)`, `OPS[name](img)`): the plain functions such a
     # table holds run where these do (Executor: an augmentation's ops in DataLoader workers)
     value_callers: set[str] = field(default_factory=set)
-    # (class, attr) -> (parameter, its default) for `self.attr = param` written once at the
-    # top of the class's `__init__` (not in a branch), and the (class, attr) assigned
+    # (class, attr) -> (parameter, its default, a text method or "") for `self.attr = param`
+    # (`param.lower()`) written once at the top of the class's `__init__` (not in a
+    # branch), and the (class, attr) assigned
     # anywhere else in the class: a branch test of `self.attr` in its methods reads what
     # the constructor's calls pass (analysis/self_attrs.py)
-    init_attrs: dict[tuple[str, str], tuple[str, Any]] = field(default_factory=dict)
+    init_attrs: dict[tuple[str, str], tuple[str, Any, str]] = field(default_factory=dict)
     reassigned_attrs: set[tuple[str, str]] = field(default_factory=set)
     # defaults set on a configuration object (`_C.SEED = -1`, OptionFacts.note_config_default)
     config_attrs: set[str] = field(default_factory=set)

@@ -226,6 +226,7 @@ class Program:
         self._facts = facts
         self._role: Optional[Role] = None
         self._no_training: Optional[bool] = None  # _inference_only's program half
+        self._looking_up: set[tuple[Any, ...]] = set()  # `("selfattr", ...)` trees lookup is resolving
         self.imported_elsewhere = False  # other project modules import the entry module
         self.tests_included = False  # `include-tests`: a test module is judged like any program
         self.is_test_entry = False  # the entry module is a test module (is_test_module)
@@ -246,9 +247,10 @@ class Program:
         # a program that calls the TF 1 API, or declares TF 1 or a multi-backend Keras, runs
         # a Keras of the past (catalog.rng.old_keras_library); the declarations are read
         # only for a program that uses TensorFlow or Keras
-        tf1 = any(type(s.event) is TfApi and s.event.tf1 for s in self.steps)
+        tf1 = any(type(s.event) is TfApi and s.event.tf1 and not s.event.old_keras for s in self.steps)
+        multi_backend = any(type(s.event) is TfApi and s.event.old_keras for s in self.steps)
         if tf1 or self.uses("tensorflow") or self.uses("keras"):
-            self.old_keras = old_keras(tf1, self.entry, model.index.roots)
+            self.old_keras = old_keras(tf1, self.entry, model.index.roots, multi_backend)
         seeded: dict[str, At] = {}
         first_seed_runs: dict[str, bool] = {}  # library -> its first seed runs on the default run
         awaiting: dict[str, list[tuple[str, Any]]] = {}  # library -> seeds no draw of it followed yet
@@ -687,8 +689,14 @@ class Program:
             _, path, cls, attr = name
             if attr == "training" and self._inference_only(path, cls):
                 return False
+            if name in self._looking_up:
+                return UNKNOWN  # a class whose constructor calls pass its own `self.x` on
             calls = self.call_bindings.get((path, f"{cls}.__init__"))
-            return stored_value(self._facts.get(path), calls, cls, attr, self.lookup)
+            self._looking_up.add(name)
+            try:
+                return stored_value(self._facts.get(path), calls, cls, attr, self.lookup)
+            finally:
+                self._looking_up.discard(name)
         return self.arg_defaults.get(name, UNKNOWN)
 
     def stored_attr(self, ref: tuple[Any, ...]) -> Any:

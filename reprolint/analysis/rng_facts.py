@@ -279,7 +279,18 @@ class RngFacts:
             and not _has_star(node)
             and (arg is None or _literal(arg.value) is None)
         )
-        value = arg.value if arg is not None else None
+        return self.emit_seed(
+            node, qn, seeder.seeds, arg.value if arg is not None else None, no_seed,
+            entropy_if_none=seeder.entropy_without_seed or seeder.none_unseeds,
+            entropy_until=f"{seeder.entropy_until_library}<{seeder.entropy_until}" if seeder.entropy_until else "",
+        )
+
+    def emit_seed(
+        self, node: cst.Call, api: str, libs: tuple[str, ...], value: Optional[cst.BaseExpression], no_seed: bool,
+        entropy_if_none: bool = False, entropy_until: str = "",
+    ) -> Optional[bool]:
+        """Record that ``node`` seeds ``libs`` with ``value`` (see :meth:`seed`); also for a
+        method that seeds as a side effect (an ImageDataGenerator's ``fit(x, seed=s)``)."""
         drawn = self.seed_draw_of(value)  # type: ignore[attr-defined]
         inline = isinstance(value, cst.Call) and drawn is not None
         if inline:
@@ -288,16 +299,16 @@ class RngFacts:
                 self.walk(argument)  # type: ignore[attr-defined]
         self.emit(  # type: ignore[attr-defined]
             Seed(
-                api=qn,
-                libs=seeder.seeds,
+                api=api,
+                libs=libs,
                 span=self.span(node),  # type: ignore[attr-defined]
                 text=self.text(node.func),  # type: ignore[attr-defined]
                 entropy=self.entropy_of(value),  # type: ignore[attr-defined]
                 entropy_ref=self.attr_ref(value),  # type: ignore[attr-defined]
                 no_seed=no_seed,
                 conds=self.located_conds(),  # type: ignore[attr-defined]
-                entropy_if_none=seeder.entropy_without_seed or seeder.none_unseeds,
-                entropy_until=f"{seeder.entropy_until_library}<{seeder.entropy_until}" if seeder.entropy_until else "",
+                entropy_if_none=entropy_if_none,
+                entropy_until=entropy_until,
                 literal_seed=value is not None and _literal(value) not in (None, UNKNOWN),
                 drawn_from=self.span(drawn) if drawn is not None else None,  # type: ignore[attr-defined]
             )
@@ -390,6 +401,8 @@ class RngFacts:
         callees = self._example_only().get(id(node))
         if callees and all(is_example_function(f, self.qualify) for f in callees):  # type: ignore[attr-defined]
             return True  # `torch.onnx.export(model, torch.randn(1, 3, 224, 224), path)`: a shape, not data
+        if draw.deferred and id(node) in self.unread_values:  # type: ignore[attr-defined]
+            return True  # `transform_train = Compose([RandomCrop(32)])`, never read: never applied
         library: Optional[str] = draw.library
         if draw.input is not None:
             library = _INPUT_CHECKS[draw.input](self, node)

@@ -20,23 +20,41 @@ __all__ = ["note_self_attr", "stored_value"]
 
 
 def note_self_attr(collector: Any, target: cst.Attribute, value: Optional[cst.BaseExpression]) -> None:
-    """``self.augment = augment`` at the top of ``__init__`` (``init_attrs``); any other
-    assignment of ``self.<attr>`` in the class makes it unknown (``reassigned_attrs``)."""
+    """``self.augment = augment`` at the top of ``__init__`` (``init_attrs``; also a text
+    method of it, ``self.split = split.lower()``); any other assignment of
+    ``self.<attr>`` in the class makes it unknown (``reassigned_attrs``)."""
     cls = collector.current_class()
     if cls is None or not (isinstance(target.value, cst.Name) and target.value.value == "self"):
         return
     facts = collector.facts
     key = (cls, target.attr.value)
     scope = collector.scope
+    method = ""
+    if isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value in _TEXT_METHODS:
+        method, value = value.func.attr.value, value.func.value  # `self.split = split.lower()`
     if (
         key not in facts.init_attrs and key not in facts.reassigned_attrs
         and scope.kind == "function" and scope.name == f"{cls}.__init__." and not collector.conds
         and isinstance(value, cst.Name) and value.value in scope.params and value.value not in scope.locals
     ):
-        facts.init_attrs[key] = (value.value, scope.params[value.value])
+        facts.init_attrs[key] = (value.value, scope.params[value.value], method)
         return
     facts.init_attrs.pop(key, None)
     facts.reassigned_attrs.add(key)
+
+
+# Methods of a text that give another text of it alone: `self.split = split.lower()`
+# stores the lower-cased value of what a call passes.
+_TEXT_METHODS = frozenset({"lower", "upper", "strip", "casefold"})
+
+
+def _text_method(value: Any, method: str) -> Any:
+    """``value`` after ``value.<method>()`` (a text method of ``_TEXT_METHODS``); UNKNOWN
+    for what is not a text."""
+    if not method:
+        return value
+    return getattr(value, method)() if isinstance(value, str) else UNKNOWN
 
 
 def stored_value(
@@ -56,14 +74,16 @@ def stored_value(
         return option(attr)
     if not calls:
         return UNKNOWN
-    param, default = stored
+    param, default, method = stored
     values = []
     for bindings in calls:
         tree = dict(bindings).get(param)
         if tree is None:
             value = default if all(name != SPREAD for name, _ in bindings) else UNKNOWN
-        else:  # a literal, an option; a parameter the caller passes on is not known here
+        else:  # a literal, an option, another class's `self.x`; a parameter the caller
+            # passes on is not known here
             value = tree_value(tree, option, params=False)
+        value = _text_method(value, method) if value != UNKNOWN else value
         if value == UNKNOWN or (values and value != values[0]):
             return UNKNOWN
         values.append(value)

@@ -13,6 +13,7 @@ default alone does not decide: a caller may pass another value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Optional
 
 from reprolint.analysis.context import CheckContext
@@ -79,13 +80,20 @@ def sites_run(ctx: CheckContext, kind: type[Usage]) -> dict[tuple[str, Any], Sit
 
 def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun, function: Optional[str]) -> bool:
     """A site no program runs (``UNREACHED``) in ``function``, a function of a module that
-    entry points import and that is not part of a package (no ``__init__.py`` beside it):
-    a helper module of the scripts next to it, and none of them calls that function (nor
-    does a framework run it). It runs on no program's path. A package's function no
-    program here calls is library code a user may call, and stays reported; so are the
+    entry points import and that is not part of a distributed package (no ``__init__.py``
+    beside it, or none of the project's setup files above it: ``_distributed``): a helper
+    module of the scripts, and none of them calls that function (nor does a framework run
+    it). It runs on no program's path. A function of a package the project builds for
+    others that no program here calls is library code a user may call, and stays
+    reported; so are the
     functions of a ``hubconf.py`` (``torch.hub.load`` calls them) and a site at a
     module's top level."""
-    if run.how != UNREACHED or function is None or ctx.index.in_package(path):
+    if run.how != UNREACHED or function is None:
+        return False
+    if ctx.index.in_package(path) and (_distributed(ctx, path) or "." in function or _mentioned(ctx, function)):
+        # a package the project builds for others: its API, called or not; in the
+        # scripts' own package, a class (built by name: a registry, `eval`, a config) or
+        # a function some module names (a table, a callback) may run where no call shows
         return False
     if path.rpartition("/")[2] == "hubconf.py":
         return False  # torch.hub's protocol: `torch.hub.load` calls the functions of a hubconf.py
@@ -94,6 +102,68 @@ def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun, function: Option
         return False  # not a function the programs could have run: no claim
     programs = _entry_programs(ctx)
     return any(path in p.modules for p in programs) and not any((path, function) in p.ran_functions for p in programs)
+
+
+def _mentioned(ctx: CheckContext, name: str) -> bool:
+    """Whether any module of the project names ``name`` other than in its ``def`` and its
+    imports (``ModuleFacts.mentioned``: text, strings included), or cannot tell."""
+    for facts in ctx.facts.values():
+        if facts.mentioned is None:
+            return True
+        held = [facts.mentioned, *facts.class_mentions.values(), *facts.def_mentions.values(),
+                *facts.table_mentions.values()]
+        if any(name in names or f".{name}" in names for names in held):
+            return True
+    return False
+
+
+def _distributed(ctx: CheckContext, path: str) -> bool:
+    """Whether the project declares a distribution that may hold ``path``'s package: a
+    ``setup.py``, a ``setup.cfg`` with ``[metadata]`` or ``[options]``, or a
+    ``pyproject.toml`` with ``[project]``, ``[tool.poetry]`` or ``[build-system]``, in the
+    package's folder or a folder above it, up to the roots of the scan (a project checked
+    inside another's tree is not that project's distribution). A package no such file
+    declares is the scripts' own code, imported by path; what none of them calls runs
+    nowhere."""
+    memo: dict[str, bool] = ctx.memo.setdefault("site_runs:distributed", {})  # type: ignore[assignment]
+    roots = [Path(r or ".").resolve() for r in ctx.index.roots] or [Path(".").resolve()]
+    folder = Path(path).resolve().parent
+    seen: list[str] = []
+    found = False
+    while any(folder == root or root in folder.parents for root in roots):
+        key = str(folder)
+        if key in memo:
+            found = memo[key]
+            break
+        seen.append(key)
+        if _declares_distribution(folder):
+            found = True
+            break
+        if folder in roots:
+            break
+        folder = folder.parent
+    for key in seen:
+        memo[key] = found
+    return found
+
+
+_DISTRIBUTION_TABLES = {
+    "pyproject.toml": ("[project]", "[tool.poetry]", "[build-system]"),
+    "setup.cfg": ("[metadata]", "[options]"),
+}
+
+
+def _declares_distribution(folder: Path) -> bool:
+    if (folder / "setup.py").is_file():
+        return True
+    for name, tables in _DISTRIBUTION_TABLES.items():
+        try:
+            lines = (folder / name).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        if any(line.strip() in tables for line in lines):
+            return True
+    return False
 
 
 def _entry_programs(ctx: CheckContext) -> list[Any]:

@@ -38,18 +38,20 @@ __all__ = [
 TF1_LAST = "1.15.0"  # the last TensorFlow 1 release: what "TF 1.x" is looked up as
 
 
-def old_keras(calls_tf1_api: bool, entry: str, roots: Any) -> Optional[str]:
+def old_keras(calls_tf1_api: bool, entry: str, roots: Any, multi_backend_api: bool = False) -> Optional[str]:
     """Which Keras of the past a program's Keras draws follow, from what it calls and
     what its project declares (catalog.rng.old_keras_library says where they draw):
     "tf1" when it calls the TF 1 API or declares TensorFlow 1 only (``tensorflow==1.15``,
     ``tensorflow-gpu<2``); "multi-backend" when it declares a Keras before 2.4 only (the
-    multi-backend Keras, on TensorFlow 2 too); None for the Keras of today."""
+    multi-backend Keras, on TensorFlow 2 too) or calls the API only multi-backend Keras up
+    to 2.2.5 has (``multi_backend_api``: ``K.image_dim_ordering()``); None for the Keras
+    of today."""
     if calls_tf1_api:
         return "tf1"
     found = declarations_for(entry, roots)
     if _declared_below(found, "tensorflow", (2, 0)):
         return "tf1"
-    if _declared_below(found, "keras", (2, 4)):
+    if multi_backend_api or _declared_below(found, "keras", (2, 4)):
         return "multi-backend"
     return None
 
@@ -135,10 +137,11 @@ def tf_switch(assumed: TfAssumed) -> Optional[TfSwitch]:
     return None
 
 
-def _tf1_call(program: Any, tf1: bool) -> Optional[str]:
-    """"`tf.Session`, train.py line 6" for the program's first TF1 API call of that kind."""
+def _tf1_call(program: Any, tf1: bool, old_keras: bool = False) -> Optional[str]:
+    """"`tf.Session`, train.py line 6" for the program's first TF1 API call of that kind
+    (``old_keras``: of the multi-backend Keras API that runs on TF 1 only)."""
     for _, path, usage in program.of(TfApi, default_only=False):
-        if usage.tf1 is tf1:
+        if usage.tf1 is tf1 and usage.old_keras is old_keras:
             name = PurePosixPath(path).name
             if name.endswith(".ipynb"):
                 # the analysis sees a notebook as its cells joined: that line is no line of
@@ -164,6 +167,7 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
     from reprolint.catalog.ops import parse_version
 
     tf1 = _tf1_call(program, True)
+    keras_tf1 = _tf1_call(program, True, old_keras=True)
     compat = _tf1_call(program, False)
     fallback = default_tf_version()
     fallback_kind = "installed" if default_tf_source() == "installed" else "catalog"
@@ -184,6 +188,13 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
                 TF1_LAST, "TensorFlow 1.x",
                 f"declared as {written}, narrowed to 1.x by the TF1 API it calls ({tf1})", "declared", compat,
             )
+        if tf1 is None and keras_tf1 is not None and spec_admits(declared.spec, TF1_LAST) \
+                and spec_admits(declared.spec, "2.0.0"):
+            return TfAssumed(
+                TF1_LAST, "TensorFlow 1.x",
+                f"declared as {written}, narrowed to 1.x by {keras_tf1}, which only multi-backend Keras up to "
+                "2.2.5 has (it runs on TensorFlow 1 only)", "declared", compat,
+            )
         result = assume("tensorflow", None, [declared], fallback, fallback_source)
         if result.declared:
             version = _released(result.version)
@@ -192,6 +203,12 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
         return TfAssumed(result.version, _label(result.version, fallback_kind), source, fallback_kind, compat)
     if tf1 is not None:
         return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
+    if keras_tf1 is not None:
+        return TfAssumed(
+            TF1_LAST, "TensorFlow 1.x",
+            f"from {keras_tf1}, which only multi-backend Keras up to 2.2.5 has (it runs on TensorFlow 1 only)",
+            "tf1-api", compat,
+        )
     # the TF1 API it calls is direct evidence; a declared Keras only says what it admits
     keras = next((d for d in found if d.library == "keras" and spec_admits(d.spec, None)), None)
     if keras is not None and (program.uses("keras") or program.has(KerasFit, default_only=False)):

@@ -564,7 +564,11 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         that also uses another library with a ``fit`` (scikit-learn, statsmodels, the
         gradient-boosting libraries...), only with a Keras-only keyword (``epochs``,
         ``steps_per_epoch``, ``validation_split``...) or on a receiver the module
-        ``compile``s (Keras models are compiled before ``fit``)."""
+        ``compile``s (Keras models are compiled before ``fit``). An ImageDataGenerator's
+        ``fit(x)`` computes its featurewise statistics: no training."""
+        receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+        if receiver is not None and keras.image_generator(self, receiver) is not None:
+            return False
         if not (self.uses & keras.OTHER_FIT_LIBRARIES):
             return True
         if kwargs.keys() & keras.KERAS_FIT_KEYWORDS:

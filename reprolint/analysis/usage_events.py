@@ -243,6 +243,9 @@ class TfApi(Usage):
     ``tf.app.run``), else TF1 graph code that TF2 runs through ``tf.compat.v1``."""
 
     tf1: bool = False
+    # the multi-backend Keras API only Keras up to 2.2.5 offers with its TensorFlow backend
+    # (``keras.backend.image_dim_ordering``), which runs on TensorFlow 1 only
+    old_keras: bool = False
 
 
 # ----------------------------------------------------------------------------- training

@@ -318,11 +318,40 @@ class TfFlag:
 
 
 def normalize_name(name: str) -> str:
-    """Map the spellings of a name to the catalog's: ``torch.Tensor.X`` -> ``Tensor.X``.
+    """Map the spellings of a name to the catalog's: ``torch.Tensor.X`` -> ``Tensor.X``;
+    a Keras 2 layer by its module (:func:`keras_layer_name`).
 
     (``tf.``/``nn.``/``F.`` aliases are resolved from the imports by the analysis
     layer; the catalog only ever stores full import paths.)
     """
     if name.startswith("torch.Tensor."):
         return name[len("torch.") :]
-    return name
+    return keras_layer_name(name)
+
+
+# Keras 2's spellings of a layer besides ``keras.layers.X``: the modules that define them
+# (``keras.layers.convolutional.Conv2D``, ``keras.layers.core.Dense``,
+# ``keras.layers.recurrent.LSTM``...: Keras 2.0-2.3 and tf.keras re-export each class
+# from ``keras.layers``), and the Keras 1 names Keras 2 keeps as aliases
+# (keras/layers/convolutional.py: ``Convolution2D = Conv2D``...).
+_KERAS_LAYER_ROOTS = ("keras.layers.", "tensorflow.keras.layers.")
+_KERAS_LAYER_ALIASES = {
+    "Convolution1D": "Conv1D", "Convolution2D": "Conv2D", "Convolution3D": "Conv3D",
+    "Deconvolution2D": "Conv2DTranspose", "Deconvolution3D": "Conv3DTranspose",
+    "SeparableConvolution2D": "SeparableConv2D", "AtrousConvolution1D": "Conv1D", "AtrousConvolution2D": "Conv2D",
+}
+
+
+def keras_layer_name(name: str) -> str:
+    """``keras.layers.convolutional.Convolution2D`` -> ``keras.layers.Conv2D``: a Keras
+    layer class named through the module that defines it, or by its Keras 1 alias, under
+    the name the catalogs store. Anything else is returned as it is."""
+    root = next((r for r in _KERAS_LAYER_ROOTS if name.startswith(r)), None)
+    if root is None:
+        return name
+    parts = name[len(root):].split(".")
+    if len(parts) == 2 and parts[0].islower() and parts[1][:1].isupper():
+        parts = parts[1:]  # `convolutional.Conv2D`
+    if len(parts) != 1:
+        return name
+    return root + _KERAS_LAYER_ALIASES.get(parts[0], parts[0])

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from reprolint.catalog import CatalogError, load_catalog
+from reprolint.catalog.op_entries import keras_layer_name
 
 __all__ = [
     "ArgCondition",
@@ -255,6 +256,9 @@ class RngCatalog:
         found = self.draws.get(qualname)
         if found is not None:
             return found
+        layer = keras_layer_name(qualname)  # `keras.layers.convolutional.Conv2D`
+        if layer != qualname and layer in self.draws:
+            return self.draws[layer]
         for prefix, draw in self.draw_prefixes:
             if qualname.startswith(prefix):
                 return draw

@@ -724,6 +724,7 @@ def _keras2_fit_generator_on_a_flow() -> Any:
 
 
 RECIPES["tensorflow:fit_generator"] = lambda _: _keras2_fit_generator_on_a_flow()
+RECIPES["keras:fit_generator"] = RECIPES["tensorflow:fit_generator"]
 
 
 # --------------------------------------------------------------------------- hub, adapters, datasets

@@ -332,3 +332,24 @@ def test_tf_where_of_a_mask_gives_each_coordinate_once() -> None:
     pytest.importorskip("tensorflow")
     found = json.loads(_run(SCATTER_AT_MASK))
     assert found == {"unique": True, "each_once": True, "select_form": [6, 7]}
+
+
+def test_an_image_generators_fit_with_a_seed_seeds_numpys_global_rng() -> None:
+    # stop 58: `ImageDataGenerator.fit(x, seed=s)` runs `np.random.seed(s)` (the seeder
+    # calls/keras.fit_seed records); without a seed it leaves NumPy's state alone
+    pytest.importorskip("tensorflow")
+    tf_keras = pytest.importorskip("tf_keras")
+    import numpy as np
+
+    x = np.linspace(0.0, 1.0, 8 * 4 * 4, dtype="float32").reshape(8, 4, 4, 1)
+    generator = tf_keras.preprocessing.image.ImageDataGenerator(featurewise_center=True)
+    np.random.seed(123)
+    generator.fit(x, seed=7)
+    after_fit = np.random.rand(4)
+    np.random.seed(7)
+    assert np.array_equal(after_fit, np.random.rand(4)), "fit(x, seed=7) did not seed NumPy with 7"
+    np.random.seed(123)
+    expected = np.random.rand(4)
+    np.random.seed(123)
+    generator.fit(x)
+    assert np.array_equal(np.random.rand(4), expected), "fit(x) without a seed moved NumPy's generator"

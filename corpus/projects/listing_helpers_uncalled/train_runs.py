@@ -1,9 +1,9 @@
 """Resumes training from the newest checkpoint that `runlog_utils.latest_checkpoint`
 finds: its glob's last entry is picked by position on every run (RPL402). The same flat
 helper module also has `load_monitor_frames`, which no script of the project calls: its
-glob never runs on any program's path, so it is not reported. The package `ckptstore`
-is library code a user may import: its `newest` is called by nothing here and is still
-reported, as library code is."""
+glob never runs on any program's path, so it is not reported. The package `ckptstore`,
+which setup.py builds for others, is library code a user may import: its `newest` is
+called by nothing here and is still reported, as library code is."""
 import torch
 import torch.nn as nn
 

@@ -14,7 +14,8 @@ Both were measured on the real libraries (Keras 3.15 and tf-keras 2.21, TensorFl
   with Python's ``random`` (decided when the program builds it from a class of the same
   module);
 * Keras 2's ``ImageDataGenerator(...).flow*(...)`` without ``seed=`` shuffles its samples
-  (``shuffle=True`` by default) and draws its random augmentations from NumPy's global RNG.
+  (``shuffle=True`` by default) and draws its random augmentations from NumPy's global RNG;
+  its ``fit(x, seed=s)`` seeds that RNG (``np.random.seed(s)``).
 """
 
 from __future__ import annotations
@@ -163,7 +164,7 @@ def note_assignment(c: Any, names: list[str], value: cst.BaseExpression) -> None
 
     tf_pipelines.note_assignment(c, names, value)
     generators: dict[str, bool] = c.__dict__.setdefault("image_generators", {})
-    augments = _image_generator(c, value)
+    augments = image_generator(c, value)
     for name in names:
         if augments is None:
             generators.pop(name, None)
@@ -236,7 +237,7 @@ _IMAGE_GENERATORS = frozenset(
 _FLOW_POSITIONS = {"flow": (3, 5), "flow_from_directory": (6, 7), "flow_from_dataframe": (10, 11)}
 
 
-def _image_generator(c: Any, expr: cst.BaseExpression) -> Optional[bool]:
+def image_generator(c: Any, expr: cst.BaseExpression) -> Optional[bool]:
     """For ``ImageDataGenerator(...)`` (or a name bound to one): whether it draws random
     augmentations (a ``**`` splat counts as drawing); None for anything else."""
     if isinstance(expr, (cst.Name, cst.Attribute)):
@@ -263,7 +264,7 @@ def flow_draws(c: Any, node: cst.Call) -> Optional[str]:
     ``shuffle=False`` on a generator without augmentations."""
     if not isinstance(node.func, cst.Attribute) or node.func.attr.value not in _FLOW_POSITIONS:
         return None
-    augments = _image_generator(c, node.func.value)
+    augments = image_generator(c, node.func.value)
     if augments is None:
         return None
     shuffle_at, seed_at = _FLOW_POSITIONS[node.func.attr.value]
@@ -278,14 +279,41 @@ def flow_draws(c: Any, node: cst.Call) -> Optional[str]:
     return "numpy"
 
 
+def fit_seed(c: Any, node: cst.Call) -> Optional[cst.BaseExpression]:
+    """``datagen.fit(x, seed=0)`` on an ImageDataGenerator: the seed it gives NumPy's global
+    RNG (Keras 2's ``fit(x, augment=False, rounds=1, seed=None)`` calls
+    ``np.random.seed(seed)`` when ``seed`` is not None, before it computes the featurewise
+    statistics; keras_preprocessing 1.0-1.1 and tf-keras 2.21). None for another call,
+    or for a seed left out or written as None."""
+    if not isinstance(node.func, cst.Attribute) or node.func.attr.value != "fit":
+        return None
+    if image_generator(c, node.func.value) is None:
+        return None
+    if any(a.star for a in node.args):
+        return None
+    args = [a.value for a in node.args if a.keyword is None]
+    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    seed = keywords.get("seed", args[3] if len(args) > 3 else None)
+    if seed is None or _literal(seed) is None:
+        return None
+    return seed
+
+
 def flow_draws_tf(c: Any, node: cst.Call) -> Optional[str]:
     """The same for a program that imports TensorFlow; left to :func:`flow_draws` when it
     also imports ``keras`` (one draw per call)."""
     return None if "keras" in c.uses else flow_draws(c, node)
 
 
+def fit_generator_draws_tf(c: Any, node: cst.Call) -> Optional[str]:
+    """:func:`fit_generator_draws` for a program that imports TensorFlow; left to the
+    ``keras`` entry when it also imports ``keras`` (one draw per call)."""
+    return None if "keras" in c.uses else fit_generator_draws(c, node)
+
+
 # What decides a draw whose entry names an `input`: the library it draws from, or None.
 INPUT_CHECKS: dict[str, Callable[[Any, cst.Call], Optional[str]]] = {
     "keras-fit": fit_draws, "keras-fit-generator": fit_generator_draws,
+    "keras-fit-generator-tf": fit_generator_draws_tf,
     "keras-image-flow": flow_draws, "keras-image-flow-tf": flow_draws_tf,
 }

@@ -67,3 +67,15 @@ def _tf1_namespace(c: Any, site: CallSite) -> None:
 @on_call(*(f"tensorflow.compat.v1.{name}" for name in GRAPH_NAMES))
 def _compat_graph(c: Any, site: CallSite) -> None:
     c._u_emit(TfApi, site.qualname, site.node, tf1=False)
+
+
+# Multi-backend Keras names its TensorFlow backend offers up to Keras 2.2.5 and 2.3.0
+# dropped (keras/backend/tensorflow_backend.py imports them from .common in 2.2.5, not in
+# 2.3.1; tf.keras never had them). Keras up to 2.2.5 supports TensorFlow 1 only, 2.3.0
+# is the first release for TensorFlow 2.0 (keras-team/keras release notes).
+OLD_KERAS_NAMES = ("keras.backend.image_dim_ordering", "keras.backend.set_image_dim_ordering")
+
+
+@on_call(*OLD_KERAS_NAMES)
+def _old_keras_name(c: Any, site: CallSite) -> None:
+    c._u_emit(TfApi, site.qualname, site.node, tf1=True, old_keras=True)

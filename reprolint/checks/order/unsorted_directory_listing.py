@@ -43,7 +43,10 @@ class UnsortedDirectoryListing(Rule):
     - a listing wrapped in `sorted(...)` or sorted later in the function
       (`files.sort()`, `files = sorted(files)`, a helper named like a sort such as
       `natural_sort(files)`, also inline and through a module:
-      `checkpoints.natural_sort(glob(p))`);
+      `checkpoints.natural_sort(glob(p))`), also flattened into what is sorted
+      (`sorted(sum([glob(p) for p in patterns], []))`,
+      `sorted(itertools.chain.from_iterable(glob(p) for p in patterns))`; not
+      `sorted([glob(p) for p in patterns])`, which orders whole lists);
     - order-free uses: counted (`len(...)`), put in a set, summed, maximised, tested
       (`name in os.listdir(d)`), tested for truth (`if glob.glob(p):`, `not
       os.listdir(d)`, `bool(...)`, through `and`/`or`), shown in an `assert`'s message,
@@ -138,7 +141,14 @@ class UnsortedDirectoryListing(Rule):
     path (its module's top level, or a function a call or a framework runs), or when no
     program runs it at a call and it is library code: a function of a package (a folder
     with `__init__.py`) that nothing here calls, which a user may import and call, or a
-    module of a package no program imports (a library checked on its own). A module of
+    module of a package no program imports (a library checked on its own). A package is
+    a library for others where the project declares a distribution that may hold it (a
+    `setup.py`, a `setup.cfg` with `[metadata]`/`[options]`, a `pyproject.toml` with
+    `[project]`, `[tool.poetry]` or `[build-system]`, in its folder or one above); in a
+    package no such file declares (the scripts' own code), a plain function that no
+    program calls and no module names (`load_checkpoints` that nothing calls, in a table
+    or a callback) runs nowhere and is not reported. A method of a class there stays
+    reported: a class may be built by name (a registry, `eval(NAMES[name])`). A module of
     a package the programs import that none of them imports, directly or through the
     package (a dataset class left out of the package's registry, a plotting module), runs
     for nobody and is not reported. A function of a helper module beside the scripts that

@@ -30,7 +30,10 @@ class ConditionalSeed(Rule):
     null`); conditions on values the analysis cannot know (command-line overrides,
     environment variables) are not reported. A conditional expression
     (`torch.manual_seed(s) if s else None`) guards its seed like an `if`. A seed in the `else:` branch, or anywhere else on
-    the path, that seeds the same libraries by default silences it.
+    the path, that seeds the same libraries by default silences it. So does a default
+    run that draws nothing from the libraries the condition leaves unseeded (`if
+    FLAGS.seed: np.random.seed(FLAGS.seed); np.random.shuffle(ids)`: the draw is skipped
+    with the seed, and the run gives the same result every time).
 
     Seeding calls that one condition skips are one cause and one finding, at the first
     of them, naming them all (the others are related locations, and the fix seeds them
@@ -51,6 +54,7 @@ class ConditionalSeed(Rule):
     args = parser.parse_args()
     if args.seed is not None:
         torch.manual_seed(args.seed)
+    model = torch.nn.Linear(10, 2)
     ```
 
     Use instead:
@@ -58,6 +62,7 @@ class ConditionalSeed(Rule):
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.manual_seed(args.seed)
+    model = torch.nn.Linear(10, 2)
     ```
 
     ## Fix safety
@@ -90,16 +95,23 @@ class ConditionalSeed(Rule):
             "args = p.parse_args()\nif args.seed is not None:\n    torch.manual_seed(args.seed)\n"
             "else:\n    torch.manual_seed(0)\n"
         ),
+        # the draw is skipped with the seed: a default run draws nothing
+        Valid(
+            "import argparse\n\nimport numpy as np\n\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int, default=0)\n"
+            "args = p.parse_args()\nids = np.arange(10)\nif args.seed:\n    np.random.seed(args.seed)\n"
+            "    np.random.shuffle(ids)\nnp.save('ids.npy', ids)\n"
+        ),
     ]
     INVALID = [
         Invalid(
             "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int)\n"
-            "args = p.parse_args()\nif args.seed is not None:\n    torch.manual_seed(args.seed)\n",
+            "args = p.parse_args()\nif args.seed is not None:\n    torch.manual_seed(args.seed)\n"
+            "model = torch.nn.Linear(4, 2)\n",
             line=6,
             fixed=(
                 "import argparse, torch\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int)\n"
                 "args = p.parse_args()\nif args.seed is not None:\n    torch.manual_seed(args.seed)\n"
-                "else:\n    torch.manual_seed(0)\n"
+                "else:\n    torch.manual_seed(0)\nmodel = torch.nn.Linear(4, 2)\n"
             ),
         ),
         Invalid(
@@ -110,7 +122,7 @@ class ConditionalSeed(Rule):
         Invalid(
             "import argparse, torch\np = argparse.ArgumentParser()\n"
             "p.add_argument('--deterministic', action='store_true')\nargs = p.parse_args()\n"
-            "if args.deterministic:\n    torch.manual_seed(0)\n",
+            "if args.deterministic:\n    torch.manual_seed(0)\nmodel = torch.nn.Linear(4, 2)\n",
             line=6,
         ),
     ]
@@ -139,6 +151,12 @@ class ConditionalSeed(Rule):
         for blame, entries in found.values():
             groups.setdefault((blame.path, blame.condition), []).append((blame, entries))
         for (path, _), members in groups.items():
+            if not any(unseeded.get((path, b.span)) for b, _ in members):
+                # a default run draws nothing from the libraries the condition leaves
+                # unseeded (the draws sit under the same condition: `if FLAGS.seed:
+                # np.random.seed(FLAGS.seed); np.random.shuffle(ids)`): it gives the same
+                # result every time
+                continue
             members.sort(key=lambda m: (m[0].span.start_line, m[0].span.start_col))
             blame, entries = members[0]
             entries = list(dict.fromkeys(e for _, es in members for e in es))

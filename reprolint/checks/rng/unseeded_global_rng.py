@@ -100,7 +100,16 @@ class UnseededGlobalRng(Rule):
     application (`VGG16(...)`) loads its ImageNet weights unless `weights=None`. In a
     program that calls the TensorFlow 1 API, Keras draws are those of TF 1's Keras:
     multi-backend Keras takes the seeds of its weights and dropout from NumPy, tf.keras's
-    initialisers follow the graph seed, and `fit` shuffles arrays with NumPy. A draw
+    initialisers follow the graph seed, and `fit` shuffles arrays with NumPy; so does a
+    program that calls the API only multi-backend Keras up to 2.2.5 has
+    (`K.image_dim_ordering()`, on TensorFlow 1 only). Keras 2's layers named through
+    their modules (`keras.layers.convolutional.Conv2D`) and their Keras 1 aliases
+    (`Convolution2D`) draw as `keras.layers.Conv2D` does; `fit_generator` shuffles a
+    Sequence's batches (an ImageDataGenerator's `flow`) with Python's `random`. An
+    ImageDataGenerator's `fit(x, seed=s)` seeds NumPy (`np.random.seed(s)`). A
+    deferred draw (a transform, a shuffling loader) in the value of a local that its
+    function never reads (`transform_train = Compose([RandomCrop(32), ...])`, while the
+    dataset takes `transform_test`) is never applied and draws nothing. A draw
     through a wrapper that forwards `**kwargs` (`def linear(*a, **kw): return
     nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
     (`generator=`, `seed=`) that the keyword arguments may hold. A draw inside an f-string

@@ -1,0 +1,3 @@
+from setuptools import setup
+
+setup(name="ckptstore", version="0.2", packages=["ckptstore"])
