@@ -22,3 +22,10 @@ def found(root: Path, code: str) -> list[tuple[str, int]]:
 
     diagnostics = check_paths([str(root)], jobs=1).diagnostics
     return sorted((Path(d.path).relative_to(root).as_posix(), d.span.start_line) for d in diagnostics if d.code == code)
+
+
+def messages(root: Path, code: str) -> list[str]:
+    """The message of each ``code`` finding `check` reports on ``root``, in report order."""
+    from reprolint.api import check_paths
+
+    return [d.message for d in check_paths([str(root)], jobs=1).diagnostics if d.code == code]

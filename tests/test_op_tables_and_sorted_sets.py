@@ -11,11 +11,7 @@ from pathlib import Path
 import pytest
 
 from reprolint.api import check_paths
-from project_files import found as _found, write
-
-
-def _messages(root: Path, code: str) -> list[str]:
-    return [d.message for d in check_paths([str(root)], jobs=1).diagnostics if d.code == code]
+from project_files import found as _found, messages as _messages, write
 
 
 # ---------------------------------------------------------------- an augmentation's op list
