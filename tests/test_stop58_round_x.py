@@ -244,3 +244,48 @@ UNUSED = (
 def test_a_transform_never_used_never_draws(tmp_path: Path, used: str, reported: bool) -> None:
     write(tmp_path, {"test.py": UNUSED.format(used=used)})
     assert bool([m for m in _messages(tmp_path, "RPL101") if "RandomCrop" in m]) is reported
+
+
+# ---------------------------------------------------------------- round y: constants, and text the callers pass
+
+MODES = (
+    "import numpy as np\n\n"
+    "MODE_Z = 2\nMODE_Z_HIDDEN = 3\nMODE_ZH = 4\n\n"
+    "EXP_MODE = {mode}\n\n\n"
+    "class Model:\n"
+    "    def __init__(self):\n"
+    "        if EXP_MODE == MODE_Z_HIDDEN:\n"
+    "            self.hidden = np.random.randn(8, 4)\n"
+    "        self.out = np.zeros((4, 2))\n\n\n"
+    "if __name__ == '__main__':\n"
+    "    model = Model()\n"
+    "    np.save('out.npy', model.out)\n"
+)
+
+
+@pytest.mark.parametrize(("mode", "reported"), [("MODE_ZH", False), ("MODE_Z_HIDDEN", True), ("3", True)])
+def test_a_module_constant_compared_with_another_decides_the_branch(tmp_path: Path, mode: str, reported: bool) -> None:
+    write(tmp_path, {"model.py": MODES.format(mode=mode)})
+    assert bool(found(tmp_path, "RPL101")) is reported
+
+
+MAPS = (
+    "import torch\n\n\n"
+    "def construct_maps(keys):\n"
+    "    d = dict()\n"
+    "    keys = list(set(keys))\n"
+    "    for k in keys:\n"
+    "        d[k] = len(d)\n"
+    "    return d\n\n\n"
+    "ks_map = construct_maps(keys={keys})\n\n"
+    "if __name__ == '__main__':\n"
+    "    print(ks_map, torch.zeros(1))\n"
+)
+
+
+@pytest.mark.parametrize(("keys", "reported"), [("(3, 5, 7)", False), ("['a', 'b', 'c']", True)])
+def test_a_name_rebound_from_a_set_of_its_parameter_is_text_only_where_callers_pass_text(
+    tmp_path: Path, keys: str, reported: bool,
+) -> None:
+    write(tmp_path, {"maps.py": MAPS.format(keys=keys)})
+    assert bool(found(tmp_path, "RPL401")) is reported

@@ -269,6 +269,12 @@ class ConditionFacts:
             comp = node.comparisons[0]
             left = self.value_tree(node.left)
             right = _literal(comp.comparator)
+            if right == UNKNOWN and type(comp.comparator) is cst.Name:
+                # `if EXP_MODE == MODE_Z_HIDDEN:`: a module constant (not a parameter's
+                # default, which a caller may replace) compares as its value
+                named = self.value_tree(comp.comparator)
+                if named[0] == "const" and len(named) == 2:
+                    right = named[1]
             if isinstance(comp.operator, (cst.Is, cst.IsNot)) and right is None:
                 return ("isnone" if isinstance(comp.operator, cst.Is) else "notnone", left)
             if isinstance(comp.operator, (cst.Is, cst.IsNot)) and isinstance(right, bool):

@@ -676,6 +676,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             literal = _literal(value)
             if literal == UNKNOWN:
                 literal = env_default(value, self.qualify)
+            if literal == UNKNOWN and type(value) is cst.Name and value.value in self.module_consts:
+                literal = self.module_consts[value.value]  # `EXP_MODE = MODE_ZH`: that constant's value
             for name in names:
                 if literal != UNKNOWN:
                     self.module_consts[name] = literal

@@ -684,10 +684,10 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             if json_value:
                 state.json_names.add(name)
             state.set_needs.pop(name, None)
+            if kind in ("set", "iter", "iters", "str") and needs:
+                state.set_needs[name] = needs  # text (a set of it...) where the callers pass text
             if kind == "set":
                 state.str_sets.add(name)
-                if needs:
-                    state.set_needs[name] = needs  # a set of text where the callers pass text
             elif kind == "iter":
                 state.str_iters.add(name)
             elif kind == "iters":
