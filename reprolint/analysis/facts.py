@@ -113,6 +113,7 @@ class _Scope:
     looped: Optional[set[int]] = None  # ids of the nodes inside a loop of the body (made on demand)
     loop_names: set[str] = field(default_factory=set)  # names a `for` of the body binds
     read_names: Optional[frozenset[str]] = None  # names the body reads (made on demand)
+    outside_names: Optional[frozenset[str]] = None  # names it declares global or nonlocal (made on demand)
 
 
 class _Pending:
@@ -156,12 +157,15 @@ def _read_names(body: cst.CSTNode) -> frozenset[str]:
 
 
 def _declared_outside(scope: _Scope) -> frozenset[str]:
-    """The names a function's body declares ``global`` or ``nonlocal``."""
-    found = set()
-    for node in descendants(scope.body):  # type: ignore[arg-type]
-        if type(node) in (cst.Global, cst.Nonlocal):
-            found.update(item.name.value for item in node.names)  # type: ignore[attr-defined]
-    return frozenset(found)
+    """The names a function's body declares ``global`` or ``nonlocal`` (memoised on the
+    scope)."""
+    if scope.outside_names is None:
+        found = set()
+        for node in descendants(scope.body):  # type: ignore[arg-type]
+            if type(node) in (cst.Global, cst.Nonlocal):
+                found.update(item.name.value for item in node.names)  # type: ignore[attr-defined]
+        scope.outside_names = frozenset(found)
+    return scope.outside_names
 
 
 def _all_params(parameters: cst.Parameters) -> list[cst.Param]:
@@ -726,11 +730,13 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if scope.kind != "function" or scope.body is None or len(node.targets) != 1:
             return
         target = node.targets[0].target
-        if type(target) is not cst.Name or target.value in _declared_outside(scope):
+        if type(target) is not cst.Name:
             return
         if scope.read_names is None:
             scope.read_names = _read_names(scope.body)
-        if target.value not in scope.read_names and not scope.read_names & _READ_ANY:
+        if target.value in scope.read_names or scope.read_names & _READ_ANY:
+            return
+        if target.value not in _declared_outside(scope):  # (walked only for a name never read)
             self.unread_values.update(id(n) for n in descendants(node.value) if type(n) is cst.Call)
 
     def _note_attr_constant(self, node: Union[cst.Assign, cst.AnnAssign]) -> None:
