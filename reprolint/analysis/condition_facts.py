@@ -201,7 +201,6 @@ class ConditionFacts:
             elif isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name) \
                     and arg.value.value.value not in ("self", "cls"):
                 tree = ("attr", arg.value.attr.value)
-
             elif isinstance(arg.value, cst.Name):
                 # a module constant, or a parameter of this function passed on
                 # (`conv_nd(dims, ...)`): the walker resolves it from this function's own call

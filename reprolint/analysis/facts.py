@@ -49,6 +49,7 @@ from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_m
 from reprolint.analysis.option_facts import ABSL_FLAG_MODULES, CONFIG_LIBRARIES, OptionFacts
 from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
 from reprolint.analysis.self_attrs import note_self_attr
+from reprolint.analysis.loop_bodies import names_read_outside
 
 __all__ = [
     "Call", "Cond", "Draw", "FunctionFacts", "Guard", "Import", "LocalFinding", "ModuleFacts", "OptionRef",
@@ -130,30 +131,6 @@ _child_fields = child_fields
 
 # Calls that read a function's locals by name: a body that names one reads any of them.
 _READ_ANY = frozenset({"locals", "vars", "eval", "exec"})
-
-
-def _read_names(body: cst.CSTNode) -> frozenset[str]:
-    """The names ``body`` reads: every ``Name`` that is not the whole target of an
-    assignment (``x = ...``, ``x: int = ...``, ``for x in``, ``with ... as x``), an
-    attribute's name (``model.eval``) or a keyword argument's; augmented assignments,
-    deletions, nested functions and comprehensions read."""
-    targets: set[int] = set()
-    names: list[cst.Name] = []
-    for node in descendants(body):
-        kind = type(node)
-        if kind is cst.Name:
-            names.append(node)  # type: ignore[arg-type]
-        elif kind is cst.Attribute:
-            targets.add(id(node.attr))  # type: ignore[attr-defined]  # `model.eval`: an attribute, no name
-        elif kind is cst.Arg and node.keyword is not None:  # type: ignore[attr-defined]
-            targets.add(id(node.keyword))  # type: ignore[attr-defined]  # `f(transform=...)`: a parameter's name
-        elif kind is cst.AssignTarget:
-            targets.update(id(n) for n in target_names(node.target))  # type: ignore[attr-defined]
-        elif kind is cst.AnnAssign or kind is cst.For:
-            targets.update(id(n) for n in target_names(node.target))  # type: ignore[attr-defined]
-        elif kind is cst.AsName:
-            targets.update(id(n) for n in target_names(node.name))  # type: ignore[attr-defined]
-    return frozenset(n.value for n in names if id(n) not in targets)
 
 
 def _declared_outside(scope: _Scope) -> frozenset[str]:
@@ -733,7 +710,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if type(target) is not cst.Name:
             return
         if scope.read_names is None:
-            scope.read_names = _read_names(scope.body)
+            # (not `model.eval` nor `f(transform=...)`, and not the whole targets of stores)
+            scope.read_names = frozenset(names_read_outside(scope.body, None, stores=False))
         if target.value in scope.read_names or scope.read_names & _READ_ANY:
             return
         if target.value not in _declared_outside(scope):  # (walked only for a name never read)

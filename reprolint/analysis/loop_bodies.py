@@ -308,8 +308,11 @@ def only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
     return uses == bound + grown + 1
 
 
-def names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
-    """Names read in ``scope`` outside ``loop`` (attribute and keyword names excluded)."""
+def names_read_outside(scope: cst.CSTNode, loop: Optional[cst.CSTNode], stores: bool = True) -> set[str]:
+    """Names read in ``scope`` outside ``loop`` (attribute and keyword names excluded;
+    ``stores=False`` leaves out the names a statement binds as a whole target too: ``x =
+    ...``, ``x: int = ...``, ``for x in``, ``with ... as x``; augmented assignments,
+    deletions, nested functions and comprehensions read)."""
     found: set[str] = set()
     skip: set[int] = set()
     stack: list[cst.CSTNode] = [scope]
@@ -323,5 +326,9 @@ def names_read_outside(scope: cst.CSTNode, loop: cst.CSTNode) -> set[str]:
             skip.add(id(current.keyword))
         elif isinstance(current, cst.Name):
             found.add(current.value)
+        elif not stores and isinstance(current, (cst.AssignTarget, cst.AnnAssign, cst.For)):
+            skip.update(id(n) for n in target_names(current.target))
+        elif not stores and isinstance(current, cst.AsName):
+            skip.update(id(n) for n in target_names(current.name))  # type: ignore[arg-type]
         stack.extend(children(current))
     return found

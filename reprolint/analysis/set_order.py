@@ -129,20 +129,13 @@ class SetOrderFacts:
             return "str"
         if kind is cst.Name:
             for state in self._u_states():
-                # a kind that rests on what the callers pass (`keys = list(set(keys))` of a
-                # parameter) holds only where they pass text
-                if node.value in state.str_sets:
-                    self._u_assumed.update(state.set_needs.get(node.value, ()))
-                    return "set"
-                if node.value in state.str_iters:
-                    self._u_assumed.update(state.set_needs.get(node.value, ()))
-                    return "iter"
-                if node.value in state.str_nested:
-                    self._u_assumed.update(state.set_needs.get(node.value, ()))
-                    return "iters"
-                if node.value in state.str_names:
-                    self._u_assumed.update(state.set_needs.get(node.value, ()))
-                    return "str"
+                for bucket, held in ((state.str_sets, "set"), (state.str_iters, "iter"),
+                                     (state.str_nested, "iters"), (state.str_names, "str")):
+                    if node.value in bucket:
+                        # a kind that rests on what the callers pass (`keys =
+                        # list(set(keys))` of a parameter) holds only where they pass text
+                        self._u_assumed.update(state.set_needs.get(node.value, ()))
+                        return held
             if node.value in _WORDY_NAMES:
                 return "iter"
             return None

@@ -106,13 +106,14 @@ def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun, function: Option
 
 def _mentioned(ctx: CheckContext, name: str) -> bool:
     """Whether any module of the project names ``name`` other than in its ``def`` and its
-    imports (``ModuleFacts.mentioned``: text, strings included), or cannot tell."""
-    for facts in ctx.facts.values():
+    imports (``ModuleFacts.mentioned`` and the blocks' mentions the index keeps: text,
+    strings included), or cannot tell."""
+    names = (name, f".{name}")
+    for path, facts in ctx.facts.items():
         if facts.mentioned is None:
             return True
-        held = [facts.mentioned, *facts.class_mentions.values(), *facts.def_mentions.values(),
-                *facts.table_mentions.values()]
-        if any(name in names or f".{name}" in names for names in held):
+        blocks = ctx.index.block_mentions(path)
+        if any(n in facts.mentioned or n in blocks for n in names):
             return True
     return False
 

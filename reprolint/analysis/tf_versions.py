@@ -169,6 +169,12 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
     tf1 = _tf1_call(program, True)
     keras_tf1 = _tf1_call(program, True, old_keras=True)
     compat = _tf1_call(program, False)
+    # what says the program runs on TF 1 only, for "narrowed to 1.x by ..." and "from ...":
+    # the TF1 API it calls, else the API only multi-backend Keras up to 2.2.5 has
+    old_keras_api = (
+        f"{keras_tf1}, which only multi-backend Keras up to 2.2.5 has (it runs on TensorFlow 1 only)"
+        if keras_tf1 is not None else None
+    )
     fallback = default_tf_version()
     fallback_kind = "installed" if default_tf_source() == "installed" else "catalog"
     fallback_source = "installed" if fallback_kind == "installed" else "the newest catalogued, nothing declared"
@@ -182,18 +188,11 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
         fallback_source = f"the newest catalogued; `{unversioned.written}` in {unversioned.source} states no version"
     if declared is not None:
         written = f"`{declared.written}` in {declared.source}"
-        if tf1 is not None and spec_admits(declared.spec, TF1_LAST) and spec_admits(declared.spec, "2.0.0"):
+        by = f"the TF1 API it calls ({tf1})" if tf1 is not None else old_keras_api
+        if by is not None and spec_admits(declared.spec, TF1_LAST) and spec_admits(declared.spec, "2.0.0"):
             # a range open to TF 1 and TF 2, and code only TF 1 runs
             return TfAssumed(
-                TF1_LAST, "TensorFlow 1.x",
-                f"declared as {written}, narrowed to 1.x by the TF1 API it calls ({tf1})", "declared", compat,
-            )
-        if tf1 is None and keras_tf1 is not None and spec_admits(declared.spec, TF1_LAST) \
-                and spec_admits(declared.spec, "2.0.0"):
-            return TfAssumed(
-                TF1_LAST, "TensorFlow 1.x",
-                f"declared as {written}, narrowed to 1.x by {keras_tf1}, which only multi-backend Keras up to "
-                "2.2.5 has (it runs on TensorFlow 1 only)", "declared", compat,
+                TF1_LAST, "TensorFlow 1.x", f"declared as {written}, narrowed to 1.x by {by}", "declared", compat,
             )
         result = assume("tensorflow", None, [declared], fallback, fallback_source)
         if result.declared:
@@ -201,14 +200,9 @@ def _assume(ctx: Any, program: Any) -> TfAssumed:
             return TfAssumed(version, f"TensorFlow {short(version)}", f"declared as {written}", "declared", compat)
         source = f"{fallback_source.split(',')[0].split(';')[0]}, which {written} admits"
         return TfAssumed(result.version, _label(result.version, fallback_kind), source, fallback_kind, compat)
-    if tf1 is not None:
-        return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from the TF1 API this program calls ({tf1})", "tf1-api", compat)
-    if keras_tf1 is not None:
-        return TfAssumed(
-            TF1_LAST, "TensorFlow 1.x",
-            f"from {keras_tf1}, which only multi-backend Keras up to 2.2.5 has (it runs on TensorFlow 1 only)",
-            "tf1-api", compat,
-        )
+    source = f"the TF1 API this program calls ({tf1})" if tf1 is not None else old_keras_api
+    if source is not None:
+        return TfAssumed(TF1_LAST, "TensorFlow 1.x", f"from {source}", "tf1-api", compat)
     # the TF1 API it calls is direct evidence; a declared Keras only says what it admits
     keras = next((d for d in found if d.library == "keras" and spec_admits(d.spec, None)), None)
     if keras is not None and (program.uses("keras") or program.has(KerasFit, default_only=False)):

@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.cst_helpers import find_argument, literal as _literal
 
 # Libraries whose models also have a ``fit`` method (RPL306 must not take them for Keras).
 OTHER_FIT_LIBRARIES = frozenset({
@@ -291,12 +291,10 @@ def fit_seed(c: Any, node: cst.Call) -> Optional[cst.BaseExpression]:
         return None
     if any(a.star for a in node.args):
         return None
-    args = [a.value for a in node.args if a.keyword is None]
-    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-    seed = keywords.get("seed", args[3] if len(args) > 3 else None)
-    if seed is None or _literal(seed) is None:
+    seed = find_argument(node, "seed", 3)
+    if seed is None or _literal(seed.value) is None:
         return None
-    return seed
+    return seed.value
 
 
 def flow_draws_tf(c: Any, node: cst.Call) -> Optional[str]:
