@@ -376,7 +376,7 @@ MODELS = {
     "models/base.py": "class BaseModel:\n    def initialize(self, opt):\n        self.opt = opt\n",
     "models/ui.py": (
         "import numpy as np\n\nfrom models.base import BaseModel\n\n\n"
-        "class UIModel(BaseModel):\n    def load_image(self, n):\n        np.random.seed(n)\n        return n\n"
+        "class UIModel(BaseModel):\n    def sample(self):\n        np.random.seed(0)\n        return 0\n"
     ),
     "models/hd.py": (
         "import numpy as np\n\nfrom models.base import BaseModel\n\n\n"
@@ -399,3 +399,13 @@ def test_a_class_without_a_constructor_runs_under_the_branch_that_builds_it(tmp_
     assert message == ("`np.random.randint` draws from NumPy's global RNG, which is never seeded on this "
                        f"program's path (entry point: {tmp_path / 'test.py'})")
     assert _found(tmp_path, "RPL104") == [("test.py", 12)]
+
+
+def test_a_method_of_a_plain_class_that_no_code_names_runs_for_nobody(tmp_path: Path) -> None:
+    # `load_image` of the UI model is never named (no `.load_image`): its reseeding runs
+    # on no run, so it neither seeds the draw late nor makes a conditional seed
+    ui = MODELS["models/ui.py"].replace("def sample(self):", "def load_image(self):")
+    write(tmp_path, {**MODELS, "models/ui.py": ui, "test.py": MODELS["test.py"].format(default="hd")})
+    [message] = _messages(tmp_path, "RPL101")
+    assert message.endswith(f"never seeded on this program's path (entry point: {tmp_path / 'test.py'})")
+    assert _found(tmp_path, "RPL104") == []

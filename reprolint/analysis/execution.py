@@ -50,6 +50,7 @@ from reprolint.analysis.entry_functions import waits_for_mention
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
 from reprolint.analysis.module_facts import InstanceCall
 from reprolint.analysis.usage_events import OpCall, SeedScope, TfSetting, Usage
+from reprolint.catalog.frameworks import CLOSED_BASES
 
 _CHAINED = (Draw, OpCall, TfSetting)  # steps whose call chain the rules list
 
@@ -429,6 +430,11 @@ class _Walker:
         self.built: set[tuple[str, str]] = set()  # classes _class_maybe_built said yes to
         self.unbuilt_at: dict[tuple[str, str], tuple[int, int]] = {}  # its "no"s, when
         self.foreign: set[str] = set()  # modules first imported by another program's script
+        # methods of plain classes that wait until running code names them as an attribute
+        # (`model.sample(...)`), and the functions nested in them -> that method
+        self.named_methods: set[tuple[str, str]] = set()
+        self.in_named_method: dict[tuple[str, str], tuple[str, str]] = {}
+        self.plain: dict[tuple[str, str], Optional[frozenset[str]]] = {}  # _library_calls
         # each body run: (function, its first call's conditions, its steps' and deferred
         # steps' index ranges), in the order the bodies finished (see _widen_bodies)
         self.bodies: list[tuple[tuple[str, str], tuple[GuardedCond, ...], int, int, int, int]] = []
@@ -462,7 +468,7 @@ class _Walker:
             waiting = [o for o in (*waiting, *orphans) if o[0] not in self.ran_functions and o[0] not in elsewhere]
             orphans.clear()
             # each with the conditions under which the code that mentions it runs
-            pending = [(o, under) for o in waiting if (under := self._mentioned(o[4], owner=o[1])) is not None]
+            pending = [(o, under) for o in waiting if (under := self._orphan_under(o[0], o[1], o[4])) is not None]
             if not pending:
                 break
             taken = {o[0] for o, _ in pending}
@@ -471,6 +477,10 @@ class _Walker:
                 if key in self.ran_functions:
                     continue  # an earlier one of them called it
                 self.called_under.setdefault(key, under)
+                if key in self.named_methods or key in self.in_named_method:
+                    # a method whose call the analysis did not resolve: it runs as one
+                    self.run_function(path, qualname, under, None, context)
+                    continue
                 if not context.in_worker and self._called_from_table_in_workers(path, qualname):
                     context = replace(context, in_worker=True)
                 # its seeds count for its own draws only (a seeding helper nobody calls
@@ -540,13 +550,16 @@ class _Walker:
                     self._clear_in_body(start, end, d_start, d_end, "no_grad")
 
     def _mentioned(
-        self, qualname: str, depth: int = 0, owner: Optional[str] = None,
+        self, qualname: str, depth: int = 0, owner: Optional[str] = None, attribute: bool = False,
     ) -> Optional[tuple[GuardedCond, ...]]:
         """The conditions under which code of the program that runs uses the name of the
         plain function ``qualname`` of module ``owner`` (a call the analysis did not
         resolve, a callback passed on): ``()`` where that code runs whenever the program
         does, None where nothing that runs mentions it (it is never called). A module
-        that defines a top-level function of that name itself means its own."""
+        that defines a top-level function of that name itself means its own.
+        ``attribute``: ``qualname`` is a method, named as an attribute (``.sample``; a
+        bare ``sample`` in its own module is a local name), or by its bare name in another
+        module (a string: ``getattr(model, "sample")``)."""
         name = qualname.rpartition(".")[2]
         if name.startswith("<lambda"):
             # a lambda stored for later (facts.visit_Lambda) has no name of its own to be
@@ -555,11 +568,13 @@ class _Walker:
         found: Optional[tuple[GuardedCond, ...]] = None
         for path in self.out.modules:
             facts = self.index.facts[path]
-            if owner is not None and path != owner and name in facts.def_mentions:
+            if owner is not None and path != owner and name in facts.def_mentions and not attribute:
                 continue
             # another module may name it as an attribute (`facenet.train(...)`); its own
             # module only by its name (`tf.train`, `model.train()` there are not it)
             names = (name,) if path == owner else (name, "." + name)
+            if attribute:
+                names = ("." + name,) if path == owner else (name, "." + name)
             if facts.mentioned is None or any(n in facts.mentioned for n in names):
                 return ()
             # in a class's body: only where this program may build the class; in a
@@ -579,6 +594,63 @@ class _Walker:
                         return ()
                     found = under if found is None else _either(found, under)
         return found
+
+    def _orphan_under(self, key: tuple[str, str], path: str, name: str) -> Optional[tuple[GuardedCond, ...]]:
+        """The conditions under which a function that waits runs (None: not yet): a
+        function nested in a method that waits runs once that method has run; such a
+        method once running code names it as an attribute (:meth:`_waits_for_name`)."""
+        method = self.in_named_method.get(key)
+        if method is not None:
+            return self._mentioned(name, owner=path) if method in self.ran_functions else None
+        return self._mentioned(name, owner=path, attribute=key in self.named_methods)
+
+    def _waits_for_name(self, path: str, qualname: str) -> bool:
+        """A method no library calls by its name (``_library_calls``), other than a
+        special method: it runs only where code names it (``model.sample(...)``,
+        ``self.sample``, ``fn=net.sample``); a ``Model`` that a training script and a
+        sampling script both build runs ``sample`` only in the one that calls it."""
+        cls, _, name = qualname.rpartition(".")
+        if not cls or "." in cls or (name.startswith("__") and name.endswith("__")):
+            return False
+        called = self._library_calls(path, cls)
+        return called is not None and name not in called and self._mentioned(qualname, owner=path, attribute=True) is None
+
+    def _waiting_method(self, path: str, qualname: str) -> Optional[tuple[str, str]]:
+        """The method that waits for its name (``named_methods``) which ``qualname`` is
+        nested in (``Model.sample.weighted_pick``), if any."""
+        parts = qualname.split(".")
+        for end in range(2, len(parts)):
+            method = (path, ".".join(parts[:end]))
+            if method in self.named_methods:
+                return method
+        return None
+
+    def _library_calls(self, path: str, cls: str, depth: int = 0) -> Optional[frozenset[str]]:
+        """The names of the methods of the project class ``cls`` that library code may
+        call: none for a class whose bases are ``object`` and such classes, those of
+        ``torch.nn.Module`` (``CLOSED_BASES``) for a module; None (any) for a class on any
+        other library base (``keras.Model``, ``gym.Env``, an abstract base) or one whose
+        bases are not known."""
+        key = (path, cls)
+        if key in self.plain:
+            return self.plain[key]
+        self.plain[key] = None  # a cycle of bases (or one too deep): any
+        bases = self.index.facts[path].classes.get(cls)
+        called: Optional[frozenset[str]] = frozenset() if bases is not None and depth < 8 else None
+        for base in bases or ():
+            if called is None:
+                break
+            if base in (":object", "object", "builtins.object"):
+                continue
+            closed = CLOSED_BASES.get(base)
+            if closed is not None:
+                called |= closed
+                continue
+            found = self.index.resolve_class(path, base) if base else None
+            inherited = self._library_calls(found[0], found[1], depth + 1) if found is not None else None
+            called = None if inherited is None else called | inherited
+        self.plain[key] = called
+        return called
 
     def _named_by_nobody(self, path: str, qualname: str) -> bool:
         """A method other than ``forward`` that no code of the program that has run names
@@ -645,6 +717,16 @@ class _Walker:
                 if not self.library and waits_for_mention(self, path, qualname, method, in_class):
                     orphans.append((key, path, qualname, context, qualname))  # runs once running code names it
                     continue
+                if in_class and not self.library:
+                    waiting_method = self._waiting_method(path, qualname)
+                    if waiting_method is not None:
+                        self.in_named_method[key] = waiting_method  # runs once that method ran
+                        orphans.append((key, path, qualname, context, qualname.rpartition(".")[2]))
+                        continue
+                    if self._waits_for_name(path, qualname):
+                        self.named_methods.add(key)
+                        orphans.append((key, path, qualname, context, qualname))
+                        continue
                 if in_class and self._autograd_function(path, cls):
                     # a custom autograd Function runs where code that runs calls its
                     # `apply` (`vq = VectorQuantization.apply`: where `vq` is called)

@@ -6,6 +6,6 @@ from models.base import BaseModel
 
 
 class UIModel(BaseModel):
-    def pick_cluster(self, label, clusters):
-        np.random.seed(label + 1)
+    def sample_features(self, clusters):
+        np.random.seed(clusters + 1)
         return np.random.randint(0, clusters)
