@@ -97,11 +97,15 @@ _BY_INDEX_ALONG_DIM = ("gather", "scatter", "scatter_", "scatter_add", "scatter_
 CHAINED_MODULE = frozenset({"to", "cuda", "cpu", "half", "float", "double", "eval", "train", "requires_grad_"})
 
 
-def _width_one(index: cst.BaseExpression, dim: int) -> bool:
+def _width_one(index: cst.BaseExpression, dim: int, kinds: Any = None) -> bool:
     """The index of a gather visibly has width 1 along ``dim``: ``i.unsqueeze(dim)``,
-    ``i.view(-1, 1)``/``reshape(-1, 1)`` with ``dim`` 1 or -1, ``i[:, None]`` (dim 1 or
+    ``i.view(...)``/``reshape(...)``/``expand(...)`` with a literal 1 as the size of
+    ``dim`` (``view(-1, 1)`` for dim 1 or -1, ``view(-1, 1, m)`` for dim 1; an ``expand``
+    that keeps it with -1), ``i[:, None]`` (dim 1 or
     -1), ``i[..., None]`` (dim -1), one draw per row (``probs.multinomial(1)``, dim 1 or
-    -1), through casts (``.long()``, ``.to(...)``, ``.data``); or the
+    -1), the result of a gather by such an index (a gather's result has its index's
+    shape), a name bound to one (``width1:<dim>`` among ``kinds(name)``), through casts
+    (``.long()``, ``.to(...)``, ``.data``) and arithmetic with a number; or the
     ``actions`` field of a replay batch (``data.actions``, ``replay_data.actions``) along
     dim 1 or -1: a replay buffer (Stable-Baselines3's, which cleanrl uses too) stores a
     discrete action as a column of width 1, and a gather over Q-values by action takes one
@@ -119,8 +123,13 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
             node = node.value  # `probs.multinomial(1).data`: the same tensor, out of the graph
         else:
             break
+    if isinstance(node, cst.Name) and kinds is not None:
+        return f"width1:{dim}" in kinds(node.value)
     if isinstance(node, cst.Call) and _keeps_reduced_dim(node, dim):
         return True
+    gathered = _gather_index(node)
+    if gathered is not None:
+        return gathered[0] == dim and _width_one(gathered[1], dim, kinds)
     if isinstance(node, cst.Call) and _one_sample(node):
         # one draw per row of (at most 2-D) probabilities: shape (rows, 1) or (1,)
         return dim in (1, -1)
@@ -131,8 +140,14 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
         values = [_literal(a.value) for a in node.args if a.keyword is None]
         if method == "unsqueeze" and len(values) == 1:
             return values[0] == dim
-        if method in ("view", "reshape") and len(values) == 2 and values[1] == 1:
-            return dim in (1, -1)
+        if method in ("view", "reshape", "expand") and values and not any(a.star for a in node.args):
+            at = dim if dim >= 0 else len(values) + dim
+            if not 0 <= at < len(values) or isinstance(values[at], bool):
+                return False
+            if method == "expand" and values[at] == -1:
+                # `expand(b, -1, n)` keeps the size of that axis (same number of axes)
+                return _width_one(node.func.value, dim, kinds)
+            return values[at] == 1
         return False
     if isinstance(node, cst.Subscript) and node.slice:
         last = node.slice[-1].slice
@@ -144,6 +159,20 @@ def _width_one(index: cst.BaseExpression, dim: int) -> bool:
         if len(node.slice) == 2 and isinstance(first, cst.Index) and isinstance(first.value, cst.Ellipsis):
             return dim == -1
     return False
+
+
+def _gather_index(node: cst.BaseExpression) -> Optional[tuple[Any, cst.BaseExpression]]:
+    """(dim, index) of ``torch.gather(x, dim, index)`` or ``x.gather(dim, index)``: the
+    literal value of ``dim`` (UNKNOWN when it is none) and the index; None for any other
+    expression."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "gather"):
+        return None
+    function = isinstance(node.func.value, cst.Name) and node.func.value.value == "torch"
+    dim = find_argument(node, "dim", 1 if function else 0)
+    index = find_argument(node, "index", 2 if function else 1)
+    if dim is None or index is None:
+        return None
+    return _literal(dim.value), index.value
 
 
 def _one_sample(node: cst.Call) -> bool:
@@ -307,6 +336,14 @@ _ADAPTIVE_AVG_POOLS = frozenset({
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
 })
+
+
+def _one_axis_pad(node: Optional[cst.BaseExpression]) -> bool:
+    """``F.pad``'s ``pad`` written as a pair (``(3, 3)``, ``[p, p]``): it pads the last axis
+    only (torch takes a pair for a non-constant mode only on a 2-D or 3-D input)."""
+    return isinstance(node, (cst.Tuple, cst.List)) and len(node.elements) == 2 and not any(
+        isinstance(e, cst.StarredElement) for e in node.elements
+    )
 
 
 def _all_ones(node: cst.BaseExpression) -> bool:
@@ -620,7 +657,7 @@ class OpUsageFacts:
         kinds = expression_kinds(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
         if isinstance(value, (cst.Call, cst.Subscript, cst.BinaryOperation, cst.Attribute)):
             # `idx = (mask.sum(-1, keepdim=True) - 1).long()`: a gather index of width 1 later
-            widths = [f"width1:{axis}" for axis in _GATHER_AXES if _width_one(value, axis)]
+            widths = [f"width1:{axis}" for axis in _GATHER_AXES if _width_one(value, axis, self._u_bound_kinds)]  # type: ignore[attr-defined]
             if widths:
                 kinds = kinds | frozenset(widths)
             distinct = distinct_axis(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
@@ -1020,6 +1057,13 @@ class OpUsageFacts:
             size = positional[at] if len(positional) > at else keywords.get("output_size")
             if size is not None and _all_ones(size):
                 facts.append("output-size-one")
+        if name.endswith("ReflectionPad1d") or (name == "torch.nn.functional.pad" and _one_axis_pad(
+            positional[1] if len(positional) > 1 else keywords.get("pad")
+        )):
+            # a reflection of the last axis only: each input element receives at most two
+            # gradient values (its own and one mirrored), once the input is longer than
+            # twice the padding plus one
+            facts.append("pad-one-axis")
         if name.endswith("repeat_interleave"):
             repeats = positional[offset] if len(positional) > offset else keywords.get("repeats")
             value = _literal(repeats) if repeats is not None else UNKNOWN
@@ -1039,9 +1083,7 @@ class OpUsageFacts:
             index = positional[offset + 1] if len(positional) > offset + 1 else keywords.get("index")
             dim = _literal(dim_node) if dim_node is not None else UNKNOWN
             if isinstance(dim, int) and not isinstance(dim, bool) and index is not None:
-                if _width_one(index, dim) or (
-                    isinstance(index, cst.Name) and f"width1:{dim}" in self._u_bound_kinds(index.value)
-                ) or (
+                if _width_one(index, dim, self._u_bound_kinds) or (
                     id(node) in self._u_squeezed and self._u_squeezed[id(node)] in (None, dim)
                 ):
                     facts.append("index-width-1")

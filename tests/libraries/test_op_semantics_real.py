@@ -194,6 +194,59 @@ def test_a_gather_by_an_index_of_width_one_adds_at_most_one_gradient_per_element
     assert set(s.grad.unique().tolist()) <= {0.0, 1.0}
 
 
+@pytest.mark.parametrize("index", [
+    "idx.view(-1, 1, 6)", "idx.view(4, 1, 1).expand(4, 1, 6) - 1", "torch.gather(t, 1, idx.view(-1, 1, 6))",
+])
+def test_a_gather_by_a_view_of_width_one_adds_at_most_one_gradient_per_element(index):
+    """A view with a literal 1 at the gathered axis (``idx.view(-1, 1, m)``), an ``expand``
+    that keeps it, and the result of a gather by such an index (a gather's result has its
+    index's shape): on the real torch each input element of the gathered tensor receives
+    at most one gradient value, and `check` reports no RPL201 for the gather."""
+    s = torch.randn(4, 3, 6, requires_grad=True)
+    idx = torch.randint(0, 3, (4, 6)) if "expand" not in index else torch.randint(1, 4, (4,))
+    t = torch.randint(0, 3, (4, 3, 6))
+    index_value = eval(index, {"idx": idx, "t": t, "torch": torch})  # noqa: S307 - our own literals
+    assert index_value.shape[1] == 1
+    s.gather(1, index_value).sum().backward()
+    assert set(s.grad.unique().tolist()) <= {0.0, 1.0}
+    source = (
+        "import torch\ntorch.manual_seed(0)\n"
+        "s = torch.randn(4, 3, 6, device='cuda', requires_grad=True)\n"
+        "idx = torch.randint(0, 3, (4, 6), device='cuda')\nt = torch.randint(0, 3, (4, 3, 6), device='cuda')\n"
+        f"j = {index}\ntorch.gather(s, 1, j).sum().backward()\n"
+    )
+    assert [d.code for d in check_source(source, path="train.py") if d.code in ("RPL201", "RPL301")] == []
+
+
+@pytest.mark.parametrize(("padding", "length"), [(1, 4), (3, 8), (3, 64), (7, 2048)])
+def test_a_reflection_of_one_axis_adds_at_most_two_gradient_values_per_element(padding, length):
+    """RPL202 reports a 1-D reflection padding only where deterministic mode is on: its
+    backward adds to each input element its own gradient and at most one mirrored one
+    (for an input longer than twice the padding plus one), and two additions onto zero
+    give the same sum in either order. On the real torch a gradient of ones shows the
+    count per element (the padding of two axes gives a corner four)."""
+    x = torch.zeros(1, 2, length, requires_grad=True)
+    y = nn.ReflectionPad1d(padding)(x)
+    y.backward(torch.ones_like(y))
+    assert type(y.grad_fn).__name__.startswith("ReflectionPad1D")
+    assert x.grad.max().item() == 2.0
+    f = torch.zeros(1, 2, length, requires_grad=True)
+    F.pad(f, (padding, padding), mode="reflect").sum().backward()
+    assert torch.equal(f.grad, x.grad)
+    square = torch.zeros(1, 1, length, length, requires_grad=True)
+    nn.ReflectionPad2d(padding)(square).sum().backward()
+    assert square.grad.max().item() == 4.0
+    program = (
+        "import torch, torch.nn as nn\n{mode}x = torch.rand(1, 8, 64, device='cuda')\n"
+        f"nn.ReflectionPad1d({padding})(x).sum().backward()\n"
+    )
+    off = [d for d in check_source(program.format(mode=""), path="train.py") if d.code == "RPL202"]
+    on = [d for d in check_source(program.format(mode="torch.use_deterministic_algorithms(True)\n"), path="train.py")
+          if d.code == "RPL202"]
+    assert off == [] and [d.span.start_line for d in on] == [4]
+    assert "at most two gradient values" in on[0].message
+
+
 def test_an_op_given_tensors_moved_to_the_cpu_runs_the_cpu_kernel():
     """``sums.index_add_(0, labels.cpu(), rows.cpu())``: torch requires the tensors of
     the call on one device (a CPU index on a CUDA tensor is refused), so the call runs
