@@ -43,6 +43,17 @@ class OpFinding:
     # with every default
     maybe: bool = False
 
+    @property
+    def exact(self) -> str:
+        """Why the kernel gives the same result on every run although torch raises under
+        deterministic mode ("" when it may not): histc's counts (``exact_result``), a
+        1-D reflection padding's two gradient values per element (:func:`two_additions`)."""
+        if self.match.entry.exact_result:
+            return "it only counts"
+        if two_additions(self.match, self.usage):
+            return "each input element receives at most two gradient values, whose sum is the same in either order"
+        return ""
+
     def fields(self) -> dict[str, Any]:
         """The message fields shared by RPL201 and RPL202."""
         notes = f" ({', '.join(self.match.notes)})" if self.match.notes else ""
@@ -252,6 +263,15 @@ def no_collision(match: OpMatch, usage: OpCall) -> bool:
     if match.entry.id in _INDEX_ACCUMULATIONS:
         return "index-unique" in usage.facts
     return match.entry.id.startswith("scatter") and bool({"index-width-1", "index-distinct"} & set(usage.facts))
+
+
+def two_additions(match: OpMatch, usage: OpCall) -> bool:
+    """A reflection padding of the last axis only (``nn.ReflectionPad1d(p)``,
+    ``F.pad(x, (p, p), mode="reflect")``): its CUDA backward adds to each input element its
+    own gradient and at most one mirrored one (for an input longer than ``2 * p + 1``), and
+    two additions onto zero give the same sum in either order. torch still raises under
+    deterministic mode (tests/libraries count the values each element receives)."""
+    return match.entry.id == "reflection-pad-backward-cuda" and "pad-one-axis" in usage.facts
 
 
 _ADAPTIVE_AVERAGE_POOLING = frozenset({"adaptive-avgpool2d-backward-cuda", "adaptive-avgpool3d-backward-cuda"})

@@ -24,8 +24,11 @@ class OpWithoutDeterministicImpl(Rule):
     not deterministic mode is on: without it the op is nondeterministic, with it the op
     raises. Except an op whose result is the same on every run although torch raises
     under the flag: `histc` only counts (every atomic add is the same +1, so the sums do
-    not depend on their order), and is reported only in a program that turns
-    deterministic mode on, where it raises. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
+    not depend on their order), and a reflection padding of the last axis only
+    (`nn.ReflectionPad1d(p)`, `F.pad(x, (p, p), mode="reflect")`) adds at most two
+    gradient values to each input element (its own and one mirrored, for an input longer
+    than `2 * p + 1`), whose sum is the same in either order; they are reported only in a
+    program that turns deterministic mode on, where they raise. CUDA-only entries are reported in programs that use CUDA (see RPL201 for
     what counts), backward-only entries in programs that train, when a gradient can
     flow through the call (not under `no_grad`, nor a module built into a local name
     that its function calls only inside `with torch.no_grad():`, nor the `forward` of a
@@ -129,7 +132,7 @@ class OpWithoutDeterministicImpl(Rule):
     message = "`{call}` has no deterministic {device} implementation{conditions}{notes} in torch {version}: it is nondeterministic and raises under `torch.use_deterministic_algorithms(True)`; instead: {alternative}"
     messages = {
         "exact": "`{call}` raises under `torch.use_deterministic_algorithms(True)`, which this program turns on, "
-                 "on {device} in torch {version} (its result is the same on every run: it only counts); "
+                 "on {device} in torch {version} (its result is the same on every run: {why}); "
                  "instead: {alternative}",
     }
     fix_title = "Replace `{call}` with a deterministic alternative"
@@ -156,6 +159,11 @@ class OpWithoutDeterministicImpl(Rule):
         Valid(
             "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(8, 10, device='cuda')\n"
             "loss = F.cross_entropy(logits.view(-1, 10), y)\nloss.backward()\n"
+        ),
+        # a reflection of the last axis: at most two gradient values per element
+        Valid(
+            "import torch, torch.nn as nn\nimport torch.nn.functional as F\nx = torch.rand(1, 8, 64, device='cuda')\n"
+            "loss = nn.ReflectionPad1d(3)(x).sum() + F.pad(x, (2, 2), mode='reflect').sum()\nloss.backward()\n"
         ),
         # integer counts: an exact, deterministic running sum
         Valid(
@@ -185,6 +193,16 @@ class OpWithoutDeterministicImpl(Rule):
         ),
         Invalid("import torch\nx = torch.rand(4, 5).cuda()\nv, i = x.median(dim=1)\n", line=3),
         Invalid(
+            "import torch, torch.nn as nn\ntorch.use_deterministic_algorithms(True)\n"
+            "x = torch.rand(1, 8, 64, device='cuda')\nnn.ReflectionPad1d(3)(x).sum().backward()\n",
+            line=4, message="at most two gradient values",
+        ),
+        Invalid(  # two axes: a corner element receives four values
+            "import torch, torch.nn as nn\nx = torch.rand(1, 8, 64, 64, device='cuda')\n"
+            "nn.ReflectionPad2d(3)(x).sum().backward()\n",
+            line=3, message="it is nondeterministic",
+        ),
+        Invalid(
             "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(2, 100, 92, device='cuda')\n"
             "loss = F.cross_entropy(logits.transpose(1, 2), target, weight)\nloss.backward()\n",
             line=4, message="more than two dimensions",
@@ -201,11 +219,12 @@ class OpWithoutDeterministicImpl(Rule):
             if found.code != self.code:
                 continue
             entry = found.match.entry
-            if entry.exact_result and not found.under_flag:
+            why = found.exact
+            if why and not found.under_flag:
                 continue  # histc's counts: the same on every run; it raises only under the flag
             fields = found.fields()
             yield self.report(
-                found.path, found.usage.span, **fields, variant="exact" if entry.exact_result else None,
+                found.path, found.usage.span, **fields, variant="exact" if why else None, why=why,
                 conditions=" for its backward pass" if fields["backward"] else "",
                 alternative=entry.alternative or "run it on the CPU or patch it with `reprolint.runtime.patch()`",
                 entry_points=found.entry_points, related=found.related,
