@@ -11,7 +11,7 @@ reaches no result (each element handled on its own, a search at most one element
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import libcst as cst
 
@@ -78,6 +78,47 @@ _PURE_METHODS = _STR_METHODS | _STR_ITER_METHODS | frozenset({
 _ORDERED_SINKS = frozenset({
     "append", "extend", "insert", "appendleft", "write", "writelines", "put", "send",
 })
+
+
+def _only_counts(body: Sequence[cst.BaseStatement]) -> bool:
+    """A loop body that only counts: integer increments (``hits += 1``, ``ranks[-1] -= 2``)
+    under tests that call nothing (``if (a, b) in pairs:``), and ``continue``/``pass``. The
+    counts are sums of integers, the same in any order of the elements."""
+    for stmt in body:
+        if isinstance(stmt, cst.If):
+            branches: list[Any] = [stmt.body]
+            orelse = stmt.orelse
+            while orelse is not None:
+                branches.append(orelse.body)
+                if isinstance(orelse, cst.If) and _calls(orelse.test):
+                    return False
+                orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+            if _calls(stmt.test) or not all(
+                _only_counts(b.body) if isinstance(b, cst.IndentedBlock) else _small_counts(b.body)
+                for b in branches
+            ):
+                return False
+        elif not (isinstance(stmt, cst.SimpleStatementLine) and _small_counts(stmt.body)):
+            return False
+    return bool(body)
+
+
+def _small_counts(statements: Sequence[cst.BaseSmallStatement]) -> bool:
+    """Simple statements that only count: integer increments, ``continue``, ``pass``."""
+    return all(
+        isinstance(small, (cst.Continue, cst.Pass)) or (
+            isinstance(small, cst.AugAssign)
+            and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign))
+            and isinstance(small.value, cst.Integer)
+            and not _calls(small.target)
+        )
+        for small in statements
+    )
+
+
+def _calls(node: cst.CSTNode) -> bool:
+    """Whether ``node`` holds a call (or a lambda, a comprehension that may call)."""
+    return any(isinstance(n, (cst.Call, cst.Lambda, cst.Await, cst.Yield)) for n in descendants(node))
 
 
 def _builds_in_order(function: cst.FunctionDef) -> bool:
@@ -378,11 +419,12 @@ class SetOrderFacts:
           (``download_model(name)`` fetching one checkpoint: see
           :func:`~reprolint.analysis.loop_bodies.touches_only`);
         * or the loop is a search that at most one element can satisfy (see
-          :meth:`_u_unique_match_loop`)."""
+          :meth:`_u_unique_match_loop`);
+        * or it only counts (:func:`_only_counts`)."""
         names = {n.value for n in target_names(node.target)}
         if not names or not isinstance(node.body, cst.IndentedBlock):
             return False
-        if self._u_unique_match_loop(node, names):
+        if self._u_unique_match_loop(node, names) or _only_counts(node.body.body):
             return True
         for stmt in node.body.body:
             if not isinstance(stmt, cst.SimpleStatementLine):
