@@ -47,7 +47,7 @@ from reprolint.analysis.module_facts import (
 from reprolint.analysis.self_tests import shape_only_block, shape_only_module
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
 from reprolint.analysis.option_facts import ABSL_FLAG_MODULES, CONFIG_LIBRARIES, OptionFacts
-from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, calls_in, held_state
+from reprolint.analysis.rng_facts import GRAPH_CLASSES, RngFacts, held_state
 from reprolint.analysis.self_attrs import note_self_attr
 from reprolint.analysis.loop_bodies import names_read_outside
 
@@ -191,6 +191,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.parameter_args: set[int] = set()
         # (scope, name) -> the value last assigned to a plain name (what `nn.Parameter(w)` holds)
         self.bound_values: dict[tuple[int, str], cst.BaseExpression] = {}
+        # (scope, name) -> every value assigned to it, also by unpacking (`p, lower, upper =
+        # torch.lu_unpack(...)`): what a weight is computed from (_computed_from)
+        self.assigned_values: dict[tuple[int, str], list[cst.BaseExpression]] = {}
+        self.getattr_names: set[str] = set()  # literal names `getattr(x, "name")` reads
         # calls in the value of an assignment to a local no statement reads (_note_unread_value)
         self.unread_values: set[int] = set()
         self.in_text = 0  # inside an f-string field (a value formatted into text) or a wait's duration
@@ -300,6 +304,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def call_target(self, func: cst.BaseExpression) -> Optional[str]:
         """Where a call may go inside the project (resolved later against project files)."""
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) \
+                and isinstance(func.value.func, cst.Name) and func.value.func.value == "super":
+            return self._super_target(func.attr.value)
         chain = attr_chain(func)
         if chain is None:
             return None
@@ -319,6 +326,19 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 return None
             return target
         return ":" + ".".join(chain)
+
+    def _super_target(self, method: str) -> Optional[str]:
+        """``super().__init__(...)`` (or ``super(Cls, self)``) in a method of a class: the
+        method of its first base, where that base is a project class (a library base's
+        method is not project code)."""
+        cls = self.current_class()
+        bases = self.facts.classes.get(cls, ()) if cls is not None else ()
+        if not bases or not bases[0] or bases[0] in (":object", "object"):
+            return None
+        base = bases[0]
+        if not base.startswith((":", ".")) and base.split(".")[0] in _NEVER_PROJECT:
+            return None
+        return f"{base}.{method}"
 
     def _looped(self, node: cst.CSTNode) -> bool:
         """Whether ``node`` is inside a loop of the function running (``for blk in
@@ -676,8 +696,32 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 if literal != UNKNOWN:
                     self.facts.arg_defaults.setdefault(name, literal)
 
+    def _computed_from(self, expr: cst.BaseExpression) -> list[cst.Call]:
+        """The calls whose results ``expr`` is computed from: those in it (in arguments
+        too: ``torch.qr(torch.randn(n, n))[0]``), and those of the values assigned in this
+        scope to the names it reads, four assignments deep."""
+        found: list[cst.Call] = []
+        seen: set[str] = set()
+        todo = [(expr, 0)]
+        while todo:
+            current, depth = todo.pop()
+            for node in descendants(current):
+                if isinstance(node, cst.Call):
+                    found.append(node)
+                elif isinstance(node, cst.Name) and depth < 4 and node.value not in seen:
+                    seen.add(node.value)
+                    todo.extend((v, depth + 1) for v in self.assigned_values.get((id(self.scope), node.value), ()))
+        return found
+
     def visit_Assign(self, node: cst.Assign) -> None:
         self._note_unread_value(node)
+        for target in node.targets:
+            names = [target.target] if isinstance(target.target, cst.Name) else (
+                [e.value for e in target.target.elements if isinstance(e.value, cst.Name)]
+                if isinstance(target.target, (cst.Tuple, cst.List)) else []
+            )
+            for name in names:
+                self.assigned_values.setdefault((id(self.scope), name.value), []).append(node.value)  # type: ignore[union-attr]
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self.bound_values[(id(self.scope), node.targets[0].target.value)] = node.value
             if len(self.scopes) == 1 and isinstance(node.value, cst.Attribute):
@@ -794,6 +838,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
+        if type(func) is cst.Name and func.value == "getattr" and len(node.args) >= 2 and not self.is_local("getattr"):
+            name = _literal(node.args[1].value)
+            if isinstance(name, str):
+                self.getattr_names.add(name)  # `getattr(model, "sample")` names the method
         if self.qualify(func) in _WAITS:
             # `time.sleep(random())`: a draw there decides how long to wait (a backoff
             # between downloads), no data; walked like an f-string field
@@ -849,10 +897,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self.instance(node, qn)
             return
         held = held_state(node, qn)
-        if isinstance(held, cst.Name):  # `w = torch.randn(...)`, then `nn.Parameter(w)`
-            held = self.bound_values.get((id(self.scope), held.value))
         if held is not None:
-            self.parameter_args.update(id(n) for n in calls_in(held))
+            # `w = torch.qr(torch.randn(n, n))[0]`, then `nn.Parameter(w)`, or a value computed
+            # from it (`p, lower, upper = torch.lu_unpack(*torch.lu(w))`, `nn.Parameter(lower)`)
+            self.parameter_args.update(id(n) for n in self._computed_from(held))
         dispatch.note_commands(self, node, qn)  # `jsonargparse.CLI({...})`, `fire.Fire(fn)`
         dispatch.emit_registry(self, node)  # `create_model(args.model)`: a registered candidate
         # `models.__dict__[args.arch]()`, `getattr(models, name)()`: a member chosen at run time draws
@@ -895,7 +943,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             entropy = None
             ref = None
             for arg in node.args:
-                entropy = entropy or self.entropy_of(arg.value)
+                if not self._container(arg.value):
+                    # a seed is a number: a configuration holding a time stamp among its
+                    # fields (`variant=dict(launch_time=str(now))`) passes none
+                    entropy = entropy or self.entropy_of(arg.value)
                 ref = ref or self.attr_ref(arg.value)
             chain = attr_chain(func)
             text = ".".join(chain) if chain else self.text(func)
@@ -904,6 +955,17 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             overwritten = self.overwrite_possible and id(node) in self._overwritten_layers()
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds(), self._bindings(node),
                            self.span(drawn) if drawn is not None else None, overwritten))
+
+    def _container(self, value: cst.BaseExpression) -> bool:
+        """A dict, list, tuple or set written out (``dict(...)``, ``{...}``, ``[...]``),
+        or a name this scope bound to one."""
+        if isinstance(value, cst.Name):
+            value = self.bound_values.get((id(self.scope), value.value), value)
+        if isinstance(value, (cst.Dict, cst.List, cst.Tuple, cst.Set, cst.DictComp, cst.ListComp, cst.SetComp)):
+            return True
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in (
+            "dict", "list", "tuple", "set"
+        ) and self.qualify(value.func) is None
 
     def dynamic_member(self, func: cst.BaseExpression) -> Optional[str]:
         """The qualified name of a module member picked by a run-time name:
@@ -1031,6 +1093,8 @@ def collect_facts(
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     if source is not None:  # an empty module (`__init__.py`) mentions nothing: not "not known"
         facts.mentioned, facts.class_mentions, facts.def_mentions, facts.table_mentions = mentioned_names(source)
+        if collector.getattr_names:  # read as attributes (`getattr(model, "sample")`: `.sample`)
+            facts.mentioned = facts.mentioned | {"." + name for name in collector.getattr_names}
     facts.uses = frozenset(collector.uses)
     facts.device_only = devices.device_stack(module)
     if any(isinstance(e, (Seed, Draw)) for e in facts.events):

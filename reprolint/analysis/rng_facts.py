@@ -27,7 +27,7 @@ from reprolint.analysis.example_inputs import example_only_calls, is_example_fun
 from reprolint.analysis.overwritten import overwritten_layers
 from reprolint.catalog.rng import ArgCondition, DrawApi, RngCatalog
 
-__all__ = ["GRAPH_CLASSES", "RngFacts", "calls_in", "held_state"]
+__all__ = ["GRAPH_CLASSES", "RngFacts", "held_state"]
 
 
 def _has_star(call: cst.Call) -> bool:
@@ -68,21 +68,6 @@ def held_state(node: cst.Call, qn: Optional[str]) -> Optional[cst.BaseExpression
         if persistent is None or _literal(persistent.value) is not False:
             return node.args[1].value
     return None
-
-
-def calls_in(expr: cst.BaseExpression) -> list[cst.Call]:
-    """The calls of an expression, through arithmetic (`scale * torch.randn(n)`) and
-    method chains (`torch.randn(n).to(memory_format=...)`)."""
-    if isinstance(expr, cst.Call):
-        func = expr.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, (cst.Call, cst.BinaryOperation)):
-            return [expr, *calls_in(func.value)]
-        return [expr]
-    if isinstance(expr, cst.BinaryOperation):
-        return calls_in(expr.left) + calls_in(expr.right)
-    if isinstance(expr, cst.UnaryOperation):
-        return calls_in(expr.expression)
-    return []
 
 
 def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) -> bool:
