@@ -44,8 +44,9 @@ def old_keras(calls_tf1_api: bool, entry: str, roots: Any, multi_backend_api: bo
     "tf1" when it calls the TF 1 API or declares TensorFlow 1 only (``tensorflow==1.15``,
     ``tensorflow-gpu<2``); "multi-backend" when it declares a Keras before 2.4 only (the
     multi-backend Keras, on TensorFlow 2 too) or calls the API only multi-backend Keras up
-    to 2.2.5 has (``multi_backend_api``: ``K.image_dim_ordering()``); None for the Keras
-    of today."""
+    to 2.2.5 has (``multi_backend_api``: ``K.image_dim_ordering()``); "tf2-early" when it
+    declares a TensorFlow 2 before 2.11 only (``tensorflow==2.0.1``), whose Keras draws
+    initial weights from TensorFlow's seed; None for the Keras of today."""
     if calls_tf1_api:
         return "tf1"
     found = declarations_for(entry, roots)
@@ -53,6 +54,8 @@ def old_keras(calls_tf1_api: bool, entry: str, roots: Any, multi_backend_api: bo
         return "tf1"
     if multi_backend_api or _declared_below(found, "keras", (2, 4)):
         return "multi-backend"
+    if _declared_below(found, "tensorflow", (2, 11)):
+        return "tf2-early"
     return None
 
 

@@ -156,12 +156,16 @@ _TF1_LAYERS = ("tensorflow.keras.", "tensorflow.layers.", "tensorflow.compat.v1.
 
 def old_keras_library(kind: Optional[str], api: str, library: str) -> str:
     """The generator a Keras draw takes under the Keras of the past that ``kind`` names
-    (analysis.tf_versions.old_keras): TensorFlow 1's (:func:`tf1_keras_library`), or
+    (analysis.tf_versions.old_keras): TensorFlow 1's (:func:`tf1_keras_library`),
     multi-backend Keras (before 2.4), which draws its default seeds (initial weights,
     dropout) from NumPy and shuffles ``fit``'s arrays with ``np.random.shuffle`` on any
-    backend."""
+    backend, or the tf.keras of TensorFlow 2 before 2.11 ("tf2-early"), whose unseeded
+    initialisers draw from TensorFlow's global seed (``random_ops`` with ``seed=None``;
+    Python's `random` picks them from Keras 2.11 on, the catalog's ``since``)."""
     if kind == "tf1":
         return tf1_keras_library(api, library)
+    if kind == "tf2-early" and library == "random" and api.startswith(("keras.", "tensorflow.keras.")):
+        return "tensorflow"
     if kind == "multi-backend" and (api.startswith("keras.") or api == ".fit") and library in ("random", "tensorflow"):
         return "numpy"
     return library

@@ -102,7 +102,10 @@ class UnseededGlobalRng(Rule):
     multi-backend Keras takes the seeds of its weights and dropout from NumPy, tf.keras's
     initialisers follow the graph seed, and `fit` shuffles arrays with NumPy; so does a
     program that calls the API only multi-backend Keras up to 2.2.5 has
-    (`K.image_dim_ordering()`, on TensorFlow 1 only). Keras 2's layers named through
+    (`K.image_dim_ordering()`, on TensorFlow 1 only). A project that declares a
+    TensorFlow 2 before 2.11 only (`tensorflow==2.4.1`) runs a tf.keras whose unseeded
+    initialisers draw from TensorFlow's global seed, not Python's `random` (from Keras
+    2.11 on). Keras 2's layers named through
     their modules (`keras.layers.convolutional.Conv2D`) and their Keras 1 aliases
     (`Convolution2D`) draw as `keras.layers.Conv2D` does; `fit_generator` shuffles a
     Sequence's batches (an ImageDataGenerator's `flow`) with Python's `random`. An
