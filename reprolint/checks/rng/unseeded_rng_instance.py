@@ -61,7 +61,9 @@ class UnseededRngInstance(Rule):
     module seeds something else; `observation_space.sample()` is not reported: it
     is a dummy input for shape inference, and neither is an action sample read only for its
     type or shape, `isinstance(env.action_space.sample(), int)`; nor is the `reset()` of an object of a class
-    the module defines itself, a toy MDP's). Where the project declares OpenAI gym before
+    the module defines itself, a toy MDP's). A space's `sample()` under a declared gym
+    before 0.11 draws from the one generator all spaces share, which gym seeds with 0 when
+    imported: not reported. Where the project declares OpenAI gym before
     0.22 (requirements, setup, pyproject...), an environment seeds itself from OS
     entropy when it is built and `reset()` takes no seed: the message says so, with the
     version and where it is declared, and names `env.seed(s)`; where the project declares
@@ -219,6 +221,8 @@ class UnseededRngInstance(Rule):
                     if run.how in (SKIPPED, DEMOS) or finding.data["call"] in reported \
                             or not _environment_unseeded(ctx, path, variant == "env-space"):
                         continue  # skipped by every program that reaches it, run only by demos, said once, or seeded
+                    if variant == "env-space" and _shared_space_generator(ctx, path):
+                        continue  # gym before 0.11: every space samples from one generator seeded with 0
                     reported.add(str(finding.data["call"]))  # the first reset per environment
                     entries = run.entries
                 if variant == "env-reset" and (old := _old_gym(ctx, path)) is not None:
@@ -270,6 +274,19 @@ def _old_gym(ctx: CheckContext, path: str) -> Optional[tuple[str, str]]:
     assumed, declared = older
     pinned = any("==" in d.spec for d in declared)
     return (f"gym {assumed.version}" if pinned else "gym before 0.22"), assumed.source
+
+
+def _shared_space_generator(ctx: CheckContext, path: str) -> bool:
+    """``path`` runs OpenAI gym at a version the project declares from before 0.11, whose
+    spaces all sample from ``gym.spaces.prng.np_random``, a RandomState the module seeds
+    with 0 when gym is imported (read in gym 0.10.11; 0.11.0 gave each space its own
+    generator, seeded from OS entropy): a space's ``sample()`` gives the same actions on
+    every run."""
+    if not _runs_gym(ctx, path):
+        return False
+    from reprolint.analysis.declared import declared_before
+
+    return declared_before("gym", "0.11", path, ctx.index.roots) is not None
 
 
 def _runs_gym(ctx: CheckContext, path: str) -> bool:
