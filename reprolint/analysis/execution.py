@@ -434,7 +434,7 @@ class _Walker:
         # (`model.sample(...)`), and the functions nested in them -> that method
         self.named_methods: set[tuple[str, str]] = set()
         self.in_named_method: dict[tuple[str, str], tuple[str, str]] = {}
-        self.plain: dict[tuple[str, str], Optional[frozenset[str]]] = {}  # _library_calls
+        self.library_calls: dict[tuple[str, str], Optional[frozenset[str]]] = {}  # memo of _library_calls
         # each body run: (function, its first call's conditions, its steps' and deferred
         # steps' index ranges), in the order the bodies finished (see _widen_bodies)
         self.bodies: list[tuple[tuple[str, str], tuple[GuardedCond, ...], int, int, int, int]] = []
@@ -558,8 +558,8 @@ class _Walker:
         does, None where nothing that runs mentions it (it is never called). A module
         that defines a top-level function of that name itself means its own.
         ``attribute``: ``qualname`` is a method, named as an attribute (``.sample``; a
-        bare ``sample`` in its own module is a local name), or by its bare name in another
-        module (a string: ``getattr(model, "sample")``)."""
+        bare ``sample`` in its own module is a local name; ``getattr(model, "sample")``
+        with a literal counts as ``.sample``), or by its bare name in another module."""
         name = qualname.rpartition(".")[2]
         if name.startswith("<lambda"):
             # a lambda stored for later (facts.visit_Lambda) has no name of its own to be
@@ -572,9 +572,8 @@ class _Walker:
                 continue
             # another module may name it as an attribute (`facenet.train(...)`); its own
             # module only by its name (`tf.train`, `model.train()` there are not it)
-            names = (name,) if path == owner else (name, "." + name)
-            if attribute:
-                names = ("." + name,) if path == owner else (name, "." + name)
+            # (a method, `attribute`, is named as one in its own module too: `self.sample`)
+            names = (name, "." + name) if path != owner else ("." + name,) if attribute else (name,)
             if facts.mentioned is None or any(n in facts.mentioned for n in names):
                 return ()
             # in a class's body: only where this program may build the class; in a
@@ -632,9 +631,9 @@ class _Walker:
         other library base (``keras.Model``, ``gym.Env``, an abstract base) or one whose
         bases are not known."""
         key = (path, cls)
-        if key in self.plain:
-            return self.plain[key]
-        self.plain[key] = None  # a cycle of bases (or one too deep): any
+        if key in self.library_calls:
+            return self.library_calls[key]
+        self.library_calls[key] = None  # a cycle of bases (or one too deep): any
         bases = self.index.facts[path].classes.get(cls)
         called: Optional[frozenset[str]] = frozenset() if bases is not None and depth < 8 else None
         for base in bases or ():
@@ -649,7 +648,7 @@ class _Walker:
             found = self.index.resolve_class(path, base) if base else None
             inherited = self._library_calls(found[0], found[1], depth + 1) if found is not None else None
             called = None if inherited is None else called | inherited
-        self.plain[key] = called
+        self.library_calls[key] = called
         return called
 
     def _named_by_nobody(self, path: str, qualname: str) -> bool:

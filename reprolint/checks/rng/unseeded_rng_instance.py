@@ -264,11 +264,7 @@ def _old_gym(ctx: CheckContext, path: str) -> Optional[tuple[str, str]]:
     """("gym 0.15.4", "declared in setup.py as `gym==0.15.4`") when ``path`` runs OpenAI
     gym (not gymnasium) at a version the project declares from before 0.22, whose
     environments seed themselves when built and whose ``reset()`` takes no seed."""
-    if not _runs_gym(ctx, path):
-        return None
-    from reprolint.analysis.declared import declared_before
-
-    older = declared_before("gym", "0.22", path, ctx.index.roots)
+    older = _gym_declared_before(ctx, path, "0.22")
     if older is None:
         return None
     assumed, declared = older
@@ -282,11 +278,17 @@ def _shared_space_generator(ctx: CheckContext, path: str) -> bool:
     with 0 when gym is imported (read in gym 0.10.11; 0.11.0 gave each space its own
     generator, seeded from OS entropy): a space's ``sample()`` gives the same actions on
     every run."""
+    return _gym_declared_before(ctx, path, "0.11") is not None
+
+
+def _gym_declared_before(ctx: CheckContext, path: str, until: str) -> Optional[tuple[Any, list[Any]]]:
+    """``declared_before("gym", until, ...)`` for a module that runs OpenAI gym (not
+    gymnasium); None for any other."""
     if not _runs_gym(ctx, path):
-        return False
+        return None
     from reprolint.analysis.declared import declared_before
 
-    return declared_before("gym", "0.11", path, ctx.index.roots) is not None
+    return declared_before("gym", until, path, ctx.index.roots)
 
 
 def _runs_gym(ctx: CheckContext, path: str) -> bool:
