@@ -252,6 +252,33 @@ def _old_module(source: str, error: SourceError) -> Optional[cst.Module]:
         return None
 
 
+# What ``FileAnalysis.old_syntax`` says of a file CPython reads whose indentation
+# libcst's tokenizer does not (see :func:`_tab_module`).
+TAB_INDENTATION = "tab indentation"
+
+
+def _tab_module(source: str, path: str) -> Optional[cst.Module]:
+    """The module of a file that CPython compiles but libcst does not tokenize because
+    its indentation mixes tabs and spaces (a tab-indented line under a space-indented
+    one, consistent for CPython, which puts a tab's stop at the next multiple of 8):
+    parsed from the text with each line's leading tabs expanded to those stops. None
+    for any other file."""
+    if "\t" not in source:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    from reprolint.python2 import expanded_indentation
+
+    try:
+        return cst.parse_module(expanded_indentation(source))
+    except (cst.ParserSyntaxError, RecursionError, MemoryError):
+        return None
+
+
 def analyse_source(source: str, path: str) -> FileAnalysis:
     """Parse one module and collect its facts; a parse failure becomes ``error``."""
     result = FileAnalysis(path, suppressions=_suppressions(source), source=source)
@@ -267,6 +294,9 @@ def analyse_source(source: str, path: str) -> FileAnalysis:
             result.error = _syntax_error(source, path, exc)
             old = result.error.reason.partition(" syntax")[0]
             module = _old_module(source, result.error)
+            if module is None:
+                module = _tab_module(source, path)
+                old = TAB_INDENTATION
             if module is None:
                 return result
             source, result.error, result.source, result.old_syntax = module.code, None, None, old
@@ -665,8 +695,18 @@ def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:
 
 
 def _old_syntax_notes(analyses: list[FileAnalysis]) -> list[str]:
-    """Which files were read in an older syntax (their findings have no fix)."""
+    """Which files were read in an older syntax, or with their tabs expanded (their
+    findings have no fix)."""
     notes = []
+    tabbed = sorted(a.path for a in analyses if a.old_syntax == TAB_INDENTATION)
+    if tabbed:
+        shown = ", ".join(tabbed[:3]) + (f" and {len(tabbed) - 3} more" if len(tabbed) > 3 else "")
+        files = "1 file" if len(tabbed) == 1 else f"{len(tabbed)} files"
+        notes.append(
+            f"{files} indented with tabs and spaces that libcst cannot read checked with each tab "
+            f"expanded to the next multiple of 8 columns, as CPython reads it (columns on those "
+            f"lines count the expanded tabs), with no fixes: {shown}"
+        )
     for kind in _OLD_SYNTAXES:
         paths = sorted(a.path for a in analyses if a.old_syntax == kind)
         if not paths:

@@ -12,7 +12,10 @@ any line:
   draw); its columns are shifted back when a finding is mapped;
 * a ``%%time``/``%%timeit``/``%%capture``/``%%prun`` cell keeps its Python body; any
   other cell magic (``%%bash``, ``%%writefile``, ``%%html``...) is not Python and
-  becomes blank lines.
+  becomes blank lines;
+* a cell whose first non-blank line is indented loses that indentation on every line
+  that starts with it, as IPython runs it (its ``leading_indent`` input transform); the
+  columns are shifted back when a finding is mapped.
 
 Cells are numbered among **code cells only**, from 1 (as ruff does): ``nb.ipynb:cell 3:2:5``
 is line 2, column 5 of the third code cell. Markdown and raw cells are not counted.
@@ -60,6 +63,7 @@ _ASSIGN_MAGIC = re.compile(
     r"^(?P<target>[ \t]*[A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*[ \t]*=)[ \t]*[%!]"
 )
 _HELP = re.compile(r"^[ \t]*(?:\?\??[\w.*]*\w[\w.*]*|[\w.*]*\w[\w.*]*\?\??)[ \t]*$")
+_LEADING_INDENT = re.compile(r"^[ \t]+")
 
 
 class NotebookError(ValueError):
@@ -235,21 +239,31 @@ def _cell_program(source: str) -> list[tuple[str, int]]:
         lines.pop()  # the cell's trailing newline
     if not lines:
         return []
+    # IPython drops the indentation of a cell's first non-blank line from every line that
+    # starts with it before it runs the cell (leading_empty_lines, then leading_indent)
+    shifts = [0] * len(lines)
+    opening = next((line for line in lines if line.strip()), "")
+    leading = _LEADING_INDENT.match(opening)
+    if leading is not None:
+        prefix = leading.group(0)
+        for i, line in enumerate(lines):
+            if line.startswith(prefix):
+                lines[i], shifts[i] = line[len(prefix):], len(prefix)
     first = lines[0].strip()
     if first.startswith("%%"):
         name = first[2:].split(None, 1)[0] if first[2:].strip() else ""
         if name not in PYTHON_CELL_MAGICS:
             return [("", 0)] * len(lines)
         out: list[tuple[str, int]] = [("", 0)]
-        body = lines[1:]
+        start = 1
     else:
         out = []
-        body = lines
+        start = 0
     quote: Optional[str] = None
     depth = 0  # brackets a Python line left open: the lines until they close continue it
     joined = False  # the previous Python line ended in a backslash
     continuing = False  # the previous line was a magic ending in a backslash
-    for raw in body:
+    for raw, base in zip(lines[start:], shifts[start:]):
         line = raw.rstrip("\r")
         stripped = line.strip()
         if continuing:
@@ -261,19 +275,19 @@ def _cell_program(source: str) -> list[tuple[str, int]]:
             if statement is not None:
                 magic = statement.group("magic")
                 kept = statement.group("indent") + line[statement.end() :]
-                out.append((kept, len(magic)))
+                out.append((kept, base + len(magic)))
                 continue
             assign = _ASSIGN_MAGIC.match(line)
             if assign is not None:
-                out.append((assign.group("target") + " None", 0))
+                out.append((assign.group("target") + " None", base))
                 continuing = line.endswith("\\")
                 continue
             if _is_magic(stripped):
                 indent = line[: len(line) - len(line.lstrip())]
-                out.append((indent + "pass", 0))
+                out.append((indent + "pass", base))
                 continuing = line.endswith("\\")
                 continue
-        out.append((line, 0))
+        out.append((line, base))
         quote, depth = _line_state(line, quote, depth)
         joined = quote is None and line.endswith("\\")
     return out

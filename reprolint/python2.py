@@ -28,7 +28,7 @@ import tokenize
 import warnings
 from typing import Optional
 
-__all__ = ["as_python3"]
+__all__ = ["as_python3", "expanded_indentation"]
 
 _OCTAL = re.compile(r"0[0-7]+")
 _STATEMENT_ENDS = (tokenize.NEWLINE, tokenize.ENDMARKER)
@@ -40,7 +40,7 @@ def as_python3(source: str) -> Optional[str]:
     and spaces is read as Python 2 reads it: a tab moves to the next multiple of 8."""
     original = source
     if "\t" in source:
-        source = _expanded_indentation(source)
+        source = expanded_indentation(source)
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
@@ -86,7 +86,7 @@ def as_python3(source: str) -> Optional[str]:
     return translated
 
 
-def _expanded_indentation(source: str) -> str:
+def expanded_indentation(source: str) -> str:
     """Each line's leading tabs expanded to Python 2's tab stops (every 8 columns), the
     rest of the line as it is: Python 2 accepts indentation that mixes tabs and spaces,
     which Python 3 rejects (TabError)."""

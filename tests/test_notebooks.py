@@ -216,6 +216,28 @@ def test_a_line_inside_open_brackets_or_after_a_backslash_is_python_not_a_magic(
     ))).out
 
 
+def test_an_indented_cell_runs_as_ipython_dedents_it(cli, project) -> None:
+    # IPython removes the first non-blank line's indentation from every line that starts
+    # with it before running the cell; the cell was an RPL900 "unexpected indent"
+    text = notebook(
+        code("import torch\n"),
+        code("\n", "  w = torch.randn(3,\n", "                4)\n", "  torch.save(w, 'w.pt')\n"),
+    )
+    source, _ = notebook_program(read_notebook(text))
+    assert source.splitlines()[1:] == ["", "w = torch.randn(3,", "              4)", "torch.save(w, 'w.pt')"]
+    lines = check_nb(cli, project, text).out.splitlines()
+    assert [line.split(": RPL")[0] + ": RPL" + line.split(": RPL")[1][:3] for line in lines] == [
+        "nb.ipynb:cell 2:2:7: RPL101",  # the column of the cell as written, indentation included
+    ]
+
+
+def test_a_cell_indented_inconsistently_is_still_a_syntax_error(cli, project) -> None:
+    # only the lines that start with the first line's indentation lose it, as in IPython
+    text = notebook(code("    x = 1\n", "  y = 2\n"))
+    [line] = check_nb(cli, project, text).out.splitlines()
+    assert line.startswith("nb.ipynb:cell 1:2:") and "RPL900" in line
+
+
 def test_program_lines_map_back_to_cells() -> None:
     text = notebook(markdown("x"), code("a = 1\n", "b = 2"), code(""), code("%%bash\n", "ls\n"))
     source, cell_map = notebook_program(read_notebook(text))

@@ -142,3 +142,25 @@ def test_mixed_tab_indentation_reads_as_python2_nests_it() -> None:
     reading = as_python3(source)
     assert reading is not None and reading.splitlines()[2:4] == ["        y = 1", "        return y"]
     assert reading.splitlines()[0::4] == source.splitlines()[0::4]  # lines without tabs unchanged
+
+
+def test_tab_indentation_cpython_reads_is_checked_with_the_tabs_expanded(cli, tmp_path) -> None:
+    # a tab-indented line under a space-indented block: consistent for CPython (the tab
+    # goes to column 8), but libcst's tokenizer refused it ("no matching outer block for
+    # dedent") and the file was an RPL900
+    text = (
+        "import numpy as np\n\ndef plot(scores):\n    avg = np.empty(3)\n    for t in range(3):\n"
+        "\t    avg[t] = np.random.rand()\n    np.save('avg.npy', avg)\n\nplot([1])\n"
+    )
+    compile(text, "train.py", "exec")  # CPython reads it
+    (tmp_path / "train.py").write_text(text)
+    result = check_paths([str(tmp_path / "train.py")])
+    assert [(d.code, d.span.start_line) for d in result.diagnostics] == [("RPL101", 6)]
+    assert any("indented with tabs and spaces" in n and "train.py" in n for n in result.notes)
+    cli("fix", "--write", "--unsafe-fixes", "--no-cache", "train.py", cwd=tmp_path)
+    assert (tmp_path / "train.py").read_text() == text  # no fix on text read with tabs expanded
+
+
+def test_tab_indented_file_cpython_rejects_stays_a_syntax_error() -> None:
+    (d,) = check_sources({"bad.py": "if True:\n\tdef train(:\n\t\tpass\n"})
+    assert d.code == "RPL900" and "syntax error" in d.message
