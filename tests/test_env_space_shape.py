@@ -34,9 +34,9 @@ def test_the_first_sample_whose_value_is_used_is_reported() -> None:
     assert rpl102("env.action_space.sample()") == [10]
 
 
-def test_an_unseeded_reset_without_a_declared_gym_names_both_moments() -> None:
+def test_an_unseeded_reset_without_a_declared_gym_names_both_ways_to_seed() -> None:
     source = PROGRAM.replace("env.seed(1)\n", "").replace("ACTION", "0")
     found = [d for d in check_source(source, "dqn.py") if d.code == "RPL102"]
     assert [d.span.start_line for d in found] == [8]
-    assert "seeded from OS entropy (by a first `reset()` without `seed=` from gym 0.22 on, when the " \
-           "environment is made before)" in found[0].message
+    assert "seeded from OS entropy unless the program seeds the environment (`reset(seed=...)`, or " \
+           "`env.seed(...)` before gym 0.26)" in found[0].message

@@ -32,7 +32,7 @@ import dataclasses
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import CHILD_FIELDS, IS_NODE, child_fields, find_argument, is_node, literal
-from reprolint.analysis.cst_helpers import attr_chain, descendants, simple_code, target_names
+from reprolint.analysis.cst_helpers import attr_chain, descendants, node_functions, simple_code, target_names
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import EnvironmentDraw, GraphScope
@@ -1038,8 +1038,12 @@ def collect_facts(
         _drop_idle_draws(module, collector)
     facts = collector.facts
     facts.seeds_environments, facts.seeds_spaces = collector.env_calls.seeded_envs, bool(collector.env_calls.seeded_spaces)
+    functions: Optional[dict[int, str]] = None
     for call, data in environments.findings(collector.env_calls):
-        facts.findings.append(LocalFinding("RPL102", collector.span(call), data))
+        if functions is None:
+            functions = node_functions(module)
+        # the function that holds it: a helper nobody calls runs for no program (site_runs)
+        facts.findings.append(LocalFinding("RPL102", collector.span(call), {**data, "in_function": functions.get(id(call))}))
     for call, data in spawn.findings(collector.spawn_calls, facts):
         facts.findings.append(LocalFinding("RPL101", collector.span(call), data))
     for call, code, data in spawn.flag_findings(collector.spawn_calls, facts):

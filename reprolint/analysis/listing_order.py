@@ -529,6 +529,9 @@ class ListingOrderFacts:
             for a in c.args if a.keyword is not None and a.keyword.value in ("callback", "error_callback")
             for inner in descendants(a.value) if type(inner) is cst.Call
         }
+        # the exception a `raise` builds ends the program whichever entry comes first
+        # (`raise DataLoaderError(f"{name} already exists")` of a duplicate)
+        queries |= {id(c) for r in descendants(body) if type(r) is cst.Raise for c in descendants(r) if type(c) is cst.Call}
         # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
         # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
         calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries
@@ -573,9 +576,20 @@ class ListingOrderFacts:
     def _u_report_listing(self, node: Optional[cst.CSTNode], description: Optional[str], **extra: Any) -> None:
         if node is None or description is None:
             return
+        if isinstance(node, cst.BaseExpression) and self._u_shown(node):
+            return  # which files a figure shows: no result takes the order
         if extra.get("use") == "passed" and id(node) in self._u_passes:
             extra["passed_to"] = self._u_passes[id(node)]  # the rule resolves the project functions
         self._u_finding("RPL402", node, function=description.strip("`"), **extra)
+
+    def _u_shown(self, node: cst.BaseExpression) -> bool:
+        """Whether the listing's entries only reach a figure (see ``shown_only``)."""
+        shown = getattr(self, "_u_shown_only", None)
+        if shown is None or shown.module is not self.module:  # type: ignore[attr-defined]
+            from reprolint.analysis.shown_only import ShownOnly
+
+            shown = self._u_shown_only = ShownOnly(self.module, self.qualify)  # type: ignore[attr-defined]
+        return shown.of(node)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         """A listing (or the name holding one) as a statement of its own: a notebook

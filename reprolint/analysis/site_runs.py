@@ -90,7 +90,10 @@ def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun, function: Option
     module's top level."""
     if run.how != UNREACHED or function is None:
         return False
-    if ctx.index.in_package(path) and (_distributed(ctx, path) or "." in function or _mentioned(ctx, function)):
+    if ctx.index.in_package(path) and (
+        _distributed(ctx, path) or ("." in function and not _unnamed_plain_method(ctx, path, function))
+        or _mentioned(ctx, function)
+    ):
         # a package the project builds for others: its API, called or not; in the
         # scripts' own package, a class (built by name: a registry, `eval`, a config) or
         # a function some module names (a table, a callback) may run where no call shows
@@ -102,6 +105,20 @@ def uncalled_helper(ctx: CheckContext, path: str, run: SiteRun, function: Option
         return False  # not a function the programs could have run: no claim
     programs = _entry_programs(ctx)
     return any(path in p.modules for p in programs) and not any((path, function) in p.ran_functions for p in programs)
+
+
+def _unnamed_plain_method(ctx: CheckContext, path: str, function: str) -> bool:
+    """``function`` is a method (not a special one) of a class on no base but ``object``
+    that no module names, not even in a string (``getattr(env, "get_random_action")``):
+    however the class is built, nothing calls that method (no library base calls it)."""
+    cls, _, name = function.rpartition(".")
+    if "." in cls or (name.startswith("__") and name.endswith("__")):
+        return False
+    facts = ctx.facts.get(path)
+    bases = facts.classes.get(cls) if facts is not None else None
+    if bases is None or any(b not in (":object", "object", "builtins.object") for b in bases):
+        return False
+    return not _mentioned(ctx, name)
 
 
 def _mentioned(ctx: CheckContext, name: str) -> bool:

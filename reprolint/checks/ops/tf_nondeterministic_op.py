@@ -185,7 +185,10 @@ class TfNondeterministicOp(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         settings = tf_settings_by_name()
-        seen: set[tuple[str, object]] = set()
+        # (path, span) -> the finding's fields, from the first program that reports the
+        # site; a later program that runs it adds its entry points
+        reports: dict[tuple[str, object], dict[str, Any]] = {}
+        seen = reports.keys()
         for program in program_usages(ctx):
             if not (program.uses("tensorflow", ctx.facts) or program.uses("keras", ctx.facts)):
                 continue
@@ -212,7 +215,10 @@ class TfNondeterministicOp(Rule):
             )
             for _, path, usage in program.of(TfSetting, default_only=False):
                 setting = settings.get(usage.name)
-                if setting is None or not setting.holds_for(version) or (path, usage.span) in seen:
+                if setting is None or not setting.holds_for(version):
+                    continue
+                if (path, usage.span) in seen:
+                    _add_entries(reports[(path, usage.span)], program.entry_points)
                     continue
                 if setting.id in _UNSUPPORTED_BY_OP_DETERMINISM and not (det.on and gpu):
                     # a TF1 Session is not nondeterministic in itself: its ops are (reported
@@ -222,14 +228,16 @@ class TfNondeterministicOp(Rule):
                 why = self._setting(with_option_defaults(program, usage), setting, det.on, version)
                 if why is None:
                     continue
-                seen.add((path, usage.span))
-                yield self.report(
-                    path, usage.span, variant="setting", call=usage.text, tf=phrase, why=why,
-                    setting=usage.name, entry_points=program.entry_points, version=assumed.to_data(),
+                reports[(path, usage.span)] = dict(
+                    variant="setting", call=usage.text, tf=phrase, why=why,
+                    setting=usage.name, entry_points=list(program.entry_points), version=assumed.to_data(),
                     related=chain_related(program, path, usage.span, f"`{usage.text}`"),
                 )
             for position, path, op_call in program.of(OpCall, default_only=False):
-                if not op_call.name.startswith(("tensorflow.", "keras.")) or (path, op_call.span) in seen:
+                if not op_call.name.startswith(("tensorflow.", "keras.")):
+                    continue
+                if (path, op_call.span) in seen:
+                    _add_entries(reports[(path, op_call.span)], program.entry_points)
                     continue
                 context = program.usage_steps[position].context
                 if context.pipeline:
@@ -264,26 +272,30 @@ class TfNondeterministicOp(Rule):
                         )
                 else:
                     continue
-                seen.add((path, op_call.span))
                 fields = dict(
                     call=op_call.text, tf=phrase, why=why, version=assumed.to_data(),
                     gradient=" (its gradient)" if entry.backward_only else "",
                     instead=f"; instead: {entry.alternative}" if entry.alternative and entry.kind != "deterministic-with-flag" else "",
-                    op=entry.id, entry_points=program.entry_points,
+                    op=entry.id, entry_points=list(program.entry_points),
                 )
                 if entry.id in _ONE_PER_PROGRAM:
                     first = per_program.get(entry.id)
                     if first is None:
                         per_program[entry.id] = [path, op_call.span, fields, []]
+                        reports[(path, op_call.span)] = fields
                     else:
                         first[3].append(Related(path, op_call.span, f"`{op_call.text}(...)` {_ONE_PER_PROGRAM[entry.id]}"))
+                        reports[(path, op_call.span)] = {"entry_points": []}  # listed, not reported
                     continue
-                yield self.report(
-                    path, op_call.span, **fields,
-                    related=chain_related(program, path, op_call.span, f"the op `{op_call.text}`"),
+                reports[(path, op_call.span)] = dict(
+                    fields, related=chain_related(program, path, op_call.span, f"the op `{op_call.text}`"),
                 )
             for path, span, fields, related in per_program.values():
-                yield self.report(path, span, related=related, **fields)
+                fields["related"] = related
+        for (path, span), fields in reports.items():
+            if "related" not in fields:
+                continue  # a site a program's one finding of its op lists among its others
+            yield self.report(path, span, **fields)  # type: ignore[arg-type]
 
     @staticmethod
     def _setting(usage: TfSetting, setting, det_on: bool, version: str) -> Optional[str]:  # type: ignore[no-untyped-def]
@@ -310,6 +322,12 @@ class TfNondeterministicOp(Rule):
             return "`tf.data` returns elements in completion order; leave `deterministic` at True"
         alternative = f"; instead: {setting.alternative}" if setting.alternative else ""
         return f"it has no op-determinism support{alternative}"
+
+
+def _add_entries(fields: dict[str, Any], entries: tuple[str, ...]) -> None:
+    """A later program runs a reported site too: its entry points join the finding's."""
+    held = fields["entry_points"]
+    held.extend(e for e in entries if e not in held)
 
 
 def _switch(assumed: TfAssumed, since: tuple[int, int, int]) -> str:

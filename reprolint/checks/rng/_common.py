@@ -36,13 +36,25 @@ def draw_fields(draw: Draw) -> dict[str, str]:
     callee = draw.text
     if draw.kind in ("init", "shuffle", "split") or draw.api.startswith("."):
         callee = f"{callee}(...)"
+    kind = draw.kind
+    if kind == "init" and draw.api.startswith(".") and not _weight_receiver(draw.text):
+        # `x.uniform_()` of a tensor not visibly a weight (the input noise of a network):
+        # it draws; whether it initialises weights is not established
+        kind = "draw"
     return {
         "call": callee,
-        "action": _VERBS.get(draw.kind, "draws from"),
+        "action": _VERBS.get(kind, "draws from"),
         "rng": f"{rng_catalog().display(draw.library)} global RNG",
         "library": draw.library,
         "api": draw.api,
     }
+
+
+def _weight_receiver(text: str) -> bool:
+    """Whether an in-place draw's callee text (``m.weight.data.normal_``) shows a weight
+    as its receiver: a ``weight``/``bias`` attribute, or the ``.data`` of a parameter."""
+    parts = [p.split("[", 1)[0] for p in text.split(".")[:-1]]
+    return any(p == "data" or "weight" in p.lower() or "bias" in p.lower() for p in parts)
 
 
 def library_list(libs: "set[str] | frozenset[str] | tuple[str, ...]") -> str:

@@ -5,7 +5,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from reprolint import fixes
-from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, sites_run, unimported_module
+from reprolint.analysis.site_runs import DEMOS, LIBRARY_CODE, SKIPPED, sites_run, uncalled_helper, unimported_module
 from reprolint.analysis.usage_events import EnvironmentDraw
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.checks.rng._common import module_seeds, none_default_flag
@@ -122,9 +122,9 @@ class UnseededRngInstance(Rule):
             "the program's global seeds do not reach it"
         ),
         "env-reset-undeclared": (
-            "`{call}()` starts from the environment's own generator, seeded from OS entropy (by a first "
-            "`reset()` without `seed=` from gym 0.22 on, when the environment is made before); the program "
-            "never seeds it, and its global seeds do not reach it"
+            "`{call}()` starts from the environment's own generator, which is seeded from OS entropy "
+            "unless the program seeds the environment (`reset(seed=...)`, or `env.seed(...)` before gym 0.26); "
+            "the program never seeds it, and its global seeds do not reach it"
         ),
         "env-reset-old": (
             "`{call}()` starts from the environment's own generator, which {version} ({declared}) "
@@ -216,11 +216,14 @@ class UnseededRngInstance(Rule):
                     continue
                 variant = str(finding.data.get("variant", ""))
                 entries: tuple[str, ...] = ()  # the programs that run an environment's site
+                data = {k: v for k, v in finding.data.items() if k != "in_function"}
                 if variant.startswith("env-"):
                     run = environment_runs.get((path, finding.span), LIBRARY_CODE)
                     if run.how in (SKIPPED, DEMOS) or finding.data["call"] in reported \
                             or not _environment_unseeded(ctx, path, variant == "env-space"):
                         continue  # skipped by every program that reaches it, run only by demos, said once, or seeded
+                    if uncalled_helper(ctx, path, run, finding.data.get("in_function")):
+                        continue  # a helper module's function (or method) none of the scripts beside it runs
                     if variant == "env-space" and _shared_space_generator(ctx, path):
                         continue  # gym before 0.11: every space samples from one generator seeded with 0
                     reported.add(str(finding.data["call"]))  # the first reset per environment
@@ -228,20 +231,20 @@ class UnseededRngInstance(Rule):
                 if variant == "env-reset" and (old := _old_gym(ctx, path)) is not None:
                     version, declared = old
                     yield self.report(path, finding.span, entry_points=entries, **{
-                        **finding.data, "variant": "env-reset-old", "version": version, "declared": declared,
+                        **data, "variant": "env-reset-old", "version": version, "declared": declared,
                     })
                     continue
                 if variant == "env-reset" and _undeclared_gym(ctx, path):
                     yield self.report(path, finding.span, entry_points=entries, **{
-                        **finding.data, "variant": "env-reset-undeclared"})
+                        **data, "variant": "env-reset-undeclared"})
                     continue
-                if finding.data.get("variant") == "option":
+                if variant == "option":
                     flag = _none_default_flag(ctx, path, str(finding.data["option"]))
                     if flag is None:
                         continue  # the option has a seed by default (or is not an option)
-                    yield self.report(path, finding.span, **{**finding.data, "flag": flag})
+                    yield self.report(path, finding.span, **{**data, "flag": flag})
                     continue
-                yield self.report(path, finding.span, entry_points=entries, **finding.data)
+                yield self.report(path, finding.span, entry_points=entries, **data)
 
 
 def _environment_unseeded(ctx: CheckContext, path: str, space: bool = False) -> bool:

@@ -1,0 +1,143 @@
+"""What the blind round on unseen code of stop 60 (round v) showed `check` getting wrong,
+as mechanisms: a listing whose entries only reach a figure decides what is shown, not a
+result; the exception a loop raises ends the program whichever entry comes first; a
+method of a plain class no code names runs nowhere; an in-place draw of a tensor that is
+not visibly a weight draws, it does not initialise weights. (Files CPython reads with mixed
+tab indentation and notebook cells IPython dedents: tests/test_python2_files.py and
+tests/test_notebooks.py.)"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from project_files import found, messages, write
+
+from reprolint.api import check_paths
+
+# ---------------------------------------------------------------- listings shown in a figure
+
+SHOWN = (
+    "import os\nimport matplotlib.pyplot as plt\nfrom PIL import Image\n\n"
+    "root = './data/train/'\n"
+    "im_list = [os.path.join(root, 'ants', i) for i in os.listdir(root + 'ants')[:4]]\n"
+    "im_list += [os.path.join(root, 'bees', i) for i in os.listdir(root + 'bees')[:5]]\n"
+    "_, figs = plt.subplots(3, 3)\n"
+    "for i in range(3):\n    for j in range(3):\n"
+    "        figs[i][j].imshow(Image.open(im_list[3 * i + j]))\n"
+    "plt.show()\n"
+)
+KERAS_SHOWN = (
+    "import os\nimport matplotlib.pyplot as plt\nfrom keras.preprocessing import image\n"
+    "from keras.preprocessing.image import ImageDataGenerator\n\n"
+    "datagen = ImageDataGenerator(rotation_range=40)\n"
+    "fnames = [os.path.join('cats', f) for f in os.listdir('cats')]\n"
+    "img = image.load_img(fnames[3], target_size=(150, 150))\n"
+    "x = image.img_to_array(img)\nx = x.reshape((1,) + x.shape)\n"
+    "for batch in datagen.flow(x, batch_size=1):\n"
+    "    plt.imshow(image.array_to_img(batch[0]))\n    break\n"
+    "plt.show()\n"
+)
+
+
+def test_a_listing_that_only_picks_the_images_a_figure_shows_is_not_reported(tmp_path: Path) -> None:
+    write(tmp_path, {"show.py": SHOWN, "augment.py": KERAS_SHOWN})
+    assert found(tmp_path, "RPL402") == []
+
+
+def test_the_same_listing_feeding_training_or_files_is_reported(tmp_path: Path) -> None:
+    trained = SHOWN.replace("_, figs = plt.subplots(3, 3)\n", "model = train(im_list)\n")
+    copied = SHOWN + "import shutil\nfor p in im_list:\n    shutil.copy(p, 'subset/')\n"
+    # the image shown also goes through a function of the project: what it computes is a result
+    computed = KERAS_SHOWN.replace("x = image.img_to_array(img)", "x = preprocess(img)")
+    write(tmp_path, {"trained.py": trained, "copied.py": copied, "computed.py": computed})
+    assert found(tmp_path, "RPL402") == [
+        ("computed.py", 7), ("copied.py", 6), ("copied.py", 7), ("trained.py", 6), ("trained.py", 7),
+    ]
+
+
+def test_a_name_reused_for_training_after_the_figure_is_followed_only_until_rebound(tmp_path: Path) -> None:
+    # `x` is bound again (to the training data) after the figure: the shown value ends there
+    later = KERAS_SHOWN + "x = load_all('cats')\nmodel.fit(x)\n"
+    write(tmp_path, {"nb.py": later})
+    assert found(tmp_path, "RPL402") == []
+    # without the new binding, the shown array is what trains
+    write(tmp_path, {"nb.py": KERAS_SHOWN + "model.fit(x)\n"})
+    assert found(tmp_path, "RPL402") == [("nb.py", 7)]
+
+
+# ---------------------------------------------------------------- a loop that raises
+
+LOADER = (
+    "import os\n\n\n"
+    "def pairs(images, segs):\n"
+    "    found = {}\n"
+    "    for entry in os.listdir(segs):\n"
+    "        name, ext = os.path.splitext(entry)\n"
+    "        if name in found:\n"
+    "            raise ValueError('{} is there twice'.format(name))\n"
+    "        found[name] = os.path.join(segs, entry)\n"
+    "    return [(os.path.join(images, n), found[n]) for n in sorted(os.listdir(images))]\n\n\n"
+    "if __name__ == '__main__':\n    print(pairs('img', 'seg'))\n"
+)
+
+
+def test_a_loop_that_fills_a_table_by_name_and_raises_on_a_duplicate_takes_no_order(tmp_path: Path) -> None:
+    write(tmp_path, {"loader.py": LOADER})
+    assert found(tmp_path, "RPL402") == []
+    # the same loop that logs each entry it keeps (a call with an effect) stays reported
+    logged = LOADER.replace("        found[name] =", "        log.write(entry)\n        found[name] =")
+    write(tmp_path, {"loader.py": logged})
+    assert found(tmp_path, "RPL402") == [("loader.py", 6)]
+
+
+# ---------------------------------------------------------------- methods nobody names
+
+ENV = (
+    "import gym\n\n\n"
+    "class Env(object):\n"
+    "    def __init__(self, name):\n        self.env = gym.make(name)\n        self.action_space = self.env.action_space\n\n"
+    "    def get_random_action(self):\n        return self.action_space.sample()\n\n"
+    "    def step(self, a):\n        return self.env.step(a)\n"
+)
+MAIN = "from utils.env import Env\n\nenv = Env('CartPole-v1')\nenv.env.reset(seed=0)\nenv.step({action})\n"
+
+
+def test_a_method_of_a_plain_class_that_no_code_names_runs_nowhere(tmp_path: Path) -> None:
+    write(tmp_path, {"utils/__init__.py": "", "utils/env.py": ENV, "main.py": MAIN.format(action="0")})
+    assert found(tmp_path, "RPL102") == []
+    write(tmp_path, {"main.py": MAIN.format(action="env.get_random_action()")})
+    assert found(tmp_path, "RPL102") == [("utils/env.py", 10)]
+
+
+def test_a_method_named_in_a_string_or_of_a_class_on_a_library_base_may_run(tmp_path: Path) -> None:
+    write(tmp_path, {"utils/__init__.py": "", "utils/env.py": ENV,
+                     "main.py": MAIN.format(action="getattr(env, 'get_random_action')()")})
+    assert found(tmp_path, "RPL102") == [("utils/env.py", 10)]
+    write(tmp_path, {"utils/env.py": ENV.replace("class Env(object):", "class Env(gym.Wrapper):"),
+                     "main.py": MAIN.format(action="0")})
+    assert found(tmp_path, "RPL102") == [("utils/env.py", 10)]
+
+
+# ---------------------------------------------------------------- what an in-place draw fills
+
+NOISE = (
+    "import torch\n\n\n"
+    "def fill_noise(x):\n    x.uniform_()\n    return x\n\n\n"
+    "net_input = fill_noise(torch.zeros(1, 32, 64, 64))\ntorch.save(net_input, 'input.pt')\n"
+)
+
+
+def test_an_in_place_draw_of_a_tensor_not_visibly_a_weight_draws(tmp_path: Path) -> None:
+    write(tmp_path, {"noise.py": NOISE})
+    [message] = messages(tmp_path, "RPL101")
+    assert message.startswith("`x.uniform_(...)` draws from torch's global RNG")
+
+
+def test_an_in_place_draw_of_a_weight_initialises_it(tmp_path: Path) -> None:
+    weights = (
+        "import torch\n\n\n"
+        "def init(m):\n    m.weight.data.normal_(0.0, 0.02)\n\n\n"
+        "net = torch.nn.Conv2d(3, 8, 3)\ninit(net)\ntorch.save(net.state_dict(), 'net.pt')\n"
+    )
+    write(tmp_path, {"init.py": weights})
+    [finding] = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL101"]
+    assert "`m.weight.data.normal_` also initialises weights from torch's global RNG" in [r.message for r in finding.related]
