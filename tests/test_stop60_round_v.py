@@ -141,3 +141,31 @@ def test_an_in_place_draw_of_a_weight_initialises_it(tmp_path: Path) -> None:
     write(tmp_path, {"init.py": weights})
     [finding] = [d for d in check_paths([str(tmp_path)], jobs=1).diagnostics if d.code == "RPL101"]
     assert "`m.weight.data.normal_` also initialises weights from torch's global RNG" in [r.message for r in finding.related]
+
+
+# ---------------------------------------------------------------- outside the tape
+
+DISTILLER = (
+    "import tensorflow as tf\n\n\n"
+    "class Distiller(tf.keras.Model):\n"
+    "    def __init__(self, student):\n        super().__init__()\n        self.student = student\n\n"
+    "    def train_step(self, data):\n"
+    "        small = tf.image.resize(data, (64, 64))\n"
+    "        with tf.GradientTape() as tape:\n"
+    "            out = self.student(small, training=True)\n"
+    "            big = tf.image.resize(out, (256, 256))\n"
+    "            loss = tf.reduce_mean(tf.square(big - data))\n"
+    "        grads = tape.gradient(loss, self.student.trainable_variables)\n"
+    "        self.optimizer.apply_gradients(zip(grads, self.student.trainable_variables))\n"
+    "        return {'loss': loss}\n\n\n"
+    "tf.keras.utils.set_random_seed(0)\n"
+    "model = Distiller(tf.keras.Sequential([tf.keras.layers.Conv2D(3, 3, padding='same')]))\n"
+    "model.compile(optimizer='adam')\nmodel.fit(tf.zeros((8, 256, 256, 3)), epochs=1)\n"
+)
+
+
+def test_an_op_before_the_tape_of_a_train_step_has_no_gradient(tmp_path: Path) -> None:
+    write(tmp_path, {"distill.py": DISTILLER, "requirements.txt": "tensorflow==2.15.0\n"})
+    resized = [line for path, line in found(tmp_path, "RPL204") if path == "distill.py"]
+    assert 10 not in resized  # the input resized before the tape: forward only
+    assert 13 in resized  # the output resized under the tape: its gradient runs

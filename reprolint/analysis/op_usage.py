@@ -16,7 +16,7 @@ from typing import Any, Optional, Union
 import libcst as cst
 
 from reprolint.analysis.config_files import config_key
-from reprolint.analysis.cst_helpers import children, descendants, find_argument, mentions_of, self_attr
+from reprolint.analysis.cst_helpers import children, descendants, find_argument, mentions_of, node_functions, self_attr
 from reprolint.analysis.cst_helpers import literal as _literal
 from reprolint.analysis.listing_order import PROGRESS_BARS
 from reprolint.analysis.usage_events import OpCall
@@ -373,6 +373,8 @@ class OpUsageFacts:
     # Per-module state (``UsageMixin._u_init``, ``visit_Module``).
     _u_module: cst.Module
     _u_taped: Optional[set[int]]
+    _u_taping: set[Optional[str]]
+    _u_node_functions: Optional[dict[int, str]]
     _u_bound_qn: dict[tuple[int, str], str]
     _u_buffers: dict[str, set[str]]
     _u_buffer_aliases: set[tuple[int, str]]
@@ -429,17 +431,36 @@ class OpUsageFacts:
         return value
 
     def _u_tapes(self) -> set[int]:
-        """Calls written inside ``with tf.GradientTape() ...:`` blocks of this module."""
+        """Calls written inside ``with tf.GradientTape() ...:`` blocks of this module (the
+        functions that hold such blocks: ``_u_taping``)."""
         if self._u_taped is None:
             taped: set[int] = set()
+            self._u_taping = set()
+            functions: Optional[dict[int, str]] = None
             for node in descendants(self._u_module):
                 if isinstance(node, cst.With) and any(
                     isinstance(item.item, cst.Call) and self.text(item.item.func).endswith("GradientTape")  # type: ignore[attr-defined]
                     for item in node.items
                 ):
                     taped.update(id(n) for n in descendants(node.body) if isinstance(n, cst.Call))
+                    functions = functions if functions is not None else node_functions(self._u_module)
+                    self._u_taping.add(functions.get(id(node)))
             self._u_taped = taped
         return self._u_taped
+
+    def _u_untaped(self, node: cst.Call) -> bool:
+        """A call outside the ``GradientTape`` blocks of a module (its top level) or of a
+        function that takes its gradients in such blocks (a custom ``train_step``): the
+        tapes record no gradient of it (``tf.image.resize`` of the input, before the tape)."""
+        taped = self._u_tapes()
+        if not taped or id(node) in taped:
+            return False
+        if self.scope is self.scopes[0]:  # type: ignore[attr-defined]
+            return True
+        if self._u_node_functions is None:
+            self._u_node_functions = node_functions(self._u_module)
+        function = self._u_node_functions.get(id(node))
+        return function is not None and function in self._u_taping
 
     def _u_on_cpu(self, node: cst.BaseExpression) -> bool:
         """A tensor visibly on the CPU: a factory called without ``device=`` in a module
@@ -994,10 +1015,9 @@ class OpUsageFacts:
         source = node.func.value if method and isinstance(node.func, cst.Attribute) else (  # type: ignore[union-attr]
             positional[0] if positional else keywords.get("input")
         )
-        if name.startswith(("tensorflow.", "keras.")) and self.scope is self.scopes[0] and self._u_tapes() \
-                and id(node) not in self._u_tapes():
-            # top-level code of an eager program that takes gradients in GradientTape
-            # blocks, outside them: no gradient of this call is ever computed
+        if name.startswith(("tensorflow.", "keras.")) and self._u_untaped(node):
+            # code of an eager program (its top level, or a function) that takes gradients in
+            # GradientTape blocks, outside them: no gradient of this call is ever computed
             facts.append("no-grad-input")
         if self.cpu_pinned and name.startswith(("tensorflow.", "keras.")):  # type: ignore[attr-defined]
             facts.append("cpu-device")  # created under `with tf.device("/cpu:0"):`
