@@ -529,9 +529,6 @@ class ListingOrderFacts:
             for a in c.args if a.keyword is not None and a.keyword.value in ("callback", "error_callback")
             for inner in descendants(a.value) if type(inner) is cst.Call
         }
-        # the exception a `raise` builds ends the program whichever entry comes first
-        # (`raise DataLoaderError(f"{name} already exists")` of a duplicate)
-        queries |= {id(c) for r in descendants(body) if type(r) is cst.Raise for c in descendants(r) if type(c) is cst.Call}
         # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
         # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
         calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries
@@ -542,7 +539,15 @@ class ListingOrderFacts:
             and isinstance(c.func.value, cst.Name)
         ]
         others = [c for c in calls if c not in appended and not self._u_order_free(c)]
-        return _contains(body, (cst.Yield,)), appended, others, self._u_accumulated(body, local)
+        grown = self._u_accumulated(body, local)
+        if not appended and not grown:
+            # the exception a `raise` builds ends the program whichever entry comes first
+            # (`raise DataLoaderError(f"{name} is there twice")` while a table is filled by
+            # name); a loop that also fills a list in entry order keeps it as an effect:
+            # the list its callers get is judged here (a returned list is not followed)
+            raised = {id(c) for r in descendants(body) if type(r) is cst.Raise for c in descendants(r) if type(c) is cst.Call}
+            others = [c for c in others if id(c) not in raised]
+        return _contains(body, (cst.Yield,)), appended, others, grown
 
     def u_listing_use(self, node: cst.CSTNode) -> str:
         """What a listing's (or the name holding it) node does with the order here."""
