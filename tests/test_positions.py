@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from reprolint.analysis.cst_helpers import descendants
 from reprolint.analysis.positions import SourceSpans, codegen_spans, node_spans
 from reprolint.model import Span
+from reprolint.python2 import expanded_indentation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,8 +69,15 @@ def _call_spans(source: str) -> dict[str, Span]:
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_corpus_file_spans_equal_the_pass(path: Path) -> None:
-    found = _compare(path.read_text("utf-8"))
-    assert found or "(" not in path.read_text("utf-8")
+    source = path.read_text("utf-8")
+    try:
+        cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        # a file CPython reads that libcst's tokenizer does not (a tab-indented line
+        # under spaces): reprolint analyses it with the tabs expanded, as here
+        source = expanded_indentation(source)
+    found = _compare(source)
+    assert found or "(" not in source
 
 
 def test_non_ascii_before_a_call_counts_characters() -> None:

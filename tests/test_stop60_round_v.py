@@ -169,3 +169,73 @@ def test_an_op_before_the_tape_of_a_train_step_has_no_gradient(tmp_path: Path) -
     resized = [line for path, line in found(tmp_path, "RPL204") if path == "distill.py"]
     assert 10 not in resized  # the input resized before the tape: forward only
     assert 13 in resized  # the output resized under the tape: its gradient runs
+
+
+# ---------------------------------------------------------------- a dataset's sample order
+
+DATASET = (
+    "import os\nimport torch\nfrom torch.utils.data import DataLoader, Dataset\n\n\n"
+    "class Folder(Dataset):\n"
+    "    def __init__(self, root):\n        self.files = os.listdir(root)\n\n"
+    "    def __len__(self):\n        return len(self.files)\n\n"
+    "    def __getitem__(self, index):\n        return torch.load(self.files[index])\n\n\n"
+    "torch.manual_seed(0)\nloader = DataLoader(Folder('data'), batch_size=4{loader})\n"
+    "model = torch.nn.Linear(4, 4)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "for x in loader:\n    loss = model(x).sum()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+    "{after}"
+)
+
+
+def test_a_listing_that_only_orders_the_samples_of_a_shuffled_loader_is_not_reported(tmp_path: Path) -> None:
+    # LABELLING.md: the listing's order matters as "sample order without a later shuffle"
+    write(tmp_path, {"train.py": DATASET.format(loader=", shuffle=True", after="")})
+    assert found(tmp_path, "RPL402") == []
+    write(tmp_path, {"train.py": DATASET.format(
+        loader=", sampler=torch.utils.data.RandomSampler(range(10))", after="")})
+    assert found(tmp_path, "RPL402") == []
+
+
+def test_the_same_dataset_read_in_order_or_its_files_read_elsewhere_is_reported(tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": DATASET.format(loader="", after="")})
+    assert found(tmp_path, "RPL402") == [("train.py", 8)]
+    # shuffled, but the file list is read outside the class, in an order unknown
+    write(tmp_path, {"train.py": DATASET.format(loader=", shuffle=True", after="print(loader.dataset.files[:3])\n")})
+    assert found(tmp_path, "RPL402") == [("train.py", 8)]
+
+
+def test_a_listing_kept_in_an_attribute_and_only_counted_takes_no_order(tmp_path: Path) -> None:
+    kept = DATASET.replace("        return torch.load(self.files[index])\n", "        return torch.zeros(4)\n")
+    write(tmp_path, {"train.py": kept.format(loader="", after="")})
+    assert found(tmp_path, "RPL402") == []
+
+
+# ---------------------------------------------------------------- what a call passes
+
+EPISODE = (
+    "import gym\nimport numpy as np\n\n\n"
+    "def run_episode(env, policy=None):\n"
+    "    obs = env.reset(seed=0)\n"
+    "    if policy is None:\n        action = env.action_space.sample()\n"
+    "    else:\n        action = policy[obs]\n"
+    "    return env.step(action)\n\n\n"
+    "env = gym.make('MountainCar-v0')\n{policy}print(run_episode(env{passed}))\n"
+)
+
+
+def test_a_branch_on_a_parameter_the_call_passes_a_value_for_is_not_taken(tmp_path: Path) -> None:
+    write(tmp_path, {"play.py": EPISODE.format(policy="best = np.zeros(10, dtype=int)\n", passed=", best")})
+    assert found(tmp_path, "RPL102") == []
+    write(tmp_path, {"play.py": EPISODE.format(policy="", passed=", policy=[0, 1, 2]")})
+    assert found(tmp_path, "RPL102") == []
+
+
+def test_a_branch_on_a_parameter_left_out_or_passed_an_unknown_value_may_run(tmp_path: Path) -> None:
+    write(tmp_path, {"play.py": EPISODE.format(policy="", passed="")})
+    assert found(tmp_path, "RPL102") == [("play.py", 8)]
+    # a project function's result may be None
+    write(tmp_path, {"play.py": EPISODE.format(policy="best = load_policy()\n", passed=", best")})
+    assert found(tmp_path, "RPL102") == [("play.py", 8)]
+    # the body ran at the first call, which passed a value; a later call passes None
+    write(tmp_path, {"play.py": EPISODE.format(
+        policy="best = np.zeros(10, dtype=int)\nprint(run_episode(env, best))\n", passed=", None")})
+    assert found(tmp_path, "RPL102") == [("play.py", 8)]

@@ -21,7 +21,7 @@ from reprolint.analysis.values import UNKNOWN
 # Libraries a module loads its configuration with, before the analysis has seen where
 _LOADERS = frozenset({"hydra", "omegaconf"})
 
-__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SPREAD", "TEXT_ARGUMENT", "VIA", "ConditionFacts", "env_default", "is_main_guard"]
+__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SOME_VALUE", "SPREAD", "TEXT_ARGUMENT", "VIA", "ConditionFacts", "env_default", "is_main_guard"]
 
 # The binding a call with `*args` or `**kwargs` carries: it may pass any parameter.
 SPREAD = "*"
@@ -39,6 +39,11 @@ VIA = "via"
 # array of str, a list of words): a set made of that parameter is a set of text, whose
 # order changes with string hashing (checks/order/set_iteration_order.py).
 TEXT_ARGUMENT = ("text",)
+# What a call binds a parameter to when it passes a value that is never None (a
+# container, a literal, what a library call returns: `run_episode(env, policy)` of a
+# `policy = np.zeros(n)`): `if policy is None:` is false on that call; its truth and
+# contents are not known.
+SOME_VALUE = ("value",)
 
 
 def is_main_guard(test: cst.BaseExpression) -> bool:
@@ -220,6 +225,8 @@ class ConditionFacts:
                 # `Transforms(split=self.split)` in a method: what this class's constructor
                 # calls stored there (Program.lookup)
                 tree = self.value_tree(arg.value)
+            if tree == ("unknown",) and self.u_some_value(arg.value):  # type: ignore[attr-defined]
+                tree = SOME_VALUE
             out.append((name, tree))
         if node.args and (self.facts.config_sources or _LOADERS & self.uses):  # type: ignore[attr-defined]
             # `instantiate(cfg.model)`: which node of the loaded configuration it is given

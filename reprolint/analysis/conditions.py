@@ -11,8 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from reprolint.analysis.condition_facts import DEFAULTS
+from reprolint.analysis.condition_facts import DEFAULTS, NO_GRAD_ARGUMENT, SOME_VALUE, TEXT_ARGUMENT
 from reprolint.analysis.values import UNKNOWN
+
+# What a bound parameter reads as when the call passed a value that is not None but
+# otherwise unknown (SOME_VALUE, text, a tensor): only `is None` tests are decided.
+_NOT_NONE = object()
+_NOT_NONE_ARGUMENTS = (SOME_VALUE, TEXT_ARGUMENT, NO_GRAD_ARGUMENT)
 
 __all__ = ["evaluate", "named_bindings", "tree_value"]
 
@@ -44,6 +49,8 @@ def evaluate(
         return None if None in values else False
     if kind in ("isnone", "notnone", "truthy", "cmp"):
         value = tree_value(tree[1], lookup, params, bindings)
+        if value is _NOT_NONE:
+            return (kind == "notnone") if kind in ("isnone", "notnone") else None
         if value == UNKNOWN:
             # a candidate picked by a name no default decides (analysis/dispatch.py): the
             # program may reach it, but not surely (what ``surely`` asks)
@@ -82,6 +89,8 @@ def tree_value(tree: Any, lookup: Callable[[str], Any], params: bool = True, bin
         if len(tree) < 4:
             return tree[1]
         bound = next((value for name, value in bindings if name == tree[3]), None)
+        if bound in _NOT_NONE_ARGUMENTS:
+            return _NOT_NONE
         if bound is not None:
             return tree_value(bound, lookup)
         if params or (bindings and bindings[-1][0] == DEFAULTS):

@@ -16,7 +16,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import (
-    children, descendants, enclosing_function, literal as _literal, mentions_of, target_names,
+    children, descendants, enclosing_function, literal as _literal, mentions_of, self_attr, target_names,
 )
 from reprolint.analysis.loop_bodies import (
     READS, STATEFUL_LIBRARIES, argument_names, condition_queries, module_function, names_read_outside, only_filled,
@@ -67,9 +67,11 @@ LISTINGS = {
 # ``subprocess.run(["cmd"] + files)``), where the callee decides; ``other`` is any use not
 # classified (an attribute, an operator, a comprehension's copy read elsewhere);
 # ``position`` picks entries by their place (an index, a slice, a split, a random pick, a
-# loop that stops early), so the order decides *which* files are used. A module only
-# evaluation, demo or test programs run drops ``loop`` and ``passed`` (see the rule).
-_USE_RANKS = {"loop": 1, "passed": 2, "other": 3, "position": 4}
+# loop that stops early), so the order decides *which* files are used; ``sample``, weakest,
+# is a dataset's ``self.files[index]`` in its ``__getitem__``: the order of the samples,
+# which a shuffling DataLoader draws anew. A module only evaluation, demo or test programs
+# run drops ``sample``, ``loop`` and ``passed`` (see the rule).
+_USE_RANKS = {"stored": -1, "sample": 0, "loop": 1, "passed": 2, "other": 3, "position": 4}
 
 
 def mark_use(entry: list[Any], use: str) -> None:
@@ -236,6 +238,7 @@ class ListingOrderFacts:
 
     _u_unordered: set[int]
     _u_positioned: set[int]
+    _u_sampled: set[int]
     _u_handed_on: set[int]
     _u_claimed: set[int]
     _u_store: set[int]
@@ -551,6 +554,8 @@ class ListingOrderFacts:
 
     def u_listing_use(self, node: cst.CSTNode) -> str:
         """What a listing's (or the name holding it) node does with the order here."""
+        if id(node) in self._u_sampled:
+            return "sample"
         if id(node) in self._u_positioned:
             return "position"
         return "passed" if id(node) in self._u_handed_on else "other"
@@ -678,6 +683,11 @@ class ListingOrderFacts:
         if walk is not None:
             self._u_walk_parts[id(walk)] = node
             return
+        if self._u_sample_index(node):
+            # `self.files[index]` in a dataset's `__getitem__`: the listing's order is the
+            # order of the samples, which a shuffling loader draws anew (the rule asks)
+            self._u_sampled.add(id(node.value))
+            return
         self._u_mark_positioned(node.value)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return
@@ -695,6 +705,15 @@ class ListingOrderFacts:
                     return
         elif isinstance(node.value, cst.Call):
             self._u_first_match(node.value)
+
+    def _u_sample_index(self, node: cst.Subscript) -> bool:
+        """``self.<attr>[i]`` in a ``__getitem__`` whose parameter ``i`` is the index."""
+        scope = self.scope  # type: ignore[attr-defined]
+        if scope.kind != "function" or not scope.name.endswith(".__getitem__.") or len(node.slice) != 1:
+            return False
+        index = node.slice[0].slice
+        return isinstance(index, cst.Index) and type(index.value) is cst.Name \
+            and index.value.value in scope.params and self_attr(node.value) is not None
 
     def _u_first_match(self, value: cst.BaseExpression) -> None:
         """The first entry of a glob whose pattern names particular files (``glob(p)[0]``,

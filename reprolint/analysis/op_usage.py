@@ -1019,6 +1019,8 @@ class OpUsageFacts:
             # code of an eager program (its top level, or a function) that takes gradients in
             # GradientTape blocks, outside them: no gradient of this call is ever computed
             facts.append("no-grad-input")
+        if type(node) is cst.Call and self._u_shown(node):  # type: ignore[attr-defined]
+            facts.append("shown-only")  # its value only reaches a figure (shown_only)
         if self.cpu_pinned and name.startswith(("tensorflow.", "keras.")):  # type: ignore[attr-defined]
             facts.append("cpu-device")  # created under `with tf.device("/cpu:0"):`
         if name.startswith(("torch.", "Tensor.")) and (any(

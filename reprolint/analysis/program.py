@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, NamedTuple, Optional, TypeVar, Union, cast
 
-from reprolint.analysis.condition_facts import DEFAULTS
+from reprolint.analysis.condition_facts import DEFAULTS, SOME_VALUE
 from reprolint.analysis.self_attrs import stored_value
 from reprolint.analysis.config_files import config_defaults
 from reprolint.analysis.conditions import evaluate
@@ -422,8 +422,12 @@ class Program:
 
     def _sure(self, bindings: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
         """A body's bindings, less the defaults of what its first call left out when
-        another call of it passes other arguments (``Execution.rebound``)."""
-        return bindings[:-1] if self.rebound and id(bindings) in self.rebound else bindings
+        another call of it passes other arguments (``Execution.rebound``), nor what it
+        knew of a value the first call passed (not None: SOME_VALUE), which another call
+        may pass as None."""
+        if not (self.rebound and id(bindings) in self.rebound):
+            return bindings
+        return tuple((name, ("unknown",) if tree == SOME_VALUE else tree) for name, tree in bindings[:-1])
 
     def skips(self, position: int) -> bool:
         """Whether the usage at ``position`` is on a branch the default run skips: false

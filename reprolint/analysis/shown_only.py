@@ -36,6 +36,7 @@ _CARRIERS = (
     "keras.utils.load_img", "keras.utils.img_to_array", "keras.utils.array_to_img",
     "tensorflow.keras.utils.load_img", "tensorflow.keras.utils.img_to_array", "tensorflow.keras.utils.array_to_img",
     "numpy.array", "numpy.asarray", "numpy.expand_dims", "torchvision.io.read_image",
+    "tensorflow.cast", "tensorflow.image.convert_image_dtype",
 ) + tuple(_READERS)
 _BUILTIN_CARRIERS = frozenset({"str", "int", "float", "list", "tuple", "enumerate", "zip", "range", "reversed", "open"})
 
@@ -185,27 +186,41 @@ class ShownOnly:
     def _window(self, statement: cst.CSTNode) -> Optional[list[cst.CSTNode]]:
         """The statements a value bound by ``statement`` may be read in: the rest of its
         block from ``statement`` on, up to the next statement of the block that binds the
-        same names again (that one included: its value may read the old binding)."""
+        same names again (that one included: its value may read the old binding); a
+        block left without one goes on after the statement that holds it (all of a
+        loop's body: the next turn reads it too), up to the end of the function."""
         line: Optional[cst.CSTNode] = statement
         while line is not None and type(line) is not cst.SimpleStatementLine:
             line = self.parents.get(id(line))
-        block = self.parents.get(id(line)) if line is not None else None
-        if line is None or block is None:
+        if line is None:
             return None
-        body = list(getattr(block, "body", ()))
-        if line not in body:
-            return None
-        start = body.index(line)
         bound = _bound_names(statement)
         window: list[cst.CSTNode] = [statement]
-        for later in body[start + 1:]:
-            window.append(later)
-            if bound and bound <= _names_rebound(later):
-                break
-        else:
-            if type(block) is cst.IndentedBlock:
-                return None  # read after the block (a loop's next turn, the code after an `if`)
-        return window
+        current: cst.CSTNode = line
+        while True:
+            block = self.parents.get(id(current))
+            body = list(getattr(block, "body", ())) if block is not None else []
+            if current not in body:
+                return None
+            for later in body[body.index(current) + 1:]:
+                window.append(later)
+                if bound and bound <= _names_rebound(later):
+                    return window
+            if type(block) is cst.Module:
+                return window
+            holder = self.parents.get(id(block))  # the statement whose block this is
+            if holder is None or type(holder) in (cst.FunctionDef, cst.ClassDef):
+                return window  # a local ends with its function
+            if type(holder) in (cst.For, cst.While):
+                window.append(block)  # the next turn reads what this one bound
+            if type(holder) in (cst.Else, cst.Finally, cst.ExceptHandler, cst.If):
+                while type(holder) in (cst.Else, cst.Finally, cst.ExceptHandler) or (
+                    type(holder) is cst.If and type(self.parents.get(id(holder))) is cst.If
+                ):
+                    holder = self.parents.get(id(holder))  # `elif`/`else`: up to the statement
+                    if holder is None:
+                        return None
+            current = holder
 
     # -------------------------------------------------------------- drawing
     def _draws(self, call: cst.Call) -> bool:

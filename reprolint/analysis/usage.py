@@ -114,6 +114,17 @@ _TF_TRAIN_CALLS = frozenset({
     "tensorflow.compat.v1.train.AdamOptimizer", "tensorflow.compat.v1.train.GradientDescentOptimizer",
 })
 _TF_SETTING_CALLS = ("map", "interleave", "batch")
+# torch samplers that draw the order they yield (a DataLoader given one shuffles).
+_RANDOM_SAMPLERS = frozenset({
+    "torch.utils.data.RandomSampler", "torch.utils.data.SubsetRandomSampler",
+    "torch.utils.data.WeightedRandomSampler", "torch.utils.data.sampler.RandomSampler",
+    "torch.utils.data.sampler.SubsetRandomSampler", "torch.utils.data.sampler.WeightedRandomSampler",
+})
+# Expressions whose value is never None (UsageMixin.u_some_value).
+_SOME_VALUES = (
+    cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
+    cst.Lambda, cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString,
+)
 # torchvision's wrapper of a function into a sample transform
 _SAMPLE_TRANSFORMS = frozenset({"torchvision.transforms.Lambda", "torchvision.transforms.v2.Lambda"})
 # tf.data methods that run a function on each element in the input pipeline (on the CPU)
@@ -171,6 +182,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
     def _u_init(self) -> None:
         self._u_unordered: set[int] = set()  # nodes whose order nobody uses
         self._u_positioned: set[int] = set()  # nodes whose elements are picked by position (RPL402)
+        self._u_sampled: set[int] = set()  # `self.files` of `self.files[index]` in a `__getitem__` (RPL402)
         self._u_handed_on: set[int] = set()  # call arguments: nodes handed on whole (RPL402)
         self._u_node_functions: Optional[dict[int, str]] = None  # cst_helpers.node_functions, when first needed
         # function qualname -> (its body, the parameters a loop of it iterates over)
@@ -190,6 +202,9 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_class_draws: dict[str, set[str]] = {}  # class -> self.<attr>.<draw>() attrs
         self._u_attr_listings: dict[tuple[str, str], list[Any]] = {}
         self._u_calls: dict[tuple[int, str], str] = {}  # (scope, name) -> project call target
+        # (scope, name) of names whose last binding is a value that is never None (a
+        # container, a literal, what a library call returns): condition_facts' SOME_VALUE
+        self._u_some: set[tuple[int, str]] = set()
         self._u_bound_qn: dict[tuple[int, str], str] = {}  # (scope, name) -> qualified call it holds
         self._u_buffers: dict[str, set[str]] = {}  # class -> attrs registered as buffers
         self._u_plain: dict[str, frozenset[str]] = {}  # class -> plain tensor attrs (OpUsageFacts.u_plain_tensors)
@@ -413,8 +428,14 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             # `ds.map(preprocess)`, `ds.map(lambda x: preprocess(x, size))`: tf.data runs it
             given = kwargs.get("map_func", kwargs.get("predicate", node.args[0].value if node.args else None))
             if type(given) is cst.Lambda:
-                given = given.body.func if type(given.body) is cst.Call else None  # type: ignore[attr-defined]
-            self.facts.pipeline_targets.extend(collate_targets(self, given))
+                # `ds.map(lambda x, y: (tf.image.resize(x, size), y))`: its calls run in the
+                # pipeline too, on CPU tensors no gradient flows through
+                inner = [c for c in descendants(given.body) if type(c) is cst.Call]  # type: ignore[attr-defined]
+                self._u_per_sample.update(id(c) for c in inner)
+                for call in inner:
+                    self.facts.pipeline_targets.extend(collate_targets(self, call.func))
+            else:
+                self.facts.pipeline_targets.extend(collate_targets(self, given))
 
         # --- what each family knows by qualified name (flags, frameworks, environment,
         # devices, order): reprolint.analysis.calls
@@ -545,7 +566,26 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                         break
         given = kwargs.get("worker_init_fn")
         self._u_emit(LoaderBuilt, qualname, node, dataset=target, num_workers=value, workers_ref=ref,
-                     worker_init_fn=given is not None and _literal(given) is not None)
+                     worker_init_fn=given is not None and _literal(given) is not None,
+                     shuffles=self._u_shuffling_loader(kwargs))
+
+    def _u_shuffling_loader(self, kwargs: dict[str, cst.BaseExpression]) -> bool:
+        """A DataLoader that draws its own sample order: ``shuffle=True``, or a sampler
+        built (here, or bound to a name) from a random sampler class."""
+        if _literal(kwargs.get("shuffle", cst.Name("False"))) is True:
+            return True
+        sampler = kwargs.get("sampler")
+        if sampler is None:
+            return False
+        made, keywords = "", {}
+        if isinstance(sampler, cst.Call):
+            made = self.qualify(sampler.func) or ""  # type: ignore[attr-defined]
+            keywords = {a.keyword.value: a.value for a in sampler.args if a.keyword is not None}
+        elif isinstance(sampler, cst.Name):
+            made, keywords = self._u_bound_class(sampler.value), {}
+        if made.rpartition(".")[2] == "DistributedSampler":
+            return _literal(keywords.get("shuffle", cst.Name("True"))) is True
+        return made in _RANDOM_SAMPLERS
 
     def _u_bound_call(self, name: str) -> str:
         """The project call last assigned to ``name`` here or at module level ("" if none)."""
@@ -554,6 +594,19 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             if target:
                 return target
         return ""
+
+    def u_some_value(self, value: cst.BaseExpression) -> bool:
+        """Whether ``value`` is never None: a literal, a container or comprehension, a
+        lambda, what a library call returns (``np.zeros(n)``), or a name whose last
+        binding here (or at module level) is one."""
+        kind = type(value)
+        if kind in _SOME_VALUES:
+            return True
+        if kind is cst.Call:
+            return self.qualify(value.func) is not None and self.call_target(value.func) is None  # type: ignore[attr-defined]
+        if kind is cst.Name:
+            return any((id(scope), value.value) in self._u_some for scope in (self.scope, self.scopes[0]))  # type: ignore[attr-defined]
+        return False
 
     def _u_bound_class(self, name: str) -> str:
         """The qualified class whose instance ``name`` holds here or at module level."""
@@ -607,6 +660,14 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         for target in targets:
             for name_node in target_names(target):
                 self._u_store.add(id(name_node))
+        some = len(targets) == 1 and type(targets[0]) is cst.Name and self.u_some_value(value)
+        for target in targets:
+            for name_node in target_names(target):
+                key = (id(self.scope), name_node.value)
+                if some:
+                    self._u_some.add(key)
+                else:
+                    self._u_some.discard(key)
         state = self._u_state()
         # torch.backends.cudnn.* = ..., os.environ[...] = ..., Options.deterministic = ...
         for target in targets:
@@ -707,6 +768,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                 elif self_attr(target) is not None and self.current_class() is not None:  # type: ignore[attr-defined]
                     key = (self.current_class() or "", self_attr(target))  # type: ignore[attr-defined]
                     self._u_attr_listings[key] = [root[0], root[1], False, False]
+                    self._u_store.add(id(target))  # storing it is no use of its order
         else:
             self._u_derived_fill(names, value)
             derived = self._u_derived_listing(value)
@@ -868,11 +930,18 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         # ...]`) is one finding, with its strongest use
         used: dict[int, list[Any]] = {}
         stored = [e for state in self._u_scopes.values() for e in state.listings.values()]
-        for entry in stored + list(self._u_attr_listings.values()):
+        for entry in stored:
             if entry[2] and not entry[3]:
                 mark_use(used.setdefault(id(entry[0]), [entry[0], entry[1], False]), entry[2])
         for call, description, use in used.values():
             self._u_report_listing(call, description, use=use)
+        # a listing kept in `self.<attr>`: besides what this class does with it (`use`,
+        # "stored" when nothing here reads its order), code elsewhere may read the
+        # attribute (`dataset.files`): the rule asks the project (and, for "sample", the
+        # loaders of the class)
+        for (cls, attr), entry in self._u_attr_listings.items():
+            if not entry[3] and id(entry[0]) not in used:
+                self._u_report_listing(entry[0], entry[1], use=entry[2] or "stored", dataset_class=cls, attr=attr)
         self.facts.order_free_params = self.u_order_free_params()
         rngs: dict[str, list[str]] = {}
         for cls, attrs in self._u_class_attrs.items():

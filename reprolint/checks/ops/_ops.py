@@ -170,6 +170,8 @@ def _kernels_that_run(program: Program, position: int, usage: OpCall, version: s
     it calls work on CPU tensors), on a branch taken only on another device (``if
     device == "mps":``) or for a call given a tensor it moves to the CPU (``.cpu()``)."""
     in_worker = program.usage_steps[position].context.in_worker
+    if "shown-only" in usage.facts:
+        return []  # its value only reaches a figure: no result depends on the kernel
     return [
         m for m in match_op(usage, version, cuda=cuda, training=program.trains)
         if not (m.entry.cuda_only and (in_worker or "not-cuda-branch" in usage.facts or "cpu-tensor" in usage.facts))

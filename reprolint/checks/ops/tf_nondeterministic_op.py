@@ -242,6 +242,8 @@ class TfNondeterministicOp(Rule):
                 context = program.usage_steps[position].context
                 if context.pipeline:
                     continue  # a tf.data function: on the CPU, no gradient through it
+                if "shown-only" in op_call.facts:
+                    continue  # its value only reaches a figure (an illustration of an augmentation)
                 pinned = "cpu-device" in op_call.facts or context.tf_cpu
                 if other_backend and op_call.name.startswith("keras."):
                     continue

@@ -8,7 +8,7 @@ from reprolint.analysis.site_runs import (
     DEMOS, EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, build_script, sites_run, uncalled_helper,
     unimported_module,
 )
-from reprolint.analysis.usage_events import ListingOrderTaken
+from reprolint.analysis.usage_events import ListingOrderTaken, LoaderBuilt
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
 from reprolint.model import Applicability, Diagnostic
@@ -258,19 +258,69 @@ class UnsortedDirectoryListing(Rule):
                 how = run.how
                 if how in (SKIPPED, DEMOS):
                     continue  # skipped by the default run, or run only by demos (no result)
-                data = {k: v for k, v in finding.data.items() if k not in ("in_function", "passed_to")}
+                data = {k: v for k, v in finding.data.items() if k not in ("in_function", "passed_to", "dataset_class", "attr")}
+                if data.get("use") in ("stored", "sample"):
+                    # a listing kept in `self.<attr>` whose class reads it only as samples, or not at all
+                    cls, attr = str(finding.data.get("dataset_class", "")), str(finding.data.get("attr", ""))
+                    if _read_elsewhere(ctx, path, cls, attr):
+                        data["use"] = "other"  # `dataset.files` read outside the class: in an order unknown
+                    elif data["use"] == "stored" or _shuffled_samples(ctx, path, cls):
+                        continue  # never read in order, or the samples every loader of the class shuffles
                 if data.get("use") == "passed" and _handed_to_order_free(ctx, path, finding.data.get("passed_to")):
                     continue  # handed whole to project functions that handle each entry on its own
                 if uncalled_helper(ctx, path, run, finding.data.get("in_function")):
                     continue  # a helper module's function none of the scripts beside it calls
                 if how == UNREACHED and evaluates_only:
                     how = EVALUATES
-                if how == EVALUATES and finding.data.get("use") in ("loop", "passed"):
+                if how == EVALUATES and finding.data.get("use") in ("sample", "loop", "passed"):
                     # only evaluation or demo programs run it: a loop over every entry,
                     # or the listing handed on or shown, gives each entry the same result
                     # in any order (what picks entries by position stays reported)
                     continue
                 yield self.report(path, finding.span, entry_points=run.entries, **data)
+
+
+def _read_elsewhere(ctx: CheckContext, path: str, cls: str, attr: str) -> bool:
+    """Whether code outside the class ``cls`` of ``path`` may read its attribute
+    ``attr`` (``dataset.files``, a subclass's ``self.files``): a function or the top
+    level of the module, or of another module of the programs that run it (of the
+    project, when none does), or a subclass, names ``.attr``; or the mentions are not
+    known. Another class's methods naming ``self.files`` read their own attribute."""
+    wanted = "." + attr
+    running = {m for p in ctx.programs if path in p.modules for m in p.modules} or set(ctx.facts)
+    for other, facts in ctx.facts.items():
+        if other not in running:
+            continue
+        if facts.mentioned is None or (other == path and cls not in facts.class_mentions):
+            return True
+        blocks = [facts.mentioned, *facts.def_mentions.values(), *facts.table_mentions.values()]
+        blocks += [
+            names for name, names in facts.class_mentions.items()
+            if any(base.rpartition(".")[2].lstrip(":") == cls for base in facts.classes.get(name, ()))
+        ]
+        if any(wanted in names for names in blocks):
+            return True
+    return False
+
+
+def _shuffled_samples(ctx: CheckContext, path: str, cls: str) -> bool:
+    """Whether the dataset class ``cls`` of ``path`` (whose ``__getitem__`` takes its
+    samples in the listing's order) goes only to DataLoaders that shuffle, in every
+    program that runs the module, and to at least one: the loader draws the sample
+    order, so the listing's order reaches no result (LABELLING.md: "sample order without
+    a later shuffle"). A program that builds no loader of it (a split by position, a
+    loop over the dataset) keeps the finding."""
+    if not cls:
+        return False
+    loaders = [
+        usage for program in ctx.programs if path in program.modules
+        for _, _, usage in program.of(LoaderBuilt, default_only=False)
+        if usage.dataset.rpartition(":")[2].rpartition(".")[2] == cls
+    ]
+    programs = [p for p in ctx.programs if path in p.modules]
+    fed = {id(p) for p in programs for _, _, u in p.of(LoaderBuilt, default_only=False)
+           if u.dataset.rpartition(":")[2].rpartition(".")[2] == cls}
+    return bool(loaders) and all(u.shuffles for u in loaders) and len(fed) == len(programs)
 
 
 def _handed_to_order_free(ctx: CheckContext, path: str, passed_to: Any) -> bool:
