@@ -5,9 +5,9 @@ first; a method of a plain class no code names runs nowhere; an in-place draw of
 not visibly a weight draws, it does not initialise weights; an op outside the tape of a
 function that takes its gradients in one has no gradient; a dataset's sample order that
 every loader of it shuffles is no order a result takes; a parameter the call passes a
-value for is not None in the body; a Lightning trainer on the CPU picks no kernel. (Files
-CPython reads with mixed tab indentation and notebook cells IPython dedents:
-tests/test_python2_files.py and tests/test_notebooks.py.)"""
+value for is not None in the body. (Files CPython reads with mixed tab
+indentation and notebook cells IPython dedents: tests/test_python2_files.py and
+tests/test_notebooks.py.)"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -243,30 +243,3 @@ def test_a_branch_on_a_parameter_left_out_or_passed_an_unknown_value_may_run(tmp
         policy="best = np.zeros(10, dtype=int)\nprint(run_episode(env, best))\n", passed=", None")})
     assert found(tmp_path, "RPL102") == [("play.py", 8)]
 
-
-# ---------------------------------------------------------------- a trainer on the CPU
-
-LIGHTNING = (
-    "import pytorch_lightning as pl\nimport torch\n\n\n"
-    "class M(pl.LightningModule):\n"
-    "    def __init__(self):\n        super().__init__()\n        self.layer = torch.nn.Conv2d(3, 3, 3)\n\n"
-    "    def training_step(self, batch, i):\n        return self.layer(batch).sum()\n\n"
-    "    def configure_optimizers(self):\n        return torch.optim.SGD(self.parameters(), lr=0.1)\n\n\n"
-    "pl.seed_everything(1234, workers=True)\ntrainer = pl.Trainer(max_epochs=1{kw})\ntrainer.fit(M())\n"
-)
-
-
-def test_a_seeded_lightning_trainer_on_the_cpu_picks_no_kernel(tmp_path: Path) -> None:
-    # `deterministic` governs cuDNN and CUDA kernels: on the CPU it changes nothing
-    write(tmp_path, {"train.py": LIGHTNING.format(kw=", accelerator='cpu'")})
-    assert found(tmp_path, "RPL306") == []
-    # Lightning before 2.0 trains on the CPU unless GPUs are asked for
-    write(tmp_path, {"train.py": LIGHTNING.format(kw=""), "requirements.txt": "pytorch-lightning==1.5.10\n"})
-    assert found(tmp_path, "RPL306") == []
-
-
-def test_a_lightning_trainer_that_may_pick_a_gpu_is_reported(tmp_path: Path) -> None:
-    write(tmp_path, {"train.py": LIGHTNING.format(kw="")})  # Lightning 2's "auto" takes a GPU when there is one
-    assert found(tmp_path, "RPL306") == [("train.py", 18)]
-    write(tmp_path, {"train.py": LIGHTNING.format(kw=", gpus=1"), "requirements.txt": "pytorch-lightning==1.5.10\n"})
-    assert found(tmp_path, "RPL306") == [("train.py", 18)]

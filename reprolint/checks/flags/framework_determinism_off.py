@@ -199,7 +199,7 @@ class FrameworkDeterminismOff(Rule):
         for _, path, usage in program.of(LightningTrainer):
             missing, problems = [], []
             value = program.kw_value(usage, "deterministic")
-            if not (value is True or value == "warn" or value == UNKNOWN) and not _cpu_trainer(ctx, path, program, usage):
+            if not (value is True or value == "warn" or value == UNKNOWN):
                 if isinstance(usage.kw("deterministic"), ConfigKey) and value is None:  # the files omit it
                     files = ", ".join(f"`{f}`" for f in sorted(set(program.program.config_origin.values())))
                     what = f"{_lightning_default(ctx, path)}: the configuration it spreads ({files}) does not set it"
@@ -321,26 +321,6 @@ def _plan_framework(planner: FixPlanner, d: Diagnostic) -> Optional[FixAction]:
         d.path, ("framework", d.span, keyword), planner.applicability(d.code),
         f"Pass `{keyword}=True`", lambda m: fixes.rewrite(m, d.span, change, also=also),
     )
-
-
-def _cpu_trainer(ctx: CheckContext, path: str, program: ProgramUsage, usage: LightningTrainer) -> bool:
-    """Whether a Lightning ``Trainer`` trains on the CPU on the default run, where
-    ``deterministic`` picks no kernel (cuDNN and the CUDA kernels it governs do not run):
-    ``accelerator="cpu"`` (a literal, an option's or a configuration file's value), or,
-    in a project that declares a Lightning before 2.0 (whose default accelerator is the
-    CPU, not "auto"), no accelerator, GPUs or TPU cores asked for."""
-    accelerator = program.kw_value(usage, "accelerator")
-    if isinstance(accelerator, str) and accelerator.lower() == "cpu":
-        return True
-    if accelerator is not None or _lightning_before(ctx, path, "2.0.0") is None:
-        return False
-    for key in ("accelerator", "gpus", "tpu_cores", "ipus", "devices"):
-        value = program.kw_value(usage, key)
-        if isinstance(usage.kw(key), ConfigKey) and value is None:
-            return False  # a configuration file's key read as absent may hold a list (`gpus: [0]`)
-        if key in ("gpus", "tpu_cores", "ipus") and value not in (None, 0):
-            return False
-    return True
 
 
 def _lightning_default(ctx: CheckContext, path: str) -> str:
