@@ -243,3 +243,35 @@ def test_a_branch_on_a_parameter_left_out_or_passed_an_unknown_value_may_run(tmp
         policy="best = np.zeros(10, dtype=int)\nprint(run_episode(env, best))\n", passed=", None")})
     assert found(tmp_path, "RPL102") == [("play.py", 8)]
 
+
+
+DDP_DATASET = (
+    "import os\nfrom pathlib import Path\nimport torch\n"
+    "from torch.utils.data import DataLoader, Dataset, DistributedSampler\n\nEXTS = ['jpg', 'png']\n\n\n"
+    "class Images(Dataset):\n"
+    "    def __init__(self, folder):\n"
+    "        self.paths = [p for ext in EXTS for p in Path(folder).glob(f'**/*.{{ext}}')]\n\n"
+    "    def __len__(self):\n        return len(self.paths)\n\n"
+    "    def __getitem__(self, index):\n        path = self.paths[index]\n        return torch.load(path)\n\n\n"
+    "class Trainer:\n"
+    "    def __init__(self, is_ddp):\n        self.is_ddp = is_ddp\n\n"
+    "    def set_data_src(self, folder):\n"
+    "        self.dataset = Images(folder)\n"
+    "        sampler = DistributedSampler(self.dataset, shuffle=True) if self.is_ddp else None\n"
+    "        self.loader = DataLoader(self.dataset, batch_size=4, sampler=sampler, shuffle={shuffle})\n\n\n"
+    "torch.manual_seed(0)\ntrainer = Trainer(False)\ntrainer.set_data_src('data')\n"
+    "model = torch.nn.Linear(4, 4)\nfor x in trainer.loader:\n    model(x).sum().backward()\n"
+)
+
+
+def test_a_loader_that_shuffles_itself_exactly_when_it_has_no_distributed_sampler_shuffles(tmp_path: Path) -> None:
+    # the nested comprehension is the listings of each pattern, one after the other
+    write(tmp_path, {"train.py": DDP_DATASET.format(shuffle="not self.is_ddp")})
+    assert found(tmp_path, "RPL402") == []
+    write(tmp_path, {"train.py": DDP_DATASET.format(shuffle="(sampler is None)")})
+    assert found(tmp_path, "RPL402") == []
+
+
+def test_a_loader_whose_shuffle_does_not_follow_its_sampler_keeps_the_order(tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": DDP_DATASET.format(shuffle="self.is_ddp")})
+    assert found(tmp_path, "RPL402") == [("train.py", 11)]

@@ -273,7 +273,13 @@ class ListingOrderFacts:
                 return None  # `[f for f in os.listdir(d) if f == NAME]`: equal elements, no order
             if self._u_per_file_operations(node):
                 return None  # one file operation per entry: no order
-            return self._u_listing_root(node.for_in.iter, depth + 1)
+            root = self._u_listing_root(node.for_in.iter, depth + 1)
+            inner = node.for_in.inner_for_in
+            if root is None and inner is not None and inner.inner_for_in is None:
+                # `[p for ext in EXTS for p in Path(d).glob(f"*.{ext}")]`: the listings of
+                # each pattern one after the other, each in its file-system order
+                root = self._u_listing_root(inner.iter, depth + 1)
+            return root
         return None
 
     def u_concatenated_listing(self, value: cst.BaseExpression) -> Optional[tuple[cst.Call, str]]:

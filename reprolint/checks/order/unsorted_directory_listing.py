@@ -305,22 +305,21 @@ def _read_elsewhere(ctx: CheckContext, path: str, cls: str, attr: str) -> bool:
 
 def _shuffled_samples(ctx: CheckContext, path: str, cls: str) -> bool:
     """Whether the dataset class ``cls`` of ``path`` (whose ``__getitem__`` takes its
-    samples in the listing's order) goes only to DataLoaders that shuffle, in every
-    program that runs the module, and to at least one: the loader draws the sample
+    samples in the listing's order) goes only to DataLoaders that shuffle on the default
+    run, in every program that runs the module, and to at least one: the loader draws the sample
     order, so the listing's order reaches no result (LABELLING.md: "sample order without
     a later shuffle"). A program that builds no loader of it (a split by position, a
     loop over the dataset) keeps the finding."""
     if not cls:
         return False
-    loaders = [
-        usage for program in ctx.programs if path in program.modules
-        for _, _, usage in program.of(LoaderBuilt, default_only=False)
-        if usage.dataset.rpartition(":")[2].rpartition(".")[2] == cls
-    ]
     programs = [p for p in ctx.programs if path in p.modules]
-    fed = {id(p) for p in programs for _, _, u in p.of(LoaderBuilt, default_only=False)
-           if u.dataset.rpartition(":")[2].rpartition(".")[2] == cls}
-    return bool(loaders) and all(u.shuffles for u in loaders) and len(fed) == len(programs)
+    loaders = [
+        (id(program), usage) for program in programs
+        for position, _, usage in program.of(LoaderBuilt, default_only=False)
+        if usage.dataset.rpartition(":")[2].rpartition(".")[2] == cls and not program.skips(position)
+    ]
+    fed = {key for key, _ in loaders}
+    return bool(loaders) and all(u.shuffles for _, u in loaders) and len(fed) == len(programs)
 
 
 def _handed_to_order_free(ctx: CheckContext, path: str, passed_to: Any) -> bool:
