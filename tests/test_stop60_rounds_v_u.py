@@ -189,20 +189,30 @@ DATASET = (
 )
 
 
-def test_a_listing_that_only_orders_the_samples_of_a_shuffled_loader_is_not_reported(tmp_path: Path) -> None:
-    # LABELLING.md: the listing's order matters as "sample order without a later shuffle"
-    write(tmp_path, {"train.py": DATASET.format(loader=", shuffle=True", after="")})
+UNSEEDED = DATASET.replace("torch.manual_seed(0)\n", "")
+
+
+def test_a_listing_that_only_orders_the_samples_of_an_unseeded_shuffle_is_not_reported(tmp_path: Path) -> None:
+    # LABELLING.md: the listing's order matters as "sample order without a later shuffle";
+    # an unseeded shuffle draws a new order each run whatever the listing's (RPL101's cause)
+    write(tmp_path, {"train.py": UNSEEDED.format(loader=", shuffle=True", after="")})
     assert found(tmp_path, "RPL402") == []
-    write(tmp_path, {"train.py": DATASET.format(
+    write(tmp_path, {"train.py": UNSEEDED.format(
         loader=", sampler=torch.utils.data.RandomSampler(range(10))", after="")})
     assert found(tmp_path, "RPL402") == []
+
+
+def test_a_seeded_shuffle_permutes_the_listings_order_repeatably(tmp_path: Path) -> None:
+    # the same seed on another file system: another listing order, other samples per step
+    write(tmp_path, {"train.py": DATASET.format(loader=", shuffle=True", after="")})
+    assert found(tmp_path, "RPL402") == [("train.py", 8)]
 
 
 def test_the_same_dataset_read_in_order_or_its_files_read_elsewhere_is_reported(tmp_path: Path) -> None:
     write(tmp_path, {"train.py": DATASET.format(loader="", after="")})
     assert found(tmp_path, "RPL402") == [("train.py", 8)]
     # shuffled, but the file list is read outside the class, in an order unknown
-    write(tmp_path, {"train.py": DATASET.format(loader=", shuffle=True", after="print(loader.dataset.files[:3])\n")})
+    write(tmp_path, {"train.py": UNSEEDED.format(loader=", shuffle=True", after="print(loader.dataset.files[:3])\n")})
     assert found(tmp_path, "RPL402") == [("train.py", 8)]
 
 
@@ -259,7 +269,7 @@ DDP_DATASET = (
     "        self.dataset = Images(folder)\n"
     "        sampler = DistributedSampler(self.dataset, shuffle=True) if self.is_ddp else None\n"
     "        self.loader = DataLoader(self.dataset, batch_size=4, sampler=sampler, shuffle={shuffle})\n\n\n"
-    "torch.manual_seed(0)\ntrainer = Trainer(False)\ntrainer.set_data_src('data')\n"
+    "trainer = Trainer(False)\ntrainer.set_data_src('data')\n"
     "model = torch.nn.Linear(4, 4)\nfor x in trainer.loader:\n    model(x).sum().backward()\n"
 )
 

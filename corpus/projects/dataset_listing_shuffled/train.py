@@ -1,16 +1,16 @@
-"""Trains on the three datasets; every loader shuffles with torch's seeded generator."""
+"""Trains on the datasets; the loaders shuffle with torch's generator, which the program never
+seeds: a new sample order each run, whatever order the listings give."""
 import torch
 from torch.utils.data import DataLoader, RandomSampler
 
 from data import Folder, Labelled, Split, Unread
 
-torch.manual_seed(0)
-images = DataLoader(Folder("data/images"), batch_size=8, shuffle=True)
+images = DataLoader(Folder("data/images"), batch_size=8, shuffle=True)  # expect: RPL101
 labelled = Labelled("data/classes")
-classes = DataLoader(labelled, batch_size=8, sampler=RandomSampler(labelled))
-split = DataLoader(Split("data/all", train=True), batch_size=8, shuffle=True)
+classes = DataLoader(labelled, batch_size=8, sampler=RandomSampler(labelled))  # expect: RPL101
+split = DataLoader(Split("data/all", train=True), batch_size=8, shuffle=True)  # expect: RPL101
 unread = DataLoader(Unread("data/all"), batch_size=8)
-model = torch.nn.Linear(4, 4)
+model = torch.nn.Linear(4, 4)  # expect: RPL101
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 for loader in (images, classes, split, unread):
     for batch in loader:

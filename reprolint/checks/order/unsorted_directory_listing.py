@@ -306,10 +306,11 @@ def _read_elsewhere(ctx: CheckContext, path: str, cls: str, attr: str) -> bool:
 def _shuffled_samples(ctx: CheckContext, path: str, cls: str) -> bool:
     """Whether the dataset class ``cls`` of ``path`` (whose ``__getitem__`` takes its
     samples in the listing's order) goes only to DataLoaders that shuffle on the default
-    run, in every program that runs the module, and to at least one: the loader draws the sample
-    order, so the listing's order reaches no result (LABELLING.md: "sample order without
-    a later shuffle"). A program that builds no loader of it (a split by position, a
-    loop over the dataset) keeps the finding."""
+    run, unseeded, in every program that runs the module, and to at least one: the
+    loader draws a new sample order each run whatever the listing's order (LABELLING.md:
+    "sample order without a later shuffle"; the unseeded shuffle is RPL101's). A seeded
+    shuffle permutes the listing's order repeatably, so it keeps the finding, as does a
+    program that builds no loader of it (a split by position, a loop over the dataset)."""
     if not cls:
         return False
     programs = [p for p in ctx.programs if path in p.modules]
@@ -319,7 +320,11 @@ def _shuffled_samples(ctx: CheckContext, path: str, cls: str) -> bool:
         if usage.dataset.rpartition(":")[2].rpartition(".")[2] == cls and not program.skips(position)
     ]
     fed = {key for key, _ in loaders}
-    return bool(loaders) and all(u.shuffles for _, u in loaders) and len(fed) == len(programs)
+    # a shuffle torch's seed makes repeatable draws one permutation of whatever order
+    # the listing gave: another order, other samples at each step (set B's labels); an
+    # unseeded one is random either way, and RPL101 reports it
+    unseeded = all("torch" not in program.seeded_libraries for program in programs)
+    return bool(loaders) and unseeded and all(u.shuffles for _, u in loaders) and len(fed) == len(programs)
 
 
 def _handed_to_order_free(ctx: CheckContext, path: str, passed_to: Any) -> bool:
