@@ -3,9 +3,9 @@ getting wrong, as mechanisms: a listing whose entries only reach a figure decide
 shown, not a result; the exception a loop raises ends the program whichever entry comes
 first; a method of a plain class no code names runs nowhere; an in-place draw of a tensor
 not visibly a weight draws, it does not initialise weights; an op outside the tape of a
-function that takes its gradients in one has no gradient; a dataset's sample order that
-every loader of it shuffles is no order a result takes; a parameter the call passes a
-value for is not None in the body. (Files CPython reads with mixed tab
+function that takes its gradients in one has no gradient; a listing kept in an attribute
+its class only counts takes no order; a parameter the call passes a value for is not
+None in the body. (Files CPython reads with mixed tab
 indentation and notebook cells IPython dedents: tests/test_python2_files.py and
 tests/test_notebooks.py.)"""
 from __future__ import annotations
@@ -189,21 +189,9 @@ DATASET = (
 )
 
 
-UNSEEDED = DATASET.replace("torch.manual_seed(0)\n", "")
-
-
-def test_a_listing_that_only_orders_the_samples_of_an_unseeded_shuffle_is_not_reported(tmp_path: Path) -> None:
-    # LABELLING.md: the listing's order matters as "sample order without a later shuffle";
-    # an unseeded shuffle draws a new order each run whatever the listing's (RPL101's cause)
-    write(tmp_path, {"train.py": UNSEEDED.format(loader=", shuffle=True", after="")})
-    assert found(tmp_path, "RPL402") == []
-    write(tmp_path, {"train.py": UNSEEDED.format(
-        loader=", sampler=torch.utils.data.RandomSampler(range(10))", after="")})
-    assert found(tmp_path, "RPL402") == []
-
-
-def test_a_seeded_shuffle_permutes_the_listings_order_repeatably(tmp_path: Path) -> None:
-    # the same seed on another file system: another listing order, other samples per step
+def test_a_listing_that_orders_a_datasets_samples_is_reported_shuffled_or_not(tmp_path: Path) -> None:
+    # a seeded shuffle permutes the listing's order repeatably: another file system,
+    # other samples per step (set B's labels); an unseeded one is RPL101's cause too
     write(tmp_path, {"train.py": DATASET.format(loader=", shuffle=True", after="")})
     assert found(tmp_path, "RPL402") == [("train.py", 8)]
 
@@ -212,7 +200,7 @@ def test_the_same_dataset_read_in_order_or_its_files_read_elsewhere_is_reported(
     write(tmp_path, {"train.py": DATASET.format(loader="", after="")})
     assert found(tmp_path, "RPL402") == [("train.py", 8)]
     # shuffled, but the file list is read outside the class, in an order unknown
-    write(tmp_path, {"train.py": UNSEEDED.format(loader=", shuffle=True", after="print(loader.dataset.files[:3])\n")})
+    write(tmp_path, {"train.py": DATASET.format(loader=", shuffle=True", after="print(loader.dataset.files[:3])\n")})
     assert found(tmp_path, "RPL402") == [("train.py", 8)]
 
 
@@ -254,34 +242,18 @@ def test_a_branch_on_a_parameter_left_out_or_passed_an_unknown_value_may_run(tmp
     assert found(tmp_path, "RPL102") == [("play.py", 8)]
 
 
+# ---------------------------------------------------------------- listings of several patterns
 
-DDP_DATASET = (
-    "import os\nfrom pathlib import Path\nimport torch\n"
-    "from torch.utils.data import DataLoader, Dataset, DistributedSampler\n\nEXTS = ['jpg', 'png']\n\n\n"
-    "class Images(Dataset):\n"
-    "    def __init__(self, folder):\n"
-    "        self.paths = [p for ext in EXTS for p in Path(folder).glob(f'**/*.{{ext}}')]\n\n"
-    "    def __len__(self):\n        return len(self.paths)\n\n"
-    "    def __getitem__(self, index):\n        path = self.paths[index]\n        return torch.load(path)\n\n\n"
-    "class Trainer:\n"
-    "    def __init__(self, is_ddp):\n        self.is_ddp = is_ddp\n\n"
-    "    def set_data_src(self, folder):\n"
-    "        self.dataset = Images(folder)\n"
-    "        sampler = DistributedSampler(self.dataset, shuffle=True) if self.is_ddp else None\n"
-    "        self.loader = DataLoader(self.dataset, batch_size=4, sampler=sampler, shuffle={shuffle})\n\n\n"
-    "trainer = Trainer(False)\ntrainer.set_data_src('data')\n"
-    "model = torch.nn.Linear(4, 4)\nfor x in trainer.loader:\n    model(x).sum().backward()\n"
+PATTERNS = (
+    "from pathlib import Path\nimport torch\n\nEXTS = ['jpg', 'png']\n"
+    "paths = [p for ext in EXTS for p in Path('data').glob(f'**/*.{{ext}}')]\n{sort}"
+    "torch.save([str(p) for p in paths], 'index.pt')\n"
 )
 
 
-def test_a_loader_that_shuffles_itself_exactly_when_it_has_no_distributed_sampler_shuffles(tmp_path: Path) -> None:
-    # the nested comprehension is the listings of each pattern, one after the other
-    write(tmp_path, {"train.py": DDP_DATASET.format(shuffle="not self.is_ddp")})
+def test_a_nested_comprehension_over_patterns_is_the_listings_order(tmp_path: Path) -> None:
+    # each pattern's listing in turn: sorting the whole list later orders it all
+    write(tmp_path, {"index.py": PATTERNS.format(sort="paths.sort()\n")})
     assert found(tmp_path, "RPL402") == []
-    write(tmp_path, {"train.py": DDP_DATASET.format(shuffle="(sampler is None)")})
-    assert found(tmp_path, "RPL402") == []
-
-
-def test_a_loader_whose_shuffle_does_not_follow_its_sampler_keeps_the_order(tmp_path: Path) -> None:
-    write(tmp_path, {"train.py": DDP_DATASET.format(shuffle="self.is_ddp")})
-    assert found(tmp_path, "RPL402") == [("train.py", 11)]
+    write(tmp_path, {"index.py": PATTERNS.format(sort="")})
+    assert found(tmp_path, "RPL402") == [("index.py", 5)]

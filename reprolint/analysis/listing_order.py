@@ -67,10 +67,12 @@ LISTINGS = {
 # ``subprocess.run(["cmd"] + files)``), where the callee decides; ``other`` is any use not
 # classified (an attribute, an operator, a comprehension's copy read elsewhere);
 # ``position`` picks entries by their place (an index, a slice, a split, a random pick, a
-# loop that stops early), so the order decides *which* files are used; ``sample``, weakest,
-# is a dataset's ``self.files[index]`` in its ``__getitem__``: the order of the samples,
-# which a shuffling DataLoader draws anew. A module only evaluation, demo or test programs
-# run drops ``sample``, ``loop`` and ``passed`` (see the rule).
+# loop that stops early), so the order decides *which* files are used; ``sample`` is a
+# dataset's ``self.files[index]`` in its ``__getitem__``: the order of its samples (a
+# shuffle, seeded, permutes it repeatably); ``stored``, weakest, is a listing kept in
+# ``self.<attr>`` that its class never reads in an order (the rule asks whether code
+# elsewhere reads the attribute). A module only evaluation, demo or test programs run
+# drops ``sample``, ``loop`` and ``passed`` (see the rule).
 _USE_RANKS = {"stored": -1, "sample": 0, "loop": 1, "passed": 2, "other": 3, "position": 4}
 
 
@@ -691,7 +693,8 @@ class ListingOrderFacts:
             return
         if self._u_sample_index(node):
             # `self.files[index]` in a dataset's `__getitem__`: the listing's order is the
-            # order of the samples, which a shuffling loader draws anew (the rule asks)
+            # order of the samples (an order used, judged like a loop over every entry by
+            # programs that only evaluate)
             self._u_sampled.add(id(node.value))
             return
         self._u_mark_positioned(node.value)

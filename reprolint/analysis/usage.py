@@ -114,12 +114,6 @@ _TF_TRAIN_CALLS = frozenset({
     "tensorflow.compat.v1.train.AdamOptimizer", "tensorflow.compat.v1.train.GradientDescentOptimizer",
 })
 _TF_SETTING_CALLS = ("map", "interleave", "batch")
-# torch samplers that draw the order they yield (a DataLoader given one shuffles).
-_RANDOM_SAMPLERS = frozenset({
-    "torch.utils.data.RandomSampler", "torch.utils.data.SubsetRandomSampler",
-    "torch.utils.data.WeightedRandomSampler", "torch.utils.data.sampler.RandomSampler",
-    "torch.utils.data.sampler.SubsetRandomSampler", "torch.utils.data.sampler.WeightedRandomSampler",
-})
 # Expressions whose value is never None (UsageMixin.u_some_value).
 _SOME_VALUES = (
     cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
@@ -202,7 +196,6 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         self._u_class_draws: dict[str, set[str]] = {}  # class -> self.<attr>.<draw>() attrs
         self._u_attr_listings: dict[tuple[str, str], list[Any]] = {}
         self._u_calls: dict[tuple[int, str], str] = {}  # (scope, name) -> project call target
-        self._u_attr_calls: dict[tuple[str, str], str] = {}  # (class, attr) -> project call target
         # (scope, name) of names whose last binding is a value that is never None (a
         # container, a literal, what a library call returns): condition_facts' SOME_VALUE
         self._u_some: set[tuple[int, str]] = set()
@@ -553,8 +546,6 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             target = self.call_target(dataset.func) or ""  # type: ignore[attr-defined]
         elif isinstance(dataset, cst.Name):
             target = self._u_bound_call(dataset.value)
-        elif dataset is not None and self_attr(dataset) is not None:
-            target = self._u_attr_calls.get((self.current_class() or "", self_attr(dataset)), "")  # type: ignore[attr-defined]
         workers = kwargs.get("num_workers")
         value: Any = 0
         ref = None
@@ -569,62 +560,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                         break
         given = kwargs.get("worker_init_fn")
         self._u_emit(LoaderBuilt, qualname, node, dataset=target, num_workers=value, workers_ref=ref,
-                     worker_init_fn=given is not None and _literal(given) is not None,
-                     shuffles=self._u_shuffling_loader(kwargs))
-
-    def _u_shuffling_loader(self, kwargs: dict[str, cst.BaseExpression]) -> bool:
-        """A DataLoader that draws its own sample order: ``shuffle=True``, or a sampler
-        built (here, or bound to a name) from a random sampler class."""
-        shuffle = kwargs.get("shuffle", cst.Name("False"))
-        if _literal(shuffle) is True:
-            return True
-        sampler = kwargs.get("sampler")
-        if sampler is None:
-            return False
-        if self._u_shuffled_either_way(shuffle, sampler):
-            return True
-        made, keywords = "", {}
-        if isinstance(sampler, cst.Call):
-            made = self.qualify(sampler.func) or ""  # type: ignore[attr-defined]
-            keywords = {a.keyword.value: a.value for a in sampler.args if a.keyword is not None}
-        elif isinstance(sampler, cst.Name):
-            made, keywords = self._u_bound_class(sampler.value), {}
-        if made.rpartition(".")[2] == "DistributedSampler":
-            return _literal(keywords.get("shuffle", cst.Name("True"))) is True
-        return made in _RANDOM_SAMPLERS
-
-    def _u_shuffled_either_way(self, shuffle: cst.BaseExpression, sampler: cst.BaseExpression) -> bool:
-        """The distributed-training idiom: the loader shuffles itself exactly when it is
-        given no sampler, and the sampler it may be given is a shuffling one
-        (``sampler=DistributedSampler(ds) if ddp else None, shuffle=not ddp``;
-        ``sampler=train_sampler, shuffle=(train_sampler is None)`` of a
-        ``train_sampler = DistributedSampler(ds) if distributed else None``)."""
-        value = sampler
-        if type(sampler) is cst.Name:
-            bound = [
-                a.value for a in descendants(self.module)  # type: ignore[attr-defined]
-                if type(a) is cst.Assign and any(type(t.target) is cst.Name and t.target.value == sampler.value for t in a.targets)
-            ]
-            if len(bound) != 1:
-                return False
-            value = bound[0]
-        if type(value) is not cst.IfExp or _literal(value.orelse) is not None or type(value.body) is not cst.Call:
-            return False
-        made = self.qualify(value.body.func) or ""  # type: ignore[attr-defined]
-        keywords = {a.keyword.value: a.value for a in value.body.args if a.keyword is not None}
-        if made.rpartition(".")[2] == "DistributedSampler":
-            if _literal(keywords.get("shuffle", cst.Name("True"))) is not True:
-                return False
-        elif made not in _RANDOM_SAMPLERS:
-            return False
-        test = self.text(value.test)  # type: ignore[attr-defined]
-        if type(shuffle) is cst.UnaryOperation and type(shuffle.operator) is cst.Not:
-            return self.text(shuffle.expression) == test  # type: ignore[attr-defined]
-        if type(shuffle) is cst.Comparison and len(shuffle.comparisons) == 1 and type(sampler) is cst.Name:
-            comparison = shuffle.comparisons[0]
-            return type(comparison.operator) is cst.Is and type(shuffle.left) is cst.Name \
-                and shuffle.left.value == sampler.value and _literal(comparison.comparator) is None
-        return False
+                     worker_init_fn=given is not None and _literal(given) is not None)
 
     def _u_bound_call(self, name: str) -> str:
         """The project call last assigned to ``name`` here or at module level ("" if none)."""
@@ -742,10 +678,6 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             target_call = self.call_target(value.func) or ""  # type: ignore[attr-defined]
             made_by = self.qualify(value.func)  # type: ignore[attr-defined]
             for target in targets:
-                attr = self_attr(target)
-                if attr is not None and target_call and self.current_class() is not None:  # type: ignore[attr-defined]
-                    # `self.dataset = ImageDataset(...)`: what a method's `DataLoader(self.dataset)` gets
-                    self._u_attr_calls[(self.current_class(), attr)] = target_call  # type: ignore[attr-defined]
                 if isinstance(target, cst.Name):
                     self._u_calls[(id(self.scope), target.value)] = target_call
                     if made_by is not None and made_by.rsplit(".", 1)[-1][:1].isupper():  # a class
@@ -980,8 +912,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_report_listing(call, description, use=use)
         # a listing kept in `self.<attr>`: besides what this class does with it (`use`,
         # "stored" when nothing here reads its order), code elsewhere may read the
-        # attribute (`dataset.files`): the rule asks the project (and, for "sample", the
-        # loaders of the class)
+        # attribute (`dataset.files`): the rule asks the project
         for (cls, attr), entry in self._u_attr_listings.items():
             if not entry[3] and id(entry[0]) not in used:
                 self._u_report_listing(entry[0], entry[1], use=entry[2] or "stored", dataset_class=cls, attr=attr)

@@ -340,9 +340,6 @@ class LoaderBuilt(Usage):
     num_workers: Any = 0  # literal, or a function parameter's default
     workers_ref: Optional[OptionRef] = None  # ``num_workers=args.<ref>``
     worker_init_fn: bool = False  # a ``worker_init_fn`` is given
-    # it draws its own sample order: ``shuffle=True``, or a random sampler
-    # (``RandomSampler``, ``DistributedSampler`` left shuffling, ``SubsetRandomSampler``...)
-    shuffles: bool = False
 
 
 def _subclasses(cls: type) -> list[type]:

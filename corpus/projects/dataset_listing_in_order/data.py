@@ -1,4 +1,4 @@
-"""The image folder dataset of dataset_listing_shuffled, used here by a program whose
+"""The image folder dataset of dataset_listings_kept, used here by a program whose
 loader reads it in order (the other classes are not used)."""
 import os
 from pathlib import Path

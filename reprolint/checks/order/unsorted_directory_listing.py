@@ -8,7 +8,7 @@ from reprolint.analysis.site_runs import (
     DEMOS, EVALUATES, LIBRARY_CODE, SKIPPED, UNREACHED, build_script, sites_run, uncalled_helper,
     unimported_module,
 )
-from reprolint.analysis.usage_events import ListingOrderTaken, LoaderBuilt
+from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.checks.base import CheckContext, Finding, Invalid, Rule, Valid
 from reprolint.fixes.planning import FixAction, FixPlanner, data_field, sorted_call
 from reprolint.model import Applicability, Diagnostic
@@ -264,8 +264,8 @@ class UnsortedDirectoryListing(Rule):
                     cls, attr = str(finding.data.get("dataset_class", "")), str(finding.data.get("attr", ""))
                     if _read_elsewhere(ctx, path, cls, attr):
                         data["use"] = "other"  # `dataset.files` read outside the class: in an order unknown
-                    elif data["use"] == "stored" or _shuffled_samples(ctx, path, cls):
-                        continue  # never read in order, or the samples every loader of the class shuffles
+                    elif data["use"] == "stored":
+                        continue  # kept, counted, never read in an order
                 if data.get("use") == "passed" and _handed_to_order_free(ctx, path, finding.data.get("passed_to")):
                     continue  # handed whole to project functions that handle each entry on its own
                 if uncalled_helper(ctx, path, run, finding.data.get("in_function")):
@@ -301,30 +301,6 @@ def _read_elsewhere(ctx: CheckContext, path: str, cls: str, attr: str) -> bool:
         if any(wanted in names for names in blocks):
             return True
     return False
-
-
-def _shuffled_samples(ctx: CheckContext, path: str, cls: str) -> bool:
-    """Whether the dataset class ``cls`` of ``path`` (whose ``__getitem__`` takes its
-    samples in the listing's order) goes only to DataLoaders that shuffle on the default
-    run, unseeded, in every program that runs the module, and to at least one: the
-    loader draws a new sample order each run whatever the listing's order (LABELLING.md:
-    "sample order without a later shuffle"; the unseeded shuffle is RPL101's). A seeded
-    shuffle permutes the listing's order repeatably, so it keeps the finding, as does a
-    program that builds no loader of it (a split by position, a loop over the dataset)."""
-    if not cls:
-        return False
-    programs = [p for p in ctx.programs if path in p.modules]
-    loaders = [
-        (id(program), usage) for program in programs
-        for position, _, usage in program.of(LoaderBuilt, default_only=False)
-        if usage.dataset.rpartition(":")[2].rpartition(".")[2] == cls and not program.skips(position)
-    ]
-    fed = {key for key, _ in loaders}
-    # a shuffle torch's seed makes repeatable draws one permutation of whatever order
-    # the listing gave: another order, other samples at each step (set B's labels); an
-    # unseeded one is random either way, and RPL101 reports it
-    unseeded = all("torch" not in program.seeded_libraries for program in programs)
-    return bool(loaders) and unseeded and all(u.shuffles for _, u in loaders) and len(fed) == len(programs)
 
 
 def _handed_to_order_free(ctx: CheckContext, path: str, passed_to: Any) -> bool:

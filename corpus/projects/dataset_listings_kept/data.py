@@ -1,6 +1,7 @@
-"""Image folders as datasets. `Folder` keeps an unsorted listing whose order is only the
-order of its samples; `Labelled` numbers its classes by the listing; `Split` keeps the
-first 800 files for training."""
+"""Image folders as datasets. `Folder` keeps an unsorted listing whose order is the order
+of its samples (a shuffling loader permutes it, repeatably once torch is seeded);
+`Labelled` numbers its classes by the listing; `Split` keeps the first 800 files for
+training; `Unread` keeps its listing only to count it."""
 import os
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from torch.utils.data import Dataset
 
 class Folder(Dataset):
     def __init__(self, root):
-        self.paths = [p for p in Path(root).glob("**/*.pt")]
+        self.paths = [p for p in Path(root).glob("**/*.pt")]  # expect: RPL402
 
     def __len__(self):
         return len(self.paths)

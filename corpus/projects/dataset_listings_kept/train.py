@@ -1,5 +1,5 @@
-"""Trains on the datasets; the loaders shuffle with torch's generator, which the program never
-seeds: a new sample order each run, whatever order the listings give."""
+"""Trains on the datasets; the loaders shuffle with torch's generator, which the program
+never seeds (one RPL101 cause: the model's weights first, the shuffles beside them)."""
 import torch
 from torch.utils.data import DataLoader, RandomSampler
 
