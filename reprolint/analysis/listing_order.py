@@ -62,18 +62,18 @@ LISTINGS = {
 
 
 # How a use of a listing depends on its order, weakest first (a finding's ``use``):
-# ``loop`` goes through every entry in turn; ``passed`` hands the whole listing to a call
+# ``stored`` is a listing kept in ``self.<attr>`` that its class never reads in an order
+# (the rule asks whether code elsewhere reads the attribute); ``loop`` goes through every
+# entry in turn; ``passed`` hands the whole listing to a call
 # (its argument, or part of a list or concatenation that is: ``print(files)``,
 # ``subprocess.run(["cmd"] + files)``), where the callee decides; ``other`` is any use not
 # classified (an attribute, an operator, a comprehension's copy read elsewhere);
 # ``position`` picks entries by their place (an index, a slice, a split, a random pick, a
-# loop that stops early), so the order decides *which* files are used; ``sample`` is a
-# dataset's ``self.files[index]`` in its ``__getitem__``: the order of its samples (a
-# shuffle, seeded, permutes it repeatably); ``stored``, weakest, is a listing kept in
-# ``self.<attr>`` that its class never reads in an order (the rule asks whether code
-# elsewhere reads the attribute). A module only evaluation, demo or test programs run
-# drops ``sample``, ``loop`` and ``passed`` (see the rule).
-_USE_RANKS = {"stored": -1, "sample": 0, "loop": 1, "passed": 2, "other": 3, "position": 4}
+# loop that stops early), so the order decides *which* files are used, and ``sample``
+# (between them) is a dataset's ``self.files[index]`` in its ``__getitem__``: the order of
+# its samples (a shuffle, seeded, permutes it repeatably). A module only evaluation, demo
+# or test programs run drops ``loop`` and ``passed`` (see the rule).
+_USE_RANKS = {"stored": 0, "loop": 1, "passed": 2, "other": 3, "sample": 4, "position": 5}
 
 
 def mark_use(entry: list[Any], use: str) -> None:
@@ -693,8 +693,7 @@ class ListingOrderFacts:
             return
         if self._u_sample_index(node):
             # `self.files[index]` in a dataset's `__getitem__`: the listing's order is the
-            # order of the samples (an order used, judged like a loop over every entry by
-            # programs that only evaluate)
+            # order of the samples
             self._u_sampled.add(id(node.value))
             return
         self._u_mark_positioned(node.value)

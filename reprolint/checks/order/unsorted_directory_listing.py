@@ -272,7 +272,7 @@ class UnsortedDirectoryListing(Rule):
                     continue  # a helper module's function none of the scripts beside it calls
                 if how == UNREACHED and evaluates_only:
                     how = EVALUATES
-                if how == EVALUATES and finding.data.get("use") in ("sample", "loop", "passed"):
+                if how == EVALUATES and finding.data.get("use") in ("loop", "passed"):
                     # only evaluation or demo programs run it: a loop over every entry,
                     # or the listing handed on or shown, gives each entry the same result
                     # in any order (what picks entries by position stays reported)
