@@ -601,7 +601,10 @@ class ListingOrderFacts:
         self._u_finding("RPL402", node, function=description.strip("`"), **extra)
 
     def _u_shown(self, node: cst.BaseExpression) -> bool:
-        """Whether the listing's entries only reach a figure (see ``shown_only``)."""
+        """Whether the value of ``node`` (a listing, an op's result) only reaches a
+        figure (see ``shown_only``); never in a module that imports no plotting library."""
+        if not ({"matplotlib", "seaborn"} & self.uses):  # type: ignore[attr-defined]
+            return False
         shown = getattr(self, "_u_shown_only", None)
         if shown is None or shown.module is not self.module:  # type: ignore[attr-defined]
             from reprolint.analysis.shown_only import ShownOnly

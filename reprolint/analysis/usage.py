@@ -915,7 +915,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         # attribute (`dataset.files`): the rule asks the project
         for (cls, attr), entry in self._u_attr_listings.items():
             if not entry[3] and id(entry[0]) not in used:
-                self._u_report_listing(entry[0], entry[1], use=entry[2] or "stored", dataset_class=cls, attr=attr)
+                self._u_report_listing(entry[0], entry[1], use=entry[2] or "stored", owner=cls, attr=attr)
         self.facts.order_free_params = self.u_order_free_params()
         rngs: dict[str, list[str]] = {}
         for cls, attrs in self._u_class_attrs.items():

@@ -258,14 +258,12 @@ class UnsortedDirectoryListing(Rule):
                 how = run.how
                 if how in (SKIPPED, DEMOS):
                     continue  # skipped by the default run, or run only by demos (no result)
-                data = {k: v for k, v in finding.data.items() if k not in ("in_function", "passed_to", "dataset_class", "attr")}
-                if data.get("use") in ("stored", "sample"):
-                    # a listing kept in `self.<attr>` whose class reads it only as samples, or not at all
-                    cls, attr = str(finding.data.get("dataset_class", "")), str(finding.data.get("attr", ""))
-                    if _read_elsewhere(ctx, path, cls, attr):
-                        data["use"] = "other"  # `dataset.files` read outside the class: in an order unknown
-                    elif data["use"] == "stored":
+                data = {k: v for k, v in finding.data.items() if k not in ("in_function", "passed_to", "owner", "attr")}
+                if data.get("use") == "stored":
+                    # a listing kept in `self.<attr>` that its class never reads in an order
+                    if not _read_elsewhere(ctx, path, str(finding.data.get("owner", "")), str(finding.data.get("attr", ""))):
                         continue  # kept, counted, never read in an order
+                    data["use"] = "other"  # `dataset.files` read outside the class: in an order unknown
                 if data.get("use") == "passed" and _handed_to_order_free(ctx, path, finding.data.get("passed_to")):
                     continue  # handed whole to project functions that handle each entry on its own
                 if uncalled_helper(ctx, path, run, finding.data.get("in_function")):
