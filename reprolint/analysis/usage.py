@@ -17,6 +17,7 @@ The events themselves, one class per kind of fact with named fields (:class:`Fla
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional, Union
 
 import libcst as cst
@@ -114,11 +115,18 @@ _TF_TRAIN_CALLS = frozenset({
     "tensorflow.compat.v1.train.AdamOptimizer", "tensorflow.compat.v1.train.GradientDescentOptimizer",
 })
 _TF_SETTING_CALLS = ("map", "interleave", "batch")
-# Expressions whose value is never None (UsageMixin.u_some_value).
-_SOME_VALUES = (
-    cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
-    cst.Lambda, cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString,
-)
+
+
+@functools.lru_cache(maxsize=None)
+def _some_values() -> tuple[type, ...]:
+    """Expressions whose value is never None (UsageMixin.u_some_value); made on first use,
+    so that importing this module does not load libcst (reprolint/_lazy.py)."""
+    return (
+        cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
+        cst.Lambda, cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString,
+    )
+
+
 # torchvision's wrapper of a function into a sample transform
 _SAMPLE_TRANSFORMS = frozenset({"torchvision.transforms.Lambda", "torchvision.transforms.v2.Lambda"})
 # tf.data methods that run a function on each element in the input pipeline (on the CPU)
@@ -575,7 +583,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         lambda, what a library call returns (``np.zeros(n)``), or a name whose last
         binding here (or at module level) is one."""
         kind = type(value)
-        if kind in _SOME_VALUES:
+        if kind in _some_values():
             return True
         if kind is cst.Call:
             return self.qualify(value.func) is not None and self.call_target(value.func) is None  # type: ignore[attr-defined]
