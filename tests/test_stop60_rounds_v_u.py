@@ -57,6 +57,19 @@ def test_the_same_listing_feeding_training_or_files_is_reported(tmp_path: Path) 
     ]
 
 
+def test_a_figure_drawn_through_an_axes_the_plotting_library_returns_shows_the_listing(tmp_path: Path) -> None:
+    # the axes come from a plotting call inside the chain, or from a name rebound to its own ravel()
+    gca = SHOWN.replace("_, figs = plt.subplots(3, 3)\n", "").replace("figs[i][j].imshow", "plt.gca().imshow")
+    ravel = SHOWN.replace("_, figs = plt.subplots(3, 3)\n", "_, figs = plt.subplots(3, 3)\nfigs = figs.ravel()\n")
+    ravel = ravel.replace("figs[i][j].imshow", "figs[3 * i + j].imshow")
+    write(tmp_path, {"gca.py": gca, "ravel.py": ravel})
+    assert found(tmp_path, "RPL402") == []
+    # an axes name also bound to something the project makes is not known to draw
+    other = ravel + "figs = make_panels()\n"
+    write(tmp_path, {"gca.py": gca, "ravel.py": other})
+    assert found(tmp_path, "RPL402") == [("ravel.py", 6), ("ravel.py", 7)]
+
+
 def test_a_name_reused_for_training_after_the_figure_is_followed_only_until_rebound(tmp_path: Path) -> None:
     # `x` is bound again (to the training data) after the figure: the shown value ends there
     later = KERAS_SHOWN + "x = load_all('cats')\nmodel.fit(x)\n"
@@ -240,6 +253,19 @@ def test_a_branch_on_a_parameter_left_out_or_passed_an_unknown_value_may_run(tmp
     write(tmp_path, {"play.py": EPISODE.format(
         policy="best = np.zeros(10, dtype=int)\nprint(run_episode(env, best))\n", passed=", None")})
     assert found(tmp_path, "RPL102") == [("play.py", 8)]
+
+
+def test_a_name_rebound_by_a_loop_or_a_with_block_may_hold_none(tmp_path: Path) -> None:
+    # `best` was a container, but the loop (or the `with` block) binds it again: the
+    # body's `is None` test is no longer decided
+    loop = "best = np.zeros(10, dtype=int)\nfor best in [None, best]:\n    print(run_episode(env, best))\n"
+    write(tmp_path, {"play.py": EPISODE.format(policy=loop, passed="").replace("print(run_episode(env))\n", "")})
+    assert found(tmp_path, "RPL102") == [("play.py", 8)]
+    # `nullcontext(None)` enters None
+    block = "best = np.zeros(10, dtype=int)\nwith contextlib.nullcontext(None) as best:\n    print(run_episode(env, best))\n"
+    source = "import contextlib\n" + EPISODE.format(policy=block, passed="").replace("print(run_episode(env))\n", "")
+    write(tmp_path, {"play.py": source})
+    assert found(tmp_path, "RPL102") == [("play.py", 9)]
 
 
 # ---------------------------------------------------------------- listings of several patterns

@@ -573,6 +573,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_With(self, node: cst.With) -> Optional[bool]:
         self._note_top_level_work()
+        self.usage_with(node)
         for item in node.items:
             if isinstance(item.asname, cst.AsName) and isinstance(item.asname.name, cst.Name):
                 self.opened_files[item.asname.name.value] = item.item

@@ -11,7 +11,7 @@ about loop bodies whose entries are handled one at a time.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import libcst as cst
 
@@ -24,6 +24,9 @@ from reprolint.analysis.loop_bodies import (
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.analysis.values import UNKNOWN
+
+if TYPE_CHECKING:
+    from reprolint.analysis.shown_only import ShownOnly
 
 __all__ = ["LISTINGS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
 
@@ -216,11 +219,6 @@ _PER_FILE_OPERATIONS = frozenset({
 
 
 
-
-# Libraries that draw figures: what they are given is displayed, not computed on.
-_DISPLAY_LIBRARIES = ("matplotlib.", "seaborn.")
-# ... except its image readers, which load data (``plt.imread(path)``)
-_IMAGE_READERS = frozenset({"matplotlib.pyplot.imread", "matplotlib.image.imread"})
 
 # Calls that draw from a generator: in a loop over a listing, each entry gets the draw
 # its place in the order gives it (a random train/validation pick per file).
@@ -603,14 +601,20 @@ class ListingOrderFacts:
     def _u_shown(self, node: cst.BaseExpression) -> bool:
         """Whether the value of ``node`` (a listing, an op's result) only reaches a
         figure (see ``shown_only``); never in a module that imports no plotting library."""
+        shown = self._u_shown_only()
+        return shown is not None and shown.of(node)
+
+    def _u_shown_only(self) -> Optional["ShownOnly"]:
+        """This module's :class:`ShownOnly`, made on first use; None in a module that
+        imports no plotting library (nothing there can draw)."""
         if not ({"matplotlib", "seaborn"} & self.uses):  # type: ignore[attr-defined]
-            return False
-        shown = getattr(self, "_u_shown_only", None)
+            return None
+        shown = getattr(self, "_u_shown_only_of", None)
         if shown is None or shown.module is not self.module:  # type: ignore[attr-defined]
             from reprolint.analysis.shown_only import ShownOnly
 
-            shown = self._u_shown_only = ShownOnly(self.module, self.qualify)  # type: ignore[attr-defined]
-        return shown.of(node)
+            shown = self._u_shown_only_of = ShownOnly(self.module, self.qualify)  # type: ignore[attr-defined]
+        return shown
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         """A listing (or the name holding one) as a statement of its own: a notebook
@@ -1081,26 +1085,12 @@ class ListingOrderFacts:
                     return False
         return self._u_worker_on_its_own(positional[0].value, given, local)
 
-    def u_displays(self, node: cst.BaseExpression) -> bool:
-        """Whether ``node`` is a plotting library's object or a call drawing with one:
-        ``plt.subplots(...)``, ``sns.lineplot(...)``, ``ax[i].plot(...)`` or
-        ``ax.ravel()`` of an ``ax`` bound to one. What reaches a figure is shown, not
-        computed: the order it is drawn in reaches no result."""
-        root = node
-        while True:
-            kind = type(root)
-            if kind is cst.Call:
-                qn = self.qualify(root.func)  # type: ignore[attr-defined]
-                if qn is not None:
-                    return qn.startswith(_DISPLAY_LIBRARIES) and qn not in _IMAGE_READERS
-                root = root.func  # type: ignore[attr-defined]
-            elif kind is cst.Attribute or kind is cst.Subscript:
-                root = root.value  # type: ignore[attr-defined]
-            else:
-                break
-        if type(root) is not cst.Name or root is node:
-            return False
-        return any(root.value in state.display_names for state in self._u_states())  # type: ignore[attr-defined]
+    def u_displays(self, call: cst.Call) -> bool:
+        """Whether ``call`` draws a figure (``sns.lineplot(...)``, ``ax[i].plot(...)`` of an
+        ``ax`` a plotting call made; see ``shown_only``): the order it is drawn in reaches
+        no result."""
+        shown = self._u_shown_only()
+        return shown is not None and shown.draws(call)
 
     def _u_order_free(self, call: cst.Call) -> bool:
         """Calls whose effect does not depend on the order of the loop (file operations,

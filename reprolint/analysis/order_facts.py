@@ -63,14 +63,12 @@ class UsageScope:
     """Per-scope state of the order analyses."""
 
     __slots__ = ("str_names", "str_iters", "str_nested", "str_sets", "empty_sets", "listings", "appended",
-                 "json_names", "fresh_tensors", "unique_indices", "display_names", "set_needs", "head_only")
+                 "json_names", "fresh_tensors", "unique_indices", "set_needs", "head_only")
 
     def __init__(self) -> None:
         self.fresh_tensors: set[str] = set()  # names bound to a tensor factory's result (no grad)
         self.unique_indices: set[str] = set()  # names bound to an index tensor with no repeated value
         self.json_names: set[str] = set()  # names bound to ``json.load(...)``/``json.loads(...)``
-        # names bound to a plotting library's objects (``fig, ax = plt.subplots()``, ``ax.ravel()``)
-        self.display_names: set[str] = set()
         self.str_names: set[str] = set()
         self.str_iters: set[str] = set()
         self.str_nested: set[str] = set()  # iterables of iterables of text (tokenised documents)

@@ -19,7 +19,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import children, descendants
+from reprolint.analysis.cst_helpers import children, descendants, target_names
 
 __all__ = ["ShownOnly"]
 
@@ -70,6 +70,11 @@ class ShownOnly:
     def of(self, node: cst.BaseExpression) -> bool:
         """Whether every use of ``node``'s value ends in a drawing call."""
         return self._flows(node, set())
+
+    def draws(self, call: cst.Call) -> bool:
+        """Whether ``call`` draws: a plotting library's call (not one of its image
+        readers), or a method of an object one of its calls made (``axes[i].imshow``)."""
+        return self._draws(call)
 
     # -------------------------------------------------------------- following a value
     def _flows(self, node: cst.CSTNode, following: set[tuple[int, str]], origin: str = "") -> bool:
@@ -135,27 +140,18 @@ class ShownOnly:
         return True
 
     def _names_shown(self, targets: list[cst.BaseExpression], statement: cst.CSTNode, following: set[tuple[int, str]]) -> bool:
-        names: list[str] = []
-        for target in targets:
-            if type(target) is cst.Name:
-                names.append(target.value)  # type: ignore[attr-defined]
-            elif type(target) in (cst.Tuple, cst.List) and all(type(e.value) is cst.Name for e in target.elements):  # type: ignore[attr-defined]
-                names.extend(e.value.value for e in target.elements)  # type: ignore[attr-defined]
-            else:
-                return False  # an attribute or an item of something else: kept beyond this view
+        if not all(_only_names(target) for target in targets):
+            return False  # an attribute or an item of something else: kept beyond this view
         window = self._window(statement)
         if window is None:
             return False
+        names = [name.value for target in targets for name in target_names(target)]
         return all(self._name_shown(name, statement, window, following) for name in names)
 
     def _loop_shown(self, loop: cst.For, following: set[tuple[int, str]]) -> bool:
-        target = loop.target
-        names = [target.value] if type(target) is cst.Name else (  # type: ignore[attr-defined]
-            [e.value.value for e in target.elements] if type(target) in (cst.Tuple, cst.List)  # type: ignore[attr-defined]
-            and all(type(e.value) is cst.Name for e in target.elements) else None  # type: ignore[attr-defined]
-        )
-        if not names:
+        if not _only_names(loop.target):
             return False
+        names = [name.value for name in target_names(loop.target)]
         return all(self._name_shown(name, loop, [loop.body], following) for name in names)
 
     def _name_shown(self, name: str, binding: cst.CSTNode, window: list[cst.CSTNode], following: set[tuple[int, str]]) -> bool:
@@ -224,17 +220,13 @@ class ShownOnly:
 
     # -------------------------------------------------------------- drawing
     def _draws(self, call: cst.Call) -> bool:
-        """A call that draws: of a plotting library (not one of its image readers), or a
-        method of an object one of its calls made (``axes[i].imshow``, ``fig.add_subplot``)."""
-        qn = self.qualify(call.func)
-        if qn is not None:
-            return qn.startswith(_DRAWING) and qn not in _READERS
-        root: cst.CSTNode = call.func
-        while type(root) in (cst.Attribute, cst.Subscript, cst.Call):
-            root = root.func if type(root) is cst.Call else root.value  # type: ignore[attr-defined]
-        return type(root) is cst.Name and root is not call.func and self._bound_to(root, "drawing")  # type: ignore[arg-type]
+        if type(call.func) is cst.Name and self.qualify(call.func) is None:
+            return False  # a function of the project
+        return self._drawing_value(call)
 
     def _drawing_value(self, value: cst.BaseExpression) -> bool:
+        """Whether ``value`` is made by a plotting library's call, or by a method of (an item
+        of) a name bound to such a value: the callee chain followed to its root."""
         root: cst.CSTNode = value
         while type(root) in (cst.Attribute, cst.Subscript, cst.Call):
             if type(root) is cst.Call:
@@ -254,34 +246,47 @@ class ShownOnly:
         known = self._drawing_names.get(key)
         if known is not None:
             return known
-        self._drawing_names[key] = False  # a cycle (`ax = ax.twinx()`) decides nothing
+        self._drawing_names[key] = False  # a cycle through other names decides nothing
         if self._assigned is None:
             self._assigned = {}
             for assign in descendants(self.module):
                 if type(assign) is cst.Assign:
                     for target in assign.targets:  # type: ignore[attr-defined]
-                        for bound in _target_names(target.target):
-                            self._assigned.setdefault(bound, []).append(assign.value)  # type: ignore[attr-defined]
-        values = self._assigned.get(name.value, [])
+                        for bound in target_names(target.target):
+                            self._assigned.setdefault(bound.value, []).append(assign.value)  # type: ignore[attr-defined]
+        # `ax = ax.ravel()`: a value made from the name's own object keeps its kind
+        values = [v for v in self._assigned.get(name.value, []) if _chain_root(v) != name.value]
         test = self._drawing_value if kind == "drawing" else self._carrier_call
         result = bool(values) and all(test(v) for v in values)
         self._drawing_names[key] = result
         return result
 
 
-def _target_names(target: cst.BaseExpression) -> set[str]:
+def _chain_root(value: cst.BaseExpression) -> str:
+    """The name a chain of attributes, items and calls starts from (``ax`` of
+    ``ax.ravel()``, of ``ax[0].twinx()``); "" when it starts from something else."""
+    root: cst.CSTNode = value
+    while type(root) in (cst.Attribute, cst.Subscript, cst.Call):
+        root = root.func if type(root) is cst.Call else root.value  # type: ignore[attr-defined]
+    return root.value if type(root) is cst.Name else ""  # type: ignore[attr-defined]
+
+
+def _only_names(target: cst.BaseExpression) -> bool:
+    """A target that binds names only (``a``, ``a, (b, *c)``), no attribute or item."""
     if type(target) is cst.Name:
-        return {target.value}  # type: ignore[attr-defined]
+        return True
     if type(target) in (cst.Tuple, cst.List):
-        return {n for e in target.elements for n in _target_names(e.value)}  # type: ignore[attr-defined]
-    return set()
+        return all(_only_names(e.value) for e in target.elements)  # type: ignore[attr-defined]
+    if type(target) is cst.StarredElement:
+        return _only_names(target.value)  # type: ignore[attr-defined]
+    return False
 
 
 def _bound_names(statement: cst.CSTNode) -> set[str]:
+    """Names a plain assignment binds (``+=`` adds to what the name held: a later plain
+    binding ends it)."""
     if type(statement) is cst.Assign:
-        return {n for t in statement.targets for n in _target_names(t.target)}  # type: ignore[attr-defined]
-    if type(statement) is cst.AugAssign:
-        return set()  # `+=` adds to what the name held: later plain bindings end it
+        return {n.value for t in statement.targets for n in target_names(t.target)}  # type: ignore[attr-defined]
     return set()
 
 
@@ -289,5 +294,4 @@ def _names_rebound(statement: cst.CSTNode) -> set[str]:
     """Names a statement of the block binds again with a plain assignment of its own."""
     if type(statement) is not cst.SimpleStatementLine:
         return set()
-    return {n for small in statement.body if type(small) is cst.Assign
-            for t in small.targets for n in _target_names(t.target)}  # type: ignore[attr-defined]
+    return {n for small in statement.body for n in _bound_names(small)}

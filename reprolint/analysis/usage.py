@@ -637,6 +637,13 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                     return True
         return False
 
+    def usage_with(self, node: cst.With) -> None:
+        """Hook from ``visit_With``: ``as`` names hold what ``__enter__`` returns, of unknown value."""
+        for item in node.items:
+            if isinstance(item.asname, cst.AsName):
+                for name_node in target_names(item.asname.name):
+                    self._u_some.discard((id(self.scope), name_node.value))
+
     def usage_assign(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
         """Hook from ``visit_Assign``/``visit_AnnAssign`` (before the value is walked)."""
 
@@ -693,14 +700,6 @@ class UsageMixin(OpUsageFacts, OrderFacts):
                     else:
                         self._u_bound_qn.pop((id(self.scope), target.value), None)
         self._u_bind_tensor(targets, value)
-        if "matplotlib" in self.uses or "seaborn" in self.uses or state.display_names:
-            displays = self.u_displays(value)
-            for target in targets:
-                for name_node in target_names(target):
-                    if displays:
-                        state.display_names.add(name_node.value)
-                    else:
-                        state.display_names.discard(name_node.value)
         # --- string kinds
         names = [t.value for t in targets if isinstance(t, cst.Name)]
         state.head_only.note_assign(names, value)
@@ -799,6 +798,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
         """Hook from ``visit_For`` (before the body is walked)."""
         for name_node in target_names(node.target):
             self._u_store.add(id(name_node))
+            self._u_some.discard((id(self.scope), name_node.value))  # each turn binds an entry: of unknown value
         state = self._u_state()
         state.head_only.note_loop(node, self.u_branches())  # `for p in model.parameters(): p.requires_grad = False`
         # set_epoch and backward passes inside the loop
