@@ -19,8 +19,8 @@ from reprolint.analysis.cst_helpers import (
     children, descendants, enclosing_function, literal as _literal, mentions_of, self_attr, target_names,
 )
 from reprolint.analysis.loop_bodies import (
-    READS, STATEFUL_LIBRARIES, argument_names, condition_queries, module_function, names_read_outside, only_filled,
-    carried_names, only_in_messages, touches_only, walk_in_order,
+    READS, argument_names, condition_queries, module_function, names_read_outside, only_filled,
+    carried_names, only_in_messages, stateless_call, touches_only, walk_in_order,
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.analysis.values import UNKNOWN
@@ -636,15 +636,31 @@ class ListingOrderFacts:
             if type(value) is cst.Call and self._u_mapped_on_their_own(value):
                 # `pool.map(resize, images)` as a statement: each entry handled on its own
                 # by a worker, the results discarded
-                mapped = value.args[1].value
-                self._u_claimed.add(id(mapped))
-                root = self._u_listing_root(mapped)
-                if root is not None:
-                    self._u_unordered.add(id(root[0]))
+                self._u_map_discarded(value)
                 continue
             root = self._u_listing_root(value)
             if root is not None:
                 self._u_all_unordered(value)
+
+    def u_discarded_map_loop(self, node: cst.For) -> None:
+        """``for _ in pool.imap(convert, files): pass`` (also in a progress bar, whose
+        body may update it): a loop that only waits for the workers, reading none of their
+        results, is the statement ``pool.map(convert, files)``."""
+        call = progress_wrapped(node.iter, self.qualify)  # type: ignore[attr-defined]
+        if type(call) is not cst.Call or _contains(node.body, (cst.Break, cst.Return, cst.Yield)):
+            return
+        if any(mentions_of(node.body, name.value) for name in target_names(node.target)):
+            return
+        if self._u_mapped_on_their_own(call):
+            self._u_map_discarded(call)
+
+    def _u_map_discarded(self, call: cst.Call) -> None:
+        """The entries ``call`` (a pool's map) hands its workers take no order."""
+        mapped = call.args[1].value
+        self._u_claimed.add(id(mapped))
+        root = self._u_listing_root(mapped)
+        if root is not None:
+            self._u_unordered.add(id(root[0]))
 
     def _u_mapped_on_their_own(self, call: cst.Call) -> bool:
         """``pool.map(f, items)`` (also ``imap``, ``imap_unordered``, ``starmap`` and their
@@ -985,8 +1001,7 @@ class ListingOrderFacts:
             modes = [a.value for a in call.args[1:2] if a.keyword is None] + [
                 a.value for a in call.args if a.keyword is not None and a.keyword.value == "mode"
             ]
-            appends = any(not isinstance(m, cst.SimpleString) or "a" in str(m.evaluated_value) for m in modes)
-            return not appends and any(mentions_of(path, n) for n in local)
+            return not any(self._u_may_append(m) for m in modes) and any(mentions_of(path, n) for n in local)
         inner: cst.BaseExpression = call
         while isinstance(inner, (cst.Attribute, cst.Subscript, cst.Call)):
             if isinstance(inner, cst.Call) and (self.qualify(inner.func) or "") in READS:  # type: ignore[attr-defined]
@@ -1013,7 +1028,7 @@ class ListingOrderFacts:
             appends = qn.startswith(_SHELL) and any(
                 isinstance(c, cst.SimpleString) and ">>" in c.value for c in descendants(call)
             )
-            return carried - self._u_module_constants() <= local and not qn.startswith(STATEFUL_LIBRARIES) \
+            return carried - self._u_module_constants() <= local and stateless_call(qn) \
                 and not appends
         if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
             if func.value in ("filter", "map") and len(call.args) == 2 and not call.args[0].star:
@@ -1029,6 +1044,55 @@ class ListingOrderFacts:
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
             return callee is not None and touches_only(callee, call, local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
         return False
+
+    def _u_may_append(self, mode: cst.BaseExpression) -> bool:
+        """Whether ``open``'s mode may append: a literal holding "a", or anything but a
+        literal or a module name every binding of which is a literal (``writemode = 'wb'``
+        on Python 3, ``'w'`` on 2)."""
+        if isinstance(mode, cst.SimpleString):
+            return "a" in str(mode.evaluated_value)
+        if isinstance(mode, cst.Name) and not self.is_local(mode.value):  # type: ignore[attr-defined]
+            texts = self._u_module_texts().get(mode.value)
+            if texts is not None:
+                return any("a" in text for text in texts)
+        return True
+
+    def _u_module_texts(self) -> dict[str, frozenset[str]]:
+        """The module's names every binding of which, anywhere in it, is a string literal:
+        name -> the texts it may hold (none bound by a loop, ``+=``, ``with``, ``global``,
+        ``import``, a parameter or a definition)."""
+        module = self.module  # type: ignore[attr-defined]
+        cached = getattr(self, "_u_texts", None)
+        if cached is not None and cached[0] is module:
+            return cached[1]  # type: ignore[no-any-return]
+        texts: dict[str, set[str]] = {}
+        other: set[str] = set()
+        for child in descendants(module):
+            kind = type(child)
+            if kind is cst.Assign:
+                literal = len(child.targets) == 1 and type(child.targets[0].target) is cst.Name \
+                    and type(child.value) is cst.SimpleString  # type: ignore[attr-defined]
+                for target in child.targets:  # type: ignore[attr-defined]
+                    for name in target_names(target.target):
+                        if literal:
+                            texts.setdefault(name.value, set()).add(str(child.value.evaluated_value))  # type: ignore[attr-defined]
+                        else:
+                            other.add(name.value)
+            elif kind in (cst.For, cst.CompFor):
+                other.update(n.value for n in target_names(child.target))  # type: ignore[attr-defined]
+            elif kind in (cst.AugAssign, cst.AnnAssign, cst.NamedExpr) and type(child.target) is cst.Name:  # type: ignore[attr-defined]
+                other.add(child.target.value)  # type: ignore[attr-defined]
+            elif kind is cst.AsName and type(child.name) is cst.Name:  # type: ignore[attr-defined]
+                other.add(child.name.value)  # type: ignore[attr-defined]
+            elif kind in (cst.Param, cst.FunctionDef, cst.ClassDef):
+                other.add(child.name.value)  # type: ignore[attr-defined]
+            elif kind in (cst.Global, cst.Nonlocal):
+                other.update(n.name.value for n in child.names)  # type: ignore[attr-defined]
+            elif kind is cst.ImportAlias:
+                other.add(child.evaluated_alias or child.evaluated_name.split(".")[0])  # type: ignore[attr-defined]
+        found = {name: frozenset(values) for name, values in texts.items() if name not in other}
+        self._u_texts = (module, found)
+        return found
 
     def _u_module_constants(self) -> frozenset[str]:
         """The module's names bound once, at its top level, to a literal (``resize_size =

@@ -15,6 +15,7 @@ from reprolint.analysis.cst_helpers import (
 
 __all__ = [
     "CONSTANT_NAMES", "PURE_BUILTINS", "READS", "STATEFUL_LIBRARIES", "argument_names", "carried_names",
+    "stateless_call",
     "condition_queries", "formatted",
     "module_function", "names_read_outside", "only_filled", "only_in_messages", "touches_only", "walk_in_order",
 ]
@@ -30,11 +31,18 @@ CONSTANT_NAMES = frozenset({"True", "False", "None"})
 # Libraries whose calls change state of their own (a generator, a device, a graph): a call
 # of theirs in a loop is not "one entry's business" whatever it is given.
 STATEFUL_LIBRARIES = ("random", "numpy.random", "torch", "tensorflow", "jax", "keras", "tf_keras")
-# ... except their download helpers: each fetches one URL to the file it is given
-DOWNLOADS = frozenset({
+# ... except their file helpers: each fetches one URL to the file it is given, or writes
+# the values it is given to the file it is given (no generator, device or graph state)
+PER_FILE_CALLS = frozenset({
     "torchvision.datasets.utils.download_url", "torchvision.datasets.utils.download_and_extract_archive",
     "torchvision.datasets.utils.download_file_from_google_drive", "torch.hub.download_url_to_file",
+    "torch.save", "tensorflow.io.write_file",
 })
+
+
+def stateless_call(qn: str) -> bool:
+    """A library call that changes no state of its library (see ``STATEFUL_LIBRARIES``)."""
+    return qn in PER_FILE_CALLS or not qn.startswith(STATEFUL_LIBRARIES)
 
 
 def walk_in_order(node: cst.CSTNode) -> Any:
@@ -203,7 +211,7 @@ def touches_only(
             qn = qualify(func) if qualify is not None else None
             if (qn or (func.value if isinstance(func, cst.Name) else "")) in READS:
                 continue  # a read changes nothing, whatever it is given
-            if qn is not None and (qn in DOWNLOADS or not qn.startswith(STATEFUL_LIBRARIES)) \
+            if qn is not None and stateless_call(qn) \
                     and {n for a in child.args for n in carried_names(a.value, qualify)} <= own | per_entry:
                 continue  # a library function given only this call's values (`os.path.split(p)`)
             if isinstance(func, cst.Name):

@@ -832,6 +832,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_claimed.add(id(over))
             self._u_listing_loop(node, (None, None), pending=over.value)
         else:
+            self.u_discarded_map_loop(node)  # for _ in pool.imap(convert, files): pass  # type: ignore[attr-defined]
             self._u_counted_listing_loop(node)  # for i, f in enumerate(files)
             self._u_indexed_listing_loop(node)  # for i in range(len(files)): files[i]
 
