@@ -62,7 +62,9 @@ def test_a_figure_drawn_through_an_axes_the_plotting_library_returns_shows_the_l
     gca = SHOWN.replace("_, figs = plt.subplots(3, 3)\n", "").replace("figs[i][j].imshow", "plt.gca().imshow")
     ravel = SHOWN.replace("_, figs = plt.subplots(3, 3)\n", "_, figs = plt.subplots(3, 3)\nfigs = figs.ravel()\n")
     ravel = ravel.replace("figs[i][j].imshow", "figs[3 * i + j].imshow")
-    write(tmp_path, {"gca.py": gca, "ravel.py": ravel})
+    # one axes or a grid of them: `figs.ravel() if n > 1 else [figs]`
+    either = ravel.replace("figs = figs.ravel()", "figs = figs.ravel() if figs.ndim > 1 else [figs]")
+    write(tmp_path, {"gca.py": gca, "ravel.py": ravel, "either.py": either})
     assert found(tmp_path, "RPL402") == []
     # an axes name also bound to something the project makes is not known to draw
     other = ravel + "figs = make_panels()\n"

@@ -254,12 +254,24 @@ class ShownOnly:
                     for target in assign.targets:  # type: ignore[attr-defined]
                         for bound in target_names(target.target):
                             self._assigned.setdefault(bound.value, []).append(assign.value)  # type: ignore[attr-defined]
-        # `ax = ax.ravel()`: a value made from the name's own object keeps its kind
-        values = [v for v in self._assigned.get(name.value, []) if _chain_root(v) != name.value]
+        # `ax = ax.ravel() if m > 1 else [ax]`: each value it may take (a branch, an item
+        # of a list) made from the name's own object keeps its kind
+        values = [leaf for v in self._assigned.get(name.value, []) for leaf in _alternatives(v)
+                  if _chain_root(leaf) != name.value]
         test = self._drawing_value if kind == "drawing" else self._carrier_call
         result = bool(values) and all(test(v) for v in values)
         self._drawing_names[key] = result
         return result
+
+
+def _alternatives(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The values ``value`` may be or hold: both branches of ``a if c else b``, the items
+    of a list or tuple written out."""
+    if type(value) is cst.IfExp:
+        return _alternatives(value.body) + _alternatives(value.orelse)  # type: ignore[attr-defined]
+    if type(value) in (cst.List, cst.Tuple) and value.elements:  # type: ignore[attr-defined]
+        return [leaf for e in value.elements for leaf in _alternatives(e.value)]  # type: ignore[attr-defined]
+    return [value]
 
 
 def _chain_root(value: cst.BaseExpression) -> str:
