@@ -309,6 +309,8 @@ class RngFacts:
         if arg is None and _has_star(node):
             return
         site = self.constructor_sites.get(id(node))
+        if site is not None and id(node) in self.unread_values:  # type: ignore[attr-defined]
+            return  # `rs = RandomState()` in a function that never reads `rs`: nothing draws from it
         if arg is None and site is not None and reseeding.seeded_before_use(site, lambda e: not self.entropy_of(e)):  # type: ignore[attr-defined]
             return  # `rs = RandomState()` then `rs.seed(1)`: nothing is drawn before the seed
         if arg is None and site is not None and self._reseeded_elsewhere(site):

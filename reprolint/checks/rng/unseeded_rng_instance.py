@@ -34,7 +34,9 @@ class UnseededRngInstance(Rule):
     them imports (see RPL402). Not reported: a
     generator built without a seed whose next use in the same block seeds it in place
     (`rs = np.random.RandomState()` then `rs.seed(1)`, `g = torch.Generator()` then
-    `g.manual_seed(s)`): nothing is drawn before the seed; and a placeholder held in
+    `g.manual_seed(s)`): nothing is drawn before the seed; a generator built
+    without a seed into a name its function never reads (`rs = np.random.RandomState()`
+    left unused): nothing is drawn from it; and a placeholder held in
     `self.attr` (or a module-level name) that a function of the module seeds in place
     (`self.rng.seed(s)`, `def seed(s): np_random.seed(s)`) or, for an attribute,
     replaces with a generator built from a seed (`self.rng = random.Random(seed +
@@ -147,6 +149,7 @@ class UnseededRngInstance(Rule):
         Valid("import jax\nkey = jax.random.PRNGKey(0)\n"),
         Valid("import torch\ng = torch.Generator()\ng.manual_seed(3)\n"),
         Valid("import numpy as np\nrs = np.random.RandomState()\nrs.seed(1)\nx = rs.rand()\n"),
+        Valid("import numpy as np\n\ndef master(n):\n    rs = np.random.RandomState()\n    return n * 2\n"),
         Valid(
             "import random\nclass Shards:\n    def __init__(self, seed):\n        self.seed = seed\n"
             "        self.rng = random.Random()\n    def __iter__(self):\n"
@@ -185,6 +188,7 @@ class UnseededRngInstance(Rule):
         ),
         Invalid("from numpy.random import default_rng\nrng = default_rng(None)\n", line=2),
         Invalid("import random\nr = random.Random()\n", line=2),
+        Invalid("import numpy as np\n\ndef worker(n):\n    rs = np.random.RandomState()\n    return rs.randn(n)\n", line=4),
         Invalid("import torch\ng = torch.Generator()\ng.seed()\n", line=3),
         Invalid("import time\nimport jax\nkey = jax.random.PRNGKey(int(time.time()))\n", line=3, message="time.time()"),
         Invalid("import numpy as np\nss = np.random.SeedSequence()\n", line=2),
