@@ -15,9 +15,12 @@ import sys
 import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import Optional
 
 
-def rescore(findings_path: Path, verdicts_path: Path, trees: Path) -> tuple[Counter, Counter]:
+def rescore(findings_path: Path, verdicts_path: Path, trees: Path, listed: Optional[list[str]] = None) -> tuple[Counter, Counter]:
+    """Verdict counts of the judged findings `check` still reports and of those it no
+    longer reports (``listed``: filled with a line per finding no longer reported)."""
     findings = json.loads(findings_path.read_text())
     verdicts = tomllib.loads(verdicts_path.read_text())["verdict"]
     now: set[tuple[str, str, int, str]] = set()
@@ -32,12 +35,16 @@ def rescore(findings_path: Path, verdicts_path: Path, trees: Path) -> tuple[Coun
     for f, v in zip(findings, verdicts):
         key = (f["repo"], f["path"], f["line"], f["code"])
         (kept if key in now else gone)[v["verdict"]] += 1
+        if key not in now and listed is not None:
+            listed.append(f"  gone: {v['verdict']:3} {f['repo']} {f['path']}:{f['line']} {f['code']}")
     return kept, gone
 
 
 def main(argv: list[str]) -> int:
-    kept, gone = rescore(Path(argv[0]), Path(argv[1]), Path(argv[2]))
+    listed: list[str] = []
+    kept, gone = rescore(Path(argv[0]), Path(argv[1]), Path(argv[2]), listed)
     print(f"still reported: {dict(kept)}; no longer reported: {dict(gone)}")
+    print("\n".join(listed))
     return 0
 
 
