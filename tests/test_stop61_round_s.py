@@ -39,3 +39,66 @@ def test_an_initialiser_of_a_program_that_never_seeds_tensorflow_is_reported(tmp
     write(tmp_path, {"train.py": TF1.format(init="random_normal_initializer", seed="")})
     assert found(tmp_path, "RPL101") == [("train.py", 4)]
     assert "never seeded" in messages(tmp_path, "RPL101")[0]
+
+
+GPU_OPTION = (
+    "import argparse\nimport time\n\nimport torch\nimport torch.nn as nn\n\n\n"
+    "def time_wrap(use_gpu):\n    if use_gpu:\n        torch.cuda.synchronize()\n    return time.time()\n\n\n"
+    "def main():\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--use-gpu', action='store_true', default=False)\n"
+    "    parser.add_argument('--deterministic', action='store_true')\n"
+    "    args = parser.parse_args()\n"
+    "    use_gpu = args.use_gpu and torch.cuda.is_available()\n"
+    "{flag}"
+    "    if use_gpu:\n{same}        device = torch.device('cuda', 0)\n"
+    "    else:\n        device = torch.device('cpu')\n"
+    "    torch.manual_seed(0)\n"
+    "    model = nn.Sequential(nn.Conv1d(4, 8, 3), nn.ReLU()).to(device)\n"
+    "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "    for _ in range(10):\n"
+    "        t0 = time_wrap(use_gpu)\n"
+    "        loss = model(torch.randn(2, 4, 16, device=device)).sum()\n"
+    "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n"
+    "        print(time_wrap(use_gpu) - t0)\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+SET_WITH_GPU = "        torch.backends.cudnn.deterministic = True\n"
+
+
+def test_a_flag_set_under_the_option_that_selects_cuda_is_set_whenever_cuda_runs(tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": GPU_OPTION.format(flag="", same=SET_WITH_GPU)})
+    assert found(tmp_path, "RPL302") == []
+
+
+def test_a_flag_under_another_option_or_none_is_reported_at_the_cuda_line_the_option_selects(tmp_path: Path) -> None:
+    # the CUDA work of `time_wrap(use_gpu)` runs only when `--use-gpu` is passed too: the
+    # finding names the device line that option selects, not a default-run CUDA call
+    write(tmp_path, {"train.py": GPU_OPTION.format(flag="", same="")})
+    assert found(tmp_path, "RPL302") == [("train.py", 21)]
+    (message,) = messages(tmp_path, "RPL302")
+    assert "when run with `--use-gpu`" in message and "never sets" in message
+    other = "    if args.deterministic:\n" + SET_WITH_GPU
+    write(tmp_path, {"train.py": GPU_OPTION.format(flag=other, same="")})
+    (message,) = messages(tmp_path, "RPL302")
+    assert "only when `args.deterministic`" in message
+
+
+CPU_TIMED = (
+    "import time\n\nimport torch\nimport torch.nn as nn\n\n"
+    "torch.manual_seed(0)\n"
+    "model = nn.Conv2d(3, 8, 3)\n"
+    "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "for _ in range(3):\n"
+    "    out = model(torch.randn(1, 3, 8, 8))\n"
+    "    if out.is_cuda:\n        torch.cuda.synchronize()\n"
+    "    out.sum().backward()\n    opt.step()\n"
+)
+
+
+def test_cuda_work_behind_an_is_cuda_test_selects_no_cuda(tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": CPU_TIMED})
+    assert found(tmp_path, "RPL302") == []
+    # the same sync where the model is moved to CUDA: the program runs cuDNN there
+    write(tmp_path, {"train.py": CPU_TIMED.replace("nn.Conv2d(3, 8, 3)", "nn.Conv2d(3, 8, 3).cuda()")})
+    assert found(tmp_path, "RPL302") == [("train.py", 7)]

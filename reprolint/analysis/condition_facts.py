@@ -21,7 +21,7 @@ from reprolint.analysis.values import UNKNOWN
 # Libraries a module loads its configuration with, before the analysis has seen where
 _LOADERS = frozenset({"hydra", "omegaconf"})
 
-__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SOME_VALUE", "SPREAD", "TEXT_ARGUMENT", "VIA", "ConditionFacts", "env_default", "is_main_guard"]
+__all__ = ["DEFAULTS", "NO_GRAD_ARGUMENT", "SOME_VALUE", "SPREAD", "TEST_ARGUMENT", "TEXT_ARGUMENT", "VIA", "ConditionFacts", "env_default", "is_main_guard"]
 
 # The binding a call with `*args` or `**kwargs` carries: it may pass any parameter.
 SPREAD = "*"
@@ -44,6 +44,11 @@ TEXT_ARGUMENT = ("text",)
 # `policy = np.zeros(n)`): `if policy is None:` is false on that call; its truth and
 # contents are not known.
 SOME_VALUE = ("value",)
+# The head of what a call binds a parameter to when it passes a test (a comparison, a
+# boolean operation, or a local bound once to one): (TEST_ARGUMENT, condition tree); the
+# parameter holds the test's truth under the default options, unknown where it is not
+# decided (the caller's own parameters in it count as unknown).
+TEST_ARGUMENT = "test"
 
 
 def is_main_guard(test: cst.BaseExpression) -> bool:
@@ -214,6 +219,14 @@ class ConditionFacts:
                     len(named) == 4 and not self.holds_parameter(arg.value.value, arg.value)  # type: ignore[attr-defined]
                 ):
                     tree = named  # (a parameter bound again here holds what this body made)
+                elif named == ("unknown",) and (test := self.scopes[-1].tests.get(arg.value.value)) is not None:
+                    # `use_gpu = args.use_gpu and torch.cuda.is_available()` passed on: the
+                    # callee's `if use_gpu:` is that test (TEST_ARGUMENT)
+                    tree = (TEST_ARGUMENT, test)
+            elif isinstance(arg.value, (cst.Comparison, cst.BooleanOperation)) or (
+                isinstance(arg.value, cst.UnaryOperation) and isinstance(arg.value.operator, cst.Not)
+            ):
+                tree = (TEST_ARGUMENT, self.cond_tree(arg.value))  # `f(use_gpu=args.gpu and ok)`
             if tree == ("unknown",) and self.u_no_grad_argument(arg.value):  # type: ignore[attr-defined]
                 tree = NO_GRAD_ARGUMENT  # a buffer, a fresh or detached tensor
             elif tree == ("unknown",) and self._u_kind(arg.value) in ("str", "iter", "set") \

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from reprolint.analysis.condition_facts import DEFAULTS, NO_GRAD_ARGUMENT, SOME_VALUE, TEXT_ARGUMENT
+from reprolint.analysis.condition_facts import DEFAULTS, NO_GRAD_ARGUMENT, SOME_VALUE, TEST_ARGUMENT, TEXT_ARGUMENT
 from reprolint.analysis.values import UNKNOWN
 
 # What a bound parameter reads as when the call passed a value that is not None but
@@ -85,6 +85,9 @@ def evaluate(
 
 
 def tree_value(tree: Any, lookup: Callable[[str], Any], params: bool = True, bindings: tuple[tuple[str, Any], ...] = ()) -> Any:
+    if tree[0] == TEST_ARGUMENT:  # a test the call passed: its truth (the caller's parameters unknown)
+        truth = evaluate(tree[1], lookup, params=False)
+        return UNKNOWN if truth is None else truth
     if tree[0] == "const":
         if len(tree) < 4:
             return tree[1]

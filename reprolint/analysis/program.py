@@ -19,7 +19,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, NamedTuple, Optional, TypeVar, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, NamedTuple, Optional, TypeVar, Union, cast
 
 from reprolint.analysis.condition_facts import DEFAULTS, SOME_VALUE
 from reprolint.analysis.self_attrs import stored_value
@@ -780,10 +780,20 @@ class Program:
         # analysis does not know, `if hparams.distributed_run:`), else the first
         first = None
         for at in self.of(CudaWork):
+            if self._on_cuda_already(self.usage_steps[at.position]):
+                continue
             if self._surely_reached(self.usage_steps[at.position]):
                 return at
             first = first or at
         return first
+
+    def _on_cuda_already(self, step: Step) -> bool:
+        """CUDA work behind ``if x.is_cuda:`` (a tensor's or a module's attribute, not an
+        option of that name) runs only where other code put the work on CUDA: it selects
+        nothing (``if Z.is_cuda: torch.cuda.synchronize()``)."""
+        return any(
+            g.cond.polarity and g.cond.tree == ("truthy", ("attr", "is_cuda")) for g in step.conds
+        ) and self.lookup("is_cuda") == UNKNOWN
 
     def _surely_reached(self, step: Step) -> bool:
         """Whether every condition on the way to ``step`` holds with the default options."""
@@ -813,6 +823,8 @@ class Program:
         if self.hides_gpu("torch"):
             return None
         for at in self.of(CudaWork, default_only=False):
+            if self._on_cuda_already(self.usage_steps[at.position]):
+                continue
             asked = asked_by_options(self.usage_steps[at.position], self.lookup, self.option_flags)
             if asked is not None:
                 return at, asked
@@ -908,12 +920,54 @@ class Program:
                     return path, usage, cond.text if cond.polarity else f"not ({cond.text})"
         return None
 
+    def set_whenever_cuda_is_asked(self, kind: type[Usage], name: str) -> bool:
+        """Whether a program that runs torch on CUDA only when the user asks
+        (:meth:`cuda_when_asked`) sets ``name`` (not to False) under conditions that asking
+        for CUDA makes true: every condition that the defaults make false on the way to
+        the setting is one on the way to the CUDA line (``if use_gpu:
+        torch.backends.cudnn.deterministic = True; device = torch.device("cuda")``), a
+        test of options only (a parameter's test may mean another thing in each
+        function)."""
+        found = self.cuda_when_asked()
+        if found is None or found[1] is None:
+            return False
+        asked = _blocking(self.usage_steps[found[0].position], self.lookup)
+        for position, _, usage in self.of(kind, name, default_only=False):
+            if self.value(usage) is False:  # type: ignore[arg-type]
+                continue
+            needs = _blocking(self.usage_steps[position], self.lookup)
+            if needs and all(_options_only(tree) and (tree, polarity) in asked for tree, polarity in needs):
+                return True
+        return False
+
     def cudnn_deterministic(self) -> bool:
         for _, _, usage in self.of(FlagSet, "cudnn.deterministic"):
             value = self.value(usage)
             if value is None or value:
                 return True
         return self.deterministic() is not None
+
+
+def _blocking(step: Step, lookup: Callable[[str], Any]) -> list[tuple[Any, bool]]:
+    """(tree, polarity) of each condition on the way to ``step`` that the default options
+    make false."""
+    out = []
+    for guarded in step.conds:
+        cond = guarded.cond
+        value = evaluate(cond.tree, lookup)
+        if value is not None and value != cond.polarity:
+            out.append((cond.tree, cond.polarity))
+    return out
+
+
+def _options_only(tree: Any) -> bool:
+    """A condition tree that reads no function parameter (``("const", default, "param",
+    name)``)."""
+    if not isinstance(tree, tuple):
+        return True
+    if len(tree) == 4 and tree[0] == "const" and tree[2] == "param":
+        return False
+    return all(_options_only(part) for part in tree)
 
 
 def _program(model: ExecutionModel, entry: str, library: bool = False) -> Program:

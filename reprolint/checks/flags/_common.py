@@ -20,10 +20,14 @@ def report_per_cuda_site(rule: Rule, programs: Iterable[Program], switch: Option
     torch on the CPU whatever their options are passed over. ``switch``: the FlagSet the
     rule is about; one the program sets only under a condition its defaults make false
     (``if args.deterministic:``) gives the ``set_only`` variant, which names the condition
-    and points at the setting."""
+    and points at the setting; a program that sets it wherever asking for CUDA leads
+    (both under ``if args.use_gpu:``) is passed over."""
     from reprolint.analysis.usage_events import FlagSet
     from reprolint.checks.base import Related
 
+    if switch:
+        # `if use_gpu: cudnn.deterministic = True; device = "cuda"`: asking for CUDA sets it
+        programs = [p for p in programs if not p.set_whenever_cuda_is_asked(FlagSet, switch)]
     for path, usage, asked, group in cuda_sites(programs):
         entries = list(dict.fromkeys(e for p in group for e in p.entry_points))
         roles = {p.entry: p.role.value for p in group}
