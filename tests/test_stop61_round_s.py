@@ -102,3 +102,29 @@ def test_cuda_work_behind_an_is_cuda_test_selects_no_cuda(tmp_path: Path) -> Non
     # the same sync where the model is moved to CUDA: the program runs cuDNN there
     write(tmp_path, {"train.py": CPU_TIMED.replace("nn.Conv2d(3, 8, 3)", "nn.Conv2d(3, 8, 3).cuda()")})
     assert found(tmp_path, "RPL302") == [("train.py", 7)]
+
+
+KEYED = (
+    "import numpy as np\n\n"
+    "INPUT_KEYS = {{'ob', 'ac', 'first', 'logp'}}\n\n\n"
+    "def minibatch(seg):\n"
+    "    batch = {value}\n"
+    "    return batch\n\n\n"
+    "np.random.seed(0)\n"
+    "print(minibatch({{'ob': 1, 'ac': 2, 'first': 3, 'logp': 4}}))\n"
+)
+
+
+def test_a_mapping_keyed_by_each_entry_of_a_set_holds_the_same_pairs_in_any_order(tmp_path: Path) -> None:
+    write(tmp_path, {"ppo.py": KEYED.format(value="{k: seg[k] for k in INPUT_KEYS}")})
+    assert found(tmp_path, "RPL401") == []
+    write(tmp_path, {"ppo.py": KEYED.format(value="{k: np.asarray(seg[k]) for k in INPUT_KEYS}")})
+    assert found(tmp_path, "RPL401") == []
+
+
+def test_a_mapping_whose_values_take_the_entrys_place_takes_the_sets_order(tmp_path: Path) -> None:
+    # a draw per key, a counter, a position: which key gets which value follows the order
+    for value in ("{k: np.random.rand() for k in INPUT_KEYS}", "{k: next(ids) for k in INPUT_KEYS}",
+                  "{k: i for i, k in enumerate(INPUT_KEYS)}"):
+        write(tmp_path, {"ppo.py": KEYED.format(value=value)})
+        assert found(tmp_path, "RPL401") == [("ppo.py", 7)], value

@@ -28,7 +28,7 @@ from reprolint.analysis.values import UNKNOWN
 if TYPE_CHECKING:
     from reprolint.analysis.shown_only import ShownOnly
 
-__all__ = ["LISTINGS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
+__all__ = ["DRAW_CALLS", "LISTINGS", "ListingOrderFacts", "keeps_one_name", "mark_use", "sorting_call"]
 
 # Progress bars: iterating one yields what it wraps, in the same order.
 PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm"})
@@ -222,7 +222,7 @@ _PER_FILE_OPERATIONS = frozenset({
 
 # Calls that draw from a generator: in a loop over a listing, each entry gets the draw
 # its place in the order gives it (a random train/validation pick per file).
-_DRAWS = ("random.", "numpy.random.", "torch.rand", "torch.bernoulli", "torch.multinomial", "torch.normal",
+DRAW_CALLS = ("random.", "numpy.random.", "torch.rand", "torch.bernoulli", "torch.multinomial", "torch.normal",
           "tensorflow.random.", "jax.random.")  # ("torch.rand": also randn, randint, randperm)
 
 
@@ -833,7 +833,7 @@ class ListingOrderFacts:
         # early (`break`, `return`) takes the entries that come first
         stops = _contains(body, (cst.Break, cst.Return))
         # a draw in the loop pairs each entry with the number its place gives it
-        draws = any(isinstance(c, cst.Call) and (self.qualify(c.func) or "").startswith(_DRAWS)  # type: ignore[attr-defined]
+        draws = any(isinstance(c, cst.Call) and (self.qualify(c.func) or "").startswith(DRAW_CALLS)  # type: ignore[attr-defined]
                     for c in descendants(body))
         use = "position" if stops or draws else "loop"
         if not yields and not others:

@@ -22,7 +22,8 @@ import libcst as cst
 from reprolint.analysis.calls import environments
 from reprolint.analysis.cst_helpers import children, descendants, self_attr, target_names
 from reprolint.analysis.head_only import HeadOnly
-from reprolint.analysis.listing_order import ListingOrderFacts, keeps_one_name
+from reprolint.analysis.listing_order import DRAW_CALLS, ListingOrderFacts, keeps_one_name
+from reprolint.analysis.loop_bodies import PURE_BUILTINS
 from reprolint.analysis.set_order import SetOrderFacts
 
 __all__ = ["UNORDERED", "OrderFacts", "UsageScope"]
@@ -197,7 +198,28 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         self._u_comprehension(node, ordered=True)
 
     def visit_DictComp(self, node: cst.DictComp) -> None:
-        self._u_comprehension(node, ordered=True)
+        self._u_comprehension(node, ordered=not self._u_keyed_by_entry(node))
+
+    def _u_keyed_by_entry(self, node: cst.DictComp) -> bool:
+        """``{k: seg[k] for k in KEYS}``: a mapping keyed by each entry, whose value is
+        computed from the entry and what does not change between entries (library calls
+        that draw nothing: no draw, no counter, no method of a shared object, no call of
+        the project): it holds the same pairs in any order, like the set it is made
+        from; only iterating it later follows the order."""
+        comp = node.for_in
+        if comp.inner_for_in is not None or comp.ifs or type(comp.target) is not cst.Name \
+                or type(node.key) is not cst.Name or node.key.value != comp.target.value:
+            return False
+        for call in descendants(node.value):
+            if type(call) is not cst.Call:
+                continue
+            func = call.func  # type: ignore[attr-defined]
+            if type(func) is cst.Name and func.value in PURE_BUILTINS and not self.is_local(func.value):  # type: ignore[attr-defined]
+                continue
+            qn = self.qualify(func)  # type: ignore[attr-defined]
+            if qn is None or qn.startswith(DRAW_CALLS):
+                return False  # a method of a shared object, a project function, a draw
+        return True
 
     def visit_SetComp(self, node: cst.SetComp) -> None:
         self._u_comprehension(node, ordered=False)
