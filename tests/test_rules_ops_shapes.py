@@ -262,10 +262,14 @@ def test_cumsum_from_torch_2_14_is_rpl201_for_floats_only() -> None:
     ("idx = mask.sum(-1, keepdim=True)\n    y = s.gather(0, idx)", True),
     ("idx = mask.long()\n    y = s.gather(1, idx)", True),
     ("y = s.gather(1, s.argmax(dim=1))", True),
+    # a tensor made from an array of that shape (a replay batch's actions as a column)
+    ("acts = np.zeros(4, dtype=np.int64)\n    y = s.gather(1, torch.LongTensor(acts.reshape(-1, 1)).to('cuda'))", False),
+    ("a = torch.tensor(np.zeros((4, 1), dtype=np.int64).reshape(4, 1), device='cuda')\n    y = s.gather(1, a)", False),
+    ("acts = np.zeros(8, dtype=np.int64)\n    y = s.gather(1, torch.LongTensor(acts.reshape(-1, 2)).to('cuda'))", True),
 ])
 def test_a_gather_by_an_index_of_width_one_adds_one_gradient_per_row(index: str, evidence: bool) -> None:
     source = (
-        "import torch\ntorch.manual_seed(0)\n\ndef main():\n"
+        "import numpy as np\nimport torch\ntorch.manual_seed(0)\n\ndef main():\n"
         "    w = torch.nn.Parameter(torch.ones(4, 6, device='cuda'))\n"
         "    opt = torch.optim.SGD([w], lr=0.1)\n    s = w * 2\n    mask = torch.ones(4, 6, device='cuda')\n"
         "    n = mask.sum(1).long()\n"
@@ -286,7 +290,7 @@ def test_a_gather_by_an_index_of_width_one_adds_one_gradient_per_row(index: str,
 ])
 def test_a_scatter_by_an_index_of_width_one_writes_one_element_per_row(call: str, evidence: bool) -> None:
     source = (
-        "import torch\ntorch.manual_seed(0)\n\ndef main():\n"
+        "import numpy as np\nimport torch\ntorch.manual_seed(0)\n\ndef main():\n"
         "    w = torch.nn.Parameter(torch.ones(4, 6, device='cuda'))\n"
         "    opt = torch.optim.SGD([w], lr=0.1)\n    s = w * 2\n"
         "    labels = torch.tensor([0, 5, 2, 2], device='cuda')\n"

@@ -105,7 +105,8 @@ def _width_one(index: cst.BaseExpression, dim: int, kinds: Any = None) -> bool:
     -1), ``i[..., None]`` (dim -1), one draw per row (``probs.multinomial(1)``, dim 1 or
     -1), the result of a gather by such an index (a gather's result has its index's
     shape), a name bound to one (``width1:<dim>`` among ``kinds(name)``), through casts
-    (``.long()``, ``.to(...)``, ``.data``) and arithmetic with a number; or the
+    (``.long()``, ``.to(...)``, ``.data``), a tensor made from such data
+    (``torch.LongTensor(acts.reshape(-1, 1))``) and arithmetic with a number; or the
     ``actions`` field of a replay batch (``data.actions``, ``replay_data.actions``) along
     dim 1 or -1: a replay buffer (Stable-Baselines3's, which cleanrl uses too) stores a
     discrete action as a column of width 1, and a gather over Q-values by action takes one
@@ -121,6 +122,8 @@ def _width_one(index: cst.BaseExpression, dim: int, kinds: Any = None) -> bool:
             node = node.right
         elif isinstance(node, cst.Attribute) and node.attr.value == "data":
             node = node.value  # `probs.multinomial(1).data`: the same tensor, out of the graph
+        elif (data := _made_from(node)) is not None:
+            node = data  # `torch.LongTensor(acts.reshape(-1, 1))`: the array's shape
         else:
             break
     if isinstance(node, cst.Name) and kinds is not None:
@@ -159,6 +162,26 @@ def _width_one(index: cst.BaseExpression, dim: int, kinds: Any = None) -> bool:
         if len(node.slice) == 2 and isinstance(first, cst.Index) and isinstance(first.value, cst.Ellipsis):
             return dim == -1
     return False
+
+
+# torch's constructors of a tensor from data (an array, a nested list): the tensor has
+# the data's shape
+_FROM_DATA = frozenset({
+    "tensor", "as_tensor", "from_numpy", "Tensor", "LongTensor", "IntTensor", "FloatTensor", "DoubleTensor",
+})
+
+
+def _made_from(node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The data ``torch.tensor(data)`` (and the other constructors from data, given only
+    the data and keywords such as ``dtype=``/``device=``) makes a tensor of the shape of."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in _FROM_DATA and isinstance(node.func.value, cst.Name)
+            and node.func.value.value == "torch"):
+        return None
+    positional = [a for a in node.args if a.keyword is None]
+    if len(positional) != 1 or positional[0].star:
+        return None
+    return positional[0].value
 
 
 def _gather_index(node: cst.BaseExpression) -> Optional[tuple[Any, cst.BaseExpression]]:
