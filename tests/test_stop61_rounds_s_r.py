@@ -1,5 +1,5 @@
-"""What the blind round on unseen code of stop 61 (round s) showed `check` getting wrong,
-as mechanisms: a TF 1 initialiser object draws nothing when it is made (the graph seed is
+"""What the blind rounds on unseen code of stop 61 (rounds s and r) showed `check` getting
+wrong, as mechanisms: a TF 1 initialiser object draws nothing when it is made (the graph seed is
 read when a variable's initial value is built with it), so a default argument made at
 import comes before no draw; a generator built into a name nothing reads draws nothing
 (tests/test_per_entry_outputs.py: listings whose entries become their own files)."""
@@ -128,3 +128,25 @@ def test_a_mapping_whose_values_take_the_entrys_place_takes_the_sets_order(tmp_p
                   "{k: i for i, k in enumerate(INPUT_KEYS)}"):
         write(tmp_path, {"ppo.py": KEYED.format(value=value)})
         assert found(tmp_path, "RPL401") == [("ppo.py", 7)], value
+
+
+BASELINES = (
+    "import time\n\nimport numpy as np\nimport tensorflow as tf\n"
+    "from baselines.common import set_global_seeds\n\n\n"
+    "def main():\n"
+    "    set_global_seeds({seed})\n"
+    "    order = np.arange(100)\n"
+    "    np.random.shuffle(order)\n"
+    "    print(order[:10])\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+
+
+def test_baselines_set_global_seeds_seeds_numpy_random_and_tensorflow(tmp_path: Path) -> None:
+    write(tmp_path, {"train_agent.py": BASELINES.format(seed="1234")})
+    assert found(tmp_path, "RPL101") == [] and found(tmp_path, "RPL103") == []
+    # a seed from the clock: the helper seeds them all from it
+    write(tmp_path, {"train_agent.py": BASELINES.format(seed="int(time.time()) % 10000")})
+    assert found(tmp_path, "RPL101") == []
+    assert found(tmp_path, "RPL103") == [("train_agent.py", 9)]
+    assert "seeds NumPy, `random` and TensorFlow" in messages(tmp_path, "RPL103")[0]
