@@ -150,3 +150,30 @@ def test_baselines_set_global_seeds_seeds_numpy_random_and_tensorflow(tmp_path: 
     assert found(tmp_path, "RPL101") == []
     assert found(tmp_path, "RPL103") == [("train_agent.py", 9)]
     assert "seeds NumPy, `random` and TensorFlow" in messages(tmp_path, "RPL103")[0]
+
+
+RANKED_EVAL = (
+    "import os\n\nimport torch\nimport torch.distributed as dist\nimport torch.nn as nn\n\n\n"
+    "class Policy(nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 2)\n\n"
+    "    def forward(self, x):\n        return self.fc(x)\n\n\n"
+    "def main():\n"
+    "    dist.init_process_group('gloo')\n"
+    "    rank = dist.get_rank()\n"
+    "    torch.manual_seed(1234 + rank)\n"
+    "    model = Policy()\n"
+    "{load}"
+    "    model.eval()\n"
+    "    with torch.no_grad():\n"
+    "        print(rank, model(torch.randn(8, 4)).argmax(-1))\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+
+
+def test_rank_seeded_processes_whose_weights_a_checkpoint_replaces_start_no_replica_apart(tmp_path: Path) -> None:
+    # each rank draws its own inputs, but the weights are the checkpoint's on every rank
+    write(tmp_path, {"evaluate.py": RANKED_EVAL.format(load="    model.load_state_dict(torch.load('policy.pt'))\n")})
+    assert found(tmp_path, "RPL404") == []
+    # without the load, each rank keeps the weights its own seed drew
+    write(tmp_path, {"evaluate.py": RANKED_EVAL.format(load="")})
+    assert found(tmp_path, "RPL404") == [("evaluate.py", 20)]

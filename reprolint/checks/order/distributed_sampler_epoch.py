@@ -38,7 +38,10 @@ class DistributedSamplerEpoch(Rule):
       model weights and never wraps the model in `DistributedDataParallel` (which
       broadcasts rank 0's weights), FSDP with `sync_module_states=True` or
       `accelerator.prepare`, and never broadcasts the parameters itself
-      (`for p in G.parameters(): dist.broadcast(p, src=0)`). Reported at the seeding call.
+      (`for p in G.parameters(): dist.broadcast(p, src=0)`); weights that a load
+      replaces on every rank (`model.load_state_dict(torch.load(path))` right after the
+      build, an evaluation program loading trained weights) start no replica apart.
+      Reported at the seeding call.
 
     Not from a plain function of an imported module that no call of the program
     reaches (a helper module's loader factory that only another script calls), and not
@@ -164,7 +167,12 @@ class DistributedSamplerEpoch(Rule):
                     yield self.report(path, usage.span, call=usage.text, entry_points=program.entry_points)
             if program.has(DistributedWrapper, default_only=False) or program.framework_trainer or program.program is None:
                 continue
-            builds_model = any(o.draw.kind == "init" and o.draw.library == "torch" for o in program.program.draws)
+            # weights a load replaces on every rank (`model.load_state_dict(shared_model.
+            # state_dict())` of a Hogwild worker) start no replica apart
+            builds_model = any(
+                o.draw.kind == "init" and o.draw.library == "torch" and not program.program.overwrites_init(o)
+                for o in program.program.draws
+            )
             if not builds_model:
                 continue
             for position, path, rank_seed in program.of(RankSeed, default_only=False):
