@@ -177,3 +177,71 @@ def test_rank_seeded_processes_whose_weights_a_checkpoint_replaces_start_no_repl
     # without the load, each rank keeps the weights its own seed drew
     write(tmp_path, {"evaluate.py": RANKED_EVAL.format(load="")})
     assert found(tmp_path, "RPL404") == [("evaluate.py", 20)]
+
+
+LAUNCHER = (
+    "import argparse\n\nimport torch\nimport torch.multiprocessing as mp\n\nfrom train import train\n\n"
+    "if __name__ == '__main__':\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--evaluate', action='store_true')\n"
+    "    args = parser.parse_args()\n"
+    "    torch.manual_seed(0)\n"
+    "    if {test}:\n"
+    "        processes = []\n"
+    "        for rank in range(2):\n"
+    "            p = mp.Process(target=train, args=(rank, args))\n"
+    "            p.start()\n"
+    "            processes.append(p)\n"
+    "        for p in processes:\n            p.join()\n"
+)
+WORKER = (
+    "import torch\nimport torch.nn as nn\n\n\n"
+    "def train(rank, args):\n"
+    "    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.Flatten(), nn.LazyLinear(2)).cuda()\n"
+    "    opt = torch.optim.SGD(model.parameters(), lr=0.01)\n"
+    "    for step in range(100):\n"
+    "        loss = model(torch.randn(4, 3, 16, 16, device='cuda')).pow(2).mean()\n"
+    "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n"
+)
+
+
+def test_worker_processes_started_under_a_test_the_defaults_pass_run_their_training(tmp_path: Path) -> None:
+    # `if not args.evaluate:` holds by default: the workers train, on cuDNN
+    write(tmp_path, {"main.py": LAUNCHER.format(test="not args.evaluate"), "train.py": WORKER})
+    assert found(tmp_path, "RPL302") == [("train.py", 6)]
+    # started only with `--evaluate`'s opposite turned on: no default run trains
+    write(tmp_path, {"main.py": LAUNCHER.format(test="args.evaluate"), "train.py": WORKER})
+    assert found(tmp_path, "RPL302") == []
+
+
+A3C = (
+    "import torch\nimport torch.multiprocessing as mp\nimport torch.nn as nn\n\n\n"
+    "class Policy(nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 2)\n\n"
+    "    def forward(self, x):\n        return self.fc(x)\n\n\n"
+    "def worker(rank, seed, shared_model, optimizer):\n"
+    "    torch.manual_seed(seed + rank)\n"
+    "    model = Policy()\n"
+    "    for episode in range(10):\n"
+    "        model.load_state_dict(shared_model.state_dict())\n"
+    "        loss = model(torch.randn(8, 4)).pow(2).mean()\n"
+    "        optimizer.zero_grad()\n"
+    "        loss.backward()\n"
+    "        for p, shared in zip(model.parameters(), shared_model.parameters()):\n"
+    "            shared._grad = p.grad\n"
+    "        optimizer.step()\n\n\n"
+    "if __name__ == '__main__':\n"
+    "    torch.manual_seed(1)\n"
+    "    shared = Policy()\n    {share}\n"
+    "    optimizer = torch.optim.SGD(shared.parameters(), lr=0.1)\n"
+    "    procs = [mp.Process(target=worker, args=(r, 1, shared, optimizer)) for r in range(4)]\n"
+    "    for p in procs:\n        p.start()\n"
+    "    for p in procs:\n        p.join()\n"
+)
+
+
+def test_rank_seeded_workers_of_one_shared_memory_model_start_no_replica_apart(tmp_path: Path) -> None:
+    # A3C: each worker syncs its copy from the shared model, which is the one trained
+    write(tmp_path, {"main.py": A3C.format(share="shared.share_memory()")})
+    assert found(tmp_path, "RPL404") == []
+    assert found(tmp_path, "RPL405") != []

@@ -208,12 +208,30 @@ def note_call(state: SpawnCalls, c: Any, node: cst.Call, qn: Optional[str]) -> N
         target=target, passed=passed, several=several, flags=flags, child_flags=frozenset(child_flags),
     ))
     conds = c.current_conds()
-    if target is not None and not conds:
+    if target is not None and (not conds or not _called_elsewhere(c, worker_node, node)):
         # The worker runs here (in each process), not "later, if a framework calls it":
-        # its own seeds count for its own draws, in order. Not under a condition: a body
-        # runs once, and `if args.distributed: mp.spawn(main_worker) else: main_worker()`
-        # must keep the unconditional-looking call on the default path.
+        # its own seeds count for its own draws, in order. Under a condition only where
+        # nothing else in the function calls the worker (`if not args.evaluate: for rank
+        # ...: Process(target=train)`, on the default path when the options make the
+        # test true): a body runs once, and `if args.distributed: mp.spawn(main_worker)
+        # else: main_worker()` must keep the unconditional-looking call on the default path.
         c.emit(Call(target, c.span(node), target.lstrip(":"), None, None, conds))
+
+
+def _called_elsewhere(c: Any, worker: cst.BaseExpression, spawn: cst.Call) -> bool:
+    """Whether the function (or module) that holds ``spawn`` calls ``worker`` directly,
+    or hands it to another spawn or process."""
+    text = c.text(worker)
+    body = c.scope.body if c.scope.kind == "function" and c.scope.body is not None else c.module
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Call and node is not spawn and (
+            c.text(node.func) == text or any(c.text(a.value) == text for a in node.args)  # type: ignore[attr-defined]
+        ):
+            return True
+        stack.extend(_children(node))
+    return False
 
 
 def findings(state: SpawnCalls, facts: Any) -> list[tuple[cst.Call, dict[str, Any]]]:

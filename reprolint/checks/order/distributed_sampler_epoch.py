@@ -40,7 +40,9 @@ class DistributedSamplerEpoch(Rule):
       `accelerator.prepare`, and never broadcasts the parameters itself
       (`for p in G.parameters(): dist.broadcast(p, src=0)`); weights that a load
       replaces on every rank (`model.load_state_dict(torch.load(path))` right after the
-      build, an evaluation program loading trained weights) start no replica apart.
+      build, an evaluation program loading trained weights) start no replica apart, nor
+      do the workers of one shared-memory model (Hogwild, A3C: `share_memory()` and the
+      model handed to each process), which train that model.
       Reported at the seeding call.
 
     Not from a plain function of an imported module that no call of the program
@@ -166,6 +168,11 @@ class DistributedSamplerEpoch(Rule):
                     seen.add((path, usage.span))
                     yield self.report(path, usage.span, call=usage.text, entry_points=program.entry_points)
             if program.has(DistributedWrapper, default_only=False) or program.framework_trainer or program.program is None:
+                continue
+            if any(f.code == "RPL405" for m in program.modules if m in ctx.facts for f in ctx.facts[m].findings):
+                # a shared-memory model handed to the workers (Hogwild, A3C): the weights
+                # trained are that one model's, built once; a worker's own copy is synced
+                # from it (`model.load_state_dict(shared_model.state_dict())`)
                 continue
             # weights a load replaces on every rank (`model.load_state_dict(shared_model.
             # state_dict())` of a Hogwild worker) start no replica apart
