@@ -252,6 +252,25 @@ def _old_module(source: str, error: SourceError) -> Optional[cst.Module]:
         return None
 
 
+_PY2_TABS = "Python 2 syntax: inconsistent use of tabs and spaces"
+
+
+def _indentation_error(source: str, path: str) -> bool:
+    """Whether the text, its leading tabs expanded to Python 2's stops (every 8
+    columns), still has an indentation error: Python 2 would refuse it too."""
+    from reprolint.python2 import expanded_indentation
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(expanded_indentation(source), path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except IndentationError:
+        return True
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return False
+
+
 # What ``FileAnalysis.old_syntax`` says of a file CPython reads whose indentation
 # libcst's tokenizer does not (see :func:`_tab_module`).
 TAB_INDENTATION = "tab indentation"
@@ -298,6 +317,11 @@ def analyse_source(source: str, path: str) -> FileAnalysis:
                 module = _tab_module(source, path)
                 old = TAB_INDENTATION
             if module is None:
+                if result.error.reason.startswith(_PY2_TABS) and _indentation_error(source, path):
+                    # not Python 2 either: its 8-column tab stops leave the indentation wrong
+                    error = result.error
+                    reason = error.reason.removeprefix("Python 2 syntax: ")
+                    result.error = SourceError(f"syntax error: {reason}, with Python 2's tab stops too", error.line, error.column)
                 return result
             source, result.error, result.source, result.old_syntax = module.code, None, None, old
         except (RecursionError, MemoryError) as exc:

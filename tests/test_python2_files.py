@@ -83,6 +83,17 @@ def test_python3_syntax_error_is_not_called_python2() -> None:
     assert "Python 2" not in d.message and "syntax error" in d.message
 
 
+def test_indentation_that_python2s_tab_stops_leave_wrong_is_not_called_python2() -> None:
+    # a tab under four spaces: CPython 3 finds the mix ambiguous; Python 2 puts the tab's
+    # stop at column 8, an unexpected indent: not Python 2 either
+    (d,) = check_sources({"bad.py": "def train():\n    x = 1\n\ty = 2\n"})
+    assert d.code == "RPL900" and d.span.start_line == 3
+    assert "Python 2 syntax" not in d.message
+    assert "inconsistent use of tabs and spaces in indentation, with Python 2's tab stops too" in d.message
+    # where the tab stops make it consistent, it is Python 2 that the reading checks
+    assert check_sources({"legacy.py": "def train():\n        x = 1\n\ty = 2\n"}) == []
+
+
 def test_program_importing_a_python2_module_sees_its_draws() -> None:
     found = check_sources({
         "legacy.py": 'import random\n\ndef helper():\n    print "x"\n    return random.random()\n',

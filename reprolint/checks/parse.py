@@ -20,7 +20,9 @@ class ParseError(Rule):
     so their findings are on their own lines (on a line whose indentation has tabs, the
     column counts them expanded); `check` notes which files were read so,
     and `fix` never rewrites them. One that this reading cannot parse either is
-    reported, and the message says "Python 2 syntax" before CPython's own wording.
+    reported, and the message says "Python 2 syntax" before CPython's own wording
+    (an indentation that Python 2's tab stops leave wrong too is a plain syntax error,
+    "with Python 2's tab stops too").
     Files from before Python 3.7 that use `async` or `await` as a name
     (`x.cuda(async=True)`) are read the same way, as "Python 3.6 syntax". A
     program that imports an unparsable module is still checked without it (what the
