@@ -327,6 +327,15 @@ def analyse_source(source: str, path: str) -> FileAnalysis:
         except (RecursionError, MemoryError) as exc:
             result.error = SourceError(f"too deeply nested to parse ({type(exc).__name__})")
             return result
+        if result.old_syntax is None and path.endswith(".py"):
+            from reprolint.marimo import MARIMO, dependency_reading
+
+            reading = dependency_reading(module, source)
+            if reading is not None:
+                # a marimo notebook: its cells checked as run, in the order of the names
+                # they share (no fixes: they would be planned on the reading)
+                module = cst.parse_module(reading)
+                source, result.source, result.old_syntax = reading, None, MARIMO
         try:
             result.facts = collect_facts(module, path, source=source)
         except RecursionError:
@@ -731,6 +740,13 @@ def _old_syntax_notes(analyses: list[FileAnalysis]) -> list[str]:
             f"expanded to the next multiple of 8 columns, as CPython reads it (columns on those "
             f"lines count the expanded tabs), with no fixes: {shown}"
         )
+    from reprolint.marimo import MARIMO
+
+    notebooks = sorted(a.path for a in analyses if a.old_syntax == MARIMO)
+    if notebooks:
+        shown = ", ".join(notebooks[:3]) + (f" and {len(notebooks) - 3} more" if len(notebooks) > 3 else "")
+        files = "1 marimo notebook" if len(notebooks) == 1 else f"{len(notebooks)} marimo notebooks"
+        notes.append(f"{files} checked with their cells run at the top level in the order of the file, with no fixes: {shown}")
     for kind in _OLD_SYNTAXES:
         paths = sorted(a.path for a in analyses if a.old_syntax == kind)
         if not paths:
