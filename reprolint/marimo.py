@@ -49,7 +49,10 @@ def dependency_reading(module: cst.Module, source: str) -> Optional[str]:
     lines = source.splitlines(keepends=True)
     for fn in cells:
         body = fn.body.body  # type: ignore[attr-defined]
-        if any(type(n) is cst.Return for stmt in body[:-1] for n in _outside_functions(stmt)):
+        last = body[-1] if body else None
+        final = last if type(last) is cst.SimpleStatementLine and len(last.body) == 1 \
+            and type(last.body[0]) is cst.Return else None
+        if any(type(n) is cst.Return for stmt in body if stmt is not final for n in _outside_functions(stmt)):
             return None  # a cell that returns early: no top-level block says that
         first = positions[fn.decorators[0]].start.line if fn.decorators else positions[fn].start.line
         at = positions[fn].start.line
@@ -59,9 +62,8 @@ def dependency_reading(module: cst.Module, source: str) -> Optional[str]:
         for line in range(first, at + header):
             lines[line - 1] = "\n"
         lines[at - 1] = "if True:\n"
-        last = body[-1] if body else None
-        if type(last) is cst.SimpleStatementLine and type(last.body[-1]) is cst.Return:
-            span = positions[last]
+        if final is not None:
+            span = positions[final]
             indent = " " * span.start.column
             lines[span.start.line - 1] = f"{indent}pass\n"
             for line in range(span.start.line + 1, span.end.line + 1):

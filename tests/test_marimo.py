@@ -98,3 +98,12 @@ def test_a_notebook_whose_file_order_marimo_would_not_run_is_checked_as_written(
     assert not any("marimo" in n for n in result.notes)
     # checked as written: nothing calls the cells, so their draws are no program's
     assert [d.code for d in result.diagnostics if d.code == "RPL900"] == []
+
+
+def test_a_cell_that_returns_early_keeps_the_notebook_checked_as_written(tmp_path: Path) -> None:
+    early = NOTEBOOK.format(seed=SEEDED).replace(
+        "    net = Network(4, 2)\n", "    if seed is None:\n        return (None,)\n    net = Network(4, 2)\n")
+    write(tmp_path, {"dqn.py": early})
+    result = check_paths([str(tmp_path)], jobs=1)
+    assert not any("marimo" in n for n in result.notes)
+    assert [d.code for d in result.diagnostics if d.code == "RPL900"] == []
