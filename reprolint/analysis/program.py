@@ -912,12 +912,8 @@ class Program:
         ``store_true`` option): the program can turn the switch on, but a default run does
         not. ``condition`` is the source text of what must hold."""
         for position, path, usage in self.of(kind, name, default_only=False):
-            step = self.usage_steps[position]
-            for guarded in step.conds:
-                cond = guarded.cond
-                value = evaluate(cond.tree, self.lookup)
-                if value is not None and value != cond.polarity:
-                    return path, usage, cond.text if cond.polarity else f"not ({cond.text})"
+            for cond in _blocking(self.usage_steps[position], self.lookup):
+                return path, usage, cond.text if cond.polarity else f"not ({cond.text})"
         return None
 
     def set_whenever_cuda_is_asked(self, kind: type[Usage], name: str) -> bool:
@@ -931,12 +927,12 @@ class Program:
         found = self.cuda_when_asked()
         if found is None or found[1] is None:
             return False
-        asked = _blocking(self.usage_steps[found[0].position], self.lookup)
+        asked = [(c.tree, c.polarity) for c in _blocking(self.usage_steps[found[0].position], self.lookup)]
         for position, _, usage in self.of(kind, name, default_only=False):
             if self.value(usage) is False:  # type: ignore[arg-type]
                 continue
             needs = _blocking(self.usage_steps[position], self.lookup)
-            if needs and all(_options_only(tree) and (tree, polarity) in asked for tree, polarity in needs):
+            if needs and all(_options_only(c.tree) and (c.tree, c.polarity) in asked for c in needs):
                 return True
         return False
 
@@ -948,15 +944,15 @@ class Program:
         return self.deterministic() is not None
 
 
-def _blocking(step: Step, lookup: Callable[[str], Any]) -> list[tuple[Any, bool]]:
-    """(tree, polarity) of each condition on the way to ``step`` that the default options
-    make false."""
+def _blocking(step: Step, lookup: Callable[[str], Any]) -> list[Any]:
+    """The conditions on the way to ``step`` that the default options make false, in
+    order (each a ``Cond``: its tree, polarity and source text)."""
     out = []
     for guarded in step.conds:
         cond = guarded.cond
         value = evaluate(cond.tree, lookup)
         if value is not None and value != cond.polarity:
-            out.append((cond.tree, cond.polarity))
+            out.append(cond)
     return out
 
 
