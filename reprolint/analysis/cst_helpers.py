@@ -335,6 +335,14 @@ def self_attr(node: cst.BaseExpression) -> Optional[str]:
     return None
 
 
+def chain_root(node: cst.CSTNode) -> cst.CSTNode:
+    """Where a chain of attributes, items and calls starts (``ax`` of ``ax[0].twinx()``,
+    ``f`` of ``f(x).read``); ``node`` itself when it is no such chain."""
+    while type(node) in (cst.Attribute, cst.Subscript, cst.Call):
+        node = node.func if type(node) is cst.Call else node.value  # type: ignore[attr-defined]
+    return node
+
+
 def target_names(target: cst.BaseExpression) -> list[cst.Name]:
     """The names an assignment or loop target binds (``a``, ``a, (b, *c)``)."""
     if isinstance(target, cst.Name):

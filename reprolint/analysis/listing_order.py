@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import (
-    children, descendants, enclosing_function, literal as _literal, mentions_of, self_attr, target_names,
+    chain_root, children, descendants, enclosing_function, literal as _literal, mentions_of, self_attr, target_names,
 )
 from reprolint.analysis.loop_bodies import (
     READS, argument_names, condition_queries, module_function, names_read_outside, only_filled,
@@ -989,9 +989,7 @@ class ListingOrderFacts:
         one iteration, or ``open(path)`` of a path built from them, not for appending
         (``open(os.path.join(d, name), "w")`` writes the entry's own file)."""
         func = call.func
-        root = func
-        while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
-            root = root.value if not isinstance(root, cst.Call) else root.func
+        root = chain_root(func)
         if isinstance(func, cst.Attribute) and isinstance(root, cst.Name) and root.value in local:
             return True
         if isinstance(func, cst.Attribute) and func.attr.value in _SUBMITS:

@@ -19,7 +19,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from reprolint.analysis.cst_helpers import children, descendants, target_names
+from reprolint.analysis.cst_helpers import chain_root, children, descendants, target_names
 
 __all__ = ["ShownOnly"]
 
@@ -257,7 +257,7 @@ class ShownOnly:
         # `ax = ax.ravel() if m > 1 else [ax]`: each value it may take (a branch, an item
         # of a list) made from the name's own object keeps its kind
         values = [leaf for v in self._assigned.get(name.value, []) for leaf in _alternatives(v)
-                  if _chain_root(leaf) != name.value]
+                  if not _is_name(chain_root(leaf), name.value)]
         test = self._drawing_value if kind == "drawing" else self._carrier_call
         result = bool(values) and all(test(v) for v in values)
         self._drawing_names[key] = result
@@ -274,13 +274,8 @@ def _alternatives(value: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [value]
 
 
-def _chain_root(value: cst.BaseExpression) -> str:
-    """The name a chain of attributes, items and calls starts from (``ax`` of
-    ``ax.ravel()``, of ``ax[0].twinx()``); "" when it starts from something else."""
-    root: cst.CSTNode = value
-    while type(root) in (cst.Attribute, cst.Subscript, cst.Call):
-        root = root.func if type(root) is cst.Call else root.value  # type: ignore[attr-defined]
-    return root.value if type(root) is cst.Name else ""  # type: ignore[attr-defined]
+def _is_name(node: cst.CSTNode, name: str) -> bool:
+    return type(node) is cst.Name and node.value == name  # type: ignore[attr-defined]
 
 
 def _only_names(target: cst.BaseExpression) -> bool:
