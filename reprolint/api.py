@@ -149,12 +149,18 @@ def _suppressions(source: str) -> dict[int, frozenset[str]]:
     return found
 
 
+def _compile_ast(source: str, path: str) -> None:
+    """Compile ``source`` to an AST as CPython would, raising what CPython raises
+    (``SyntaxError`` and its kin); the user's code gets no SyntaxWarning of ours."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+
+
 def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> SourceError:
     """Prefer CPython's wording and location, which users know; fall back to libcst's."""
     try:
-        with warnings.catch_warnings():  # the user's code: no SyntaxWarning of ours
-            warnings.simplefilter("ignore")
-            compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        _compile_ast(source, path)
     except SyntaxError as py:
         old = _old_syntax(py)
         kind = f"{old} syntax" if old else "syntax error"
@@ -261,9 +267,7 @@ def _indentation_error(source: str, path: str) -> bool:
     from reprolint.python2 import expanded_indentation
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(expanded_indentation(source), path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        _compile_ast(expanded_indentation(source), path)
     except IndentationError:
         return True
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -285,9 +289,7 @@ def _tab_module(source: str, path: str) -> Optional[cst.Module]:
     if "\t" not in source:
         return None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        _compile_ast(source, path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     from reprolint.python2 import expanded_indentation
@@ -328,14 +330,14 @@ def analyse_source(source: str, path: str) -> FileAnalysis:
             result.error = SourceError(f"too deeply nested to parse ({type(exc).__name__})")
             return result
         if result.old_syntax is None and path.endswith(".py"):
-            from reprolint.marimo import MARIMO, dependency_reading
+            from reprolint.marimo import MARIMO, cell_reading
 
-            reading = dependency_reading(module, source)
+            reading = cell_reading(module, source)
             if reading is not None:
-                # a marimo notebook: its cells checked as run, in the order of the names
-                # they share (no fixes: they would be planned on the reading)
-                module = cst.parse_module(reading)
-                source, result.source, result.old_syntax = reading, None, MARIMO
+                # a marimo notebook: its cells checked as top-level code, in the order of
+                # the file (no fixes: they would be planned on the reading)
+                module = reading
+                source, result.source, result.old_syntax = reading.code, None, MARIMO
         try:
             result.facts = collect_facts(module, path, source=source)
         except RecursionError:
@@ -728,33 +730,35 @@ def _import_notes(analyses: list[FileAnalysis], roots: list[str]) -> list[str]:
 
 
 def _old_syntax_notes(analyses: list[FileAnalysis]) -> list[str]:
-    """Which files were read in an older syntax, or with their tabs expanded (their
-    findings have no fix)."""
+    """Which files were read in an older syntax, with their tabs expanded, or as marimo
+    notebooks (their findings have no fix)."""
+    from reprolint.marimo import MARIMO
+
     notes = []
     tabbed = sorted(a.path for a in analyses if a.old_syntax == TAB_INDENTATION)
     if tabbed:
-        shown = ", ".join(tabbed[:3]) + (f" and {len(tabbed) - 3} more" if len(tabbed) > 3 else "")
-        files = "1 file" if len(tabbed) == 1 else f"{len(tabbed)} files"
+        files, shown = _listed(tabbed)
         notes.append(
             f"{files} indented with tabs and spaces that libcst cannot read checked with each tab "
             f"expanded to the next multiple of 8 columns, as CPython reads it (columns on those "
             f"lines count the expanded tabs), with no fixes: {shown}"
         )
-    from reprolint.marimo import MARIMO
-
     notebooks = sorted(a.path for a in analyses if a.old_syntax == MARIMO)
     if notebooks:
-        shown = ", ".join(notebooks[:3]) + (f" and {len(notebooks) - 3} more" if len(notebooks) > 3 else "")
-        files = "1 marimo notebook" if len(notebooks) == 1 else f"{len(notebooks)} marimo notebooks"
+        files, shown = _listed(notebooks, "marimo notebook")
         notes.append(f"{files} checked with their cells run at the top level in the order of the file, with no fixes: {shown}")
     for kind in _OLD_SYNTAXES:
         paths = sorted(a.path for a in analyses if a.old_syntax == kind)
-        if not paths:
-            continue
-        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-        files = "1 file" if len(paths) == 1 else f"{len(paths)} files"
-        notes.append(f"{files} in {kind} syntax checked as {kind}, with no fixes: {shown}")
+        if paths:
+            files, shown = _listed(paths)
+            notes.append(f"{files} in {kind} syntax checked as {kind}, with no fixes: {shown}")
     return notes
+
+
+def _listed(paths: list[str], noun: str = "file") -> tuple[str, str]:
+    """("3 files", "a.py, b.py, c.py and 1 more"): how many, and the first three."""
+    count = f"1 {noun}" if len(paths) == 1 else f"{len(paths)} {noun}s"
+    return count, ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
 def _without_fix_edits(diagnostics: list[Diagnostic]) -> bool:

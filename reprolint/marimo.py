@@ -6,7 +6,7 @@ each cell once, after every cell that defines a name it takes as a parameter; th
 cell returns are the notebook's globals (a class one cell defines is built in another).
 Nothing in the file calls the functions, all named ``_`` (``app.run()`` does).
 
-:func:`dependency_reading` gives the text the analysis checks instead, line for line and
+:func:`cell_reading` gives the module the analysis checks instead, its text kept line for line and
 column for column: each cell's decorators become blank lines, its ``def`` line ``if
 True:``, its final ``return (...)`` a ``pass``, so its body runs at the top level, in the
 order of the file. That is an order marimo may run them in where every cell comes after
@@ -21,15 +21,16 @@ from typing import Optional
 
 import libcst as cst
 
-__all__ = ["MARIMO", "dependency_reading"]
+__all__ = ["MARIMO", "cell_reading"]
 
 # What ``FileAnalysis.old_syntax`` says of a marimo notebook checked through its reading.
 MARIMO = "marimo"
 
 
-def dependency_reading(module: cst.Module, source: str) -> Optional[str]:
-    """The reading of a marimo notebook (see the module's docstring); None for any other
-    module, and for a notebook the reading cannot express (a cell that returns early)."""
+def cell_reading(module: cst.Module, source: str) -> Optional[cst.Module]:
+    """The reading of a marimo notebook, parsed (see the module's docstring; its text is
+    the module's ``code``); None for any other module, and for a notebook the reading
+    cannot express (a cell that returns early)."""
     if "marimo" not in source or ".cell" not in source:
         return None
     app = _app_name(module)
@@ -68,12 +69,10 @@ def dependency_reading(module: cst.Module, source: str) -> Optional[str]:
             lines[span.start.line - 1] = f"{indent}pass\n"
             for line in range(span.start.line + 1, span.end.line + 1):
                 lines[line - 1] = "\n"
-    text = "".join(lines)
     try:
-        cst.parse_module(text)
+        return cst.parse_module("".join(lines))
     except cst.ParserSyntaxError:
         return None
-    return text
 
 
 def _outside_functions(node: cst.CSTNode) -> list[cst.CSTNode]:
