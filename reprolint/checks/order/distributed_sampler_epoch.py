@@ -174,8 +174,9 @@ class DistributedSamplerEpoch(Rule):
                 # trained are that one model's, built once; a worker's own copy is synced
                 # from it (`model.load_state_dict(shared_model.state_dict())`)
                 continue
-            # weights a load replaces on every rank (`model.load_state_dict(shared_model.
-            # state_dict())` of a Hogwild worker) start no replica apart
+            # weights a load replaces on every rank (a checkpoint loaded right after the
+            # build, an evaluation loading trained weights: Program.overwrites_init) start
+            # no replica apart
             builds_model = any(
                 o.draw.kind == "init" and o.draw.library == "torch" and not program.program.overwrites_init(o)
                 for o in program.program.draws
