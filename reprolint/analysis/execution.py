@@ -557,9 +557,9 @@ class _Walker:
         resolve, a callback passed on): ``()`` where that code runs whenever the program
         does, None where nothing that runs mentions it (it is never called). A module
         that defines a top-level function of that name itself means its own.
-        ``attribute``: ``qualname`` is a method, named as an attribute (``.sample``; a
-        bare ``sample`` in its own module is a local name; ``getattr(model, "sample")``
-        with a literal counts as ``.sample``), or by its bare name in another module."""
+        ``attribute``: ``qualname`` is a method, named only as an attribute (``.sample``;
+        a bare ``sample`` is a local name, in its own module or another;
+        ``getattr(model, "sample")`` with a literal counts as ``.sample``)."""
         name = qualname.rpartition(".")[2]
         if name.startswith("<lambda"):
             # a lambda stored for later (facts.visit_Lambda) has no name of its own to be
@@ -573,7 +573,9 @@ class _Walker:
             # another module may name it as an attribute (`facenet.train(...)`); its own
             # module only by its name (`tf.train`, `model.train()` there are not it)
             # (a method, `attribute`, is named as one in its own module too: `self.sample`)
-            names = (name, "." + name) if path != owner else ("." + name,) if attribute else (name,)
+            # (a method is named only as an attribute anywhere: a bare `loss` in another
+            # module is a local of that module, not `BaseGAttN.loss`)
+            names = ("." + name,) if attribute else (name, "." + name) if path != owner else (name,)
             if facts.mentioned is None or any(n in facts.mentioned for n in names):
                 return ()
             # in a class's body: only where this program may build the class; in a

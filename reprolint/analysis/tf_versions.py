@@ -252,10 +252,14 @@ def _label(version: str, kind: str) -> str:
 def keras_backend(program: Any) -> Optional[str]:
     """The Keras backend the program selects with ``KERAS_BACKEND`` (``"jax"``,
     ``"torch"``, ``"tensorflow"``...; Keras 3, and multi-backend Keras 2 for ``theano``/
-    ``cntk``), None when it sets none or its value is not visible."""
+    ``cntk``), None when it sets none or its value is not visible. A program that builds
+    its Keras model with Theano's own ops (``import theano.tensor as T`` in a layer) and
+    imports no TensorFlow runs multi-backend Keras on Theano: ``"theano"``."""
     for _, _, env in program.of(EnvSet, "KERAS_BACKEND", default_only=False):
         if env.value is not None:
             return str(env.value).strip().lower()
+    if program.uses("theano") and not program.uses("tensorflow"):
+        return "theano"
     return None
 
 

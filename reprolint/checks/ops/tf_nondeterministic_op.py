@@ -240,6 +240,10 @@ class TfNondeterministicOp(Rule):
                     _add_entries(reports[(path, op_call.span)], program.entry_points)
                     continue
                 context = program.usage_steps[position].context
+                if program.skips(position):
+                    # on a branch the default options do not take (`if FLAGS.crf:` ... `else:`,
+                    # `if self.alg_type in ['gcn']:`): not what this program runs
+                    continue
                 if context.pipeline:
                     continue  # a tf.data function: on the CPU, no gradient through it
                 if "shown-only" in op_call.facts:

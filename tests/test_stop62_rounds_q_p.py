@@ -1,0 +1,227 @@
+"""What the blind rounds on unseen code of stop 62 (rounds q and p) showed `check` getting
+wrong, as mechanisms: a TensorFlow op on a branch the default options skip is not what the
+program runs (RPL204 asks the same question as the torch op rules); a method is named only
+as an attribute, so a local variable of that name in another module calls nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from project_files import found, write
+
+PARSER = (
+    "import argparse\n\n\n"
+    "def parse_args():\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--alg_type', nargs='?', default='{default}')\n"
+    "    return parser.parse_args()\n"
+)
+MODEL = (
+    "import tensorflow as tf\n\n\n"
+    "class Model(object):\n"
+    "    def __init__(self, args):\n"
+    "        self.alg_type = args.alg_type\n"
+    "        self.x = tf.sparse_placeholder(tf.float32)\n"
+    "        self.w = tf.get_variable('w', [4, 4])\n"
+    "        if self.alg_type in ['ngcf']:\n"
+    "            self.e = self._ngcf()\n"
+    "        elif self.alg_type in ['gcn']:\n"
+    "            self.e = self._gcn()\n"
+    "        self.opt = tf.train.AdamOptimizer(0.1).minimize(tf.reduce_sum(self.e))\n\n"
+    "    def _ngcf(self):\n"
+    "        return tf.sparse_tensor_dense_matmul(self.x, self.w)\n\n"
+    "    def _gcn(self):\n"
+    "        return 2 * tf.sparse_tensor_dense_matmul(self.x, self.w)\n"
+)
+MAIN = (
+    "import tensorflow as tf\n\n"
+    "from model import Model\n"
+    "from options import parse_args\n\n"
+    "if __name__ == '__main__':\n"
+    "    tf.set_random_seed(2019)\n"
+    "    model = Model(parse_args())\n"
+    "    with tf.Session() as sess:\n"
+    "        sess.run(tf.global_variables_initializer())\n"
+    "        sess.run(model.opt)\n"
+)
+
+
+def test_a_tf_op_on_a_branch_the_default_option_skips_is_not_reported(tmp_path: Path) -> None:
+    write(tmp_path, {"options.py": PARSER.format(default="ngcf"), "model.py": MODEL, "main.py": MAIN})
+    assert found(tmp_path, "RPL204") == [("model.py", 16)]
+    write(tmp_path, {"options.py": PARSER.format(default="gcn")})
+    assert found(tmp_path, "RPL204") == [("model.py", 19)]
+
+
+FLAGS = (
+    "import tensorflow as tf\n\n"
+    "flags = tf.flags\nFLAGS = flags.FLAGS\n"
+    "flags.DEFINE_bool('crf', {default}, 'use a CRF layer')\n\n\n"
+    "def loss(logits, labels):\n"
+    "    if FLAGS.crf:\n"
+    "        return tf.reduce_mean(tf.square(logits - tf.one_hot(labels, 4)))\n"
+    "    else:\n"
+    "        return tf.losses.softmax_cross_entropy(tf.one_hot(labels, 4), logits)\n\n\n"
+    "def main(_):\n"
+    "    tf.set_random_seed(1)\n"
+    "    x = tf.placeholder(tf.float32, [None, 4])\n"
+    "    y = tf.placeholder(tf.int32, [None])\n"
+    "    logits = tf.matmul(x, tf.get_variable('w', [4, 4]))\n"
+    "    train_op = tf.train.AdamOptimizer(0.1).minimize(loss(logits, y))\n"
+    "    with tf.Session() as sess:\n"
+    "        sess.run(tf.global_variables_initializer())\n"
+    "        sess.run(train_op)\n\n\n"
+    "if __name__ == '__main__':\n    tf.app.run()\n"
+)
+
+
+def test_a_tf_op_behind_a_flag_whose_default_skips_it_is_not_reported(tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": FLAGS.format(default="True")})
+    assert ("train.py", 12) not in found(tmp_path, "RPL204")
+    write(tmp_path, {"train.py": FLAGS.format(default="False")})
+    assert ("train.py", 12) in found(tmp_path, "RPL204")
+
+
+BASE = (
+    "import tensorflow as tf\n\n\n"
+    "class Base:\n"
+    "    def loss(logits, labels):\n"
+    "        return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))\n\n"
+    "    def masked_loss(logits, labels):\n"
+    "        return tf.reduce_mean(tf.square(logits - tf.one_hot(labels, 4)))\n\n\n"
+    "class Net(Base):\n"
+    "    def inference(x):\n"
+    "        return tf.matmul(x, tf.get_variable('w', [4, 4]))\n"
+)
+RUN = (
+    "import tensorflow as tf\n\n"
+    "from models import Net\n\n"
+    "model = Net\n"
+    "tf.set_random_seed(1)\n"
+    "x = tf.placeholder(tf.float32, [None, 4])\n"
+    "y = tf.placeholder(tf.int32, [None])\n"
+    "logits = model.inference(x)\n"
+    "loss = model.{method}(logits, y)\n"
+    "train_op = tf.train.AdamOptimizer(0.1).minimize(loss)\n"
+    "with tf.Session() as sess:\n"
+    "    sess.run(tf.global_variables_initializer())\n"
+    "    sess.run(train_op)\n"
+)
+
+
+def test_a_method_no_code_names_as_an_attribute_runs_for_nobody(tmp_path: Path) -> None:
+    # `loss = model.masked_loss(...)` binds a local named `loss`: it does not call `Base.loss`
+    write(tmp_path, {"models.py": BASE, "run.py": RUN.format(method="masked_loss")})
+    assert found(tmp_path, "RPL204") == []
+    write(tmp_path, {"run.py": RUN.format(method="loss")})
+    assert found(tmp_path, "RPL204") == [("models.py", 6)]
+
+
+SEED_FROM_CONFIG = (
+    "import argparse\nimport json\nimport random\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--config')\n"
+    "parser.add_argument('--seed', help='overrides the configuration')\n"
+    "args = parser.parse_args()\n"
+    "with open(args.config) as f:\n"
+    "    config = json.load(f)\n"
+    "params = config['params']\n"
+    "{override}"
+    "random.seed({seed})\n"
+    "print(random.random())\n"
+)
+
+
+def test_a_seed_key_the_program_assigns_is_not_an_options_none_default(tmp_path: Path) -> None:
+    # the configuration's seed, which `--seed` overrides only when it is given
+    override = "if args.seed is not None:\n    params['seed'] = int(args.seed)\n"
+    write(tmp_path, {"train.py": SEED_FROM_CONFIG.format(override=override, seed="params['seed']")})
+    assert found(tmp_path, "RPL103") == []
+    write(tmp_path, {"train.py": SEED_FROM_CONFIG.format(override="", seed="args.seed")})
+    assert found(tmp_path, "RPL103") == [("train.py", 12)]
+
+
+FIND_FILES = (
+    "import fnmatch\nimport os\nimport sys\n\n\n"
+    "def find_files(root_dir, query=('*.wav',), include_root_dir=True):\n"
+    "    files = []\n"
+    "    for root, dirnames, filenames in os.walk(root_dir):\n"
+    "        for q in query:\n"
+    "            for filename in fnmatch.filter(filenames, q):\n"
+    "                files.append(os.path.join(root, filename))\n"
+    "    if not include_root_dir:\n"
+    "        files = [f.replace(root_dir + '/', '') for f in files]\n"
+    "{end}"
+    "\n\nif __name__ == '__main__':\n"
+    "    for name in sorted(find_files(sys.argv[1])):\n"
+    "        print(name)\n"
+)
+
+
+def test_a_walk_filled_list_mapped_entry_by_entry_and_returned_is_the_callers_to_order(tmp_path: Path) -> None:
+    write(tmp_path, {"find.py": FIND_FILES.format(end="    return files\n")})
+    assert found(tmp_path, "RPL402") == []
+    written = "    with open('list.txt', 'w') as out:\n        out.write('\\n'.join(files))\n    return files\n"
+    write(tmp_path, {"find.py": FIND_FILES.format(end=written)})
+    assert found(tmp_path, "RPL402") == [("find.py", 8)]
+
+
+CLEAN = (
+    "import sys\n\n\n"
+    "def clean(s):\n"
+    "    both_sides = {both}\n"
+    "    for p in both_sides:\n"
+    "        s = s.replace(p, p.strip())\n"
+    "    return s\n\n\n"
+    "if __name__ == '__main__':\n"
+    "    print(clean(sys.argv[1]))\n"
+)
+
+
+def test_a_set_of_one_element_has_one_order(tmp_path: Path) -> None:
+    for one in ("set([' - '])", "{' - '}", "frozenset((' - ',))"):
+        write(tmp_path, {"clean.py": CLEAN.format(both=one)})
+        assert found(tmp_path, "RPL401") == [], one
+    write(tmp_path, {"clean.py": CLEAN.format(both="set([' - ', ' / '])")})
+    assert found(tmp_path, "RPL401") == [("clean.py", 6)]
+
+
+COLLATE = (
+    "import functools\n\nimport numpy as np\nimport torch\n\n\n"
+    "def load(batch, offset):\n"
+    "    noise = np.random.randint(0, 10)\n"
+    "    return torch.stack(batch) + offset + noise\n\n\n"
+    "def main():\n"
+    "    torch.manual_seed(0)\n"
+    "    data = [torch.zeros(3) for _ in range(8)]\n"
+    "    loader = torch.utils.data.DataLoader(data, batch_size=2, collate_fn={collate}, num_workers={workers})\n"
+    "    for x in loader:\n"
+    "        print(x)\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+
+
+def test_a_collate_function_a_lambda_or_partial_calls_runs_in_the_loaders_workers(tmp_path: Path) -> None:
+    # torch (>= 1.9) seeds NumPy in each worker from its own seed, which the program fixes
+    for collate in ("lambda b: load(b, 1)", "functools.partial(load, offset=1)"):
+        write(tmp_path, {"train.py": COLLATE.format(collate=collate, workers=4)})
+        assert found(tmp_path, "RPL101") == [], collate
+    write(tmp_path, {"train.py": COLLATE.format(collate="lambda b: load(b, 1)", workers=0)})
+    assert found(tmp_path, "RPL101") == [("train.py", 8)]
+
+
+KERAS_ON_THEANO = (
+    "import numpy as np\n"
+    "{theano}"
+    "from keras.models import Sequential\n"
+    "from keras.layers import Dense\n\n"
+    "model = Sequential([Dense(1, input_dim=4)])\n"
+    "model.compile(optimizer='sgd', loss='mse')\n"
+    "model.fit(np.zeros((8, 4)), np.zeros(8), nb_epoch=2)\n"
+)
+
+
+def test_keras_that_builds_with_theano_and_imports_no_tensorflow_runs_on_theano(tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": KERAS_ON_THEANO.format(theano="import theano.tensor as T\n")})
+    assert found(tmp_path, "RPL304") == []
+    write(tmp_path, {"train.py": KERAS_ON_THEANO.format(theano="")})
+    assert found(tmp_path, "RPL304") == [("train.py", 1)]
