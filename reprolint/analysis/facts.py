@@ -807,6 +807,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
                 if value is None:  # `opt.x += 1`: no constant
                     self.facts.attr_constants[target.attr.value] = UNKNOWN
                 note_self_attr(self, target, value)
+            elif isinstance(target, cst.Subscript):
+                key = config_files.config_key(target)
+                if key is not None:
+                    self.facts.assigned_keys.add(key)
             elif isinstance(target, (cst.Tuple, cst.List)):
                 self._note_attr_targets([e.value for e in target.elements])  # type: ignore[misc]
 

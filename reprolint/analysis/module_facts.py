@@ -207,6 +207,9 @@ class ModuleFacts:
     # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
     # that name may not keep its parser default
     assigned_attrs: set[str] = field(default_factory=set)
+    # keys the module assigns (`params['seed'] = int(args.seed)`): a seed read by that key
+    # (`random.seed(params['seed'])`) may hold that value, not an option's None default
+    assigned_keys: set[str] = field(default_factory=set)
     # attr -> the literal a single, unconditional top-level assignment gives it
     # (`opt.serial_batches = True` after parsing), UNKNOWN where the module assigns it
     # otherwise: the program whose entry this module is runs with that value

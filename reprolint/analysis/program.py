@@ -677,6 +677,12 @@ class Program:
         keep its default (asked only by the rules about None defaults)."""
         return set().union(*(self._facts[path].assigned_attrs for path in self.modules))
 
+    @functools.cached_property
+    def assigned_keys(self) -> set[str]:
+        """Keys some module of the program assigns (``params['seed'] = ...``): a value read
+        by that key (``params['seed']``) may not be an option's default of that name."""
+        return set().union(*(self._facts[path].assigned_keys for path in self.modules))
+
     def option_name(self, option: str) -> str:
         """How a message names an option: ```--seed``` (the flag a user passes), or
         ```seed` in `configs/train.yaml``` for a key of a configuration file."""

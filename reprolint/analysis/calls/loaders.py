@@ -28,6 +28,13 @@ def collate_targets(collector: Any, value: Optional[cst.BaseExpression]) -> list
         if type(node) is cst.IfExp:
             pending += [node.body, node.orelse]  # type: ignore[attr-defined]
             continue
+        if type(node) is cst.Lambda and type(node.body) is cst.Call:  # type: ignore[attr-defined]
+            # `collate_fn=lambda x: load(x, c, offset)`: the lambda runs `load` per batch
+            pending.append(node.body.func)  # type: ignore[attr-defined]
+            continue
+        if type(node) is cst.Call and collector.qualify(node.func) == "functools.partial" and node.args:  # type: ignore[attr-defined]
+            pending.append(node.args[0].value)  # type: ignore[attr-defined]
+            continue
         if type(node) is cst.Name and collector.is_local(node.value):  # type: ignore[attr-defined]
             bound = collector.bound_values.get((id(collector.scope), node.value))  # type: ignore[attr-defined]
             if bound is not None:

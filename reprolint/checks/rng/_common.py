@@ -136,8 +136,11 @@ def none_default_flag(program: "Program", option: str) -> Optional[str]:
     """The flag of ``option`` as a message names it (```--seed```, or ```seed` in
     `configs/train.yaml``` for a configuration key) when ``program`` leaves it None by default
     (``default=None`` or no default) and no module of it assigns the attribute
-    (``opt.manualSeed = random.randint(...)`` when it is None), else None."""
-    if option in program.arg_defaults and program.lookup(option) is None and option not in program.assigned_attrs:
+    (``opt.manualSeed = random.randint(...)`` when it is None) or a key of that name
+    (``params['seed'] = int(args.seed)`` when it is not None, the configuration's seed
+    otherwise), else None."""
+    if option in program.arg_defaults and program.lookup(option) is None \
+            and option not in program.assigned_attrs and option not in program.assigned_keys:
         return program.option_name(option)
     return None
 
