@@ -297,7 +297,9 @@ def only_in_messages(
 
 def only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
     """In the function around ``ret``, ``name`` is only bound, grown (``append``/
-    ``extend``/``insert``, ``+=``) and returned: nothing shuffles, slices or reads it there."""
+    ``extend``/``insert``, ``+=``), mapped entry by entry (``files = [f.replace(root, "")
+    for f in files]``, which keeps the order) and returned: nothing shuffles, slices or
+    reads it there."""
     function = enclosing_function(module, ret)
     if function is None:
         return False
@@ -307,6 +309,10 @@ def only_filled(module: cst.Module, ret: cst.Return, name: str) -> bool:
             uses += 1
         elif isinstance(child, cst.Assign):
             bound += sum(1 for t in child.targets if isinstance(t.target, cst.Name) and t.target.value == name)
+            value = child.value
+            if type(value) is cst.ListComp and value.for_in.inner_for_in is None \
+                    and type(value.for_in.iter) is cst.Name and value.for_in.iter.value == name:
+                grown += 1  # the comprehension's read of the list it maps
         elif isinstance(child, cst.Call) and isinstance(child.func, cst.Attribute) \
                 and child.func.attr.value in ("append", "extend", "insert") \
                 and isinstance(child.func.value, cst.Name) and child.func.value.value == name:

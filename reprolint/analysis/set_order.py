@@ -213,6 +213,8 @@ class SetOrderFacts:
                 return "str"
             return None
         if kind is cst.Set:
+            if _one_element(node):
+                return None  # `{" - "}`: one element has one order
             return "set" if any(self._u_kind(e.value, depth + 1) == "str" for e in node.elements) else None  # type: ignore[attr-defined]
         if kind is cst.List or kind is cst.Tuple:
             kinds = {self._u_kind(e.value, depth + 1) for e in node.elements}  # type: ignore[attr-defined]
@@ -229,6 +231,8 @@ class SetOrderFacts:
             qn = self.qualify(func)  # type: ignore[attr-defined]
             bare = func.value if isinstance(func, cst.Name) and not self.is_local(func.value) else None  # type: ignore[attr-defined]
             if bare in ("set", "frozenset"):
+                if node.args and _one_element(node.args[0].value):
+                    return None  # `set([" - "])`: one element has one order
                 if node.args and self._u_kind(node.args[0].value, depth + 1) in ("str", "iter", "set"):
                     return "set"
                 param = self._u_passed_param(node.args[0].value) if node.args else None
@@ -533,3 +537,9 @@ class SetOrderFacts:
         if called != function.name.value or not any(mentions_of(a.value, n) for a in call.args for n in names):
             return False
         return not _builds_in_order(function)
+
+
+def _one_element(node: cst.BaseExpression) -> bool:
+    """A set, list or tuple display of exactly one element, not unpacked (``[" - "]``)."""
+    return type(node) in (cst.Set, cst.List, cst.Tuple) and len(node.elements) == 1 \
+        and type(node.elements[0]) is cst.Element  # type: ignore[attr-defined]
