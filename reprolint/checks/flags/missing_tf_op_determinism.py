@@ -55,7 +55,9 @@ class MissingTfOpDeterminism(Rule):
     program, at the line that selects a GPU (`tf.device("/GPU:0")`,
     `MirroredStrategy()`, `set_memory_growth`) or else the entry point's first
     statement. A program that selects another Keras backend (`KERAS_BACKEND="jax"` or
-    `"torch"`: Keras 3 then trains with that framework's kernels) is a TensorFlow training
+    `"torch"`: Keras 3 then trains with that framework's kernels; or Theano, where it
+    builds its model with Theano's ops, `import theano.tensor as T`, and imports no
+    TensorFlow: multi-backend Keras then runs on Theano) is a TensorFlow training
     program only where it trains with TensorFlow itself (`tf.GradientTape`,
     `apply_gradients`), not for its Keras `fit` calls.
 

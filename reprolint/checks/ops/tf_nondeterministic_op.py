@@ -87,9 +87,14 @@ class TfNondeterministicOp(Rule):
     `TF_CUDNN_DETERMINISTIC=1` (the switch of TF 1.14-2.0; none before 1.14: `tf.nn.conv2d`,
     `tf.layers.conv2d`, `tf.contrib.slim.conv2d`, Keras `Conv2D`, `max_pool`...).
 
-    A program that selects another Keras backend (`KERAS_BACKEND="jax"`/`"torch"`) runs
-    its `keras.*` layers and losses with that framework's kernels: they are not reported
-    (its `tf.*` calls still are).
+    A program that selects another Keras backend (`KERAS_BACKEND="jax"`/`"torch"`, or
+    Theano where it builds with Theano's ops and imports no TensorFlow) runs its `keras.*`
+    layers and losses with that framework's kernels: they are not reported (its `tf.*`
+    calls still are).
+
+    An op is reported where the program runs it: not on a branch its default options
+    skip (`if FLAGS.crf: ... else: softmax_layer(...)` with `--crf` on by default,
+    `elif self.alg_type in ['gcn']:` with another default), as for RPL201/RPL202.
 
     TensorFlow places ops on a visible GPU without being asked, so every TF program is
     taken to run on a GPU unless it hides it (`tf.config.set_visible_devices([],
