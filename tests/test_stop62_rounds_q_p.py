@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from project_files import found, write
+from project_files import found, messages, write
 
 PARSER = (
     "import argparse\n\n\n"
@@ -223,5 +223,36 @@ KERAS_ON_THEANO = (
 def test_keras_that_builds_with_theano_and_imports_no_tensorflow_runs_on_theano(tmp_path: Path) -> None:
     write(tmp_path, {"train.py": KERAS_ON_THEANO.format(theano="import theano.tensor as T\n")})
     assert found(tmp_path, "RPL304") == []
+    # multi-backend Keras draws its initial weights from NumPy's global RNG
+    assert [m.split(" initialises")[1][:30] for m in messages(tmp_path, "RPL101")] == [" weights from NumPy's global R"]
     write(tmp_path, {"train.py": KERAS_ON_THEANO.format(theano="")})
     assert found(tmp_path, "RPL304") == [("train.py", 1)]
+
+
+GRAPH = (
+    "import tensorflow as tf\n\n\n"
+    "class Graph:\n"
+    "    def __init__(self, mode='train'):\n"
+    "        self.x = tf.placeholder(tf.float32, [None, 4])\n"
+    "        self.y = tf.layers.dense(self.x, 4)\n"
+    "        self.loss = tf.reduce_mean(tf.square(self.y))\n"
+    "        if mode == 'train':\n"
+    "            self.train_op = tf.train.AdamOptimizer(0.1).minimize(self.loss)\n"
+)
+SYNTHESIZE = (
+    "import numpy as np\nimport tensorflow as tf\n\n"
+    "from graph import Graph\n\n"
+    "g = Graph(mode='synthesize')\n"
+    "saver = tf.train.Saver()\n"
+    "with tf.Session() as sess:\n"
+    "{restore}"
+    "    print(sess.run(g.y, {{g.x: np.ones((1, 4))}}))\n"
+)
+
+
+def test_a_program_that_trains_nothing_and_restores_its_variables_replaces_their_initial_values(tmp_path: Path) -> None:
+    restore = "    saver.restore(sess, tf.train.latest_checkpoint('logdir'))\n"
+    write(tmp_path, {"graph.py": GRAPH, "speak.py": SYNTHESIZE.format(restore=restore)})
+    assert found(tmp_path, "RPL101") == []
+    write(tmp_path, {"speak.py": SYNTHESIZE.format(restore="    sess.run(tf.global_variables_initializer())\n")})
+    assert found(tmp_path, "RPL101") == [("graph.py", 7)]

@@ -36,7 +36,7 @@ from reprolint.analysis.project_index import ProgramIndex
 from reprolint.catalog.rng import old_keras_library
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.calls.devices import gpu_platform
-from reprolint.analysis.tf_versions import old_keras
+from reprolint.analysis.tf_versions import keras_backend, old_keras
 from reprolint.analysis.values import ConfigKey, OptionRef
 
 __all__ = [
@@ -248,7 +248,8 @@ class Program:
         # a Keras of the past (catalog.rng.old_keras_library); the declarations are read
         # only for a program that uses TensorFlow or Keras
         tf1 = any(type(s.event) is TfApi and s.event.tf1 and not s.event.old_keras for s in self.steps)
-        multi_backend = any(type(s.event) is TfApi and s.event.old_keras for s in self.steps)
+        multi_backend = any(type(s.event) is TfApi and s.event.old_keras for s in self.steps) \
+            or (self.uses("keras") and keras_backend(self) == "theano")  # Keras on Theano: multi-backend Keras
         if tf1 or self.uses("tensorflow") or self.uses("keras"):
             self.old_keras = old_keras(tf1, self.entry, model.index.roots, multi_backend)
         seeded: dict[str, At] = {}
@@ -639,6 +640,12 @@ class Program:
         if outcome.draw.kind in ("init", "dropout") and self.role is Role.EVALUATION and self.restores_tensorflow \
                 and outcome.draw.library in ("tensorflow", "keras", "numpy", "random"):
             return True  # a TF evaluation that restores its variables (Keras of the past draws from NumPy)
+        if outcome.draw.kind == "init" and outcome.draw.library in ("tensorflow", "keras", "numpy", "random") \
+                and not self.trains_anything and self.has(CheckpointLoad, "tensorflow"):
+            # trains nothing with its default options and restores its variables on the
+            # default run (`Graph(mode="eval")` whose optimizer only `mode == "train"`
+            # builds, then `saver.restore(...)`): the drawn initial values are replaced
+            return True
         if outcome.draw.kind not in ("init", "dropout") or not self.loads_checkpoint:
             return False
         if self.role is Role.EVALUATION:
