@@ -197,6 +197,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.getattr_names: set[str] = set()  # literal names `getattr(x, "name")` reads
         # calls in the value of an assignment to a local no statement reads (_note_unread_value)
         self.unread_values: set[int] = set()
+        self.dropped_values: set[int] = set()  # calls whose value their statement drops
         self.in_text = 0  # inside an f-string field (a value formatted into text) or a wait's duration
         self.lambda_args: set[int] = set()  # ids of lambdas given to a call: they run around it
         self.lambdas = 0  # lambdas stored for later, numbered in source order (their functions' names)
@@ -621,6 +622,12 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     def visit_Expr(self, node: cst.Expr) -> None:
         if isinstance(node.value, (cst.Call, cst.Await)):
             self._note_top_level_work()
+        if type(node.value) is cst.Call:
+            # a call whose value the statement drops: what the value would draw later (a
+            # `tf.data` dataset's `shuffle`, iterated; a transform, applied) never draws
+            # (`rng.shuffle(docs)` on a `random.Random` a caller passes is an in-place
+            # shuffle of its own, not `Dataset.shuffle`, whose new dataset is dropped)
+            self.dropped_values.add(id(node.value))
 
     # ------------------------------------------------------------------ assignments
     def _bind_targets(self, target: cst.BaseExpression) -> list[str]:

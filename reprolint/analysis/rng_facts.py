@@ -390,6 +390,8 @@ class RngFacts:
             return True  # `torch.onnx.export(model, torch.randn(1, 3, 224, 224), path)`: a shape, not data
         if draw.deferred and id(node) in self.unread_values:  # type: ignore[attr-defined]
             return True  # `transform_train = Compose([RandomCrop(32)])`, never read: never applied
+        if draw.deferred and not draw.during_call and id(node) in self.dropped_values:  # type: ignore[attr-defined]
+            return True  # `rng.shuffle(docs)` as a statement: no `Dataset.shuffle`, whose value it would be
         library: Optional[str] = draw.library
         if draw.input is not None:
             library = _INPUT_CHECKS[draw.input](self, node)

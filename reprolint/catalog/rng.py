@@ -65,6 +65,8 @@ class DrawApi:
     # `input = "keras-fit"`: the call draws only for the input it is given; see
     # reprolint.analysis.calls.keras
     input: Optional[str] = None
+    # a deferred draw that runs within the call (a `fit`'s epochs), not through its value
+    during_call: bool = False
 
 
 @dataclass(frozen=True)
@@ -235,6 +237,7 @@ class RngCatalog:
                         method=True,
                         requires=entry["requires"],
                         input=entry.get("input"),
+                        during_call=entry.get("during_call", False),
                     )
                 )
         for i, entry in enumerate(data.get("instances", [])):
