@@ -19,8 +19,8 @@ from reprolint.analysis.cst_helpers import (
     chain_root, children, descendants, enclosing_function, literal as _literal, mentions_of, self_attr, target_names,
 )
 from reprolint.analysis.loop_bodies import (
-    READS, argument_names, condition_queries, module_function, names_read_outside, only_filled,
-    carried_names, only_in_messages, stateless_call, touches_only, walk_in_order,
+    READS, WRITES_TO_PATH, argument_names, condition_queries, module_function, names_read_outside, only_filled,
+    carried_names, only_in_messages, stateless_call, touches_only, variables_read, walk_in_order,
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
 from reprolint.analysis.values import UNKNOWN
@@ -980,8 +980,8 @@ class ListingOrderFacts:
                     first.setdefault(name.value, True)
         fresh = {name for name, is_fresh in first.items() if is_fresh}
         if fresh:
-            scope = enclosing_function(self.module, node) or self.module  # type: ignore[attr-defined]
-            fresh -= names_read_outside(scope, node)
+            scope = enclosing_function(self.module, node)  # type: ignore[attr-defined]
+            fresh -= names_read_outside(scope, node) if scope is not None else _module_reads(self.module, node)  # type: ignore[attr-defined]
         return bound | fresh
 
     def _u_per_entry_call(self, call: cst.Call, local: set[str]) -> bool:
@@ -1008,6 +1008,10 @@ class ListingOrderFacts:
         if isinstance(func, cst.Attribute):
             made = func.value
             while isinstance(made, (cst.Attribute, cst.Subscript)):
+                if type(made) is cst.Subscript and len(made.slice) == 1 and type(made.slice[0].slice) is cst.Index \
+                        and type(made.slice[0].slice.value) is cst.Name and made.slice[0].slice.value.value in local:
+                    # a method of the item this entry keys (`REGISTRY[name].add_args(group)`)
+                    return True
                 made = made.value
             if isinstance(made, cst.Call):
                 # a method of what a call of this entry returned (`clean(text).encode()`):
@@ -1015,11 +1019,28 @@ class ListingOrderFacts:
                 return self._u_per_entry_call(made, local) or self._u_order_free(made)
         # the names the arguments read (not attribute names, nor modules: `os.path.join(root, f)`)
         arg_names = argument_names(call, self.qualify)  # type: ignore[attr-defined]
+        qn = self.qualify(func)  # type: ignore[attr-defined]
+        if not arg_names:
+            # given constants only, a library call that changes no state of its library
+            # (`argparse.ArgumentParser(add_help=False)`: a new object), or the namespace
+            # of the module (`globals()`, written by this entry's own key)
+            if qn is not None:
+                return stateless_call(qn) and not qn.startswith(_SHELL)
+            return type(func) is cst.Name and func.value in ("globals", "vars") and not call.args \
+                and not self.is_local(func.value)  # type: ignore[attr-defined]
+        if qn in ("importlib.import_module", "builtins.__import__", "__import__"):
+            # importing the module this entry names: it runs once and registers what it
+            # defines under its own names (`importlib.import_module("models." + name)`)
+            return True
         if not arg_names & local:
             return False
         # ... other than those only formatted into text (`str(args.rate)` in a command)
         carried = {n for a in call.args for n in carried_names(a.value, self.qualify)}  # type: ignore[attr-defined]
-        qn = self.qualify(func)  # type: ignore[attr-defined]
+        if qn in WRITES_TO_PATH and call.args and call.args[0].keyword is None \
+                and variables_read(call.args[0].value, self.qualify) & local:  # type: ignore[attr-defined]
+            # a writer of the values it is given to this entry's own file
+            # (`wavfile.write(os.path.join(out_dir, name + ".wav"), sampling_rate, wav)`)
+            return True
         if qn is not None:
             # a library function given only this entry's values (`Image.open(f)`); a
             # command line that appends to a file (`>>`) writes in the listing's order
@@ -1169,3 +1190,39 @@ class ListingOrderFacts:
         if isinstance(func, cst.Attribute):
             return func.attr.value in _ORDER_FREE_METHODS
         return False
+
+
+def _module_reads(module: cst.Module, loop: cst.CSTNode) -> set[str]:
+    """Names a module's code reads outside ``loop`` as its globals: in a function or a
+    method, not a name it binds itself (a parameter, an assignment, a loop variable) unless
+    it declares it ``global`` (``def register(model_name): ...`` reads its own
+    ``model_name``, not the module's)."""
+    found: set[str] = set()
+    stack: list[cst.CSTNode] = list(module.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.ClassDef):
+            stack.extend(current.body.body)  # type: ignore[arg-type]
+        elif isinstance(current, cst.FunctionDef):
+            params = current.params
+            own = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+            own |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+            own |= names_bound_in(current.body)
+            declared = {n.name.value for g in descendants(current.body) if type(g) is cst.Global for n in g.names}
+            found |= names_read_outside(current, None) - (own - declared)
+        else:
+            found |= names_read_outside(current, loop)
+    return found
+
+
+def names_bound_in(body: cst.CSTNode) -> set[str]:
+    """The names a function body binds: assignment, loop and ``with`` targets."""
+    bound: set[str] = set()
+    for child in descendants(body):
+        if isinstance(child, cst.AssignTarget):
+            bound |= {n.value for n in target_names(child.target)}
+        elif isinstance(child, (cst.AugAssign, cst.AnnAssign, cst.For)):
+            bound |= {n.value for n in target_names(child.target)}
+        elif isinstance(child, cst.AsName):
+            bound |= {n.value for n in target_names(child.name)}  # type: ignore[arg-type]
+    return bound

@@ -14,7 +14,8 @@ from reprolint.analysis.cst_helpers import (
 )
 
 __all__ = [
-    "CONSTANT_NAMES", "PURE_BUILTINS", "READS", "STATEFUL_LIBRARIES", "argument_names", "carried_names",
+    "CONSTANT_NAMES", "PATH_JOINS", "PURE_BUILTINS", "READS", "STATEFUL_LIBRARIES", "WRITES_TO_PATH",
+    "argument_names", "carried_names",
     "stateless_call",
     "condition_queries", "formatted",
     "module_function", "names_read_outside", "only_filled", "only_in_messages", "touches_only", "walk_in_order",
@@ -37,6 +38,17 @@ PER_FILE_CALLS = frozenset({
     "torchvision.datasets.utils.download_url", "torchvision.datasets.utils.download_and_extract_archive",
     "torchvision.datasets.utils.download_file_from_google_drive", "torch.hub.download_url_to_file",
     "torch.save", "tensorflow.io.write_file",
+})
+
+
+# Calls that join their arguments into a path (text): `os.path.join(out_dir, name)`.
+PATH_JOINS = frozenset({"os.path.join", "posixpath.join", "ntpath.join"})
+# Library writers that write the values they are given to the file their first argument
+# names (no handle, no appending): one entry's own file where that path is the entry's.
+WRITES_TO_PATH = frozenset({
+    "scipy.io.wavfile.write", "soundfile.write", "torchaudio.save", "numpy.save", "numpy.savez",
+    "numpy.savez_compressed", "numpy.savetxt", "cv2.imwrite", "imageio.imwrite", "imageio.v2.imwrite",
+    "imageio.v3.imwrite", "matplotlib.pyplot.imsave", "skimage.io.imsave", "librosa.output.write_wav",
 })
 
 
@@ -76,10 +88,11 @@ def _variables(nodes: list[cst.CSTNode], qualify: Any) -> set[str]:
     }
 
 
-def formatted(node: cst.CSTNode) -> set[int]:
+def formatted(node: cst.CSTNode, qualify: Any = None) -> set[int]:
     """The ids of the nodes under ``node`` whose value only becomes text: inside an
     f-string's fields, ``str(...)``, the arguments of ``"...".format(...)`` and the right
-    side of ``"..." % ...`` (:func:`~reprolint.analysis.cst_helpers.text_parts`). Text
+    side of ``"..." % ...`` (:func:`~reprolint.analysis.cst_helpers.text_parts`), and,
+    where ``qualify`` names calls, the parts ``os.path.join`` joins into a path. Text
     carries nothing from one entry to the next."""
     out: set[int] = set()
     for child in descendants(node):
@@ -87,6 +100,9 @@ def formatted(node: cst.CSTNode) -> set[int]:
             continue
         inner = text_parts(child)
         if inner is None and type(child) is cst.Call and type(child.func) is cst.Name and child.func.value == "str":  # type: ignore[attr-defined]
+            inner = [a.value for a in child.args]  # type: ignore[attr-defined]
+        if inner is None and qualify is not None and type(child) is cst.Call \
+                and qualify(child.func) in PATH_JOINS:  # type: ignore[attr-defined]
             inner = [a.value for a in child.args]  # type: ignore[attr-defined]
         for part in inner or ():
             out.update(id(n) for n in descendants(part))
@@ -97,7 +113,7 @@ def carried_names(node: cst.BaseExpression, qualify: Any) -> set[str]:
     """The variables an expression reads (as :func:`variables_read`) other than those it
     only formats into text (``"sox {} -r {}".format(path, str(args.rate))``: ``path``
     only, if it is used elsewhere too)."""
-    text = formatted(node)
+    text = formatted(node, qualify)
     return _variables([c for c in descendants(node) if id(c) not in text], qualify)
 
 
@@ -157,6 +173,8 @@ READS = frozenset({
     # image readers: one file's pixels, whatever was read before
     "matplotlib.pyplot.imread", "matplotlib.image.imread", "imageio.imread", "imageio.v2.imread",
     "imageio.v3.imread", "skimage.io.imread", "scipy.misc.imread",
+    # audio readers: one file's samples (`librosa.load(path, sr)` resamples them to `sr`)
+    "librosa.load", "soundfile.read", "scipy.io.wavfile.read", "torchaudio.load",
 })
 
 
