@@ -256,3 +256,91 @@ def test_a_program_that_trains_nothing_and_restores_its_variables_replaces_their
     assert found(tmp_path, "RPL101") == []
     write(tmp_path, {"speak.py": SYNTHESIZE.format(restore="    sess.run(tf.global_variables_initializer())\n")})
     assert found(tmp_path, "RPL101") == [("graph.py", 7)]
+
+
+INSTANCES = (
+    "import random\n\nimport tensorflow as tf\n\n"
+    "flags = tf.flags\nFLAGS = flags.FLAGS\n"
+    "flags.DEFINE_integer('random_seed', 12345, 'seed for data generation')\n\n\n"
+    "def make_instances(documents, rng):\n"
+    "    rng.shuffle(documents)\n"
+    "    return [d for d in documents if rng.random() < 0.9]\n\n\n"
+    "def main(_):\n"
+    "    rng = random.Random(FLAGS.random_seed)\n"
+    "    print(make_instances([[1, 2], [3], [4, 5, 6]], rng))\n"
+    "{more}"
+    "\n\nif __name__ == '__main__':\n    tf.app.run()\n"
+)
+
+
+def test_a_shuffle_whose_value_its_statement_drops_is_no_dataset_shuffle(tmp_path: Path) -> None:
+    write(tmp_path, {"create_instances.py": INSTANCES.format(more="")})
+    assert found(tmp_path, "RPL101") == []
+    dataset = (
+        "    d = tf.data.Dataset.from_tensor_slices([1, 2, 3])\n"
+        "    d = d.shuffle(3)\n"
+        "    for x in d:\n        print(x)\n"
+    )
+    write(tmp_path, {"create_instances.py": INSTANCES.format(more=dataset)})
+    assert found(tmp_path, "RPL101") == [("create_instances.py", 19)]
+
+
+def test_a_keras_fit_called_as_a_statement_still_shuffles(tmp_path: Path) -> None:
+    fit = (
+        "import numpy as np\nimport tensorflow as tf\n\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer='zeros')])\n"
+        "model.compile(optimizer='sgd', loss='mse')\n"
+        "model.fit(np.zeros((8, 4)), np.zeros(8), epochs=2)\n"
+    )
+    write(tmp_path, {"train.py": fit})
+    assert ("train.py", 6) in found(tmp_path, "RPL101")
+
+
+RESAMPLE = (
+    "import os\nimport sys\n\nimport librosa\nimport numpy as np\nfrom scipy.io import wavfile\n\n\n"
+    "def resample(in_dir, out_dir, sampling_rate):\n"
+    "    for name in os.listdir(in_dir):\n"
+    "        wav, _ = librosa.load(os.path.join(in_dir, name), sr=sampling_rate)\n"
+    "        wav = wav / max(abs(wav)) * 32767\n"
+    "        wavfile.write({destination}, sampling_rate, wav.astype(np.int16))\n"
+    "\n\nif __name__ == '__main__':\n"
+    "    resample(sys.argv[1], sys.argv[2], 22050)\n"
+)
+
+
+def test_a_listing_whose_entries_are_read_and_written_to_their_own_files_takes_no_order(tmp_path: Path) -> None:
+    write(tmp_path, {"resample.py": RESAMPLE.format(destination="os.path.join(out_dir, name)")})
+    assert found(tmp_path, "RPL402") == []
+    # one file for every entry: the listing's order is the order of its samples
+    write(tmp_path, {"resample.py": RESAMPLE.format(destination="os.path.join(out_dir, 'all.wav')")})
+    assert found(tmp_path, "RPL402") == [("resample.py", 10)]
+
+
+REGISTRY = (
+    "import argparse\nimport importlib\nimport os\n\n"
+    "MODEL_REGISTRY = {{}}\n\n\n"
+    "def register_model(model_name):\n"
+    "    def wrap(cls):\n"
+    "        MODEL_REGISTRY[model_name] = cls\n"
+    "        return cls\n"
+    "    return wrap\n\n\n"
+    "{before}"
+    "for file in os.listdir(os.path.dirname(__file__)):\n"
+    "    if file.endswith('.py') and not file.startswith('_'):\n"
+    "        model_name = file[:file.find('.py')]\n"
+    "        module = importlib.import_module('models.' + model_name)\n"
+    "        if model_name in MODEL_REGISTRY:\n"
+    "            parser = argparse.ArgumentParser(add_help=False)\n"
+    "            MODEL_REGISTRY[model_name].add_args(parser)\n"
+    "            globals()[model_name + '_parser'] = parser\n"
+    "{more}"
+)
+
+
+def test_a_registry_that_imports_each_module_of_its_folder_takes_no_order(tmp_path: Path) -> None:
+    write(tmp_path, {"models/__init__.py": REGISTRY.format(before="", more=""), "train.py": "import models\n"})
+    assert found(tmp_path, "RPL402") == []
+    # names written to one index file as they come keep the listing's order
+    index = REGISTRY.format(before="index = open('index.txt', 'w')\n", more="            index.write(model_name + '\\n')\n")
+    write(tmp_path, {"models/__init__.py": index})
+    assert found(tmp_path, "RPL402") == [("models/__init__.py", 16)]
