@@ -344,3 +344,18 @@ def test_a_registry_that_imports_each_module_of_its_folder_takes_no_order(tmp_pa
     index = REGISTRY.format(before="index = open('index.txt', 'w')\n", more="            index.write(model_name + '\\n')\n")
     write(tmp_path, {"models/__init__.py": index})
     assert found(tmp_path, "RPL402") == [("models/__init__.py", 16)]
+
+
+def test_a_tf1_variable_of_bool_or_integer_dtype_draws_nothing(tmp_path: Path) -> None:
+    program = (
+        "import tensorflow as tf\n\n"
+        "is_train = tf.get_variable('is_train', shape=[], dtype=tf.{dtype}, trainable=False)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(is_train))\n"
+    )
+    for dtype in ("bool", "int32"):
+        write(tmp_path, {"model.py": program.format(dtype=dtype)})
+        assert found(tmp_path, "RPL101") == [], dtype
+    write(tmp_path, {"model.py": program.format(dtype="float32")})
+    assert found(tmp_path, "RPL101") == [("model.py", 3)]

@@ -76,6 +76,8 @@ def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) 
         value = cond.default
     elif cond.value == "keras-initializer" and collector is not None:
         value = keras.initializer_value(collector, arg.value)
+    elif cond.value == "tf-dtype":
+        value = _dtype_name(arg.value)
     else:
         value = _literal(arg.value)
     if value == UNKNOWN:
@@ -85,6 +87,15 @@ def _condition_holds(node: cst.Call, cond: ArgCondition, collector: Any = None) 
     if cond.values is None:
         return arg is not None or cond.excluded is not None
     return value in cond.values
+
+
+def _dtype_name(node: cst.BaseExpression) -> Any:
+    """A dtype argument's name: ``tf.bool`` / ``tf.dtypes.int32`` / ``np.int64`` /
+    ``"int32"`` -> ``"bool"``/``"int32"``/``"int64"``; UNKNOWN for anything else."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, (cst.Name, cst.Attribute)):
+        return node.attr.value
+    value = _literal(node)
+    return value if isinstance(value, str) else UNKNOWN
 
 
 # `tf.Graph()`: a new graph, whose graph-level seed is unset (TF 1.x)

@@ -35,7 +35,8 @@ class ArgCondition:
     values: Optional[tuple[Literal, ...]] = None  # `in = [...]`; None: presence is enough
     excluded: Optional[tuple[Literal, ...]] = None  # `not_in = [...]`: these values do not count
     # `value = "keras-initializer"`: how to read a non-literal argument (a Keras initialiser
-    # object is compared by its name); see reprolint.analysis.calls.keras
+    # object is compared by its name); see reprolint.analysis.calls.keras; `value =
+    # "tf-dtype"`: a dtype (`tf.bool`, `np.int32`, `"int64"`) compared by its name
     value: Optional[str] = None
 
 

@@ -189,3 +189,30 @@ def test_a_tf1_initializer_object_draws_from_the_graph_seed_set_after_it_was_mad
     assert _initial_weights(4) != same[0]
     unseeded = [_initial_weights(-1) for _ in range(2)]
     assert unseeded[0] != unseeded[1]
+
+
+DEFAULT_INITIAL_VALUES = TF1_GRAPH + """
+with tf.Graph().as_default():
+    # no graph seed: a drawn initial value would differ from process to process
+    flags = tf1.get_variable("is_train", [3], dtype=tf.bool, trainable=False)
+    counts = tf1.get_variable("steps", [3], dtype=tf.int32, trainable=False)
+    weights = tf1.get_variable("w", [3])
+    with tf1.Session() as session:
+        session.run(tf1.global_variables_initializer())
+        values = session.run([flags, counts, weights])
+        print(json.dumps([[bool(v) for v in values[0]], [int(v) for v in values[1]], [float(v) for v in values[2]]]))
+"""
+
+
+def test_a_tf1_variable_of_bool_or_integer_dtype_starts_at_zeros() -> None:
+    # rules/rng.toml: `get_variable` without an initializer draws glorot_uniform only for a
+    # floating-point dtype (RPL101's `when dtype`); a bool or integer variable starts at zeros
+    pytest.importorskip("tensorflow")
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", DEFAULT_INITIAL_VALUES], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    for flags, counts, _ in runs:
+        assert flags == [False, False, False] and counts == [0, 0, 0]
+    assert runs[0][2] != runs[1][2], "the float variable drew the same glorot values in two unseeded processes"
