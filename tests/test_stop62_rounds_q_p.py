@@ -359,3 +359,31 @@ def test_a_tf1_variable_of_bool_or_integer_dtype_draws_nothing(tmp_path: Path) -
         assert found(tmp_path, "RPL101") == [], dtype
     write(tmp_path, {"model.py": program.format(dtype="float32")})
     assert found(tmp_path, "RPL101") == [("model.py", 3)]
+
+
+EMBED_THEN_KERAS = (
+    "import numpy as np\nimport torch\nimport torch.nn as nn\n"
+    "from tensorflow.keras.layers import Dense\nfrom tensorflow.keras.models import Sequential\n\n"
+    "torch.backends.cudnn.benchmark = False\n"
+    "encoder = nn.LSTM(16, 32, batch_first=True).cuda().eval()\n"
+    "with torch.no_grad():\n"
+    "    embeddings = encoder(torch.zeros(8, 5, 16).cuda())[0][:, -1].cpu().numpy()\n"
+    "{torch_step}"
+    "classifier = Sequential([Dense(2, activation='softmax')])\n"
+    "classifier.compile(optimizer='adam', loss='sparse_categorical_crossentropy')\n"
+    "classifier.fit(embeddings, np.zeros(8), epochs=2)\n"
+)
+
+
+def test_rpl302_asks_for_a_torch_training_step_not_a_keras_one(tmp_path: Path) -> None:
+    # a torch encoder run forward under no_grad, then a Keras classifier trained: no cuDNN backward
+    write(tmp_path, {"embed.py": EMBED_THEN_KERAS.format(torch_step="")})
+    assert found(tmp_path, "RPL302") == []
+    step = (
+        "opt = torch.optim.SGD(encoder.parameters(), lr=0.1)\n"
+        "encoder.train()\n"
+        "encoder(torch.zeros(8, 5, 16).cuda())[0].sum().backward()\n"
+        "opt.step()\n"
+    )
+    write(tmp_path, {"embed.py": EMBED_THEN_KERAS.format(torch_step=step)})
+    assert found(tmp_path, "RPL302") != []

@@ -825,7 +825,10 @@ class ListingOrderFacts:
             if dirs_sorted and files_sorted:
                 return
         yields, appended, others, grown = self._u_loop_effects(node)
-        if not yields and not others and not appended and not grown:
+        # a counter the body steps and reads (`f"shard_{index:04d}.tar"` ... `index += 1`)
+        # pairs each entry with its place, like `enumerate`
+        counted = _position_counter(body, self._u_loop_locals(node))
+        if not yields and not others and not appended and not grown and not counted:
             return  # each entry is handled on its own (copy, delete, count)
         state = self._u_state()
         # the loop itself takes every entry in turn: what differs with the order is the
@@ -835,8 +838,8 @@ class ListingOrderFacts:
         # a draw in the loop pairs each entry with the number its place gives it
         draws = any(isinstance(c, cst.Call) and (self.qualify(c.func) or "").startswith(DRAW_CALLS)  # type: ignore[attr-defined]
                     for c in descendants(body))
-        use = "position" if stops or draws else "loop"
-        if not yields and not others:
+        use = "position" if stops or draws or counted else "loop"
+        if not yields and not others and not counted:
             # the lists it fills hold the entries in the listing's order (also one held in
             # a name): judged by what is done with them later, like a stored listing
             # (filling them is no use); a loop that stops early or draws has already
@@ -1226,3 +1229,16 @@ def names_bound_in(body: cst.CSTNode) -> set[str]:
         elif isinstance(child, cst.AsName):
             bound |= {n.value for n in target_names(child.name)}  # type: ignore[arg-type]
     return bound
+
+
+def _position_counter(body: cst.CSTNode, local: set[str]) -> bool:
+    """Whether ``body`` steps a name bound outside the loop (``index += 1``) and also reads
+    it otherwise (``f"shard_{index:04d}.tar"``): each entry gets the number its place gives
+    it. A count only read after the loop (``converted += 1``) pairs nothing."""
+    stepped = {c.target.value for c in descendants(body)
+               if type(c) is cst.AugAssign and type(c.target) is cst.Name and c.target.value not in local
+               and isinstance(c.operator, (cst.AddAssign, cst.SubtractAssign))}
+    if not stepped:
+        return False
+    targets = {id(c.target) for c in descendants(body) if type(c) is cst.AugAssign}
+    return any(type(c) is cst.Name and c.value in stepped and id(c) not in targets for c in descendants(body))
