@@ -685,6 +685,13 @@ class Program:
         return set().union(*(self._facts[path].assigned_attrs for path in self.modules))
 
     @functools.cached_property
+    def shares_a_model(self) -> bool:
+        """A module of the program hands one shared-memory model to worker processes
+        (Hogwild, A3C: ``model.share_memory()`` and the model passed to each process; the
+        facts :mod:`reprolint.analysis.calls.spawn` records as RPL405's)."""
+        return any(f.code == "RPL405" for path in self.modules if path in self._facts for f in self._facts[path].findings)
+
+    @functools.cached_property
     def assigned_keys(self) -> set[str]:
         """Keys some module of the program assigns (``params['seed'] = ...``): a value read
         by that key (``params['seed']``) may not be an option's default of that name."""

@@ -169,7 +169,7 @@ class DistributedSamplerEpoch(Rule):
                     yield self.report(path, usage.span, call=usage.text, entry_points=program.entry_points)
             if program.has(DistributedWrapper, default_only=False) or program.framework_trainer or program.program is None:
                 continue
-            if any(f.code == "RPL405" for m in program.modules if m in ctx.facts for f in ctx.facts[m].findings):
+            if program.shares_a_model:
                 # a shared-memory model handed to the workers (Hogwild, A3C): the weights
                 # trained are that one model's, built once; a worker's own copy is synced
                 # from it (`model.load_state_dict(shared_model.state_dict())`)
