@@ -405,3 +405,18 @@ def test_rpl302_passes_over_a_script_that_only_builds_an_optimizer_to_save_its_s
     step = "model(torch.zeros(2, 4, 16).cuda()).sum().backward()\noptimizer.step()\n"
     write(tmp_path, {"init.py": INIT_ONLY.format(step=step)})
     assert found(tmp_path, "RPL302") != []
+
+
+def test_entries_filled_into_the_group_their_key_names_keep_the_listing_order(tmp_path: Path) -> None:
+    grouping = (
+        "import os\nimport sys\nfrom collections import defaultdict\n\n\n"
+        "def first_of_each_class(folder):\n"
+        "    groups = defaultdict(list)\n"
+        "    for name in os.listdir(folder):\n"
+        "        key = name.split('_')[0]\n"
+        "        groups[key].append(name)\n"
+        "    return {k: v[0] for k, v in sorted(groups.items())}\n\n\n"
+        "print(first_of_each_class(sys.argv[1]))\n"
+    )
+    write(tmp_path, {"group.py": grouping})
+    assert found(tmp_path, "RPL402") == [("group.py", 8)]

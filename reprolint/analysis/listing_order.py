@@ -44,6 +44,10 @@ def progress_wrapped(node: cst.BaseExpression, qualify: Any) -> cst.BaseExpressi
 
 # What runs a command line.
 _SHELL = ("subprocess.", "os.system", "os.popen")
+# Methods that add to the object they are called on, in the order they are called.
+_FILLING_METHODS = frozenset({
+    "append", "extend", "insert", "add", "update", "appendleft", "extendleft", "write", "writelines", "put",
+})
 
 # Listings whose order is the file system's (RPL402).
 LISTINGS = {
@@ -1012,8 +1016,11 @@ class ListingOrderFacts:
             made = func.value
             while isinstance(made, (cst.Attribute, cst.Subscript)):
                 if type(made) is cst.Subscript and len(made.slice) == 1 and type(made.slice[0].slice) is cst.Index \
-                        and type(made.slice[0].slice.value) is cst.Name and made.slice[0].slice.value.value in local:
-                    # a method of the item this entry keys (`REGISTRY[name].add_args(group)`)
+                        and type(made.slice[0].slice.value) is cst.Name and made.slice[0].slice.value.value in local \
+                        and func.attr.value not in _FILLING_METHODS:
+                    # a method of the item this entry keys (`REGISTRY[name].add_args(group)`); not
+                    # one that fills it (`groups[label].append(f)`: entries sharing a key
+                    # go in in the listing's order)
                     return True
                 made = made.value
             if isinstance(made, cst.Call):
@@ -1210,7 +1217,7 @@ def _module_reads(module: cst.Module, loop: cst.CSTNode) -> set[str]:
             params = current.params
             own = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
             own |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
-            own |= names_bound_in(current.body)
+            own |= _names_bound_in(current.body)
             declared = {n.name.value for g in descendants(current.body) if type(g) is cst.Global for n in g.names}
             found |= names_read_outside(current, None) - (own - declared)
         else:
@@ -1218,7 +1225,7 @@ def _module_reads(module: cst.Module, loop: cst.CSTNode) -> set[str]:
     return found
 
 
-def names_bound_in(body: cst.CSTNode) -> set[str]:
+def _names_bound_in(body: cst.CSTNode) -> set[str]:
     """The names a function body binds: assignment, loop and ``with`` targets."""
     bound: set[str] = set()
     for child in descendants(body):
