@@ -401,8 +401,11 @@ class RngFacts:
             return True  # `torch.onnx.export(model, torch.randn(1, 3, 224, 224), path)`: a shape, not data
         if draw.deferred and id(node) in self.unread_values:  # type: ignore[attr-defined]
             return True  # `transform_train = Compose([RandomCrop(32)])`, never read: never applied
-        if draw.deferred and not draw.during_call and id(node) in self.dropped_values:  # type: ignore[attr-defined]
-            return True  # `rng.shuffle(docs)` as a statement: no `Dataset.shuffle`, whose value it would be
+        if draw.method and draw.deferred and not draw.during_call and id(node) in self.dropped_values:  # type: ignore[attr-defined]
+            # `rng.shuffle(docs)` as a statement: no `Dataset.shuffle`, whose new dataset it
+            # would be (a library function's value dropped, `F.dropout(x, inplace=True)`,
+            # may have drawn in place: not this case)
+            return True
         library: Optional[str] = draw.library
         if draw.input is not None:
             library = _INPUT_CHECKS[draw.input](self, node)
