@@ -389,24 +389,6 @@ def test_rpl302_asks_for_a_torch_training_step_not_a_keras_one(tmp_path: Path) -
     assert found(tmp_path, "RPL302") != []
 
 
-INIT_ONLY = (
-    "import torch\nimport torch.nn as nn\n\n"
-    "model = nn.Conv1d(4, 8, 3).cuda()\n"
-    "optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)\n"
-    "model(torch.zeros(2, 4, 16).cuda())\n"
-    "{step}"
-    "torch.save({{'model': model.state_dict(), 'optimizer': optimizer.state_dict()}}, 'init.pth')\n"
-)
-
-
-def test_rpl302_passes_over_a_script_that_only_builds_an_optimizer_to_save_its_state(tmp_path: Path) -> None:
-    write(tmp_path, {"init.py": INIT_ONLY.format(step="")})
-    assert found(tmp_path, "RPL302") == []
-    step = "model(torch.zeros(2, 4, 16).cuda()).sum().backward()\noptimizer.step()\n"
-    write(tmp_path, {"init.py": INIT_ONLY.format(step=step)})
-    assert found(tmp_path, "RPL302") != []
-
-
 def test_entries_filled_into_the_group_their_key_names_keep_the_listing_order(tmp_path: Path) -> None:
     grouping = (
         "import os\nimport sys\nfrom collections import defaultdict\n\n\n"

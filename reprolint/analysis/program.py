@@ -809,15 +809,12 @@ class Program(CudaSelection):
                 return False
         return True
 
-    def trains_with(self, framework: str, backward: bool = False) -> bool:
+    def trains_with(self, framework: str) -> bool:
         """A training step of ``framework`` runs with the default options, not counting
-        plain functions of imported modules that no call reaches (``backward``: not
-        counting an optimizer built, which computes nothing: a script that only
-        initialises a model and saves it with a fresh optimizer's state)."""
+        plain functions of imported modules that no call reaches."""
         for step in self.usage_steps:
             usage = step.event
-            if type(usage) is TrainStep and usage.name == framework and not step.context.uncalled \
-                    and not (backward and usage.builds_optimizer):
+            if type(usage) is TrainStep and usage.name == framework and not step.context.uncalled:
                 if self.on_default_path(step):
                     return True
         return False

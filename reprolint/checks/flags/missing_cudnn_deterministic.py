@@ -28,8 +28,7 @@ class MissingCudnnDeterministic(Rule):
     Training programs only (not tests, demos or
     evaluation scripts: cuDNN's nondeterministic kernels are backward ones), and only
     where a torch training step runs with the default options (`backward`, an optimizer
-    step; an optimizer built, to save its state beside a model initialised once, runs no
-    kernel): a notebook that embeds text with a torch encoder and trains a Keras classifier
+    step): a notebook that embeds text with a torch encoder and trains a Keras classifier
     on the embeddings runs no torch backward kernel; a script that builds a model and runs it forward, or backpropagates only
     with an option that is off by default (`--profile`), trains nothing; nor does a
     linear probe train a convolution: a model frozen but for its head (`if name not in
@@ -163,7 +162,7 @@ class MissingCudnnDeterministic(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         yield from report_per_cuda_site(self, switch="cudnn.deterministic", programs=(
             program for program in program_usages(ctx)
-            if program.is_training and program.trains_with("torch", backward=True) and not program.framework_trainer
+            if program.is_training and program.trains_with("torch") and not program.framework_trainer
             and program.can_use_cuda and not program.cudnn_deterministic() and not cudnn_disabled(program)
             and not trains_head_only(program)
             and (
