@@ -621,7 +621,8 @@ class Program(CudaSelection):
         dropout mask, off in a model put in eval mode): ``torch.hub.load`` of an entry
         that the project's own ``hubconf.py`` makes load trained weights by default
         (``def yolov5s(pretrained=True)``); an evaluation/inference program
-        that loads trained weights, or a torch model loaded from a checkpoint in a
+        that loads trained weights, a program that trains nothing by default and restores
+        its TensorFlow variables, or a torch model loaded from a checkpoint in a
         program that trains with another framework only (a JAX notebook comparing with
         the same checkpoint loaded into timm)."""
         entry = outcome.draw.hub_entry
@@ -629,15 +630,15 @@ class Program(CudaSelection):
             return True  # the project's hubconf.py entry loads trained weights by default
         if outcome.draw.kind == "init" and self._built_then_loaded(outcome):
             return True
-        if outcome.draw.kind in ("init", "dropout") and self.role is Role.EVALUATION and self.restores_tensorflow \
-                and outcome.draw.library in ("tensorflow", "keras", "numpy", "random"):
-            return True  # a TF evaluation that restores its variables (Keras of the past draws from NumPy)
-        if outcome.draw.kind == "init" and outcome.draw.library in ("tensorflow", "keras", "numpy", "random") \
-                and not self.trains_anything and self.has(CheckpointLoad, "tensorflow"):
-            # trains nothing with its default options and restores its variables on the
-            # default run (`Graph(mode="eval")` whose optimizer only `mode == "train"`
-            # builds, then `saver.restore(...)`): the drawn initial values are replaced
-            return True
+        # TensorFlow/Keras variables a restore replaces (Keras of the past draws from NumPy)
+        if outcome.draw.library in ("tensorflow", "keras", "numpy", "random"):
+            if outcome.draw.kind in ("init", "dropout") and self.role is Role.EVALUATION and self.restores_tensorflow:
+                return True  # a TF evaluation that restores its variables
+            if outcome.draw.kind == "init" and not self.trains_anything and self.has(CheckpointLoad, "tensorflow"):
+                # trains nothing with its default options and restores its variables on the
+                # default run (`Graph(mode="eval")` whose optimizer only `mode == "train"`
+                # builds, then `saver.restore(...)`): the drawn initial values are replaced
+                return True
         if outcome.draw.kind not in ("init", "dropout") or not self.loads_checkpoint:
             return False
         if self.role is Role.EVALUATION:
