@@ -1,8 +1,9 @@
 """A detector's training script whose helpers look at listings without using their order.
 
 Look-alikes: a listing tested only for truth (`if glob.glob(...)`, `not os.listdir(...)`,
-inside `and`/`or`), and element 0 of a search after `assert len(files) == 1` (the assert's
-message may show the list). Positive: the image list split by position.
+inside `and`/`or`), element 0 of a search after `assert len(files) == 1` (the assert's
+message may show the list), and two listings an assertion compares (it only stops the
+run or not). Positive: the image list split by position.
 """
 import glob
 import os
@@ -25,6 +26,7 @@ if not (Path(source).exists() or glob.glob(source + "*")):
 resume = bool(os.listdir("checkpoints")) if os.path.isdir("checkpoints") else False
 fresh_cache = not glob.glob("cache/*.npy")
 config = find_config("detector.yaml")
+assert os.listdir("data/masks") == os.listdir("data/images"), "every image needs its mask"
 
 images = glob.glob(os.path.join(source, "*.jpg"))  # expect: RPL402
 train_images, val_images = images[:900], images[900:]

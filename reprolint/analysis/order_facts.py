@@ -149,7 +149,10 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
             self.u_truth_test(node.expression)
 
     def visit_Assert(self, node: cst.Assert) -> None:
-        self.u_truth_test(node.test)
+        # an assertion's test decides only whether the program stops there, and its value
+        # is dropped: an order it compares (`assert os.listdir(a) == os.listdir(b)`)
+        # reaches no result
+        self._u_all_unordered(node.test)
         if node.msg is not None:
             self._u_all_unordered(node.msg)  # the failure's message, like an exception's
 
