@@ -32,3 +32,71 @@ def test_listings_an_assertion_compares_take_no_order(tmp_path: Path) -> None:
     assert found(tmp_path, "RPL402") == []
     write(tmp_path, {"train.py": ASSERTED.format(compared=compared, listed="os.listdir(os.path.join(root, 'img'))")})
     assert found(tmp_path, "RPL402") == [("train.py", 9)]
+
+
+BACKBONE = (
+    "import torch\n"
+    "from torch import nn\n\n\n"
+    "class Backbone(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.features = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU())\n"
+    "        self.avgpool = nn.AdaptiveAvgPool2d((7, 7))\n\n"
+    "    def forward(self, x):\n"
+    "        {forward}\n\n\n"
+    "def backbone():\n"
+    "    model = Backbone()\n"
+    "    {after}\n"
+    "    return model\n"
+)
+SEGMENTER = (
+    "import torch\n"
+    "from torch import nn\n\n"
+    "from backbone import backbone\n\n"
+    "torch.manual_seed(0)\n"
+    "net = backbone().cuda()\n"
+    "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+    "for step in range(10):\n"
+    "    loss = net(torch.rand(2, 3, 32, 32).cuda()).mean()\n"
+    "    opt.zero_grad()\n"
+    "    loss.backward()\n"
+    "    opt.step()\n"
+)
+
+
+def test_a_layer_stored_in_an_attribute_nothing_reads_never_runs(tmp_path: Path) -> None:
+    """n (unet-pytorch): VGG's `self.avgpool` is built, its forward's use is commented
+    out, and `del model.avgpool` drops it; the op rules report only a layer something
+    reads (forward, another module, a computed getattr, a walk of the children)."""
+    unused = "# x = self.avgpool(x)\n        return self.features(x)"
+    write(tmp_path, {"backbone.py": BACKBONE.format(forward=unused, after="del model.avgpool"), "train.py": SEGMENTER})
+    assert found(tmp_path, "RPL202") == []
+    for forward, after in [
+        ("return self.avgpool(self.features(x))", "del model.features"),
+        (unused, "model.head = nn.Sequential(*model.children())"),
+        (unused, "model.pooled = getattr(model, 'avg' + 'pool')"),
+        (unused, "model.forward = lambda x: model.avgpool(model.features(x))"),
+    ]:
+        write(tmp_path, {"backbone.py": BACKBONE.format(forward=forward, after=after)})
+        assert found(tmp_path, "RPL202") == [("backbone.py", 9)], (forward, after)
+
+
+def test_a_library_base_class_may_read_the_layer(tmp_path: Path) -> None:
+    """A layer replaced on a torchvision model's subclass runs in the library's forward."""
+    source = (
+        "import torch\n"
+        "from torch import nn\n"
+        "from torchvision.models.resnet import ResNet, BasicBlock\n\n\n"
+        "class Net(ResNet):\n"
+        "    def __init__(self):\n"
+        "        super().__init__(BasicBlock, [2, 2, 2, 2])\n"
+        "        self.avgpool = nn.AdaptiveAvgPool2d((2, 2))\n\n\n"
+        "torch.manual_seed(0)\n"
+        "net = Net().cuda()\n"
+        "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+        "loss = net(torch.rand(2, 3, 64, 64).cuda()).mean()\n"
+        "loss.backward()\n"
+        "opt.step()\n"
+    )
+    write(tmp_path, {"train.py": source})
+    assert found(tmp_path, "RPL202") == [("train.py", 9)]

@@ -195,6 +195,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # torch.lu_unpack(...)`): what a weight is computed from (_computed_from)
         self.assigned_values: dict[tuple[int, str], list[cst.BaseExpression]] = {}
         self.getattr_names: set[str] = set()  # literal names `getattr(x, "name")` reads
+        self.stored_attr_nodes: set[int] = set()  # attributes assigned or deleted, not read
         # calls in the value of an assignment to a local no statement reads (_note_unread_value)
         self.unread_values: set[int] = set()
         self.dropped_values: set[int] = set()  # calls whose value their statement drops
@@ -805,12 +806,27 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         super().visit_AugAssign(node)
         self._note_attr_targets([node.target])
 
+    def visit_Del(self, node: cst.Del) -> None:
+        # `del model.avgpool`: the attribute is dropped, not read (ModuleFacts.read_attrs)
+        targets = [e.value for e in node.target.elements] if isinstance(node.target, (cst.Tuple, cst.List)) else [node.target]
+        for element in targets:
+            if isinstance(element, cst.Attribute):
+                self.stored_attr_nodes.add(id(element))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        super().visit_Attribute(node)
+        if id(node) not in self.stored_attr_nodes:
+            cls = self.current_class() if type(node.value) is cst.Name and node.value.value == "self" else None
+            self.facts.read_attrs.add(f"{cls}.{node.attr.value}" if cls else node.attr.value)
+
     def _note_attr_targets(
         self, targets: list[cst.BaseAssignTargetExpression], value: Optional[cst.BaseExpression] = None,
     ) -> None:
         for target in targets:
             if isinstance(target, cst.Attribute):
                 self.facts.assigned_attrs.add(target.attr.value)
+                if value is not None:  # (`opt.x += 1` reads it too)
+                    self.stored_attr_nodes.add(id(target))
                 if value is None:  # `opt.x += 1`: no constant
                     self.facts.attr_constants[target.attr.value] = UNKNOWN
                 note_self_attr(self, target, value)
@@ -852,8 +868,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         func = node.func
         if type(func) is cst.Name and func.value == "getattr" and len(node.args) >= 2 and not self.is_local("getattr"):
             name = _literal(node.args[1].value)
-            if isinstance(name, str):
+            if isinstance(name, str) and name is not UNKNOWN:
                 self.getattr_names.add(name)  # `getattr(model, "sample")` names the method
+            else:
+                self.facts.read_attrs.add("*")  # `getattr(self, f"layer{i}")`: any attribute
         if self.qualify(func) in _WAITS:
             # `time.sleep(random())`: a draw there decides how long to wait (a backoff
             # between downloads), no data; walked like an f-string field
@@ -1106,6 +1124,7 @@ def collect_facts(
             finding.data["share_at"] = [span.start_line, span.start_col, span.end_line, span.end_col]
     facts.option_spans = {dest: spans[id(p.node)] for dest, p in facts.option_spans.items()}  # type: ignore[attr-defined]
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
+    facts.read_attrs |= collector.getattr_names
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     if source is not None:  # an empty module (`__init__.py`) mentions nothing: not "not known"
         facts.mentioned, facts.class_mentions, facts.def_mentions, facts.table_mentions = mentioned_names(source)

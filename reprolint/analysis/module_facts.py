@@ -207,6 +207,11 @@ class ModuleFacts:
     # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
     # that name may not keep its parser default
     assigned_attrs: set[str] = field(default_factory=set)
+    # attribute names the module reads (`model.avgpool`, `getattr(m, "avgpool")`; read on
+    # `self` in a class's method: `Class.avgpool`; "*": a name computed), not only assigns
+    # or deletes (`self.avgpool = ...`, `del model.avgpool`): a layer stored in an
+    # attribute no module of a program reads never runs there (Program.unread_layer)
+    read_attrs: set[str] = field(default_factory=set)
     # keys the module assigns (`params['seed'] = int(args.seed)`): a seed read by that key
     # (`random.seed(params['seed'])`) may hold that value, not an option's None default
     assigned_keys: set[str] = field(default_factory=set)

@@ -22,7 +22,7 @@ from reprolint.analysis.listing_order import PROGRESS_BARS
 from reprolint.analysis.usage_events import OpCall
 from reprolint.analysis.values import UNKNOWN, OptionRef
 
-__all__ = ["OpUsageFacts"]
+__all__ = ["OpUsageFacts", "moved_from"]
 
 
 # TF lookups whose gradient into their `params` is an IndexedSlices, and what makes a variable.
@@ -44,7 +44,7 @@ _LEGACY_CONSTRUCTORS = frozenset(
 _MOVES = frozenset({"cuda", "cpu", "to", "float", "double", "half", "long", "int", "bool", "type", "contiguous"})
 
 
-def _moved_from(value: cst.BaseExpression) -> cst.BaseExpression:
+def moved_from(value: cst.BaseExpression) -> cst.BaseExpression:
     """What a chain of device moves and casts starts from (``self.p.cuda()``: ``self.p``)."""
     while type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in _MOVES:  # type: ignore[attr-defined]
         value = value.func.value  # type: ignore[attr-defined]
@@ -418,7 +418,7 @@ class OpUsageFacts:
             return
         args, kwargs = self._u_op_arguments(node)
         self._u_emit(OpCall, name, node, args=args, kwargs=kwargs, splat=any(a.star for a in node.args),
-                     facts=self._u_op_facts(node, name))
+                     facts=self._u_op_facts(node, name), layer=self._u_layer_targets.get(id(node), ()))  # type: ignore[attr-defined]
 
     def _u_op_arguments(self, node: cst.Call) -> tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]:
         """The positional and keyword argument values of an op call (see :meth:`_u_op_value`)."""
@@ -543,7 +543,7 @@ class OpUsageFacts:
                     attr = self_attr(target)
                     if attr is not None and type(child) is cst.Assign:
                         assigned[attr] = assigned.get(attr, True) and value is not None and (
-                            self._u_new_plain_tensor(value) or self_attr(_moved_from(value)) == attr
+                            self._u_new_plain_tensor(value) or self_attr(moved_from(value)) == attr
                         )
                     elif attr is not None:
                         assigned[attr] = False

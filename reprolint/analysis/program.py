@@ -34,6 +34,7 @@ from reprolint.analysis.usage_events import (
 )
 from reprolint.analysis.options import options_read
 from reprolint.analysis.project_index import ProgramIndex
+from reprolint.catalog.frameworks import CLOSED_BASES
 from reprolint.catalog.rng import old_keras_library
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.tf_versions import keras_backend, old_keras
@@ -158,6 +159,10 @@ _DOCS_FOLDER = re.compile(r"(^|/)docs?(_[^/]*)?/")
 
 _DEMO_NAME = re.compile(r"(^|[/_])demo[^/]*$")
 _EVAL_NAME = re.compile(r"(^|[/_])(eval|evaluate|evaluation|infer|inference|predict|sample|generate|test)[^/]*$")
+
+
+# What walks a module's children, and so may run any layer it holds (a `Sequential` of them).
+_CHILD_WALKS = frozenset({"children", "named_children", "_modules", "get_submodule"})
 
 
 # Global RNGs torch (>= 1.9) reseeds in each DataLoader worker from its base seed.
@@ -670,6 +675,34 @@ class Program(CudaSelection):
         through a project helper (RPL103 reports them, RPL101 leaves them)."""
         return {(o.path, o.seed.drawn_from) for o in self.seeds if o.seed.drawn_from is not None} | {
             (h.path, h.call.drawn_from) for h in self.helper_calls if h.call.drawn_from is not None}
+
+    def unread_layer(self, path: str, usage: OpCall) -> bool:
+        """A layer built straight into an attribute of ``self`` (``usage.layer``) in a class
+        whose only base is ``torch.nn.Module``, an attribute no module of the program reads
+        (``self.avgpool = nn.AdaptiveAvgPool2d((7, 7))`` with a ``forward`` that does not
+        use it, then ``del model.avgpool``): the layer never runs. A module that reads any
+        attribute by a computed name (``getattr(self, f"layer{i}")``) or walks a module's
+        children (``nn.Sequential(*model.children())`` runs them all) may run it."""
+        if not usage.layer:
+            return False
+        cls, attr = usage.layer
+        facts = self._facts.get(path)
+        bases = facts.classes.get(cls) if facts is not None else None
+        if not bases or any(base not in CLOSED_BASES for base in bases):
+            return False  # a library base's `forward` may read it (torchvision's ResNet)
+        for module in self.modules:
+            facts = self._facts[module]
+            if attr in facts.read_attrs or "*" in facts.read_attrs:
+                return False  # `model.avgpool`, or any name
+            if not facts.read_attrs.isdisjoint(_CHILD_WALKS):
+                return False
+            for read in facts.read_attrs:
+                reader, _, name = read.rpartition(".")
+                if name == attr and (module, reader) != (path, cls) and not all(
+                    base in CLOSED_BASES for base in facts.classes.get(reader, ("",))
+                ):
+                    return False  # `self.avgpool` in a class that may derive from this one
+        return (cls + "." + attr) not in self._facts[path].read_attrs
 
     @functools.cached_property
     def assigned_attrs(self) -> set[str]:

@@ -31,7 +31,7 @@ from reprolint.analysis.cst_helpers import (
 from reprolint.analysis.calls import frameworks, keras
 from reprolint.analysis.calls.loaders import collate_targets
 from reprolint.analysis.listing_order import mark_use, progress_wrapped, sorting_call
-from reprolint.analysis.op_usage import OpUsageFacts
+from reprolint.analysis.op_usage import OpUsageFacts, moved_from
 from reprolint.analysis.order_facts import UNORDERED, OrderFacts, UsageScope
 from reprolint.analysis.usage_events import (
     CheckpointLoad,
@@ -182,6 +182,7 @@ class UsageMixin(OpUsageFacts, OrderFacts):
 
     # ------------------------------------------------------------------ state
     def _u_init(self) -> None:
+        self._u_layer_targets: dict[int, tuple[str, str]] = {}  # layer call -> (class, self attribute)
         self._u_unordered: set[int] = set()  # nodes whose order nobody uses
         self._u_positioned: set[int] = set()  # nodes whose elements are picked by position (RPL402)
         self._u_sampled: set[int] = set()  # `self.files` of `self.files[index]` in a `__getitem__` (RPL402)
@@ -678,6 +679,11 @@ class UsageMixin(OpUsageFacts, OrderFacts):
             self._u_emit(CudaWork, f"`{self._u_text(value)}`", value)
         # RNG instances bound to self attributes (RPL403)
         cls = self.current_class()  # type: ignore[attr-defined]
+        if cls is not None and self.scope.kind == "function" and len(targets) == 1:
+            attr = self_attr(targets[0])
+            built = moved_from(value)
+            if attr is not None and type(built) is cst.Call:
+                self._u_layer_targets[id(built)] = (cls, attr)  # `self.pool = nn.AvgPool2d(2).cuda()`
         # only generators made in __init__ are copied into the workers
         in_init = self.scope.kind == "function" and self.scope.name.endswith(".__init__.")
         if cls is not None and in_init and isinstance(value, cst.Call):

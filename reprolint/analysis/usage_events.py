@@ -226,6 +226,10 @@ class OpCall(_KeywordCall):
     # (its input or another tensor it is given is moved to the CPU right there, ``.cpu()``:
     # the tensors of one op share a device, so its kernel is the CPU one).
     facts: tuple[str, ...] = ()
+    # (class, attribute) for a layer built straight into an attribute of ``self`` in a
+    # method (``self.avgpool = nn.AdaptiveAvgPool2d((7, 7))``): it runs only where code
+    # reads the attribute (Program.unread_layer)
+    layer: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,8 @@ def torch_op_findings(ctx: CheckContext) -> list[OpFinding]:
                 continue  # a module that imports `torch_npu` (...) runs its ops on that device
             if program.usage_steps[position].context.uncalled and not program.is_library:
                 continue  # a plain function of an imported module that no call reaches
+            if program.unread_layer(path, usage):
+                continue  # a layer stored in an attribute nothing reads: it never runs
             if program.skips(position):
                 # on a branch the default options do not take (`if args.bilinear:`, a module
                 # constant): not what this program runs (another program that takes it
