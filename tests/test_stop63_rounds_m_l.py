@@ -100,3 +100,56 @@ def test_a_library_base_class_may_read_the_layer(tmp_path: Path) -> None:
     )
     write(tmp_path, {"train.py": source})
     assert found(tmp_path, "RPL202") == [("train.py", 9)]
+
+
+NET = (
+    "import torch\n"
+    "from torch import nn\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.conv = nn.Conv2d(3, 8, 3)\n\n"
+    "    def forward(self, x):\n"
+    "        outputs = []\n"
+    "        outputs.append(self.conv(x))\n"
+    "        return outputs[0]\n\n\n"
+    "def get_net():\n"
+    "    return Net()\n\n\n"
+    "if __name__ == '__main__':\n"
+    "    img = torch.randn(2, 3, 32, 32)\n"
+    "    model = get_net()\n"
+    "{tail}"
+)
+
+
+def test_a_smoke_test_that_drops_the_output_draws_nothing_that_matters(tmp_path: Path) -> None:
+    """m (awesome-semantic-segmentation-pytorch, ×3), l (Pointnet_Pointnet2_pytorch): a
+    model's `__main__` block runs it on a random input and drops the output, or reads
+    only its shape; the input and the weights reach no result. The model's `forward`
+    binding a local `outputs` of its own does not read the block's."""
+    for tail in ("    outputs = model(img)\n", "    model.eval()\n    model(img)\n", "    out = model(img)\n    print(out.shape)\n"):
+        write(tmp_path, {"net.py": NET.format(tail=tail)})
+        assert found(tmp_path, "RPL101") == [], tail
+    for tail in ("    outputs = model(img)\n    print(outputs)\n", "    torch.save(model(img), 'out.pt')\n"):
+        write(tmp_path, {"net.py": NET.format(tail=tail)})
+        assert found(tmp_path, "RPL101") == [("net.py", 21)], tail  # the first draw: the input
+
+
+def test_a_warm_up_run_before_export_is_an_example_input(tmp_path: Path) -> None:
+    """m (gen-efficientnet-pytorch, YOLOX): `model(example_input)` as a statement before
+    `torch.onnx.export(model, example_input, ...)`, and torch's older `torch.onnx._export`."""
+    source = (
+        "import torch\n"
+        "import torchvision\n\n"
+        "model = torchvision.models.resnet18()\n"
+        "model.load_state_dict(torch.load('resnet18.pth'))\n"
+        "model.eval()\n"
+        "example_input = torch.randn((1, 3, 224, 224), requires_grad=True)\n"
+        "model(example_input)\n"
+        "torch.onnx.{export}(model, example_input, 'model.onnx')\n"
+    )
+    for export in ("export", "_export"):
+        write(tmp_path, {"onnx_export.py": source.format(export=export)})
+        assert found(tmp_path, "RPL101") == [], export
+    write(tmp_path, {"onnx_export.py": source.format(export="export") + "print(model(example_input).argmax())\n"})
+    assert found(tmp_path, "RPL101") == [("onnx_export.py", 7)]

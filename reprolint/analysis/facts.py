@@ -982,7 +982,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             text = ".".join(chain) if chain else self.text(func)
             drawn = next((d for a in node.args if type(a.value) is not cst.Call
                           and (d := self.seed_draw_of(a.value)) is not None), None)
-            overwritten = self.overwrite_possible and id(node) in self._overwritten_layers()
+            overwritten = (self.overwrite_possible and id(node) in self._overwritten_layers()) or self.idle_model(node)
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds(), self._bindings(node),
                            self.span(drawn) if drawn is not None else None, overwritten))
 

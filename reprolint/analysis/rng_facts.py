@@ -387,8 +387,15 @@ class RngFacts:
         export: analysis/example_inputs.py), found on the first draw."""
         found: Optional[dict[int, list[Any]]] = self.__dict__.get("_examples")
         if found is None:
-            found = self.__dict__["_examples"] = example_only_calls(self.module)  # type: ignore[attr-defined]
+            found, self.__dict__["_idle_models"] = example_only_calls(self.module)  # type: ignore[attr-defined]
+            self.__dict__["_examples"] = found
         return found
+
+    def idle_model(self, node: cst.Call) -> bool:
+        """A call that builds a model only run for nothing (a smoke test's ``model =
+        get_model(13)``: analysis/example_inputs.py): the weights it draws reach no result."""
+        self._example_only()
+        return id(node) in self.__dict__["_idle_models"]
 
     def maybe_draw(self, node: cst.Call, draw: DrawApi, text: str) -> bool:
         """Record the draw ``node`` makes by ``draw``, unless its arguments or input say it
