@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from project_files import found, write
+from project_files import found, messages, write
 
 ASSERTED = (
     "import os\n\n"
@@ -153,3 +153,86 @@ def test_a_warm_up_run_before_export_is_an_example_input(tmp_path: Path) -> None
         assert found(tmp_path, "RPL101") == [], export
     write(tmp_path, {"onnx_export.py": source.format(export="export") + "print(model(example_input).argmax())\n"})
     assert found(tmp_path, "RPL101") == [("onnx_export.py", 7)]
+
+
+FOLDERS = (
+    "import random\n"
+    "import numpy as np\n\n\n"
+    "class SequenceFolder(object):\n"
+    "    def __init__(self, root, seed=None, train=True):\n"
+    "        np.random.seed(seed)\n"
+    "        random.seed(seed)\n"
+    "        self.items = list(range(10))\n\n"
+    "    def __getitem__(self, i):\n"
+    "        return np.random.rand() + self.items[i]\n\n"
+    "    def __len__(self):\n"
+    "        return 10\n"
+)
+SEQUENCE_TRAIN = (
+    "import argparse\n"
+    "import torch\n"
+    "from folders import SequenceFolder\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('data', metavar='DIR')\n"
+    "parser.add_argument('--seed', {seed_default}type=int)\n"
+    "args = parser.parse_args()\n"
+    "torch.manual_seed(0)\n"
+    "train_set = SequenceFolder({arguments})\n"
+    "for x in torch.utils.data.DataLoader(train_set, batch_size=2, shuffle=True):\n"
+    "    print(x)\n"
+)
+
+
+def test_a_helper_seeded_from_an_option_reads_the_option_its_seed_parameter_is_given(tmp_path: Path) -> None:
+    """l (SfmLearner-Pytorch ×3): `SequenceFolder(args.data, seed=args.seed)` seeds with
+    `--seed` (0 by default), not with the dataset path it passes first."""
+    write(tmp_path, {"folders.py": FOLDERS})
+    for arguments in ("args.data, seed=args.seed, train=True", "args.data, args.seed"):
+        write(tmp_path, {"train.py": SEQUENCE_TRAIN.format(seed_default="default=0, ", arguments=arguments)})
+        assert found(tmp_path, "RPL103") == [], arguments
+        write(tmp_path, {"train.py": SEQUENCE_TRAIN.format(seed_default="", arguments=arguments)})
+        assert [m for m in messages(tmp_path, "RPL103")] == [
+            "`SequenceFolder(...)` seeds NumPy and `random` from OS entropy on a default run: its seed `--seed` defaults to None"
+        ], arguments
+
+
+LEARNER = (
+    "import random\n"
+    "import tensorflow as tf\n\n\n"
+    "class Loader(object):\n"
+    "    def load_train_batch(self):\n"
+    "        seed = random.randint(0, 2**31 - 1)\n"
+    "        return tf.random_uniform([2], seed=seed)\n\n\n"
+    "class Learner(object):\n"
+    "    def __init__(self):\n"
+    "        self.ready = True\n\n"
+    "    def build_train_graph(self):\n"
+    "        self.batch = Loader().load_train_batch()\n\n"
+    "    def train(self):\n"
+    "        self.build_train_graph()\n"
+    "        with tf.Session() as sess:\n"
+    "            sess.run(self.batch)\n\n"
+    "    def setup_inference(self):\n"
+    "        self.image = tf.placeholder(tf.float32, [1, 4])\n"
+)
+LEARNER_TEST = (
+    "import tensorflow as tf\n"
+    "from learner import Learner\n\n"
+    "sfm = Learner()\n"
+    "sfm.setup_inference()\n"
+    "saver = tf.train.Saver(tf.model_variables())\n"
+    "with tf.Session() as sess:\n"
+    "    saver.restore(sess, 'model.ckpt')\n"
+    "{more}"
+)
+
+
+def test_a_method_named_only_in_a_method_that_does_not_run_does_not_run(tmp_path: Path) -> None:
+    """l (SfMLearner ×2): a test script builds the learner and restores it; its
+    `build_train_graph`, the only code naming the loader's `load_train_batch`, runs only
+    from `train`, which the script never calls (`tf.train.Saver` names TensorFlow's
+    module, not the method)."""
+    write(tmp_path, {"learner.py": LEARNER, "test_depth.py": LEARNER_TEST.format(more="")})
+    assert found(tmp_path, "RPL101") == []
+    write(tmp_path, {"test_depth.py": LEARNER_TEST.format(more="sfm.train()\n")})
+    assert [line for _, line in found(tmp_path, "RPL101")] == [7]

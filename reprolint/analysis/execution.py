@@ -585,6 +585,11 @@ class _Walker:
             for kind, block in (hit for n in names for hit in mentions.get(n, ())):
                 if kind == "class":
                     under = self._class_under(path, block, depth)
+                    if under is not None and not any(n in facts.class_level_mentions.get(block, (n,)) for n in names):
+                        # named only in methods of the class: where one of them runs
+                        # (`self.load_train_batch()` in a `build_train_graph` a test
+                        # script that builds the class never calls)
+                        under = self._method_under(path, block, names)
                 elif kind == "def":
                     ran = (path, block) in self.ran_functions
                     under = self.called_under.get((path, block), ()) if ran else None
@@ -594,6 +599,20 @@ class _Walker:
                     if not under:
                         return ()
                     found = under if found is None else _either(found, under)
+        return found
+
+    def _method_under(self, path: str, cls: str, names: tuple[str, ...]) -> Optional[tuple[GuardedCond, ...]]:
+        """The conditions under which a method of ``cls`` that mentions one of ``names``
+        has run (None: none has, yet)."""
+        found: Optional[tuple[GuardedCond, ...]] = None
+        for method, mentioned in self.index.facts[path].method_mentions.items():
+            if method.partition(".")[0] != cls or not any(n in mentioned for n in names):
+                continue
+            if (path, method) in self.ran_functions:
+                under = self.called_under.get((path, method), ())
+                if not under:
+                    return ()
+                found = under if found is None else _either(found, under)
         return found
 
     def _orphan_under(self, key: tuple[str, str], path: str, name: str) -> Optional[tuple[GuardedCond, ...]]:

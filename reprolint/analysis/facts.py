@@ -43,6 +43,7 @@ from reprolint.model import Span
 from reprolint.analysis.module_facts import (
     Call, Cond, Draw, Event, FunctionFacts, Guard, Import, InstanceCall, LocalFinding, ModuleFacts, Region, Seed,
     mentioned_names,
+    method_mentions,
 )
 from reprolint.analysis.self_tests import shape_only_block, shape_only_module
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
@@ -196,6 +197,11 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.assigned_values: dict[tuple[int, str], list[cst.BaseExpression]] = {}
         self.getattr_names: set[str] = set()  # literal names `getattr(x, "name")` reads
         self.stored_attr_nodes: set[int] = set()  # attributes assigned or deleted, not read
+        # attribute names read on a catalogued library's module (`tf.train`, `np.random`),
+        # and those read on anything else (`sfm.train`): see collect_facts
+        self.library_attrs: set[str] = set()
+        self.other_attrs: set[str] = set()
+        self.library_roots = frozenset(api.split(".")[0] for api in (*catalog.draws, *catalog.seeders))
         # calls in the value of an assignment to a local no statement reads (_note_unread_value)
         self.unread_values: set[int] = set()
         self.dropped_values: set[int] = set()  # calls whose value their statement drops
@@ -815,6 +821,12 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         super().visit_Attribute(node)
+        base = node.value
+        dotted = self.aliases.get(base.value) if type(base) is cst.Name and not self.is_local(base.value) else None
+        if dotted is not None and dotted.split(".")[0] in self.library_roots:
+            self.library_attrs.add(node.attr.value)
+        else:
+            self.other_attrs.add(node.attr.value)
         if id(node) not in self.stored_attr_nodes:
             cls = self.current_class() if type(node.value) is cst.Name and node.value.value == "self" else None
             self.facts.read_attrs.add(f"{cls}.{node.attr.value}" if cls else node.attr.value)
@@ -1128,8 +1140,19 @@ def collect_facts(
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
     if source is not None:  # an empty module (`__init__.py`) mentions nothing: not "not known"
         facts.mentioned, facts.class_mentions, facts.def_mentions, facts.table_mentions = mentioned_names(source)
+        facts.class_level_mentions, facts.method_mentions = method_mentions(source, facts.class_mentions)
         if collector.getattr_names:  # read as attributes (`getattr(model, "sample")`: `.sample`)
             facts.mentioned = facts.mentioned | {"." + name for name in collector.getattr_names}
+        # an attribute read only on a library's module names the library's member, not a
+        # project method: `tf.train.Saver(...)` calls no `SfMLearner.train`
+        members = {"." + name for name in collector.library_attrs - collector.other_attrs - collector.getattr_names}
+        if members:
+            facts.mentioned = facts.mentioned - members
+            for blocks in (facts.class_mentions, facts.def_mentions, facts.table_mentions,
+                           facts.class_level_mentions, facts.method_mentions):
+                for block, names in blocks.items():
+                    if names & members:
+                        blocks[block] = names - members
     facts.uses = frozenset(collector.uses)
     facts.device_only = devices.device_stack(module)
     if any(isinstance(e, (Seed, Draw)) for e in facts.events):

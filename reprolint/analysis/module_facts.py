@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from reprolint.analysis.usage_events import Usage
 from reprolint.model import Span
@@ -69,6 +69,9 @@ class Seed:
     entropy_until: str = ""
     # the global-RNG draw the seed value was taken from (`random.randint(1, 10000)`)
     drawn_from: Optional[Span] = None
+    # the seed is the value of this name as written (`np.random.seed(seed)`: "seed"), for
+    # a helper whose parameter it is (what a call binds to it is the seed)
+    seed_name: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,11 @@ class ModuleFacts:
     class_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
     def_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
     table_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
+    # each top-level class's own statements (outside its methods), and each of its
+    # methods' bodies ("Class.method"): a name a method mentions is used only where that
+    # method runs (a test script that builds the model runs no `build_train_graph`)
+    class_level_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
+    method_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
     findings: list[LocalFinding] = field(default_factory=list)
     arg_defaults: dict[str, Any] = field(default_factory=dict)  # argparse/click/fields
     arg_entropy: dict[str, str] = field(default_factory=dict)  # argparse defaults from entropy
@@ -323,6 +331,55 @@ def mentioned_names(source: str) -> tuple[frozenset[str], Mentions, Mentions, Me
         at = stop
     rest.append(source[at:])
     return _names("".join(rest)), classes, functions, tables
+
+
+_METHOD_LINE = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+_CODE_LINE = re.compile(r"^([ \t]*)[^\s#]", re.MULTILINE)
+
+
+def method_mentions(source: str, classes: Iterable[str]) -> tuple[Mentions, Mentions]:
+    """For each top-level class of ``classes``: the identifiers its statements outside
+    its methods use, and those each of its direct methods' bodies use ("Class.method"),
+    as :func:`mentioned_names` reads them. A method ends at the next code line indented
+    no deeper than its ``def`` (outside a triple-quoted string)."""
+    own: Mentions = {}
+    methods: Mentions = {}
+    wanted = set(classes)
+    for match in _BLOCK_LINE.finditer(source):
+        if match.group(1) != "class" or match.group(2) not in wanted or match.group(2) in own:
+            continue
+        cls = match.group(2)
+        end = _TOP_LINE.search(source, match.end())
+        body = source[match.end():end.start() if end is not None else len(source)]
+        starts = list(_METHOD_LINE.finditer(body))
+        if not starts:
+            own[cls] = _names(body)
+            continue
+        indent = min(len(m.group(1)) for m in starts)
+        level = [m for m in starts if len(m.group(1)) == indent]
+        rest: list[str] = []
+        at = 0
+        for index, start in enumerate(level):
+            if start.start() < at:
+                continue
+            rest.append(body[at:start.start()])
+            stop = len(body)
+            for line in _CODE_LINE.finditer(body, start.end()):
+                if len(line.group(1)) <= indent and not _in_string(body, start.end(), line.start()):
+                    stop = line.start()
+                    break
+            name = f"{cls}.{start.group(2)}"
+            methods[name] = methods.get(name, frozenset()) | _names(body[start.end():stop])
+            at = stop
+        rest.append(body[at:])
+        own[cls] = _names("".join(rest))
+    return own, methods
+
+
+def _in_string(text: str, start: int, at: int) -> bool:
+    """Whether position ``at`` is inside a triple-quoted string opened after ``start``."""
+    part = text[start:at]
+    return part.count('"""') % 2 == 1 or part.count("\'\'\'") % 2 == 1
 
 
 # an import statement (one line, lines joined by a backslash, or a parenthesised list):

@@ -307,6 +307,7 @@ class RngFacts:
                 entropy_until=entropy_until,
                 literal_seed=value is not None and _literal(value) not in (None, UNKNOWN),
                 drawn_from=self.span(drawn) if drawn is not None else None,  # type: ignore[attr-defined]
+                seed_name=value.value if type(value) is cst.Name else None,
             )
         )
         return False if inline else None

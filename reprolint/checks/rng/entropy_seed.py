@@ -266,22 +266,27 @@ class EntropySeed(Rule):
             for path, call, _ in program.helper_calls:
                 if call.entropy or call.entropy_ref is None or (path, call.span) in seen:
                     continue
-                flag = none_default_flag(program, call.entropy_ref)
-                libs = self._seeded_from_none(ctx, path, call.target) if flag is not None else None
+                seeded = self._seeded_from_none(ctx, path, call.target)
+                option = _bound_option(call, *seeded[1:]) if seeded is not None else None
+                flag = none_default_flag(program, option) if option is not None else None
+                libs = seeded[0] if flag is not None and seeded is not None else None
                 if not libs:
                     continue
                 seen.add((path, call.span))
                 yield self.report(
-                    path, call.span, variant="option-none", call=f"{call.text}(...)", flag=flag, option=call.entropy_ref,
+                    path, call.span, variant="option-none", call=f"{call.text}(...)", flag=flag, option=option,
                     libraries=library_list(libs), seeded_libraries=tuple(sorted(libs)), entry_points=[program.entry],
                 )
 
     @staticmethod
-    def _seeded_from_none(ctx: CheckContext, path: str, target: str) -> Optional[set[str]]:
+    def _seeded_from_none(ctx: CheckContext, path: str, target: str) -> Optional[tuple[set[str], str, tuple[str, ...]]]:
         """The libraries a project helper seeds from OS entropy when its seed is None: its
         own seeding calls all take a non-literal seed, unconditionally, and all take None
         as entropy (`torch.manual_seed(None)` raises, so such a helper is not run with
-        None). None when the helper does anything else with its seed."""
+        None). None when the helper does anything else with its seed. With them: the one
+        parameter its seeding calls all take (`np.random.seed(seed)`; "" when they take
+        something else, such as a value computed from it), and the parameters a
+        positional argument binds."""
         resolved = ctx.index.resolve_call(path, target)
         if resolved is None:
             return None
@@ -294,7 +299,11 @@ class EntropySeed(Rule):
             return None
         if any(_entropy_version(ctx, file, s) is None for s in seeds):
             return None  # a seeder that takes None as a fixed seed in the declared version
-        return {lib for s in seeds for lib in s.libs}
+        names = {s.seed_name for s in seeds}
+        param = next(iter(names)) if len(names) == 1 and None not in names else ""
+        if param not in function.positional:
+            param = ""  # a value the helper computes (`myseed = i + 1000 * rank`)
+        return {lib for s in seeds for lib in s.libs}, param, function.positional
 
     @staticmethod
     def _source(entropy: Optional[str], ref: Optional[str], arg_entropy: dict[str, str]) -> Optional[dict[str, Any]]:
@@ -413,3 +422,20 @@ def _entropy_seed_available(planner: FixPlanner, d: Diagnostic) -> Optional[bool
     if data_field(d, "variant") == "option-none":
         return any(_option_call(m, str(dest)) is not None for m in map(planner.module, _program_modules(planner, d.path)) if m is not None)
     return any(dest in facts.arg_entropy for facts in planner.ctx.facts.values())
+
+
+def _bound_option(call: Any, param: str, positional: tuple[str, ...]) -> Optional[str]:
+    """The option a project call passes to the helper's seed parameter ``param``
+    (``SequenceFolder(args.data, seed=args.seed)``: "seed", not the dataset path it
+    passes first), by keyword or by place; None where it passes none, or something else.
+    A helper's seed that is no parameter of its own (""): the call's first option, as the
+    call is all that decides it."""
+    if not param:
+        return call.entropy_ref  # type: ignore[no-any-return]
+    for name, tree in call.bindings:
+        if name.startswith("#") and name[1:].isdigit():
+            index = int(name[1:]) + (1 if positional[:1] in (("self",), ("cls",)) else 0)
+            name = positional[index] if index < len(positional) else ""
+        if name == param:
+            return tree[1] if tree[0] == "attr" else None  # type: ignore[no-any-return]
+    return None
