@@ -44,6 +44,13 @@ _LEGACY_CONSTRUCTORS = frozenset(
 _MOVES = frozenset({"cuda", "cpu", "to", "float", "double", "half", "long", "int", "bool", "type", "contiguous"})
 
 
+def _int_index(node: cst.BaseExpression) -> bool:
+    """An integer literal, or its negation (``-1``)."""
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
+        node = node.expression
+    return type(node) is cst.Integer
+
+
 def moved_from(value: cst.BaseExpression) -> cst.BaseExpression:
     """What a chain of device moves and casts starts from (``self.p.cuda()``: ``self.p``)."""
     while type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in _MOVES:  # type: ignore[attr-defined]
@@ -907,7 +914,7 @@ class OpUsageFacts:
 
     def _u_python_int(self, node: cst.BaseExpression, depth: int = 0) -> bool:
         """``node`` is visibly a Python int, not a tensor: an integer literal, ``len(...)``
-        or ``int(...)``, or integer arithmetic of them with plain reads (names or attributes
+        or ``int(...)``, one of a tensor's sizes (``x.shape[-1]``, ``x.size(1)``), or integer arithmetic of them with plain reads (names or attributes
         that hold no tensor here), and a floor division of plain reads
         (``self.num_heads // self.num_kv_heads``, the grouped-query attention idiom)."""
         from reprolint.analysis.tensor_facts import PY_INT
@@ -922,7 +929,17 @@ class OpUsageFacts:
             return attr is not None and attr in self._u_int_attrs.get(self.current_class() or "", ())  # type: ignore[attr-defined]
         if kind is cst.Call:
             func = node.func  # type: ignore[attr-defined]
+            if type(func) is cst.Attribute:
+                # `x.size(-1)`, `x.dim()`, `x.numel()`: a tensor's sizes are Python ints
+                given = node.args  # type: ignore[attr-defined]
+                return (func.attr.value == "size" and len(given) == 1 and _int_index(given[0].value)) or (
+                    func.attr.value in ("dim", "ndimension", "numel", "nelement") and not given
+                )
             return type(func) is cst.Name and func.value in ("len", "int") and not self.is_local(func.value)  # type: ignore[attr-defined]
+        if kind is cst.Subscript:  # `x.shape[-1]`: one of a tensor's sizes
+            value, slices = node.value, node.slice  # type: ignore[attr-defined]
+            return type(value) is cst.Attribute and value.attr.value == "shape" and len(slices) == 1 \
+                and type(slices[0].slice) is cst.Index and _int_index(slices[0].slice.value)
         if kind is not cst.BinaryOperation or depth > 4:
             return False
         operator = type(node.operator)  # type: ignore[attr-defined]

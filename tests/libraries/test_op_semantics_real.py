@@ -63,6 +63,11 @@ REPEATS = [
     # Python ints the source shows as such: grouped-query attention's head ratio, a length
     ("x.repeat_interleave(heads // kv_heads, dim=0)", True),
     ("x.repeat_interleave(len(names), dim=1)", True),
+    # one of a tensor's sizes (`x.shape[-1]`, `x.size(1)`), also through a name (a
+    # mask repeated along the embedding axis)
+    ("x.repeat_interleave(x.shape[-1], dim=1)", True),
+    ("x.repeat_interleave(x.size(0), dim=1)", True),
+    ("x.repeat_interleave(width, dim=1)", True),
     # a name bound to such an int, and a name bound to a tensor of repeats
     ("x.repeat_interleave(q_per_kv, dim=0)", True),
     ("x.repeat_interleave(counts, dim=0)", False),
@@ -71,7 +76,7 @@ REPEATS = [
 ]
 NAMES = (
     "heads, kv_heads = 8, 4\nq_per_kv = heads // kv_heads\nnames = ['a', 'b']\n"
-    "counts = torch.tensor([1, 2, 3])\n"
+    "counts = torch.tensor([1, 2, 3])\nwidth = x.shape[-1]\n"
 )
 
 
