@@ -236,3 +236,23 @@ def test_a_method_named_only_in_a_method_that_does_not_run_does_not_run(tmp_path
     assert found(tmp_path, "RPL101") == []
     write(tmp_path, {"test_depth.py": LEARNER_TEST.format(more="sfm.train()\n")})
     assert [line for _, line in found(tmp_path, "RPL101")] == [7]
+
+
+def test_a_draw_formatted_into_text_by_percent_or_format_decides_no_data(tmp_path: Path) -> None:
+    """m (fashion-mnist), l (fast-style-transfer): `'%s-%d' % (name, randint(0, 100))`
+    and `'{}'.format(random.randint(...))` name a run or a folder, as an f-string field
+    does; a draw the program computes with is still one."""
+    source = (
+        "import random\n"
+        "import numpy as np\n\n"
+        "APP_NAME = '%s-%d' % ('fashion-mnist', random.randint(0, 100))\n"
+        "TMP_DIR = '.frames_{}/'.format(random.randint(0, 99999))\n"
+        "np.random.seed(0)\n"
+        "weights = np.random.rand(4)\n"
+        "{more}"
+        "np.save(TMP_DIR + APP_NAME + '.npy', weights)\n"
+    )
+    write(tmp_path, {"app.py": source.replace("{more}", "")})
+    assert found(tmp_path, "RPL101") == []
+    write(tmp_path, {"app.py": source.replace("{more}", "weights = weights * random.random()\n")})
+    assert found(tmp_path, "RPL101") == [("app.py", 8)]

@@ -32,7 +32,7 @@ import dataclasses
 import libcst as cst
 
 from reprolint.analysis.cst_helpers import CHILD_FIELDS, IS_NODE, child_fields, find_argument, is_node, literal
-from reprolint.analysis.cst_helpers import attr_chain, descendants, node_functions, simple_code, target_names
+from reprolint.analysis.cst_helpers import attr_chain, descendants, node_functions, simple_code, string_literal, target_names, text_parts
 from reprolint.catalog.rng import RngCatalog, rng_catalog
 from reprolint.analysis.usage import Usage, UsageMixin
 from reprolint.analysis.usage_events import EnvironmentDraw, GraphScope
@@ -626,6 +626,21 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self.in_text -= 1
         return False
 
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> Optional[bool]:
+        """``"run-%d" % random.randint(0, 100)``: the right side becomes text, as an
+        f-string's fields do (``"{}".format(...)``: visit_Call)."""
+        parts = text_parts(node) if type(node.operator) is cst.Modulo else None
+        if parts is None:
+            return None
+        self.walk(node.left)
+        self.in_text += 1
+        try:
+            for part in parts:
+                self.walk(part)
+        finally:
+            self.in_text -= 1
+        return False
+
     def visit_Expr(self, node: cst.Expr) -> None:
         if isinstance(node.value, (cst.Call, cst.Await)):
             self._note_top_level_work()
@@ -878,6 +893,15 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
+        if type(func) is cst.Attribute and func.attr.value == "format" and string_literal(func.value):
+            # `"{}_{}".format(name, random.randint(0, 99))`: the arguments become text
+            self.in_text += 1
+            try:
+                for arg in node.args:
+                    self.walk(arg.value)
+            finally:
+                self.in_text -= 1
+            return False
         if type(func) is cst.Name and func.value == "getattr" and len(node.args) >= 2 and not self.is_local("getattr"):
             name = _literal(node.args[1].value)
             if isinstance(name, str) and name is not UNKNOWN:
