@@ -256,3 +256,32 @@ def test_a_draw_formatted_into_text_by_percent_or_format_decides_no_data(tmp_pat
     assert found(tmp_path, "RPL101") == []
     write(tmp_path, {"app.py": source.replace("{more}", "weights = weights * random.random()\n")})
     assert found(tmp_path, "RPL101") == [("app.py", 8)]
+
+
+GRAPH = (
+    "import random\n\n\n"
+    "class Graph(dict):\n"
+    "    def random_walk(self, path_length, alpha=0, rand=random.Random(), start=None):\n"
+    "        path = [start or rand.choice(list(self.keys()))]\n"
+    "        while len(path) < path_length:\n"
+    "            path.append(rand.choice(self[path[-1]]))\n"
+    "        return path\n\n\n"
+    "def build_corpus(G, num_paths, path_length, rand=random.Random(0)):\n"
+    "    walks = []\n"
+    "    for node in list(G.keys()):\n"
+    "        walks.append({call})\n"
+    "    return walks\n"
+)
+
+
+def test_a_generator_built_as_a_default_that_every_call_passes_draws_nothing(tmp_path: Path) -> None:
+    """m (deepwalk): `rand=random.Random()` is evaluated once, from OS entropy, but every
+    call of `random_walk` in the project passes `rand`; a call that leaves it out (or
+    spreads `**kwargs`) uses it."""
+    main = "from graph import Graph, build_corpus\n\nG = Graph({1: [2], 2: [1]})\nprint(build_corpus(G, 2, 5))\n"
+    for call in ("G.random_walk(path_length, rand=rand, alpha=0, start=node)", "G.random_walk(path_length, 0, rand)"):
+        write(tmp_path, {"graph.py": GRAPH.format(call=call), "main.py": main})
+        assert found(tmp_path, "RPL102") == [], call
+    for call in ("G.random_walk(path_length, start=node)", "G.random_walk(path_length, **options)"):
+        write(tmp_path, {"graph.py": GRAPH.format(call=call)})
+        assert found(tmp_path, "RPL102") == [("graph.py", 5)], call

@@ -197,6 +197,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.assigned_values: dict[tuple[int, str], list[cst.BaseExpression]] = {}
         self.getattr_names: set[str] = set()  # literal names `getattr(x, "name")` reads
         self.stored_attr_nodes: set[int] = set()  # attributes assigned or deleted, not read
+        self.default_of: Optional[tuple[str, str, int]] = None  # walking a parameter's default
         # attribute names read on a catalogued library's module (`tf.train`, `np.random`),
         # and those read on anything else (`sfm.train`): see collect_facts
         self.library_attrs: set[str] = set()
@@ -451,9 +452,18 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             if source is not None:
                 self.facts.config_sources.append(source)
         params: dict[str, Any] = {}
+        places = [p.name.value for p in (*node.params.posonly_params, *node.params.params)]
         for param in _all_params(node.params):
             if param.default is not None:
-                self.walk(param.default)
+                name = param.name.value
+                # (the function, the parameter, its place or -1: RPL102 asks whether every
+                # call passes it, so the default never serves)
+                method = 1 if places[:1] in (["self"], ["cls"]) else 0  # `obj.walk(a)`: `a` binds the second
+                self.default_of = (node.name.value, name, places.index(name) - method if name in places else -1)
+                try:
+                    self.walk(param.default)
+                finally:
+                    self.default_of = None
             params[param.name.value] = _literal(param.default) if param.default else UNKNOWN
         # click: @click.option("--seed", default=None) gives the parameter its default.
         for decorator in node.decorators:
@@ -893,6 +903,11 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
 
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
+        callee = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else None
+        if callee is not None:
+            positional = sum(1 for a in node.args if a.keyword is None and not a.star)
+            keywords = tuple(sorted(a.keyword.value for a in node.args if a.keyword is not None))
+            self.facts.call_shapes.setdefault(callee, set()).add((positional, keywords, any(a.star for a in node.args)))
         if type(func) is cst.Attribute and func.attr.value == "format" and string_literal(func.value):
             # `"{}_{}".format(name, random.randint(0, 99))`: the arguments become text
             self.in_text += 1

@@ -215,6 +215,10 @@ class ModuleFacts:
     # attributes the module assigns (`opt.manualSeed = random.randint(...)`): an option of
     # that name may not keep its parser default
     assigned_attrs: set[str] = field(default_factory=set)
+    # callee last name -> how the module calls it: (positional arguments, keywords,
+    # with a `*`/`**` spread) (`G.random_walk(path_length, rand=rand)`: "random_walk" ->
+    # (1, ("rand",), False)): whether every call passes a parameter (RPL102's defaults)
+    call_shapes: dict[str, set[tuple[int, tuple[str, ...], bool]]] = field(default_factory=dict)
     # attribute names the module reads (`model.avgpool`, `getattr(m, "avgpool")`; read on
     # `self` in a class's method: `Class.avgpool`; "*": a name computed), not only assigns
     # or deletes (`self.avgpool = ...`, `del model.avgpool`): a layer stored in an

@@ -331,21 +331,28 @@ class RngFacts:
             entropy = self.entropy_of(arg.value)  # type: ignore[attr-defined]
             if entropy:
                 self.facts.findings.append(
-                    LocalFinding("RPL102", self.span(node), {"call": text, "source": entropy, "variant": "entropy"})  # type: ignore[attr-defined]
+                    LocalFinding("RPL102", self.span(node), self._as_default({"call": text, "source": entropy, "variant": "entropy"}))  # type: ignore[attr-defined]
                 )
             elif _literal(arg.value) is None and not instance.seed_required:
                 self.facts.findings.append(
-                    LocalFinding("RPL102", self.span(node), {"call": text, "variant": "none"})  # type: ignore[attr-defined]
+                    LocalFinding("RPL102", self.span(node), self._as_default({"call": text, "variant": "none"}))  # type: ignore[attr-defined]
                 )
             elif not instance.seed_required and isinstance(ref := self._u_op_value(arg.value), OptionRef):  # type: ignore[attr-defined]
                 # `default_rng(args.seed)`: seeded from OS entropy when the option's default
                 # is None; the rule asks each program that runs this module for the default
                 data = {"call": text, "value": self.text(arg.value), "option": ref.name, "variant": "option"}  # type: ignore[attr-defined]
-                self.facts.findings.append(LocalFinding("RPL102", self.span(node), data))  # type: ignore[attr-defined]
+                self.facts.findings.append(LocalFinding("RPL102", self.span(node), self._as_default(data)))  # type: ignore[attr-defined]
             return
         if instance.seed_required:
             return
-        self.facts.findings.append(LocalFinding("RPL102", self.span(node), {"call": text}))  # type: ignore[attr-defined]
+        self.facts.findings.append(LocalFinding("RPL102", self.span(node), self._as_default({"call": text})))  # type: ignore[attr-defined]
+
+    def _as_default(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An instance built as a parameter's default (``def walk(self, rand=random.Random()):``):
+        the finding keeps the function, the parameter and its place (``default_of``)."""
+        if self.default_of is not None:  # type: ignore[attr-defined]
+            data["default_of"] = list(self.default_of)  # type: ignore[attr-defined]
+        return data
 
     def _reseeded_elsewhere(self, site: reseeding.Site) -> bool:
         """A generator held in ``self.attr`` (or a module-level name) that a function of

@@ -220,7 +220,9 @@ class UnseededRngInstance(Rule):
                     continue
                 variant = str(finding.data.get("variant", ""))
                 entries: tuple[str, ...] = ()  # the programs that run an environment's site
-                data = {k: v for k, v in finding.data.items() if k != "in_function"}
+                data = {k: v for k, v in finding.data.items() if k not in ("in_function", "default_of")}
+                if "default_of" in finding.data and _always_passed(ctx, *finding.data["default_of"]):
+                    continue  # a parameter's default no call of the project leaves to serve
                 if variant.startswith("env-"):
                     run = environment_runs.get((path, finding.span), LIBRARY_CODE)
                     if run.how in (SKIPPED, DEMOS) or finding.data["call"] in reported \
@@ -249,6 +251,19 @@ class UnseededRngInstance(Rule):
                     yield self.report(path, finding.span, **{**data, "flag": flag})
                     continue
                 yield self.report(path, finding.span, entry_points=entries, **data)
+
+
+def _always_passed(ctx: CheckContext, function: str, param: str, place: int) -> bool:
+    """Every call of the project to a function or method named ``function`` passes the
+    parameter ``param`` (by keyword, or by its ``place`` among the call's positional
+    arguments), and there is such a call: the generator built as its default is never
+    drawn from (``def random_walk(self, path_length, rand=random.Random())`` called as
+    ``G.random_walk(path_length, rand=rand)``). A call spreading ``*args``/``**kwargs``
+    may leave it out."""
+    shapes = [shape for facts in ctx.facts.values() for shape in facts.call_shapes.get(function, ())]
+    return bool(shapes) and all(
+        not spread and (param in keywords or 0 <= place < positional) for positional, keywords, spread in shapes
+    )
 
 
 def _environment_unseeded(ctx: CheckContext, path: str, space: bool = False) -> bool:
