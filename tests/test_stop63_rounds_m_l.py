@@ -285,3 +285,23 @@ def test_a_generator_built_as_a_default_that_every_call_passes_draws_nothing(tmp
     for call in ("G.random_walk(path_length, start=node)", "G.random_walk(path_length, **options)"):
         write(tmp_path, {"graph.py": GRAPH.format(call=call)})
         assert found(tmp_path, "RPL102") == [("graph.py", 5)], call
+
+
+def test_a_per_file_loop_through_torch_tensor_functions_keeps_no_order(tmp_path: Path) -> None:
+    """l (melgan's preprocess): each wav becomes its own `.mel` through torch tensor
+    functions (`torch.from_numpy`, `F.pad`), which keep no state between files; a draw
+    from torch's generator in the loop does (the noise each file gets follows the order)."""
+    source = (
+        "import glob\n"
+        "import numpy as np\n"
+        "import torch\n"
+        "import torch.nn.functional as F\n\n"
+        "for wavpath in glob.glob('data/**/*.wav', recursive=True):\n"
+        "    wav = np.load(wavpath)\n"
+        "    mel = F.pad(torch.from_numpy(wav).unsqueeze(0), (0, 4)){noise}\n"
+        "    torch.save(mel, wavpath.replace('.wav', '.mel'))\n"
+    )
+    write(tmp_path, {"preprocess.py": source.format(noise="")})
+    assert found(tmp_path, "RPL402") == []
+    write(tmp_path, {"preprocess.py": source.format(noise=" + torch.randn(1)")})
+    assert found(tmp_path, "RPL402") == [("preprocess.py", 6)]

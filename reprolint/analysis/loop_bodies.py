@@ -52,9 +52,30 @@ WRITES_TO_PATH = frozenset({
 })
 
 
+# torch's namespaces whose calls keep state of their own (devices, processes, optimisers,
+# loaders, autograd, compilation), and its seeding and global switches (`torch.set_*`).
+_TORCH_STATEFUL = (
+    "torch.nn.modules", "torch.cuda", "torch.backends", "torch.distributed", "torch.optim", "torch.utils",
+    "torch.random", "torch.manual_seed", "torch.seed", "torch.initial_seed", "torch.set_", "torch.use_",
+    "torch.autograd", "torch.hub", "torch.multiprocessing", "torch.compile", "torch.jit", "torch.onnx",
+    "torch.profiler", "torch.Generator",
+)
+
+
 def stateless_call(qn: str) -> bool:
-    """A library call that changes no state of its library (see ``STATEFUL_LIBRARIES``)."""
-    return qn in PER_FILE_CALLS or not qn.startswith(STATEFUL_LIBRARIES)
+    """A library call that changes no state of its library (see ``STATEFUL_LIBRARIES``).
+    torch's tensor functions are such calls (``torch.from_numpy``, ``torch.stack``,
+    ``F.interpolate``), except those that draw from its generator (the RNG catalog's:
+    ``torch.randn``, ``F.dropout``, a layer's initial weights) and its stateful
+    namespaces (``_TORCH_STATEFUL``)."""
+    if qn in PER_FILE_CALLS:
+        return True
+    if qn.startswith("torch.") and not qn.startswith(_TORCH_STATEFUL):
+        from reprolint.catalog.rng import rng_catalog
+
+        module_or_layer = qn.startswith("torch.nn.") and not qn.startswith("torch.nn.functional.")
+        return not module_or_layer and rng_catalog().draw(qn) is None
+    return not qn.startswith(STATEFUL_LIBRARIES)
 
 
 def walk_in_order(node: cst.CSTNode) -> Any:
