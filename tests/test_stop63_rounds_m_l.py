@@ -305,3 +305,35 @@ def test_a_per_file_loop_through_torch_tensor_functions_keeps_no_order(tmp_path:
     assert found(tmp_path, "RPL402") == []
     write(tmp_path, {"preprocess.py": source.format(noise=" + torch.randn(1)")})
     assert found(tmp_path, "RPL402") == [("preprocess.py", 6)]
+
+
+CRITERION = (
+    "import torch\n"
+    "import torch.nn.functional as F\n"
+    "from torch import nn\n\n\n"
+    "class SetCriterion(nn.Module):\n"
+    "    def __init__(self, losses):\n"
+    "        super().__init__()\n"
+    "        self.losses = losses\n\n"
+    "    def loss_labels(self, outputs, targets):\n"
+    "        return F.cross_entropy(outputs.transpose(1, 2), targets)\n\n"
+    "    def loss_boxes(self, outputs, targets):\n"
+    "        return (outputs - targets).abs().mean()\n\n"
+    "    def get_loss(self, loss, outputs, targets):\n"
+    "        loss_map = {'labels': self.loss_labels, 'boxes': self.loss_boxes}\n"
+    "        return loss_map[loss](outputs, targets)\n\n"
+    "    def forward(self, outputs, targets):\n"
+    "        return sum(self.get_loss(loss, outputs, targets) for loss in self.losses)\n\n\n"
+    "torch.manual_seed(0)\n"
+    "criterion = SetCriterion(['labels', 'boxes'])\n"
+    "logits = torch.randn(2, 5, 3, device='cuda', requires_grad=True)\n"
+    "loss = criterion(logits, torch.zeros(2, 5, dtype=torch.long, device='cuda'))\n"
+    "loss.backward()\n"
+)
+
+
+def test_a_method_named_by_a_method_that_forward_calls_runs(tmp_path: Path) -> None:
+    """dev (detr): `forward` calls `self.get_loss`, whose table names `self.loss_labels`:
+    the loss method runs, two names deep, where the class is built."""
+    write(tmp_path, {"train.py": CRITERION})
+    assert found(tmp_path, "RPL202") == [("train.py", 12)]

@@ -589,7 +589,7 @@ class _Walker:
                         # named only in methods of the class: where one of them runs
                         # (`self.load_train_batch()` in a `build_train_graph` a test
                         # script that builds the class never calls)
-                        under = self._method_under(path, block, names)
+                        under = self._method_under(path, block, names, under, depth)
                 elif kind == "def":
                     ran = (path, block) in self.ran_functions
                     under = self.called_under.get((path, block), ()) if ran else None
@@ -601,18 +601,32 @@ class _Walker:
                     found = under if found is None else _either(found, under)
         return found
 
-    def _method_under(self, path: str, cls: str, names: tuple[str, ...]) -> Optional[tuple[GuardedCond, ...]]:
+    def _method_under(
+        self, path: str, cls: str, names: tuple[str, ...], built: tuple[GuardedCond, ...], depth: int = 0,
+    ) -> Optional[tuple[GuardedCond, ...]]:
         """The conditions under which a method of ``cls`` that mentions one of ``names``
-        has run (None: none has, yet)."""
+        runs (None: none does, yet): one that has run, under its call's; one a library
+        may call (``forward``, a special method, any method of a class on an open
+        library base), where the class is ``built``; one only code calls by name, where
+        running code names it (``forward`` calling ``self.get_loss``, which names
+        ``self.loss_labels``), a few calls deep."""
+        called = self._library_calls(path, cls)
         found: Optional[tuple[GuardedCond, ...]] = None
         for method, mentioned in self.index.facts[path].method_mentions.items():
-            if method.partition(".")[0] != cls or not any(n in mentioned for n in names):
+            owner, _, name = method.partition(".")
+            if owner != cls or not any(n in mentioned for n in names):
                 continue
             if (path, method) in self.ran_functions:
                 under = self.called_under.get((path, method), ())
-                if not under:
-                    return ()
-                found = under if found is None else _either(found, under)
+            elif called is None or name in called or (name.startswith("__") and name.endswith("__")):
+                under = built
+            elif depth < 2 and (named := self._mentioned(method, depth + 1, owner=path, attribute=True)) is not None:
+                under = named
+            else:
+                continue
+            if not under:
+                return ()
+            found = under if found is None else _either(found, under)
         return found
 
     def _orphan_under(self, key: tuple[str, str], path: str, name: str) -> Optional[tuple[GuardedCond, ...]]:
