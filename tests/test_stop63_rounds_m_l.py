@@ -337,3 +337,38 @@ def test_a_method_named_by_a_method_that_forward_calls_runs(tmp_path: Path) -> N
     the loss method runs, two names deep, where the class is built."""
     write(tmp_path, {"train.py": CRITERION})
     assert found(tmp_path, "RPL202") == [("train.py", 12)]
+
+
+def test_a_command_line_runner_calls_the_main_it_is_given(tmp_path: Path) -> None:
+    """j (tianshou ×3): `logging.run_cli(main)` (sensai), like absl's `app.run(main)`, calls
+    `main`: its seeds are the program's, before the draws the trainer makes later."""
+    source = (
+        "import numpy as np\n"
+        "import torch\n"
+        "{imports}\n\n"
+        "class Policy(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.net = torch.nn.Linear(4, 2)\n\n"
+        "    def forward(self, obs):\n"
+        "        return torch.distributions.Normal(self.net(obs), 1.0).rsample()\n\n\n"
+        "def main(seed: int = 0):\n"
+        "    np.random.seed(seed)\n"
+        "    torch.manual_seed(seed)\n"
+        "    policy = Policy()\n"
+        "    opt = torch.optim.Adam(policy.parameters())\n"
+        "    loss = policy(torch.zeros(3, 4)).sum()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    {run}\n"
+    )
+    for imports, run in [
+        ("from sensai.util import logging", "logging.run_cli(main, level=logging.INFO)"),
+        ("import typer", "typer.run(main)"),
+        ("import tyro", "tyro.cli(main)"),
+    ]:
+        write(tmp_path, {"train_sac.py": source.format(imports=imports, run=run)})
+        assert found(tmp_path, "RPL101") == [], run
+    write(tmp_path, {"train_sac.py": source.format(imports="import mylauncher", run="mylauncher.submit(main)")})
+    assert found(tmp_path, "RPL101") != []

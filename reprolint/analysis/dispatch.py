@@ -98,11 +98,27 @@ def emit_calls(collector: Any, node: cst.Call) -> bool:
 _APP_RUNNERS = frozenset({
     "absl.app.run", "tensorflow.app.run", "tensorflow.compat.v1.app.run", "tensorflow.python.platform.app.run",
 })
+# Command-line runners that parse the arguments and call the function given first with
+# them (read in each library's source): typer, tyro, jsonargparse, defopt, and sensai's
+# logging wrappers (`logging.run_cli(main)` configures logging, then calls `main`).
+_CLI_RUNNERS = frozenset({
+    "typer.run", "tyro.cli", "jsonargparse.CLI", "jsonargparse.auto_cli", "defopt.run",
+    "sensai.util.logging.run_cli", "sensai.util.logging.run_main",
+})
 
 
 def emit_app_run(collector: Any, node: cst.Call, qn: Optional[str]) -> bool:
     """``app.run(main)`` / ``tf.app.run()``: absl parses the flags, then calls the function
-    it is given (the module's ``main`` when none is), so its body runs there."""
+    it is given (the module's ``main`` when none is), so its body runs there; the same for
+    the other command-line runners (``typer.run(main)``, ``logging.run_cli(main)``)."""
+    if qn in _CLI_RUNNERS:
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return False
+        target = collector.call_target(node.args[0].value)
+        if target is not None:
+            collector.emit(Call(target, collector.span(node), collector.text(node.func), None, None,
+                                collector.current_conds(), ()))
+        return True
     if qn not in _APP_RUNNERS:
         return False
     given = find_argument(node, "main", 0)
