@@ -372,3 +372,20 @@ def test_a_command_line_runner_calls_the_main_it_is_given(tmp_path: Path) -> Non
         assert found(tmp_path, "RPL101") == [], run
     write(tmp_path, {"train_sac.py": source.format(imports="import mylauncher", run="mylauncher.submit(main)")})
     assert found(tmp_path, "RPL101") != []
+
+
+def test_a_listing_or_nothing_is_judged_by_its_uses(tmp_path: Path) -> None:
+    """k (DPR): `glob(p) if args.output_dir else []` bound to a name is the listing, judged
+    by what is done with the name: the newest checkpoint by `max(..., key=getctime)` takes
+    no order; a split by position does."""
+    source = (
+        "import glob\n"
+        "import os\n\n\n"
+        "def pick(output_dir, prefix):\n"
+        "    files = glob.glob(os.path.join(output_dir, prefix + '*')) if output_dir else []\n"
+        "    {use}\n"
+    )
+    write(tmp_path, {"ckpt.py": source.format(use="return max(files, key=os.path.getctime) if files else None")})
+    assert found(tmp_path, "RPL402") == []
+    write(tmp_path, {"ckpt.py": source.format(use="return files[:10]")})
+    assert found(tmp_path, "RPL402") == [("ckpt.py", 6)]

@@ -272,6 +272,12 @@ class ListingOrderFacts:
         if kind is cst.Subscript:
             walk = self._u_walk_part(node)  # type: ignore[arg-type]
             return (walk, LISTINGS["os.walk"]) if walk is not None else None
+        if kind is cst.IfExp:
+            # `glob(p) if args.output_dir else []`: the listing, or nothing to order
+            for branch, other in ((node.body, node.orelse), (node.orelse, node.body)):  # type: ignore[attr-defined]
+                if _nothing(other):
+                    return self._u_listing_root(branch, depth + 1)
+            return None
         if kind is cst.ListComp or kind is cst.GeneratorExp:
             if keeps_one_name(node):
                 return None  # `[f for f in os.listdir(d) if f == NAME]`: equal elements, no order
@@ -1200,6 +1206,13 @@ class ListingOrderFacts:
         if isinstance(func, cst.Attribute):
             return func.attr.value in _ORDER_FREE_METHODS
         return False
+
+
+def _nothing(node: cst.BaseExpression) -> bool:
+    """An empty list or tuple, or None: a value with no entries to order."""
+    return (type(node) in (cst.List, cst.Tuple) and not node.elements) or (  # type: ignore[attr-defined]
+        type(node) is cst.Name and node.value == "None"  # type: ignore[attr-defined]
+    )
 
 
 def _module_reads(module: cst.Module, loop: cst.CSTNode) -> set[str]:
