@@ -389,3 +389,35 @@ def test_a_listing_or_nothing_is_judged_by_its_uses(tmp_path: Path) -> None:
     assert found(tmp_path, "RPL402") == []
     write(tmp_path, {"ckpt.py": source.format(use="return files[:10]")})
     assert found(tmp_path, "RPL402") == [("ckpt.py", 6)]
+
+
+STYLE_GENERATOR = (
+    "import random\n"
+    "import torch\n"
+    "from torch import nn\n\n\n"
+    "def mixing_index(styles, n_latent, inject_index=None):\n"
+    "    if len(styles) < 2:\n"
+    "        inject_index = n_latent\n"
+    "    else:\n"
+    "        if inject_index is None:\n"
+    "            inject_index = random.randint(1, n_latent - 1)\n"
+    "    return inject_index\n\n\n"
+    "torch.manual_seed(0)\n"
+    "net = nn.Linear(8, 3)\n"
+    "opt = torch.optim.Adam(net.parameters())\n"
+    "codes = torch.randn(4, 8)\n"
+    "loss = (net(codes) * mixing_index({styles}, 14)).mean()\n"
+    "loss.backward()\n"
+    "opt.step()\n"
+)
+
+
+def test_a_length_test_reads_the_list_a_call_writes_out(tmp_path: Path) -> None:
+    """k (GFPGAN ×2, pixel2style2pixel), j (restyle): StyleGAN2's style mixing draws only
+    for two or more styles; the call passes `[codes]`, one style. (Their generators'
+    `forward` is run by torch, where what `model([codes])` passes is not read: those
+    findings stay.)"""
+    write(tmp_path, {"train.py": STYLE_GENERATOR.format(styles="[codes]")})
+    assert found(tmp_path, "RPL101") == []
+    write(tmp_path, {"train.py": STYLE_GENERATOR.format(styles="[codes, codes.flip(0)]")})
+    assert found(tmp_path, "RPL101") == [("train.py", 11)]

@@ -238,6 +238,10 @@ class ConditionFacts:
                 # `Transforms(split=self.split)` in a method: what this class's constructor
                 # calls stored there (Program.lookup)
                 tree = self.value_tree(arg.value)
+            if tree == ("unknown",) and type(arg.value) in (cst.List, cst.Tuple) and not any(
+                type(e) is cst.StarredElement for e in arg.value.elements  # type: ignore[attr-defined]
+            ):
+                tree = ("sized", len(arg.value.elements))  # type: ignore[attr-defined]  # `[style_code]`: one element
             if tree == ("unknown",) and self.u_some_value(arg.value):  # type: ignore[attr-defined]
                 tree = SOME_VALUE
             out.append((name, tree))
@@ -315,6 +319,9 @@ class ConditionFacts:
         return ("truthy", self.value_tree(node))
 
     def value_tree(self, node: cst.BaseExpression) -> Any:
+        if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "len" \
+                and len(node.args) == 1 and not node.args[0].star and not self.is_local("len"):  # type: ignore[attr-defined]
+            return ("len", self.value_tree(node.args[0].value))  # `len(styles) < 2`
         if isinstance(node, cst.Name):
             value = _literal(node)
             if value != UNKNOWN:

@@ -101,6 +101,13 @@ def tree_value(tree: Any, lookup: Callable[[str], Any], params: bool = True, bin
         return UNKNOWN
     if tree[0] in ("attr", "selfattr"):  # an option; `self.augment` (Program.lookup)
         return lookup(tree[1] if tree[0] == "attr" else tree)  # type: ignore[arg-type]
+    if tree[0] == "sized":  # a list or tuple written out, its elements not known: its length
+        return (UNKNOWN,) * tree[1]
+    if tree[0] == "len":
+        value = tree_value(tree[1], lookup, params, bindings)
+        if value == UNKNOWN or value is _NOT_NONE or not isinstance(value, (list, tuple, str, dict)):
+            return UNKNOWN  # (UNKNOWN is a string: not a length)
+        return len(value)
     return UNKNOWN
 
 
