@@ -421,3 +421,31 @@ def test_a_length_test_reads_the_list_a_call_writes_out(tmp_path: Path) -> None:
     assert found(tmp_path, "RPL101") == []
     write(tmp_path, {"train.py": STYLE_GENERATOR.format(styles="[codes, codes.flip(0)]")})
     assert found(tmp_path, "RPL101") == [("train.py", 11)]
+
+
+def test_an_op_on_a_parameter_times_a_mask_has_the_gradient_the_parameter_has(tmp_path: Path) -> None:
+    """k (FlowNetPytorch): `F.adaptive_max_pool2d(input * positive, size)` with `positive =
+    (input > 0).float()` (a comparison's tensor needs no grad) takes the gradient its
+    parameter `input` has: none, where every call passes the target a loader yields."""
+    source = (
+        "import torch\n"
+        "import torch.nn.functional as F\n\n\n"
+        "def sparse_max_pool(input, size):\n"
+        "    positive = (input > 0).float()\n"
+        "    return F.adaptive_max_pool2d(input * positive, size)\n\n\n"
+        "torch.manual_seed(0)\n"
+        "net = torch.nn.Conv2d(2, 2, 3, padding=1).cuda()\n"
+        "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+        "loader = torch.utils.data.DataLoader(torch.randn(8, 2, 16, 16), batch_size=2)\n"
+        "for target in loader:\n"
+        "    target = target.cuda()\n"
+        "    out = net(target)\n"
+        "    loss = (out - sparse_max_pool({pooled}, (16, 16))).abs().mean()\n"
+        "    opt.zero_grad()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n"
+    )
+    write(tmp_path, {"train.py": source.format(pooled="target")})
+    assert found(tmp_path, "RPL202") == []
+    write(tmp_path, {"train.py": source.format(pooled="out")})
+    assert found(tmp_path, "RPL202") == [("train.py", 7)]

@@ -44,6 +44,9 @@ _LEGACY_CONSTRUCTORS = frozenset(
 _MOVES = frozenset({"cuda", "cpu", "to", "float", "double", "half", "long", "int", "bool", "type", "contiguous"})
 
 
+_ARITHMETIC = (cst.Multiply, cst.Add, cst.Subtract, cst.Divide)
+
+
 def _int_index(node: cst.BaseExpression) -> bool:
     """An integer literal, or its negation (``-1``)."""
     if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
@@ -673,6 +676,8 @@ class OpUsageFacts:
         ``.float()``), also through a name bound to one here (its ``param-view`` kind)."""
         from reprolint.analysis.tensor_facts import KEEPS_NO_GRAD
 
+        from reprolint.analysis.tensor_facts import no_grad_kind
+
         while True:
             kind = type(node)
             if kind is cst.Subscript:
@@ -680,6 +685,21 @@ class OpUsageFacts:
             elif kind is cst.Call and type(node.func) is cst.Attribute \
                     and node.func.attr.value in KEEPS_NO_GRAD and self.qualify(node.func) is None:  # type: ignore[attr-defined]
                 node = node.func.value  # type: ignore[attr-defined]
+            elif kind is cst.UnaryOperation and type(node.operator) is cst.Minus:  # type: ignore[attr-defined]
+                node = node.expression  # type: ignore[attr-defined]
+            elif kind is cst.BinaryOperation and type(node.operator) in _ARITHMETIC:  # type: ignore[attr-defined]
+                # `input * positive` with `positive = (input > 0).float()`: a gradient flows
+                # through the one side that may carry one (the other is a constant or a
+                # tensor without grad)
+                sides = [node.left, node.right]  # type: ignore[attr-defined]
+                free = [
+                    side for side in sides
+                    if _literal(side) is not UNKNOWN and isinstance(_literal(side), (int, float))
+                    or no_grad_kind(side, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
+                ]
+                if len(free) != 1:
+                    return None
+                node = sides[1] if free[0] is sides[0] else sides[0]
             else:
                 break
         if type(node) is not cst.Name:

@@ -366,7 +366,7 @@ _ONE_TENSOR_FUNCTIONS = frozenset(f"torch.nn.functional.{n}" for n in (
 
 def no_grad_kind(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bool:
     """The tensor visibly requires no grad, so no backward pass runs through an op on it:
-    ``x.detach()``, ``x.data``, or data read from a checkpoint (``torch.load(p)["model"]
+    ``x.detach()``, ``x.data``, a comparison's bool tensor (``(x > 0).float()``), or data read from a checkpoint (``torch.load(p)["model"]
     ["pos_embed"]``, through slicing and reshapes, or a name bound to one); a function of
     one tensor given such a tensor (``F.interpolate(target.detach(), size=224)``)."""
     if isinstance(node, cst.Call) and (qualify(node.func) or "") in _ONE_TENSOR_FUNCTIONS and node.args \
@@ -385,8 +385,10 @@ def no_grad_kind(node: cst.BaseExpression, qualify: Qualify, bound: Bound) -> bo
         break
     if isinstance(node, cst.Attribute) and node.attr.value == "data" and qualify(node) is None:
         return True
+    if isinstance(node, cst.Comparison):
+        return True  # `(input > 0).float()`: a comparison's bool tensor requires no grad
     if isinstance(node, cst.Name):
-        return NO_GRAD in bound(node.value)
+        return bool({NO_GRAD, BOOL} & bound(node.value))
     return isinstance(node, cst.Call) and (qualify(node.func) or "") in _CHECKPOINT_READS
 
 
