@@ -46,6 +46,31 @@ _MOVES = frozenset({"cuda", "cpu", "to", "float", "double", "half", "long", "int
 
 _ARITHMETIC = (cst.Multiply, cst.Add, cst.Subtract, cst.Divide)
 
+_MAX_POOLS_3D = frozenset({"torch.nn.MaxPool3d", "torch.nn.functional.max_pool3d"})
+
+
+def _disjoint_windows(given: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> bool:
+    """A max pooling's windows do not overlap: ``kernel_size, stride, padding, dilation``
+    (positional from the kernel on, or by keyword) with every stride at least the kernel
+    (``stride`` left out or None: the kernel) and dilation 1, all literal."""
+    def sizes(node: cst.BaseExpression) -> Optional[tuple[int, ...]]:
+        if type(node) is cst.Integer:
+            return (int(node.value),) * 3  # type: ignore[attr-defined]
+        parts = node.elements if type(node) in (cst.Tuple, cst.List) else ()  # type: ignore[attr-defined]
+        if len(parts) == 3 and all(type(e) is cst.Element and type(e.value) is cst.Integer for e in parts):
+            return tuple(int(e.value.value) for e in parts)
+        return None
+
+    named = dict(zip(("kernel_size", "stride", "padding", "dilation"), given))
+    named.update({k: v for k, v in keywords.items() if k in ("kernel_size", "stride", "padding", "dilation")})
+    kernel = sizes(named["kernel_size"]) if "kernel_size" in named else None
+    stride_node = named.get("stride")
+    stride = kernel if stride_node is None or _literal(stride_node) is None else sizes(stride_node)
+    dilation = sizes(named["dilation"]) if "dilation" in named else (1, 1, 1)
+    return kernel is not None and stride is not None and dilation == (1, 1, 1) and all(
+        s >= k for s, k in zip(stride, kernel)
+    )
+
 
 def _int_index(node: cst.BaseExpression) -> bool:
     """An integer literal, or its negation (``-1``)."""
@@ -1157,6 +1182,10 @@ class OpUsageFacts:
             # gradient values (its own and one mirrored), once the input is longer than
             # twice the padding plus one
             facts.append("pad-one-axis")
+        if name in _MAX_POOLS_3D and _disjoint_windows(positional if name == "torch.nn.MaxPool3d" else positional[1:], keywords):
+            # stride >= kernel on every axis, no dilation: each input element lies in one
+            # window, so the backward's atomic adds put at most one value on it
+            facts.append("windows-disjoint")
         if name.endswith("repeat_interleave"):
             repeats = positional[offset] if len(positional) > offset else keywords.get("repeats")
             value = _literal(repeats) if repeats is not None else UNKNOWN

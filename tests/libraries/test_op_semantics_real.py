@@ -402,3 +402,34 @@ def test_the_tensor_methods_need_the_arguments_the_analysis_counts():
         fewer = _method_arguments(method, count - 1) if count > 1 else []
         with pytest.raises(TypeError):
             getattr(base.clone(), method)(*fewer)
+
+
+MAX_POOLS_3D = [
+    ("nn.MaxPool3d(2)", True),
+    ("nn.MaxPool3d(kernel_size=(1, 2, 2), stride=(1, 2, 2))", True),
+    ("nn.MaxPool3d((2, 2, 2), (2, 2, 2), (0, 1, 1))", True),
+    ("nn.MaxPool3d(3, stride=1)", False),
+    ("nn.MaxPool3d(2, dilation=2)", False),
+]
+
+
+@pytest.mark.parametrize(("layer", "disjoint"), MAX_POOLS_3D)
+def test_rpl301_leaves_out_a_3d_max_pooling_whose_windows_do_not_overlap(layer: str, disjoint: bool) -> None:
+    # The CUDA backward adds each window's gradient into its argmax with an atomic add;
+    # where no input element lies in two windows, no element receives two adds (the CPU
+    # backward sums the same contributions: count them with a gradient of ones).
+    v = torch.randn(1, 1, 6, 8, 8, requires_grad=True)
+    pooled = eval(layer, {"nn": nn})(v)  # noqa: S307 - our own literals
+    pooled.backward(torch.ones_like(pooled))
+    assert (v.grad.max().item() <= 1.0) is disjoint, layer
+    source = (
+        "import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\n"
+        f"pool = {layer}.cuda()\n"
+        "v = torch.randn(1, 1, 6, 8, 8, device='cuda', requires_grad=True)\n"
+        "pool(v).sum().backward()\n"
+    )
+    reported = any(
+        d.code == "RPL201" and d.span.start_line == 4 or d.code == "RPL301" and any(r.span.start_line == 4 for r in d.related)
+        for d in check_source(source, path="train.py", settings=Settings(torch_version="2.13"))
+    )
+    assert reported is not disjoint, layer

@@ -260,12 +260,16 @@ def no_collision(match: OpMatch, usage: OpCall) -> bool:
     collector saw that its index holds no value twice (``usage.facts``: "index-unique",
     e.g. ``mask.nonzero().squeeze(-1)``; for a scatter, "index-width-1": an index of
     width 1 along ``dim`` such as ``labels.unsqueeze(1)``, one write per row): each
-    element receives one write or add, so the result is the same on every run. An op
-    that raises under deterministic mode still raises (not filtered here)."""
+    element receives one write or add, so the result is the same on every run; so does
+    each input element of a 3-D max pooling whose windows do not overlap ("windows-disjoint":
+    stride at least the kernel). An op that raises under deterministic mode still raises
+    (not filtered here)."""
     if match.entry.kind != "deterministic-with-flag":
         return False
     if match.entry.id in _INDEX_ACCUMULATIONS:
         return "index-unique" in usage.facts
+    if match.entry.id == "maxpool3d-backward-cuda":
+        return "windows-disjoint" in usage.facts  # one window per input element: one add
     return match.entry.id.startswith("scatter") and bool({"index-width-1", "index-distinct"} & set(usage.facts))
 
 
