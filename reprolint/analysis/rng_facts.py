@@ -436,8 +436,9 @@ class RngFacts:
             if (cond.default if arg is None else _literal(arg.value)) is not None:
                 return True
         decided = []
+        anyway = any(call_argument(node, c.keyword, c.position) is not None for c in draw.anyway)
         for cond in draw.when:
-            if not _condition_holds(node, cond, self):
+            if not anyway and not _condition_holds(node, cond, self):
                 return True
             # `shuffle=not opt.serial_batches`: a flag the options decide draws where its
             # test holds, as a branch would (an evaluation script setting it to True)

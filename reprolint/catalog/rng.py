@@ -68,6 +68,9 @@ class DrawApi:
     input: Optional[str] = None
     # a deferred draw that runs within the call (a `fit`'s epochs), not through its value
     during_call: bool = False
+    # arguments whose presence makes it draw whatever `when` says (`num_classes=10` on a
+    # pretrained timm model: a new classifier head, drawn)
+    anyway: tuple[ArgCondition, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,7 @@ class RngCatalog:
                     deferred=entry.get("deferred", False),
                     unless=_conditions(entry.get("unless"), f"draws[{i}]"),
                     when=_conditions(entry.get("when"), f"draws[{i}]"),
+                    anyway=_conditions(entry.get("anyway"), f"draws[{i}]"),
                 )
                 if api.endswith(".*"):
                     self.draw_prefixes.append((api[:-1], draw))
