@@ -449,3 +449,26 @@ def test_an_op_on_a_parameter_times_a_mask_has_the_gradient_the_parameter_has(tm
     assert found(tmp_path, "RPL202") == []
     write(tmp_path, {"train.py": source.format(pooled="out")})
     assert found(tmp_path, "RPL202") == [("train.py", 7)]
+
+
+def test_a_set_loop_that_renames_each_key_under_a_test_keeps_no_order(tmp_path: Path) -> None:
+    """k (stable-baselines3-contrib's ARS): `for name in {"weight", "bias"}:` moves each
+    key to its new name when the old one is there: each element's own keys, in any order;
+    a list the loop fills in the set's order keeps it."""
+    source = (
+        "import torch\n\n\n"
+        "def load(params):\n"
+        "    for name in {{'weight', 'bias'}}:\n"
+        "        if f'action_net.{{name}}' in params.get('policy', {{}}):\n"
+        "            {body}\n"
+        "    return params\n\n\n"
+        "policy = torch.nn.Linear(2, 2)\n"
+        "params = load(torch.load('policy.pt'))\n"
+        "policy.load_state_dict(params['policy'])\n"
+    )
+    renamed = ("params['policy'][f'action_net.0.{name}'] = params['policy'][f'action_net.{name}']\n"
+               "            del params['policy'][f'action_net.{name}']")
+    write(tmp_path, {"load.py": source.format(body=renamed)})
+    assert found(tmp_path, "RPL401") == []
+    write(tmp_path, {"load.py": source.format(body="params.setdefault('order', []).append(name)")})
+    assert found(tmp_path, "RPL401") == [("load.py", 5)]

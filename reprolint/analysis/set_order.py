@@ -430,7 +430,23 @@ class SetOrderFacts:
             return False
         if self._u_unique_match_loop(node, names) or _only_counts(node.body.body):
             return True
-        for stmt in node.body.body:
+        return self._u_order_free_statements(node, node.body.body, names)
+
+    def _u_order_free_statements(self, node: cst.For, body: Sequence[cst.BaseStatement], names: set[str]) -> bool:
+        """The statements of :meth:`_u_order_free_loop`'s body, each on its own element;
+        also under an ``if`` that only tests (``if f"net.{name}" in params:``)."""
+        for stmt in body:
+            if isinstance(stmt, cst.If) and _only_tests(stmt.test) and isinstance(stmt.body, cst.IndentedBlock):
+                orelse = stmt.orelse
+                if not self._u_order_free_statements(node, stmt.body.body, names):
+                    return False
+                if isinstance(orelse, cst.Else) and isinstance(orelse.body, cst.IndentedBlock):
+                    if not self._u_order_free_statements(node, orelse.body.body, names):
+                        return False
+                elif orelse is not None:
+                    if not self._u_order_free_statements(node, [orelse], names):
+                        return False
+                continue
             if not isinstance(stmt, cst.SimpleStatementLine):
                 return False
             for small in stmt.body:
@@ -537,6 +553,24 @@ class SetOrderFacts:
         if called != function.name.value or not any(mentions_of(a.value, n) for a in call.args for n in names):
             return False
         return not _builds_in_order(function)
+
+
+# Calls a test may make that change nothing (a lookup, a text or type test).
+_TEST_CALLS = frozenset({"get", "startswith", "endswith", "isinstance", "hasattr", "len", "keys"})
+
+
+def _only_tests(test: cst.BaseExpression) -> bool:
+    """A branch test that changes nothing: comparisons, membership, `and`/`or`/`not` of
+    names, attributes, subscripts, literals and the lookups of ``_TEST_CALLS``."""
+    for part in descendants(test):
+        if isinstance(part, cst.Call):
+            func = part.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+            if name not in _TEST_CALLS:
+                return False
+        elif isinstance(part, (cst.NamedExpr, cst.Lambda, cst.Await, cst.Yield)):
+            return False
+    return True
 
 
 def _one_element(node: cst.BaseExpression) -> bool:
