@@ -472,3 +472,41 @@ def test_a_set_loop_that_renames_each_key_under_a_test_keeps_no_order(tmp_path: 
     assert found(tmp_path, "RPL401") == []
     write(tmp_path, {"load.py": source.format(body="params.setdefault('order', []).append(name)")})
     assert found(tmp_path, "RPL401") == [("load.py", 5)]
+
+
+def test_an_op_whose_value_the_function_only_detaches_runs_no_backward(tmp_path: Path) -> None:
+    """m (Transfer-Learning-Library's soft triplet loss): the gathered reference
+    distances reach the loss only through `F.softmax(...).detach()`, so no gradient
+    comes back to the gather; a value the loss takes as it is does."""
+    source = (
+        "import torch\n"
+        "import torch.nn.functional as F\n\n\n"
+        "def soft_triplet(features, reference, idx):\n"
+        "    dist = torch.cdist(features, features)\n"
+        "    dist_ref = torch.gather(torch.cdist(reference, reference), 1, idx)\n"
+        "    weights = F.softmax(dist_ref, dim=1){detach}\n"
+        "    return (weights * dist).sum()\n\n\n"
+        "torch.manual_seed(0)\n"
+        "net = torch.nn.Linear(4, 4).cuda()\n"
+        "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+        "x = torch.randn(8, 4, device='cuda')\n"
+        "idx = torch.randint(0, 8, (8, 8), device='cuda')\n"
+        "loss = soft_triplet(net(x), net(x.flip(0)), idx)\n"
+        "loss.backward()\n"
+        "opt.step()\n"
+    )
+
+    def gathers() -> list[int]:
+        return [r.span.start_line for d in check_source_of(tmp_path) for r in d.related if d.code == "RPL301"] + [
+            d.span.start_line for d in check_source_of(tmp_path) if d.code == "RPL201"]
+
+    write(tmp_path, {"train.py": source.format(detach=".detach()")})
+    assert 7 not in gathers()
+    write(tmp_path, {"train.py": source.format(detach="")})
+    assert 7 in gathers()
+
+
+def check_source_of(root: Path) -> list:
+    from reprolint.api import check_paths
+
+    return list(check_paths([str(root)], jobs=1).diagnostics)

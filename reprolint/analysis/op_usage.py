@@ -18,6 +18,7 @@ import libcst as cst
 from reprolint.analysis.config_files import config_key
 from reprolint.analysis.cst_helpers import children, descendants, find_argument, mentions_of, node_functions, self_attr
 from reprolint.analysis.cst_helpers import literal as _literal
+from reprolint.analysis.detached import only_detached
 from reprolint.analysis.listing_order import PROGRESS_BARS
 from reprolint.analysis.usage_events import OpCall
 from reprolint.analysis.values import UNKNOWN, OptionRef
@@ -1123,6 +1124,9 @@ class OpUsageFacts:
             _moved_to_cpu(value) for value in (source, *positional, *keywords.values()) if value is not None
         ) or (source is not None and method and self._u_on_cpu(source))):
             facts.append("cpu-tensor")  # `features.index_copy_(0, index.cpu(), rows.cpu())`
+        if name.startswith(("torch.", "Tensor.")) and self.scope.kind == "function" \
+                and only_detached(self.scope.body, node):  # type: ignore[attr-defined]
+            facts.append("no-grad-output")  # its value reaches only detached values: no gradient comes back
         if id(node) in self._u_to_numpy:  # type: ignore[attr-defined]
             # `F.interpolate(x, ...)[0].numpy()`: `.numpy()` raises on a tensor that needs grad
             facts += ["cpu-tensor", "no-grad-input"] if self._u_to_numpy[id(node)] else ["no-grad-input"]  # type: ignore[attr-defined]

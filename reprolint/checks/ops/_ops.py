@@ -217,7 +217,8 @@ def no_backward(program: Program, position: int, usage: OpCall) -> bool:
     registered buffer (its own, or one every call of the function passes for the
     parameter it runs on), or the collector saw that its backward has nothing to
     accumulate (``usage.facts``: a gather with an index of width 1 along ``dim``, or
-    one whose lines are parts of permutations along it: "index-distinct")."""
+    one whose lines are parts of permutations along it: "index-distinct"), or that its
+    value reaches only detached values ("no-grad-output", analysis/detached.py)."""
     step = program.usage_steps[position]
     if step.context.no_grad or step.context.in_worker:
         return True
@@ -229,7 +230,7 @@ def no_backward(program: Program, position: int, usage: OpCall) -> bool:
             function, _, param = fact.partition(":")[2].rpartition(".")
             if _bound_without_grad(program, step.path, function, param):
                 return True
-    return bool({"no-grad-input", "index-width-1", "index-distinct"} & set(usage.facts))
+    return bool({"no-grad-input", "no-grad-output", "index-width-1", "index-distinct"} & set(usage.facts))
 
 
 def _bound_without_grad(program: Program, path: str, function: str, param: str, depth: int = 0) -> bool:
