@@ -123,7 +123,16 @@ class NondeterministicOp(Rule):
     `int`) is not reported from
     torch 2.1 on: it is computed as an expand and a copy, whose backward is a plain
     sum; with a tensor of repeats (or before 2.1, when integer repeats were turned into
-    one) it indexes with `index_select`, whose CUDA backward adds atomically.
+    one) it indexes with `index_select`, whose CUDA backward adds atomically. A
+    tensor's sizes (`x.shape[-1]`, `x.size(1)`) are such ints.
+    A 3-D max pooling whose windows do not overlap (stride at least the kernel, no
+    dilation: `nn.MaxPool3d(2)`) adds at most once into each input element. An op whose
+    value its function reaches only through detached values (`F.softmax(ref,
+    1).detach()`, `.item()`) gets no gradient back, and one on a parameter times a
+    comparison's tensor (`input * (input > 0).float()`) has the gradient the parameter
+    has. A layer built straight into an attribute of `self` of a class on `nn.Module`
+    alone that no module of the program reads (its use in `forward` commented out,
+    then `del model.avgpool`) never runs.
 
     The project calls through which a program first reaches the op (`y = blur(x)` in
     the entry point for an op in `aug.py`) are its related locations, outermost first.

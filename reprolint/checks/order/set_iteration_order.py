@@ -57,7 +57,9 @@ class SetIterationOrder(Rule):
     enclosing function for the element when that function grows no list or file, yields,
     prints, accumulates nor calls anything but str/dict reads, a clean-up of each child
     module; or a call of a function of the module that changes nothing but what it is given
-    of the element, `download_model(name)` fetching each checkpoint to its own file), and
+    of the element, `download_model(name)` fetching each checkpoint to its own file;
+    such statements may stand under an `if` that only tests, `if f"net.{name}" in
+    params:`), and
     a search that at most one element can satisfy (`if x == c: ...; break`;
     `x.startswith(c)`/`endswith(c)` over literal strings none of which is a prefix/suffix
     of another, such as `{"r", "u", "f", "b"}`). Nor is a use on a branch that every

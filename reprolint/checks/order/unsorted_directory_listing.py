@@ -49,10 +49,13 @@ class UnsortedDirectoryListing(Rule):
       `sorted([glob(p) for p in patterns])`, which orders whole lists);
     - order-free uses: counted (`len(...)`), put in a set, summed, maximised, tested
       (`name in os.listdir(d)`), tested for truth (`if glob.glob(p):`, `not
-      os.listdir(d)`, `bool(...)`, through `and`/`or`), shown in an `assert`'s message,
+      os.listdir(d)`, `bool(...)`, through `and`/`or`), compared or shown in an `assert`
+      (`assert os.listdir(a) == os.listdir(b)` only stops the run or not),
       filtered down to one name (`[f for f in os.listdir(d)
       if f == NAME]`), a listing that is a statement of its own (a notebook cell ending
       in `os.listdir(d)` only displays it);
+    - a listing or nothing (`glob(p) if args.output_dir else []`) bound to a name:
+      the listing, judged by the name's uses (`max(files, key=os.path.getctime)`);
     - a concatenation of listings bound to a name (`ckpts = list(d.glob("*.bin")) +
       list(d.glob("*.pth"))`), like `files += glob(p2)`: one listing, judged by what is
       done with the name (`ckpts.sort()` orders all of it; used unsorted, it is reported
@@ -71,8 +74,9 @@ class UnsortedDirectoryListing(Rule):
       nothing outside the loop reads), a test of the entry's own values (`all(k in cfg
       for k in KEYS)`, `any(...)`, `hasattr`), `open()` of a path built from the entry (not in
       append mode), a library function given only the entry's values and constants
-      (`Image.open(f)`, `subprocess.run([tool, f], check=True)`; not `random`, NumPy's
-      RNG, torch, TF, JAX, Keras), a function of the same module that changes nothing
+      (`Image.open(f)`, `subprocess.run([tool, f], check=True)`, torch's tensor functions
+      such as `torch.from_numpy`; not `random`, NumPy's RNG, torch's draws, layers and
+      stateful namespaces, TF, JAX, Keras), a function of the same module that changes nothing
       but what it is given of the entry (`resize(img, size)` returning
       `img.resize(size)`; one that opens the paths it is given, builds paths with
       `os.path` and writes only the files it opened; one that calls another such

@@ -116,14 +116,26 @@ class UnseededGlobalRng(Rule):
     through a wrapper that forwards `**kwargs` (`def linear(*a, **kw): return
     nn.Linear(*a, **kw)`) counts, unless the API draws only without some argument
     (`generator=`, `seed=`) that the keyword arguments may hold. A draw inside an f-string
-    field (`f"tcp://localhost:{random.randrange(49152, 65535)}"`) makes text, not data,
+    field (`f"tcp://localhost:{random.randrange(49152, 65535)}"`), or in what
+    `"run-%d" % ...` or `"{}".format(...)` formats, makes text, not data,
     and is not reported; nor is one in the duration of a wait (`time.sleep(random())`
     between downloads: it decides when, not what). Nor is a draw whose value is only a model's
     example input (`torch.onnx.export(model, torch.randn(1, 3, 224, 224), path)`,
     `torch.jit.trace`, `torch.export.export`, `SummaryWriter.add_graph`, `thop.profile`,
     fvcore's `FlopCountAnalysis`, `torchinfo.summary(input_data=...)`, directly or through a name
     the same function reads nowhere else): the exported graph or the count depends on
-    its shape, not its values. A lambda stored for later (a table of layer factories
+    its shape, not its values. So is one a model (a variable or parameter of the scope)
+    is run on only for nothing: its output dropped (`model(example_input)` before the
+    export) or read only for its shape (`out = model(img)`, `print(out.shape)`: a
+    `__main__` smoke test); the weights of a model only run so draw nothing that matters.
+    `timm.create_model(name, pretrained=True)` draws weights that the checkpoint
+    replaces, unless `num_classes` asks for a new head. A name a class mentions only
+    inside its methods is used where one of those methods runs (a test script that
+    builds a learner runs no `build_train_graph` it never calls), and `tf.train.Saver`
+    names TensorFlow's module, not a project method `train`. The function a
+    command-line runner is given (`typer.run(main)`, `tyro.cli(main)`,
+    `jsonargparse.CLI(main)`, sensai's `logging.run_cli(main)`, like absl's
+    `app.run(main)`) runs there: its seeds are the program's. A lambda stored for later (a table of layer factories
     `OPS = {"conv": lambda C: nn.Conv2d(C, C, 3)}`, an attribute) draws where the
     program calls it, not where it is written; one given to a call (`model.apply(...)`,
     `sorted(key=...)`) draws there. A function that runs only passed on

@@ -31,7 +31,10 @@ class UnseededRngInstance(Rule):
     global seed does not reach a generator that takes its own entropy), except in test
     modules (what a test runner collects, `conftest.py`, a `tests/` folder's helpers)
     unless `include-tests`, and in a module of a package the programs import that none of
-    them imports (see RPL402). Not reported: a
+    them imports (see RPL402). Not reported: a generator built as a parameter's
+    default that every call of the project passes (by keyword or by place, no
+    `**kwargs` spread: `def random_walk(self, n, rand=random.Random())` always called
+    with `rand=rand`): the default never serves; a
     generator built without a seed whose next use in the same block seeds it in place
     (`rs = np.random.RandomState()` then `rs.seed(1)`, `g = torch.Generator()` then
     `g.manual_seed(s)`): nothing is drawn before the seed; a generator built
