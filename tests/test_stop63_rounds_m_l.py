@@ -544,3 +544,38 @@ def test_an_early_return_on_an_option_on_by_default_skips_the_training_after_it(
     assert found(tmp_path, "RPL302") == []
     write(tmp_path, {"imagenet_eval.py": EVALUATE_FIRST.format(default="False")})
     assert found(tmp_path, "RPL302") == [("imagenet_eval.py", 11)]
+
+
+def test_a_model_files_self_test_that_prints_shapes_sets_no_benchmark_that_matters(tmp_path: Path) -> None:
+    """k (SC-SfMLearner ×2): `cudnn.benchmark = True` in a model file's `__main__` block that
+    builds the model, runs it on random input and prints the output's size: no result
+    shows the kernel cuDNN picked; the training script's flag is reported."""
+    model = (
+        "import torch\n"
+        "from torch import nn\n\n\n"
+        "class DispNet(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.conv = nn.Conv2d(3, 1, 3, padding=1)\n\n"
+        "    def forward(self, x):\n"
+        "        return self.conv(x)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    torch.backends.cudnn.benchmark = True\n"
+        "    model = DispNet().cuda()\n"
+        "    model.train()\n"
+        "    depth = model(torch.randn(2, 3, 64, 64).cuda())\n"
+        "    print(depth.size())\n"
+    )
+    train = (
+        "import torch\n"
+        "from disp import DispNet\n\n"
+        "torch.manual_seed(0)\n"
+        "torch.backends.cudnn.benchmark = True\n"
+        "model = DispNet().cuda()\n"
+        "opt = torch.optim.Adam(model.parameters())\n"
+        "loss = model(torch.zeros(2, 3, 64, 64).cuda()).mean()\n"
+        "loss.backward()\n"
+        "opt.step()\n"
+    )
+    write(tmp_path, {"disp.py": model, "train.py": train})
+    assert found(tmp_path, "RPL203") == [("train.py", 5)]
