@@ -512,40 +512,6 @@ def check_source_of(root: Path) -> list:
     return list(check_paths([str(root)], jobs=1).diagnostics)
 
 
-EVALUATE_FIRST = (
-    "import argparse\n"
-    "import torch\n\n"
-    "parser = argparse.ArgumentParser()\n"
-    "parser.add_argument('-e', '--evaluate', dest='evaluate', default={default}, action='store_true')\n\n\n"
-    "def main():\n"
-    "    args = parser.parse_args()\n"
-    "    torch.manual_seed(0)\n"
-    "    model = torch.nn.Conv2d(3, 8, 3).cuda()\n"
-    "    optimizer = torch.optim.SGD(model.parameters(), 0.1)\n"
-    "    if args.evaluate:\n"
-    "        with torch.no_grad():\n"
-    "            print(model(torch.zeros(1, 3, 8, 8).cuda()).sum())\n"
-    "        return\n"
-    "    for epoch in range(3):\n"
-    "        loss = model(torch.zeros(1, 3, 8, 8).cuda()).sum()\n"
-    "        optimizer.zero_grad()\n"
-    "        loss.backward()\n"
-    "        optimizer.step()\n\n\n"
-    "if __name__ == '__main__':\n"
-    "    main()\n"
-)
-
-
-def test_an_early_return_on_an_option_on_by_default_skips_the_training_after_it(tmp_path: Path) -> None:
-    """k (pretrained-models.pytorch's imagenet_eval, `--evaluate` on by default): the
-    optimizer is built, then the script validates and returns; its training loop runs
-    only with the option off, so no cuDNN backward runs by default (RPL302)."""
-    write(tmp_path, {"imagenet_eval.py": EVALUATE_FIRST.format(default="True")})
-    assert found(tmp_path, "RPL302") == []
-    write(tmp_path, {"imagenet_eval.py": EVALUATE_FIRST.format(default="False")})
-    assert found(tmp_path, "RPL302") == [("imagenet_eval.py", 11)]
-
-
 def test_a_model_files_self_test_that_prints_shapes_sets_no_benchmark_that_matters(tmp_path: Path) -> None:
     """k (SC-SfMLearner ×2): `cudnn.benchmark = True` in a model file's `__main__` block that
     builds the model, runs it on random input and prints the output's size: no result

@@ -144,8 +144,9 @@ class ConditionFacts:
     def walk_block(self, body: Any) -> None:
         """Walk a block's statements in order. ``if seed is None: return`` (or raise):
         what follows in the block runs only when the value was given, as if it were the
-        ``else:`` of that ``if``; so for any test (``if args.evaluate: validate(...);
-        return``: the training after it runs only where the option is off). After an ``if`` whose block ends the program
+        ``else:`` of that ``if`` (only for a test of a missing value, the idiom of
+        optional arguments: an early return on an option such as ``if args.evaluate:
+        ...; return`` is left as it was). After an ``if`` whose block ends the program
         (``if args.validate is False: exit()``), what follows runs only when its test is
         false. After ``assert <test>``, what follows runs
         only when the test holds (seen by the order analyses; the default run's option
@@ -154,7 +155,8 @@ class ConditionFacts:
         for statement in body:
             self.walk(statement)  # type: ignore[attr-defined]
             if isinstance(statement, cst.If) and statement.orelse is None and (
-                _always_leaves(statement.body) or self._ends_program(statement.body)
+                (_absent_value_test(statement.test) and _always_leaves(statement.body))
+                or self._ends_program(statement.body)
             ):
                 self.conds.append((self.cond_tree(statement.test), False, statement.test))
                 pushed += 1

@@ -845,22 +845,13 @@ class Program(CudaSelection):
 
     def trains_with(self, framework: str) -> bool:
         """A training step of ``framework`` runs with the default options, not counting
-        plain functions of imported modules that no call reaches. An optimizer built on
-        the default path counts only where the program has no step of its own that
-        updates (``backward``, ``step``) or where one runs by default: a script that
-        builds its optimizer, then returns after evaluating (``if args.evaluate:
-        validate(...); return``, on by default) before its training loop, trains nothing
-        by default; one whose loop the analysis does not see trains where it builds one."""
-        steps = [
-            step for step in self.usage_steps
-            if type(step.event) is TrainStep and step.event.name == framework and not step.context.uncalled
-        ]
-        running = [step for step in steps if self.on_default_path(step)]
-        if not running:
-            return False
-        if any(not step.event.builds_optimizer for step in running):  # type: ignore[attr-defined]
-            return True
-        return all(step.event.builds_optimizer for step in steps)  # type: ignore[attr-defined]
+        plain functions of imported modules that no call reaches."""
+        for step in self.usage_steps:
+            usage = step.event
+            if type(usage) is TrainStep and usage.name == framework and not step.context.uncalled:
+                if self.on_default_path(step):
+                    return True
+        return False
 
     @property
     def framework_trainer(self) -> bool:
