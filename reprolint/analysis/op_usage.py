@@ -45,7 +45,9 @@ _LEGACY_CONSTRUCTORS = frozenset(
 _MOVES = frozenset({"cuda", "cpu", "to", "float", "double", "half", "long", "int", "bool", "type", "contiguous"})
 
 
-_ARITHMETIC = (cst.Multiply, cst.Add, cst.Subtract, cst.Divide)
+# (names, not the classes: reading libcst's classes here would import the real libcst
+# where the command line only lists rules; see reprolint/_lazy.py)
+_ARITHMETIC = frozenset({"Multiply", "Add", "Subtract", "Divide"})
 
 _MAX_POOLS_3D = frozenset({"torch.nn.MaxPool3d", "torch.nn.functional.max_pool3d"})
 
@@ -713,7 +715,7 @@ class OpUsageFacts:
                 node = node.func.value  # type: ignore[attr-defined]
             elif kind is cst.UnaryOperation and type(node.operator) is cst.Minus:  # type: ignore[attr-defined]
                 node = node.expression  # type: ignore[attr-defined]
-            elif kind is cst.BinaryOperation and type(node.operator) in _ARITHMETIC:  # type: ignore[attr-defined]
+            elif kind is cst.BinaryOperation and type(node.operator).__name__ in _ARITHMETIC:  # type: ignore[attr-defined]
                 # `input * positive` with `positive = (input > 0).float()`: a gradient flows
                 # through the one side that may carry one (the other is a constant or a
                 # tensor without grad)
