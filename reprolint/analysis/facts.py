@@ -629,11 +629,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> bool:
         """An f-string field: what it computes becomes text (a unique name, a port in a
         URL, a log line), so a draw there decides no data (see :meth:`maybe_draw`)."""
-        self.in_text += 1
-        try:
-            self.walk(node.expression)
-        finally:
-            self.in_text -= 1
+        self._walk_as_text([node.expression])
         return False
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> Optional[bool]:
@@ -643,13 +639,17 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if parts is None:
             return None
         self.walk(node.left)
+        self._walk_as_text(parts)
+        return False
+
+    def _walk_as_text(self, nodes: Sequence[cst.CSTNode]) -> None:
+        """Walk what becomes text (or a wait's duration): a draw there decides no data."""
         self.in_text += 1
         try:
-            for part in parts:
+            for part in nodes:
                 self.walk(part)
         finally:
             self.in_text -= 1
-        return False
 
     def visit_Expr(self, node: cst.Expr) -> None:
         if isinstance(node.value, (cst.Call, cst.Await)):
@@ -910,12 +910,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self.facts.call_shapes.setdefault(callee, set()).add((positional, keywords, any(a.star for a in node.args)))
         if type(func) is cst.Attribute and func.attr.value == "format" and string_literal(func.value):
             # `"{}_{}".format(name, random.randint(0, 99))`: the arguments become text
-            self.in_text += 1
-            try:
-                for arg in node.args:
-                    self.walk(arg.value)
-            finally:
-                self.in_text -= 1
+            self._walk_as_text([arg.value for arg in node.args])
             return False
         if type(func) is cst.Name and func.value == "getattr" and len(node.args) >= 2 and not self.is_local("getattr"):
             name = _literal(node.args[1].value)
@@ -926,12 +921,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if self.qualify(func) in _WAITS:
             # `time.sleep(random())`: a draw there decides how long to wait (a backoff
             # between downloads), no data; walked like an f-string field
-            self.in_text += 1
-            try:
-                for arg in node.args:
-                    self.walk(arg.value)
-            finally:
-                self.in_text -= 1
+            self._walk_as_text([arg.value for arg in node.args])
             return False
         for arg in node.args:
             if type(arg.value) is cst.Lambda:
