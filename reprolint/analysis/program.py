@@ -516,6 +516,13 @@ class Program(CudaSelection):
         return Role.EVALUATION if evaluates else Role.TRAINING
 
     @property
+    def self_test(self) -> bool:
+        """The program is a model file's self-test: its ``__main__`` block only builds,
+        asserts and prints shapes (analysis/self_tests.py), and its file is not named as
+        an evaluation or a test."""
+        return self._facts[self.entry].main_self_test and _EVAL_NAME.search(PurePosixPath(self.entry).stem) is None
+
+    @property
     def trains_anything(self) -> bool:
         """A training step of any framework runs with the default options (``backward``,
         an optimizer step, ``fit``, a framework trainer), as the role sees it: a program

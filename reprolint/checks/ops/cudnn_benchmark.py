@@ -31,9 +31,8 @@ class CudnnBenchmark(Rule):
     the same test as RPL301/RPL302; a program that runs torch on the CPU whatever its
     options never runs cuDNN), in library code no program reaches, and for Lightning's
     Trainer (which picks the GPU itself), whether or not the program also sets
-    `cudnn.deterministic = True`. Not in a program that is a demo: a model file's
-    `__main__` self-test that only prints shapes, or a timing benchmark (no result of
-    theirs shows which kernel ran).
+    `cudnn.deterministic = True`. Not in a model file's `__main__` self-test that only
+    builds, runs and prints shapes (no result of it shows which kernel ran).
 
     ## Why is this bad?
     With benchmarking on, cuDNN times several convolution algorithms on the first
@@ -156,8 +155,8 @@ class CudnnBenchmark(Rule):
                 trainer = usage.text.endswith("Trainer")
                 if not (trainer or program.is_library or program.can_use_cuda) or cudnn_disabled(program):
                     continue  # on the CPU, or cuDNN turned off (`cudnn.enabled = False`)
-                if not program.is_library and program.role is Role.DEMO:
-                    continue  # a model file's self-test printing shapes, a timing benchmark: no kernel choice shows
+                if not program.is_library and program.role is Role.DEMO and program.self_test:
+                    continue  # a model file's self-test printing shapes: no kernel choice shows
                 found.setdefault((path, usage.span), (usage, [], program))[1].extend(program.entry_points)
         for (path, span), (usage, entries, program) in found.items():
             trainer = usage.text.endswith("Trainer")
