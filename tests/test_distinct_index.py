@@ -80,10 +80,6 @@ for step in range(3):
     ("values, indices = logits.topk(4, dim=0)", "-1", True),  # sorted along another axis
     ("values, indices = logits, torch.randint(0, 32, (8, 32), device='cuda')", "-1", True),
     ("indices, values = torch.topk(logits, 4)", "-1", True),  # the values, not the indices
-    # the result bound to one name, its indices read by field or by place
-    ("top = torch.topk(logits, 4, dim=-1); indices, values = top.indices, top.values", "-1", False),
-    ("top = logits.sort(dim=1); indices, values = top[1], top[0]", "1", False),
-    ("top = logits.topk(4, dim=0); indices, values = top.indices, top.values", "-1", True),
 ])
 def test_the_indices_a_top_k_or_sort_returns_write_each_element_once(bind: str, axis: str, reported: bool) -> None:
     source = TOP_K.replace("BIND", bind).replace("AXIS", axis)

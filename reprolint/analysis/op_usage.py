@@ -271,13 +271,11 @@ def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optiona
     if isinstance(node, cst.Subscript):
         base = node.value
         if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and _literal(node.slice[0].slice.value) == 1:
-            return sorted_indices_axis(base, qualify) if not isinstance(base, cst.Name) else _sorted_name_axis(base, kinds)
+            return sorted_indices_axis(base, qualify)
         if all(isinstance(e.slice, cst.Slice) for e in node.slice):
             return distinct_axis(base, qualify, kinds)
         return None
     if isinstance(node, cst.Attribute) and node.attr.value == "indices":
-        if isinstance(node.value, cst.Name):  # `topk = torch.topk(x, k, dim=-1)`, then `topk.indices`
-            return _sorted_name_axis(node.value, kinds)
         return sorted_indices_axis(node.value, qualify)
     if not isinstance(node, cst.Call):
         return None
@@ -313,12 +311,6 @@ def distinct_axis(node: cst.BaseExpression, qualify: Any, kinds: Any) -> Optiona
 # (qualified function, method) -> where `dim` goes among the positional arguments of
 # each form: the function form takes the input first, `topk` takes `k` before `dim`.
 _SORTS = {"sort": (1, 0), "topk": (2, 1)}
-
-
-def _sorted_name_axis(name: cst.Name, kinds: Any) -> Optional[int]:
-    """The axis of a name bound to a sort's or top-k's result (``sorted:<axis>`` kinds)."""
-    found = [k for k in kinds(name.value) if k.startswith("sorted:")]
-    return int(found[0].split(":")[1]) if found else None
 
 
 def sorted_indices_axis(node: cst.BaseExpression, qualify: Any) -> Optional[int]:
@@ -770,9 +762,6 @@ class OpUsageFacts:
             distinct = distinct_axis(value, self.qualify, self._u_bound_kinds)  # type: ignore[attr-defined]
             if distinct is not None:
                 kinds = kinds | {f"distinct:{distinct}"}
-            ranked = sorted_indices_axis(value, self.qualify)  # type: ignore[attr-defined]
-            if ranked is not None:
-                kinds = kinds | {f"sorted:{ranked}"}  # `(values, indices)` of a sort or top-k
         if self.scope.kind == "function":  # type: ignore[attr-defined]
             viewed = self._u_viewed_parameter(value)
             if viewed is not None:
