@@ -105,8 +105,10 @@ def tree_value(tree: Any, lookup: Callable[[str], Any], params: bool = True, bin
         return (UNKNOWN,) * tree[1]
     if tree[0] == "len":
         value = tree_value(tree[1], lookup, params, bindings)
-        if value == UNKNOWN or value is _NOT_NONE or not isinstance(value, (list, tuple, str, dict)):
-            return UNKNOWN  # (UNKNOWN is a string: not a length)
+        if value == UNKNOWN or value is _NOT_NONE or not isinstance(value, (tuple, str)):
+            # (UNKNOWN is a string: not a length); a list or dict a constructor stores
+            # (`self.terminals = []`) may grow before the test reads it
+            return UNKNOWN
         return len(value)
     return UNKNOWN
 
