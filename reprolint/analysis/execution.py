@@ -585,7 +585,7 @@ class _Walker:
             for kind, block in (hit for n in names for hit in mentions.get(n, ())):
                 if kind == "class":
                     under = self._class_under(path, block, depth)
-                    if under is not None and self._standalone_class(path, block) \
+                    if under is not None and self.index.standalone_class(path, block) \
                             and not any(n in facts.class_level_mentions.get(block, (n,)) for n in names):
                         # named only in methods of the class: where one of them runs
                         # (`self.load_train_batch()` in a `build_train_graph` a test
@@ -601,20 +601,6 @@ class _Walker:
                         return ()
                     found = under if found is None else _either(found, under)
         return found
-
-    def _standalone_class(self, path: str, cls: str) -> bool:
-        """A class on library bases only (``object``, ``nn.Module``) that no class of the
-        project derives from: which of its methods run is its own business (a project
-        base whose ``__init__`` calls ``self.setup()`` runs a subclass's override, which
-        the calls the analysis resolves do not show)."""
-        bases = self.index.facts[path].classes.get(cls)
-        if bases is None or any(base not in (":object", "object", "builtins.object") and base not in CLOSED_BASES for base in bases):
-            return False
-        for facts in self.index.facts.values():
-            for other in facts.classes.values():
-                if any(base.rpartition(".")[2].lstrip(":") == cls for base in other):
-                    return False
-        return True
 
     def _method_under(
         self, path: str, cls: str, names: tuple[str, ...], built: tuple[GuardedCond, ...], depth: int = 0,

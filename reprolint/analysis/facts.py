@@ -178,10 +178,13 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.default_device_possible = source is None or "set_default_" in text
         # what can overwrite a layer's drawn parameters (analysis/overwritten.py)
         self.overwrite_possible = source is None or any(w in text for w in ("copy_", "load_state_dict", ".weight ="))
+        # a model run for nothing (analysis/example_inputs.py) is fed a framework's tensor,
+        # which a module that names no deep-learning framework makes none of
+        self.idle_model_possible = source is None or any(w in text for w in ("torch", "tensorflow", "keras", "jax"))
         # An entropy source is the builtin `hash` or a catalog module's name (`time.time`),
         # reached through an import (adding its root to `uses`) or a star import: entropy_of.
         self.hash_possible = source is None or "hash" in text
-        self.entropy_roots = frozenset(api.split(".")[0] for api in catalog.entropy)
+        self.entropy_roots = catalog.entropy_roots
         self.pending_nodes: list[cst.CSTNode] = []
         self.cond_texts: dict[int, str] = {}
         self.top_defs: set[str] = set()  # names of the module's top-level defs and classes
@@ -202,7 +205,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # and those read on anything else (`sfm.train`): see collect_facts
         self.library_attrs: set[str] = set()
         self.other_attrs: set[str] = set()
-        self.library_roots = frozenset(api.split(".")[0] for api in (*catalog.draws, *catalog.seeders))
+        self.library_roots = catalog.roots
         # calls in the value of an assignment to a local no statement reads (_note_unread_value)
         self.unread_values: set[int] = set()
         self.dropped_values: set[int] = set()  # calls whose value their statement drops
@@ -1023,7 +1026,8 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             text = ".".join(chain) if chain else self.text(func)
             drawn = next((d for a in node.args if type(a.value) is not cst.Call
                           and (d := self.seed_draw_of(a.value)) is not None), None)
-            overwritten = (self.overwrite_possible and id(node) in self._overwritten_layers()) or self.idle_model(node)
+            overwritten = (self.overwrite_possible and id(node) in self._overwritten_layers()) or (
+                self.idle_model_possible and self.idle_model(node))
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds(), self._bindings(node),
                            self.span(drawn) if drawn is not None else None, overwritten))
 

@@ -30,11 +30,10 @@ from reprolint.analysis.execution import At, Execution, ExecutionModel, Phase, S
 from reprolint.analysis.facts import UNKNOWN, Call, Draw, ModuleFacts, Seed
 from reprolint.analysis.usage_events import (
     CheckpointLoad, FlagSet, GraphScope, HfTrainer, HfTrainingArgs,
-    LightningTrainer, LoaderBuilt, ModuleStart, SeedScope, TfApi, TimedCode, TrainStep, Usage,
+    LightningTrainer, LoaderBuilt, ModuleStart, OpCall, SeedScope, TfApi, TimedCode, TrainStep, Usage,
 )
 from reprolint.analysis.options import options_read
 from reprolint.analysis.project_index import ProgramIndex
-from reprolint.catalog.frameworks import CLOSED_BASES
 from reprolint.catalog.rng import old_keras_library
 from reprolint.analysis.test_modules import defines_test_cases, is_test_module, tests_left_out
 from reprolint.analysis.tf_versions import keras_backend, old_keras
@@ -186,6 +185,7 @@ class Program(CudaSelection):
         self.ran_functions = execution.ran  # the bodies it runs at a call or for a framework
         self._chains = execution.call_chains
         self.is_library = library
+        self.index: Optional[ProgramIndex] = None  # the scan's (set by analyse_programs)
         # Option defaults of every module the program runs (the first module to define
         # a name wins): conditions are evaluated with these final values, wherever
         # they are in the program.
@@ -505,12 +505,9 @@ class Program(CudaSelection):
             # trains nothing, evaluates nothing and times code: a benchmark, whose
             # results are its timings (random inputs reach none)
             return Role.DEMO
-        facts = self._facts[self.entry]
-        if facts.main_self_test and _EVAL_NAME.search(path.stem) is None:
-            # a model file's self-test: its `__main__` block only builds, asserts and
-            # prints shapes (analysis/self_tests.py), which no value drawn changes, also
-            # where the model it builds loads pretrained weights (a file named as an
-            # evaluation or a test is judged as one)
+        if self.self_test:
+            # no value drawn changes what a self-test prints, also where the model it
+            # builds loads pretrained weights
             return Role.DEMO
         # Nothing says: count it as training (the rules' default).
         return Role.EVALUATION if evaluates else Role.TRAINING
@@ -519,7 +516,7 @@ class Program(CudaSelection):
     def self_test(self) -> bool:
         """The program is a model file's self-test: its ``__main__`` block only builds,
         asserts and prints shapes (analysis/self_tests.py), and its file is not named as
-        an evaluation or a test."""
+        an evaluation or a test (then it is judged as one)."""
         return self._facts[self.entry].main_self_test and _EVAL_NAME.search(PurePosixPath(self.entry).stem) is None
 
     @property
@@ -685,31 +682,39 @@ class Program(CudaSelection):
 
     def unread_layer(self, path: str, usage: OpCall) -> bool:
         """A layer built straight into an attribute of ``self`` (``usage.layer``) in a class
-        whose only base is ``torch.nn.Module``, an attribute no module of the program reads
-        (``self.avgpool = nn.AdaptiveAvgPool2d((7, 7))`` with a ``forward`` that does not
-        use it, then ``del model.avgpool``): the layer never runs. A module that reads any
-        attribute by a computed name (``getattr(self, f"layer{i}")``) or walks a module's
-        children (``nn.Sequential(*model.children())`` runs them all) may run it."""
-        if not usage.layer:
+        on library bases only that no project class derives from
+        (:meth:`ProgramIndex.standalone_class`), an attribute no module of the program
+        reads (``self.avgpool = nn.AdaptiveAvgPool2d((7, 7))`` with a ``forward`` that does
+        not use it, then ``del model.avgpool``): the layer never runs. A read by name
+        (``model.avgpool``, or ``self.avgpool`` in the class itself) runs it; a read in
+        another class is of another object. A module that reads any attribute by a
+        computed name (``getattr(self, f"layer{i}")``) or walks a module's children
+        (``nn.Sequential(*model.children())`` runs them all) may run it."""
+        if not usage.layer or self.index is None:
             return False
         cls, attr = usage.layer
-        facts = self._facts.get(path)
-        bases = facts.classes.get(cls) if facts is not None else None
-        if not bases or any(base not in CLOSED_BASES for base in bases):
+        if not self.index.standalone_class(path, cls):
             return False  # a library base's `forward` may read it (torchvision's ResNet)
+        readers = self._attr_readers
+        if readers is None:
+            return False
+        found = readers.get(attr, ())
+        return ("", "") not in found and (path, cls) not in found
+
+    @functools.cached_property
+    def _attr_readers(self) -> Optional[dict[str, set[tuple[str, str]]]]:
+        """Attribute -> (module, class) of the reads by ``self`` in a class's methods, and
+        ("", "") for a read of any object's (``model.avgpool``), in the program's modules;
+        None where one reads attributes by a computed name or walks children."""
+        readers: dict[str, set[tuple[str, str]]] = {}
         for module in self.modules:
-            facts = self._facts[module]
-            if attr in facts.read_attrs or "*" in facts.read_attrs:
-                return False  # `model.avgpool`, or any name
-            if not facts.read_attrs.isdisjoint(_CHILD_WALKS):
-                return False
-            for read in facts.read_attrs:
+            reads = self._facts[module].read_attrs
+            if "*" in reads or not reads.isdisjoint(_CHILD_WALKS):
+                return None
+            for read in reads:
                 reader, _, name = read.rpartition(".")
-                if name == attr and (module, reader) != (path, cls) and not all(
-                    base in CLOSED_BASES for base in facts.classes.get(reader, ("",))
-                ):
-                    return False  # `self.avgpool` in a class that may derive from this one
-        return (cls + "." + attr) not in self._facts[path].read_attrs
+                readers.setdefault(name, set()).add((module, reader) if reader else ("", ""))
+        return readers
 
     @functools.cached_property
     def assigned_attrs(self) -> set[str]:
@@ -867,6 +872,7 @@ class Program(CudaSelection):
 
 def _program(model: ExecutionModel, entry: str, library: bool = False) -> Program:
     program = Program(walk(model, entry, library), model.index.facts, library)
+    program.index = model.index
     program.imported_elsewhere = entry in model.index.imported_by_others()
     program.tests_included = model.index.include_tests
     program.is_test_entry = model.index.is_test(entry)

@@ -12,8 +12,11 @@ from typing import Iterable, Optional
 
 from reprolint.analysis.facts import ModuleFacts
 from reprolint.analysis.test_modules import is_test_module
+from reprolint.catalog.frameworks import CLOSED_BASES
 
 __all__ = ["ProgramIndex"]
+
+_OBJECT = frozenset({":object", "object", "builtins.object"})
 
 
 class ProgramIndex:
@@ -33,6 +36,8 @@ class ProgramIndex:
         self.include_tests = False  # set by entry_points(include_tests=...)
         self._tests: dict[str, bool] = {}
         self._imported: Optional[set[str]] = None
+        self._derived: Optional[frozenset[str]] = None
+        self._standalone: dict[tuple[str, str], bool] = {}
 
     def is_test(self, path: str) -> bool:
         """Whether a module of the scan is a test module (:func:`is_test_module`, below
@@ -108,6 +113,26 @@ class ProgramIndex:
                     chain.append(found)
         self._chains[key] = chain
         return chain
+
+    def standalone_class(self, path: str, cls: str) -> bool:
+        """Class ``cls`` of ``path`` is on library bases only (``object``, or a base whose
+        library code calls a known set of methods: ``torch.nn.Module``) and no class of
+        the scan derives from it: what its methods do and which attributes they read is
+        its own business (a project subclass could override a method, or read an
+        attribute, where the resolved calls do not show it)."""
+        key = (path, cls)
+        known = self._standalone.get(key)
+        if known is None:
+            if self._derived is None:
+                # the last part of every base any class of the scan names (`Base` for
+                # `:Base`, `models.Base`): a class of such a name may have subclasses
+                self._derived = frozenset(
+                    base.rpartition(".")[2].lstrip(":")
+                    for facts in self.facts.values() for bases in facts.classes.values() for base in bases)
+            bases = self.facts[path].classes.get(cls)
+            known = self._standalone[key] = bases is not None and cls not in self._derived and all(
+                base in _OBJECT or base in CLOSED_BASES for base in bases)
+        return known
 
     def block_mentions(self, path: str) -> dict[str, list[tuple[str, str]]]:
         """Name -> the top-level classes ("class", name), functions ("def", name) and

@@ -264,6 +264,16 @@ class RngCatalog:
                 raise CatalogError(f"rng.toml {where}: missing `{key}`")
         _check_unverified(entry, where)
 
+    @functools.cached_property
+    def roots(self) -> frozenset[str]:
+        """The top-level modules of the catalogued draws and seeders (`numpy`, `tf`)."""
+        return frozenset(api.split(".")[0] for api in (*self.draws, *self.seeders))
+
+    @functools.cached_property
+    def entropy_roots(self) -> frozenset[str]:
+        """The top-level modules of the catalogued entropy sources (`time`, `os`)."""
+        return frozenset(api.split(".")[0] for api in self.entropy)
+
     def draw(self, qualname: str) -> Optional[DrawApi]:
         found = self.draws.get(qualname)
         if found is not None:
