@@ -1,7 +1,8 @@
 """Training on image folders: a listing extended with `+=` is one listing (sorted later:
 nothing; sliced unsorted: reported at the listing that started it), and a listing shown
-in a log line with words around it only reaches the log; a bare `print(files)` hands the
-listing to the output as is."""
+in a log line with words around it only reaches the log, as does a bare `print(files)` in
+code that prints log lines with words elsewhere; in code whose prints are all bare values,
+`print(files)` hands the listing to the output as is."""
 import glob
 import os
 import sys
@@ -27,8 +28,23 @@ masters = [f for f in found if f.endswith("rank0")]
 print(f"master checkpoints found in {sys.argv[3]}: {masters}")
 latest = max([os.path.join(sys.argv[3], f) for f in masters], key=os.path.getmtime)
 
-shown = os.listdir(sys.argv[4])  # expect: RPL402
-print(shown)
+
+
+def list_folder(folder):
+    shown = os.listdir(folder)  # expect: RPL402
+    print(shown)
+
+
+def convert_folder(folder, out):
+    scenes = os.listdir(folder)
+    print(scenes)
+    for scene in scenes:
+        print("converting", scene)
+        os.rename(os.path.join(folder, scene), os.path.join(out, scene))
+
+
+list_folder(sys.argv[4])
+convert_folder(sys.argv[5], sys.argv[6])
 
 model = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.LazyLinear(2))
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)

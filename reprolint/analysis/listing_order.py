@@ -19,7 +19,7 @@ from reprolint.analysis.cst_helpers import (
     chain_root, children, descendants, enclosing_function, literal as _literal, mentions_of, self_attr, target_names,
 )
 from reprolint.analysis.loop_bodies import (
-    READS, WRITES_TO_PATH, argument_names, condition_queries, module_function, names_read_outside, only_filled,
+    CONSTANT_NAMES, PURE_BUILTINS, READS, WRITES_TO_PATH, argument_names, condition_queries, module_function, names_read_outside, only_filled,
     carried_names, only_in_messages, stateless_call, touches_only, variables_read, walk_in_order,
 )
 from reprolint.analysis.usage_events import ListingOrderTaken
@@ -159,6 +159,26 @@ def _contains(node: cst.CSTNode, kinds: tuple[type, ...]) -> bool:
     return any(isinstance(child, kinds) for child in descendants(node))
 
 
+def _stops_early(body: cst.CSTNode, *kinds: type) -> bool:
+    """Whether a loop whose body is ``body`` may end before its last entry: a ``return``
+    (or another of ``kinds``, such as ``yield``) in it, or a ``break`` of its own, not
+    one of a loop nested in it (``for fname in os.listdir(d): ... break``); nor
+    anything in a function or lambda it defines."""
+    todo: list[tuple[cst.CSTNode, bool]] = [(child, False) for child in children(body)]
+    while todo:
+        node, nested = todo.pop()
+        kind = type(node)
+        if kind is cst.Return or kind in kinds or (kind is cst.Break and not nested):
+            return True
+        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        loop = kind is cst.For or kind is cst.While
+        orelse = getattr(node, "orelse", None) if loop else None
+        # (a nested loop's `else` runs once that loop ends: a `break` there is not its own)
+        todo.extend((child, nested if child is orelse else nested or loop) for child in children(node))
+    return False
+
+
 def _sorts(body: cst.CSTNode, name: str) -> bool:
     """``name.sort()`` or ``sorted(name)`` somewhere in ``body``."""
     for call in _find_calls(body, "sort", "sorted"):
@@ -211,6 +231,12 @@ def sorting_call(node: cst.BaseExpression) -> bool:
     func = node.func
     name = func.value if isinstance(func, cst.Name) else (func.attr.value if isinstance(func, cst.Attribute) else "")
     return name == "sorted" or "sort" in name.lower()
+
+
+# Calls that take a path's folder (or split it off): what entries of one folder share.
+_FOLDER_OF = frozenset({"os.path.dirname", "os.path.split", "posixpath.dirname", "ntpath.dirname"})
+# Calls that copy a sequence into an array in its order.
+_ARRAY_COPIES = frozenset({"numpy.array", "numpy.asarray"})
 
 
 # Calls that each perform one operation on one file (the order of operations on
@@ -526,7 +552,7 @@ class ListingOrderFacts:
     def _u_entries_on_their_own(self, node: cst.For) -> bool:
         """A loop whose body handles each entry on its own (see :meth:`_u_loop_effects`)
         and cannot stop early (``break``, ``return``)."""
-        return not any(self._u_loop_effects(node)) and not _contains(node.body, (cst.Break, cst.Return))
+        return not any(self._u_loop_effects(node)) and not _stops_early(node.body)
 
     def _u_loop_effects(self, node: cst.For) -> tuple[bool, list[cst.Call], list[cst.Call], list[cst.Name]]:
         """What a loop's body carries from one entry to the next: whether it yields, the
@@ -550,8 +576,9 @@ class ListingOrderFacts:
         }
         # calls on an object of this iteration only (`lines.insert(0, h)` of a file's own
         # lines, `f.writelines(...)` of its own file) carry nothing to the next entry
+        entries = frozenset(n.value for n in target_names(node.target))
         calls = [c for c in descendants(body) if isinstance(c, cst.Call) and id(c) not in queries
-                 and not self._u_per_entry_call(c, local)]
+                 and not self._u_per_entry_call(c, local, entries)]
         appended = [
             c for c in calls
             if isinstance(c.func, cst.Attribute) and c.func.attr.value in ("append", "extend", "insert")
@@ -788,6 +815,8 @@ class ListingOrderFacts:
         node = value
         if sorting_call(node) and node.args:  # type: ignore[union-attr]
             node = node.args[0].value  # type: ignore[union-attr]
+        if isinstance(node, cst.Call) and node.args and self.qualify(node.func) in _ARRAY_COPIES:  # type: ignore[attr-defined]
+            node = node.args[0].value  # `np.array([int(f[:-4]) for f in files])`
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
             if node.func.value in ("list", "tuple"):
                 node = node.args[0].value
@@ -844,7 +873,7 @@ class ListingOrderFacts:
         # the loop itself takes every entry in turn: what differs with the order is the
         # order of its effects (the rule decides where that matters); one that can stop
         # early (`break`, `return`) takes the entries that come first
-        stops = _contains(body, (cst.Break, cst.Return))
+        stops = _stops_early(body)
         # a draw in the loop pairs each entry with the number its place gives it
         draws = any(isinstance(c, cst.Call) and (self.qualify(c.func) or "").startswith(DRAW_CALLS)  # type: ignore[attr-defined]
                     for c in descendants(body))
@@ -858,8 +887,11 @@ class ListingOrderFacts:
             # a listing held in a name (its entry: the call, and where it was bound) takes
             # its order where the filled lists are used
             source = self._u_held(state, pending) if pending is not None else [call, description]
+            # (a listing the name holds already sorted, `files.sort()` before the loop,
+            # fills them in sorted order)
+            sorted_ = len(source) > 3 and bool(source[3])
             for name in filling:
-                state.appended[name.value] = [*source[:2], use if use == "position" else False, False, *source[4:]]  # type: ignore[attr-defined]
+                state.appended[name.value] = [*source[:2], use if use == "position" else False, sorted_, *source[4:]]  # type: ignore[attr-defined]
             self._u_claimed.update(id(n) for n in filling)
             return
         if pending is not None:
@@ -919,7 +951,7 @@ class ListingOrderFacts:
         stored = isinstance(inner, cst.Name) and any(inner.value in st.listings for st in self._u_states())
         if root is None and not stored:
             return
-        if _contains(node.body, (cst.Yield, cst.Return, cst.Break)):
+        if _stops_early(node.body, cst.Yield):
             return
         if self._u_counted_body_on_its_own(node.body, self._u_loop_locals(node)):
             if stored:
@@ -930,8 +962,9 @@ class ListingOrderFacts:
     def _u_indexed_listing_loop(self, node: cst.For) -> None:
         """``for i in range(len(files)):`` whose body reads ``files`` only as
         ``files[i]`` and ``i`` only there or in progress messages: judged as ``for f in
-        files``; when each entry is handled on its own the listing's order is not used."""
-        it = node.iter
+        files``; when each entry is handled on its own the listing's order is not used
+        (also through a progress bar: ``tqdm(range(len(files)))``)."""
+        it = progress_wrapped(node.iter, self.qualify)  # type: ignore[attr-defined]
         if not (type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range"
                 and not self.is_local("range") and len(it.args) == 1 and type(node.target) is cst.Name):  # type: ignore[attr-defined]
             return
@@ -953,7 +986,7 @@ class ListingOrderFacts:
                 entries.append(child.value)
                 read.add(id(part.value))
         mentions = [c for c in descendants(node.body) if type(c) is cst.Name and c.value == listing]
-        if len(mentions) != len(entries) or _contains(node.body, (cst.Yield, cst.Return, cst.Break)):
+        if len(mentions) != len(entries) or _stops_early(node.body, cst.Yield):
             return
         # the index elsewhere only in progress messages: each `files[i]` stands for the entry
         if not only_in_messages(node.body, index, {listing}, allowed=read):
@@ -977,42 +1010,39 @@ class ListingOrderFacts:
         f``; not ``x = x + ...`` nor ``x += ...`` first) that nothing outside the loop
         reads."""
         bound = {n.value for n in target_names(node.target)}
-        first: dict[str, bool] = {}  # name -> its first binding in the body is fresh
-        for child in walk_in_order(node.body):
-            if isinstance(child, cst.Assign):
-                for target in child.targets:
-                    for name in target_names(target.target):
-                        first.setdefault(name.value, not mentions_of(child.value, name.value))
-            elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name):
-                first.setdefault(child.target.value, False)
-            elif isinstance(child, cst.WithItem) and child.asname is not None:
-                for name in target_names(child.asname.name):  # type: ignore[arg-type]
-                    first.setdefault(name.value, True)
-            elif isinstance(child, (cst.For, cst.CompFor)):
-                for name in target_names(child.target):
-                    first.setdefault(name.value, True)
-        fresh = {name for name, is_fresh in first.items() if is_fresh}
+        fresh = _bound_fresh(node.body)
         if fresh:
             scope = enclosing_function(self.module, node)  # type: ignore[attr-defined]
             fresh -= names_read_outside(scope, node) if scope is not None else _module_reads(self.module, node)  # type: ignore[attr-defined]
         return bound | fresh
 
-    def _u_per_entry_call(self, call: cst.Call, local: set[str]) -> bool:
+    def _u_per_entry_call(self, call: cst.Call, local: set[str], entries: frozenset[str] = frozenset()) -> bool:
         """A call that handles this iteration's own objects: a method of a name that lives
         one iteration, or ``open(path)`` of a path built from them, not for appending
-        (``open(os.path.join(d, name), "w")`` writes the entry's own file)."""
+        (``open(os.path.join(d, name), "w")`` writes the entry's own file), or for
+        appending to a file named after the entry itself (``entries``, the loop's
+        targets: ``open(f.replace(".xml", ".txt"), "a")``; entries differ, so their files
+        do, unless the path takes only a part of it, such as its folder)."""
         func = call.func
         root = chain_root(func)
         if isinstance(func, cst.Attribute) and isinstance(root, cst.Name) and root.value in local:
             return True
         if isinstance(func, cst.Attribute) and func.attr.value in _SUBMITS:
             return self._u_submitted_on_its_own(call, local)
+        if type(func) is cst.Attribute and type(func.value) in (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison):
+            # a method of a value computed from this entry's (`(mask * 255).astype("uint8")`)
+            made = func.value
+            names = variables_read(made, self.qualify)  # type: ignore[attr-defined]
+            if names and names <= local | self._u_function_constants() | self._u_module_constants():
+                return all(self._u_per_entry_call(c, local, entries) for c in descendants(made) if type(c) is cst.Call)
         if isinstance(func, cst.Name) and func.value == "open" and not self.is_local("open") and call.args:  # type: ignore[attr-defined]
             path = call.args[0].value
             modes = [a.value for a in call.args[1:2] if a.keyword is None] + [
                 a.value for a in call.args if a.keyword is not None and a.keyword.value == "mode"
             ]
-            return not any(self._u_may_append(m) for m in modes) and any(mentions_of(path, n) for n in local)
+            if not any(mentions_of(path, n) for n in local):
+                return False
+            return not any(self._u_may_append(m) for m in modes) or self._u_entry_path(path, entries)
         inner: cst.BaseExpression = call
         while isinstance(inner, (cst.Attribute, cst.Subscript, cst.Call)):
             if isinstance(inner, cst.Call) and (self.qualify(inner.func) or "") in READS:  # type: ignore[attr-defined]
@@ -1051,7 +1081,7 @@ class ListingOrderFacts:
         if not arg_names & local:
             return False
         # ... other than those only formatted into text (`str(args.rate)` in a command)
-        carried = {n for a in call.args for n in carried_names(a.value, self.qualify)}  # type: ignore[attr-defined]
+        carried = {n for a in call.args if not self._u_fixed(a.value) for n in carried_names(a.value, self.qualify)}  # type: ignore[attr-defined]
         if qn in WRITES_TO_PATH and call.args and call.args[0].keyword is None \
                 and variables_read(call.args[0].value, self.qualify) & local:  # type: ignore[attr-defined]
             # a writer of the values it is given to this entry's own file
@@ -1063,7 +1093,7 @@ class ListingOrderFacts:
             appends = qn.startswith(_SHELL) and any(
                 isinstance(c, cst.SimpleString) and ">>" in c.value for c in descendants(call)
             )
-            return carried - self._u_module_constants() <= local and stateless_call(qn) \
+            return carried - self._u_module_constants() - self._u_function_constants() <= local and stateless_call(qn) \
                 and not appends
         if isinstance(func, cst.Name) and not self.is_local(func.value):  # type: ignore[attr-defined]
             if func.value in ("filter", "map") and len(call.args) == 2 and not call.args[0].star:
@@ -1074,11 +1104,28 @@ class ListingOrderFacts:
                 callee = module_function(self.module, keep.value) if isinstance(keep, cst.Name) else None  # type: ignore[attr-defined]
                 reads = carried_names(given, self.qualify)  # type: ignore[attr-defined]
                 own = reads <= local or (isinstance(given, cst.Call) and self._u_per_entry_call(given, local))
+                if own and type(keep) is cst.Name and keep.value in PURE_BUILTINS | {"round"} \
+                        and not self.is_local(keep.value):  # type: ignore[attr-defined]
+                    return True  # `map(int, map(round, center))`: a value of this entry's
                 return own and callee is not None and touches_only(
                     callee, cst.Call(keep, [cst.Arg(given)]), local | reads, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
             callee = module_function(self.module, func.value)  # type: ignore[attr-defined]
-            return callee is not None and touches_only(callee, call, local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
+            return callee is not None and touches_only(  # type: ignore[attr-defined]
+                callee, call, local, self.qualify, self.module, shows=True, fixed=self._u_fixed)  # type: ignore[attr-defined]
         return False
+
+    def _u_entry_path(self, path: cst.BaseExpression, entries: frozenset[str]) -> bool:
+        """A path built from an entry of the listing itself (``f.replace(".xml", ".txt")``,
+        ``os.path.join(out, f + ".txt")``), and from no folder of one (``os.path.dirname(f)``,
+        ``p.parent``): each entry's own file."""
+        if not any(mentions_of(path, n) for n in entries):
+            return False
+        for node in descendants(path):
+            if type(node) is cst.Attribute and node.attr.value in ("parent", "parents"):
+                return False
+            if type(node) is cst.Call and (self.qualify(node.func) or "") in _FOLDER_OF:  # type: ignore[attr-defined]
+                return False
+        return True
 
     def _u_may_append(self, mode: cst.BaseExpression) -> bool:
         """Whether ``open``'s mode may append: a literal holding "a", or anything but a
@@ -1158,6 +1205,59 @@ class ListingOrderFacts:
         self._u_constants = (module, found)
         return found
 
+    def _u_fixed(self, value: cst.BaseExpression) -> bool:
+        """A value every entry of a loop here is given alike and that no call can change:
+        a literal, a name bound once to one (:meth:`_u_module_constants`,
+        :meth:`_u_function_constants`), an option's value (``args.size``, of an option
+        this module declares), or a tuple of those."""
+        kind = type(value)
+        if kind is cst.Tuple:
+            return all(self._u_fixed(e.value) for e in value.elements)  # type: ignore[attr-defined]
+        if kind is cst.Name:
+            return value.value in CONSTANT_NAMES or value.value in self._u_module_constants() \
+                or value.value in self._u_function_constants()  # type: ignore[attr-defined]
+        if kind is cst.Attribute:
+            return type(value.value) is cst.Name and value.attr.value in self.facts.arg_defaults  # type: ignore[attr-defined]
+        if kind in (cst.Integer, cst.Float, cst.SimpleString, cst.UnaryOperation):
+            return _literal(value) is not UNKNOWN
+        return False
+
+    def _u_function_constants(self) -> frozenset[str]:
+        """The current function's names bound once in its body, to a literal (``img_size =
+        96``), that are no parameter and no ``global`` or ``nonlocal`` name: a value every
+        entry of a loop in it is given alike."""
+        scope = self.scope  # type: ignore[attr-defined]
+        body = getattr(scope, "body", None)
+        if scope.kind != "function" or body is None:
+            return frozenset()
+        cache: dict[int, frozenset[str]] = self.__dict__.setdefault("_u_function_constants_memo", {})
+        found = cache.get(id(body))
+        if found is None:
+            bound: dict[str, int] = {}
+            constant: set[str] = set()
+            shared: set[str] = set(scope.params)
+            for child in descendants(body):
+                kind = type(child)
+                if kind is cst.Assign:
+                    for target in child.targets:  # type: ignore[attr-defined]
+                        for name in target_names(target.target):
+                            bound[name.value] = bound.get(name.value, 0) + 1
+                    only = child.targets[0].target if len(child.targets) == 1 else None  # type: ignore[attr-defined]
+                    if type(only) is cst.Name and _literal(child.value) is not UNKNOWN:  # type: ignore[attr-defined]
+                        constant.add(only.value)
+                elif kind in (cst.For, cst.CompFor, cst.AugAssign, cst.AnnAssign):
+                    for name in target_names(child.target):  # type: ignore[attr-defined]
+                        bound[name.value] = bound.get(name.value, 0) + 1
+                elif kind is cst.AsName:
+                    for name in target_names(child.name):  # type: ignore[attr-defined]
+                        bound[name.value] = bound.get(name.value, 0) + 1
+                elif kind in (cst.Global, cst.Nonlocal):
+                    shared.update(n.name.value for n in child.names)  # type: ignore[attr-defined]
+                elif kind in (cst.FunctionDef, cst.ClassDef):
+                    shared.add(child.name.value)  # type: ignore[attr-defined]
+            found = cache[id(body)] = frozenset(n for n in constant if bound.get(n) == 1 and n not in shared)
+        return found
+
     def _u_submitted_on_its_own(self, call: cst.Call, local: set[str]) -> bool:
         """``pool.apply_async(worker, args=(path, cfg))`` or ``executor.submit(worker, path,
         cfg)`` in a loop: a worker process or thread runs a function of this module that
@@ -1215,13 +1315,92 @@ def _nothing(node: cst.BaseExpression) -> bool:
     )
 
 
+def _bound_fresh(body: cst.CSTNode) -> set[str]:
+    """Names whose first binding in ``body`` (in the order it runs) binds them afresh:
+    an assignment whose value does not read them (``lines = f.readlines()``), a ``with
+    ... as`` or loop target; not ``x = x + ...`` nor ``x += ...`` first. Their values
+    from before ``body`` are not read after such a binding (unless read before it: the
+    callers check where)."""
+    first: dict[str, bool] = {}  # name -> its first binding in the body is fresh
+    for child in walk_in_order(body):
+        if isinstance(child, cst.Assign):
+            for target in child.targets:
+                for name in target_names(target.target):
+                    first.setdefault(name.value, not mentions_of(child.value, name.value))
+        elif isinstance(child, cst.AugAssign) and isinstance(child.target, cst.Name):
+            first.setdefault(child.target.value, False)
+        elif isinstance(child, cst.WithItem) and child.asname is not None:
+            for name in target_names(child.asname.name):  # type: ignore[arg-type]
+                first.setdefault(name.value, True)
+        elif isinstance(child, (cst.For, cst.CompFor)):
+            for name in target_names(child.target):
+                first.setdefault(name.value, True)
+    return {name for name, is_fresh in first.items() if is_fresh}
+
+
+def _bound_before_read(statement: cst.CSTNode) -> set[str]:
+    """The names a statement surely binds before it reads them, in the order it runs
+    (``with open(q) as f: f.read()``, ``for line in lines: out = ...; out.write(line)``):
+    the statement reads the values it binds, not those from before it. A binding under
+    an ``if``, ``try`` or ``while`` may not happen: it binds nothing surely."""
+    first: dict[str, bool] = {}  # name -> bound (True) or read (False) first
+
+    def bind(target: cst.CSTNode, surely: bool) -> None:
+        for name in target_names(target):  # type: ignore[arg-type]
+            first.setdefault(name.value, surely)
+
+    def visit(node: cst.CSTNode, surely: bool) -> None:
+        kind = type(node)
+        if kind is cst.Name:
+            first.setdefault(node.value, False)  # type: ignore[attr-defined]
+        elif kind is cst.Attribute:
+            visit(node.value, surely)  # type: ignore[attr-defined]
+        elif kind is cst.Arg:
+            visit(node.value, surely)  # type: ignore[attr-defined]
+        elif kind is cst.Assign:
+            visit(node.value, surely)  # type: ignore[attr-defined]
+            for target in node.targets:  # type: ignore[attr-defined]
+                if type(target.target) in (cst.Name, cst.Tuple, cst.List):
+                    bind(target.target, surely)
+                else:
+                    visit(target.target, surely)
+        elif kind is cst.For or kind is cst.CompFor:
+            visit(node.iter, surely)  # type: ignore[attr-defined]
+            bind(node.target, surely)  # type: ignore[attr-defined]
+            for part in children(node):
+                if part is not node.iter and part is not node.target:  # type: ignore[attr-defined]
+                    visit(part, surely)
+        elif kind is cst.WithItem:
+            visit(node.item, surely)  # type: ignore[attr-defined]
+            if node.asname is not None:  # type: ignore[attr-defined]
+                bind(node.asname.name, surely)  # type: ignore[attr-defined]
+        elif kind in (cst.If, cst.Try, cst.While, cst.IfExp, cst.BooleanOperation):
+            for part in children(node):
+                visit(part, False)
+        elif kind not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            for part in children(node):
+                visit(part, surely)
+        else:
+            for part in descendants(node):  # code of its own, run later: reads only
+                if type(part) is cst.Name:
+                    first.setdefault(part.value, False)
+
+    visit(statement, True)
+    return {name for name, bound in first.items() if bound}
+
+
 def _module_reads(module: cst.Module, loop: cst.CSTNode) -> set[str]:
-    """Names a module's code reads outside ``loop`` as its globals: in a function or a
+    """Names a module's code reads outside ``loop`` as its globals, after the top-level
+    statement that holds it or in a function or a
     method, not a name it binds itself (a parameter, an assignment, a loop variable) unless
     it declares it ``global`` (``def register(model_name): ...`` reads its own
     ``model_name``, not the module's)."""
     found: set[str] = set()
-    stack: list[cst.CSTNode] = list(module.body)
+    # top-level code that ran before the statement holding the loop reads none of the
+    # loop's bindings (`with open(names) as f: ...`, then `with open(entry) as f:` in it)
+    at = next((i for i, s in enumerate(module.body) if s is loop or any(d is loop for d in descendants(s))), 0)
+    stack: list[cst.CSTNode] = [s for i, s in enumerate(module.body) if i >= at or isinstance(s, (cst.ClassDef, cst.FunctionDef))]
+    after = {id(s) for s in module.body[at + 1:]}
     while stack:
         current = stack.pop()
         if isinstance(current, cst.ClassDef):
@@ -1233,6 +1412,10 @@ def _module_reads(module: cst.Module, loop: cst.CSTNode) -> set[str]:
             own |= _names_bound_in(current.body)
             declared = {n.name.value for g in descendants(current.body) if type(g) is cst.Global for n in g.names}
             found |= names_read_outside(current, None) - (own - declared)
+        elif id(current) in after:
+            # a later statement that binds a name afresh before it reads it (`with open(q)
+            # as f:` again) reads its own value, not the loop's
+            found |= names_read_outside(current, loop) - _bound_before_read(current)
         else:
             found |= names_read_outside(current, loop)
     return found

@@ -5,7 +5,7 @@ a list only filled and returned) and the builtins that only compute a value."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import libcst as cst
 
@@ -202,6 +202,7 @@ READS = frozenset({
 def touches_only(
     callee: cst.FunctionDef, call: cst.Call, local: set[str], qualify: Any = None,
     module: Optional[cst.Module] = None, depth: int = 2, shows: bool = False,
+    fixed: Optional[Callable[[cst.BaseExpression], bool]] = None,
 ) -> bool:
     """Whether a function of this module, called as ``call`` in a loop, changes nothing
     but what it is given of this iteration: every call and every attribute/subscript
@@ -211,7 +212,9 @@ def touches_only(
     path)``: ``qualify`` names it), or calls another function of ``module`` given only
     those that itself touches nothing else (``depth`` calls deep: a face crop that calls
     a coordinate helper); no global. ``shows``: ``print`` counts as touching nothing
-    (a loop over a listing: the order of lines shown is no result)."""
+    (a loop over a listing: the order of lines shown is no result). ``fixed``: whether a
+    value given at the call is the same for every entry and cannot be changed (a literal,
+    a constant, an option's value): a parameter bound to one carries nothing either."""
     params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
     bound: dict[str, cst.BaseExpression] = {}
     for index, arg in enumerate(call.args):
@@ -226,6 +229,9 @@ def touches_only(
         name for name, value in bound.items()
         for read in [variables_read(value, qualify)] if read and read <= local
     }
+    # ... or a value that is the same for every entry and that nothing changes (`value=255`)
+    if fixed is not None:
+        per_entry |= {name for name, value in bound.items() if name not in per_entry and fixed(value)}
     # parameters the callee only formats into text (`str(sample_rate)` in a command line):
     # whatever value they are given, they carry nothing from one entry to the next
     per_entry |= {name for name in params if name not in per_entry and _text_only(callee.body, name)}

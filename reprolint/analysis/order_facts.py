@@ -31,7 +31,8 @@ __all__ = ["UNORDERED", "OrderFacts", "UsageScope"]
 # Consumers that do not depend on the order of their argument.
 UNORDERED = frozenset({
     "sorted", "len", "set", "frozenset", "sum", "max", "min", "any", "all",
-    "collections.Counter", "Counter", "numpy.unique",
+    "collections.Counter", "Counter", "numpy.unique", "numpy.sort", "numpy.max", "numpy.min", "numpy.amax",
+    "numpy.amin",
 })
 
 
@@ -174,17 +175,42 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
         ``warning``/``info``/...): the order of a set or listing inside its arguments
         reaches no result, so everything in them is order-free. ``print`` is one when
         it prints words around the values (``print(f"found {files}")``, ``print("found",
-        files)``): a progress or log line; a bare ``print(files)`` is not (what a program
+        files)``): a progress or log line; a bare ``print(files)`` is one only where the same
+        code prints words elsewhere (:meth:`_u_prints_words`), else not (what a program
         prints can be its output)."""
         sink = qn == "warnings.warn" or (qn or "").startswith("logging.") or (
             qn is None and method in _LOG_METHODS
         ) or (
             isinstance(node.func, cst.Name) and node.func.value == "print" and not self.is_local("print")  # type: ignore[attr-defined]
-            and any(arg.keyword is None and _has_text(arg.value) for arg in node.args)
+            and (any(arg.keyword is None and _has_text(arg.value) for arg in node.args) or self._u_prints_words())
         )
         if sink:
             for arg in node.args:
                 self._u_all_unordered(arg.value)
+
+    def _u_prints_words(self) -> bool:
+        """The current function (or the module's top-level code) also prints words
+        (``print('Converting from', src, 'to', dst)``): its standard output is a log, so
+        a bare ``print(files)`` there is one more log line."""
+        scope = self.scope  # type: ignore[attr-defined]
+        body = getattr(scope, "body", None) if scope.kind == "function" else self.module  # type: ignore[attr-defined]
+        if body is None:
+            return False
+        memo: dict[int, bool] = self.__dict__.setdefault("_u_prints_words_memo", {})
+        found = memo.get(id(body))
+        if found is None:
+            found = False
+            todo = list(children(body))
+            while todo and not found:
+                node = todo.pop()
+                kind = type(node)
+                if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                    continue  # code of its own
+                found = kind is cst.Call and type(node.func) is cst.Name and node.func.value == "print" \
+                    and any(a.keyword is None and _has_text(a.value) for a in node.args)  # type: ignore[attr-defined]
+                todo.extend(children(node))
+            memo[id(body)] = found
+        return found
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is not None:
