@@ -1,0 +1,169 @@
+"""What the blind rounds on unseen code of stop 64 (i, h) showed `check` getting wrong
+about directory listings (RPL402), as mechanisms: each test has the look-alike that
+still uses the order."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from project_files import found, write
+
+
+def _check(tmp_path: Path, source: str) -> list[tuple[str, int]]:
+    write(tmp_path, {"prepare.py": source})
+    return found(tmp_path, "RPL402")
+
+
+FILLED = (
+    "import os\n\n"
+    "labels = []\n"
+    "for group in ['train', 'val']:\n"
+    "    folders = [d for d in os.listdir(group) if os.path.isdir(os.path.join(group, d))]\n"
+    "    {before}\n"
+    "    for folder in folders:\n"
+    "        labels.append(os.path.join(group, folder))\n"
+    "    {after}\n"
+    "print(labels)\n"
+)
+
+
+def test_a_listing_sorted_in_place_fills_lists_in_sorted_order(tmp_path: Path) -> None:
+    """h (CloserLookFewShot): `folders.sort()` before the loop that fills `labels`."""
+    assert _check(tmp_path, FILLED.format(before="folders.sort()", after="pass")) == []
+    assert _check(tmp_path, FILLED.format(before="pass", after="folders.sort()")) == [("prepare.py", 5)]
+
+
+NEWEST = (
+    "import glob\n"
+    "import os\n\n"
+    "import numpy as np\n\n\n"
+    "def resume_file(folder):\n"
+    "    files = glob.glob('checkpoints/*')\n"
+    "    epochs = np.array([int(os.path.basename(x)[:-4]) for x in files])\n"
+    "    return os.path.join(folder, '%d.tar' % {pick})\n\n\n"
+    "print(resume_file('out'))\n"
+)
+
+
+def test_an_array_of_a_listing_is_the_listing(tmp_path: Path) -> None:
+    """h (CloserLookFewShot): the newest checkpoint is `np.max` of an array made from the
+    listing; element 0 of that array is a position."""
+    assert _check(tmp_path, NEWEST.format(pick="np.max(epochs)")) == []
+    assert _check(tmp_path, NEWEST.format(pick="epochs[0]")) == [("prepare.py", 8)]
+
+
+CONVERTED = (
+    "import glob\n"
+    "import os\n\n"
+    "for name in glob.glob('annotations/*.xml'):\n"
+    "    with open(name) as f:\n"
+    "        rows = f.read().split()\n"
+    "    with open({path}, 'a') as out:\n"
+    "        for row in rows:\n"
+    "            out.write(row + '\\n')\n"
+)
+
+
+def test_appending_to_the_entrys_own_file_is_per_entry(tmp_path: Path) -> None:
+    """h (tensorflow-yolov3's mAP converters): each annotation is appended into the text
+    file named after it; appending to one file per folder keeps the listing's order."""
+    assert _check(tmp_path, CONVERTED.format(path="name.replace('.xml', '.txt')")) == []
+    assert _check(tmp_path, CONVERTED.format(path="os.path.join(os.path.dirname(name), 'all.txt')")) == [
+        ("prepare.py", 4)]
+
+
+SEARCH = (
+    "import glob\n"
+    "import os\n\n"
+    "kept = []\n"
+    "for name in glob.glob('labels/*.txt'):\n"
+    "    for image in os.listdir('images'):\n"
+    "        if image.startswith(name[:-4]):\n"
+    "            break\n"
+    "    {orelse}\n"
+    "    kept.append(name)\n"
+    "print(sorted(kept))\n"
+)
+
+
+def test_a_break_of_an_inner_loop_does_not_stop_the_outer_one(tmp_path: Path) -> None:
+    """h (tensorflow-yolov3): the search for an entry's image breaks out of the inner loop
+    only: the list it fills is sorted before use; a `break` in that loop's `else` ends the
+    outer loop at the first entry without one, and the first entry kept is a position."""
+    assert _check(tmp_path, SEARCH.format(orelse="")) == []
+    assert _check(tmp_path, SEARCH.format(orelse="else:\n        break").replace("sorted(kept)", "kept[0]")) == [
+        ("prepare.py", 5)]
+
+
+REBOUND = (
+    "import glob\n\n"
+    "with open('classes.txt') as f:\n"
+    "    classes = f.read().split()\n"
+    "for name in glob.glob('labels/*.txt'):\n"
+    "    with open(name) as f:\n"
+    "        rows = f.read().split()\n"
+    "    with open(name + '.out', 'w') as out:\n"
+    "        out.write(' '.join(r for r in rows if r in classes))\n"
+    "{later}\n"
+)
+
+
+def test_a_name_read_before_the_loop_or_rebound_after_it_lives_one_entry(tmp_path: Path) -> None:
+    """h (tensorflow-yolov3): `f` holds another file before the loop, and a later `with
+    ... as out` binds its own `out`; a later read of the loop's `out` carries it on."""
+    assert _check(tmp_path, REBOUND.format(later="with open('log.txt', 'w') as out:\n    out.write('done')")) == []
+    assert _check(tmp_path, REBOUND.format(later="out.write('done')")) == [("prepare.py", 5)]
+
+
+RESIZED = (
+    "import argparse\n"
+    "import glob\n"
+    "import os\n\n"
+    "import cv2\n"
+    "from tqdm import tqdm\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--size', type=int, default=96)\n"
+    "args = parser.parse_args()\n\n\n"
+    "def pad(image, border, value=0):\n"
+    "    return cv2.copyMakeBorder(image, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=[value] * 3 if border else None)\n\n\n"
+    "def main():\n"
+    "    size = 96\n"
+    "    paths = glob.glob('inputs/*')\n"
+    "    {state}\n"
+    "    for i in tqdm(range(len(paths))):\n"
+    "        path = paths[i]\n"
+    "        image = pad(cv2.imread(path), True, value=255)\n"
+    "        mask = (image > 127).astype('uint8')\n"
+    "        image = cv2.resize(image, (size, args.size))\n"
+    "        cv2.imwrite(os.path.join('out', os.path.basename(path)), {written})\n\n\n"
+    "main()\n"
+)
+
+
+def test_an_indexed_loop_given_constants_and_options_is_per_entry(tmp_path: Path) -> None:
+    """i (pytorch-nested-unet, pixel-nerf): `tqdm(range(len(paths)))`, a size bound once
+    to a literal, an option's value, literal arguments and a method of a comparison are
+    all the entry's own business; a list of images filled in entry order is not."""
+    assert _check(tmp_path, RESIZED.format(state="pass", written="mask * image")) == []
+    assert _check(tmp_path, RESIZED.format(state="total = 0", written="mask * image")) == []
+    carried = RESIZED.format(state="seen = []", written="mask * image").replace(
+        "        mask = (image > 127)", "        seen.append(image)\n        mask = (image > 127)")
+    assert _check(tmp_path, carried) == [("prepare.py", 19)]
+
+
+SHOWN = (
+    "import os\n\n\n"
+    "def convert(folder, out):\n"
+    "    scenes = os.listdir(folder)\n"
+    "    print(scenes)\n"
+    "    for scene in scenes:\n"
+    "        {log}\n"
+    "        os.rename(os.path.join(folder, scene), os.path.join(out, scene))\n\n\n"
+    "convert('in', 'out')\n"
+)
+
+
+def test_a_bare_print_is_a_log_line_where_the_code_prints_words(tmp_path: Path) -> None:
+    """h (mipnerf's converter): `print(dirs)` beside `print('Converting from', d)` is a
+    log; where the code prints only bare values, what it prints is its output."""
+    assert _check(tmp_path, SHOWN.format(log="print('converting', scene)")) == []
+    assert _check(tmp_path, SHOWN.format(log="pass")) == [("prepare.py", 5)]
