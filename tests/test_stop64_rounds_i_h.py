@@ -167,3 +167,63 @@ def test_a_bare_print_is_a_log_line_where_the_code_prints_words(tmp_path: Path) 
     log; where the code prints only bare values, what it prints is its output."""
     assert _check(tmp_path, SHOWN.format(log="print('converting', scene)")) == []
     assert _check(tmp_path, SHOWN.format(log="pass")) == [("prepare.py", 5)]
+
+
+LOADERS = (
+    "import torch\n"
+    "from torch.utils.data import DataLoader, TensorDataset\n\n\n"
+    "def get_loaders(args):\n"
+    "    data = TensorDataset(torch.zeros(64, 3), torch.zeros(64))\n"
+    "    sampler = None\n"
+    "    if args.distributed:\n"
+    "        sampler = torch.utils.data.distributed.DistributedSampler(data)\n"
+    "    return DataLoader(data, batch_size=8, shuffle=sampler is None, sampler=sampler)\n"
+)
+LAUNCHED = (
+    "import argparse\n\n"
+    "import torch\n"
+    "import torch.distributed as dist\n"
+    "from torch import nn\n\n"
+    "from data import get_loaders\n\n\n"
+    "def main(args):\n"
+    "    {seed}\n"
+    "    model = nn.Linear(3, 1).cuda()\n"
+    "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "    for epoch in range(args.epochs):\n"
+    "        for x, y in get_loaders(args):\n"
+    "            loss = (model(x.cuda()).squeeze(1) - y.cuda()).pow(2).mean()\n"
+    "            opt.zero_grad()\n"
+    "            loss.backward()\n"
+    "            opt.step()\n\n\n"
+    "def init_processes(rank, size, fn, args):\n"
+    "    dist.init_process_group(backend='nccl', init_method='env://', rank=rank, world_size=size)\n"
+    "    fn(args)\n\n\n"
+    "if __name__ == '__main__':\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--seed', type=int, default=1)\n"
+    "    parser.add_argument('--epochs', type=int, default=10)\n"
+    "    args = parser.parse_args()\n"
+    "    args.distributed = {distributed}\n"
+    "    init_processes(0, 1, main, args)\n"
+)
+
+
+def test_a_function_a_launcher_is_given_runs_where_the_launcher_calls_it(tmp_path: Path) -> None:
+    """i (NVAE): `init_processes(0, size, main, args)` calls `fn(args)`: `main` runs there,
+    its seed before the weights it builds; a `main` that seeds nothing leaves them unseeded."""
+    write(tmp_path, {"data.py": LOADERS,
+                     "train.py": LAUNCHED.format(seed="torch.manual_seed(args.seed)", distributed="False")})
+    assert found(tmp_path, "RPL101") == []
+    write(tmp_path, {"train.py": LAUNCHED.format(seed="pass", distributed="False")})
+    assert found(tmp_path, "RPL101") == [("train.py", 12)]
+
+
+def test_an_attribute_the_entry_script_fixes_decides_conditions(tmp_path: Path) -> None:
+    """i (NVAE): `args.distributed = False`, written once in the entry script's main block,
+    is no option, yet `if args.distributed:` in the loaders is false on that program: no
+    sampler is built that could lack `set_epoch`."""
+    write(tmp_path, {"data.py": LOADERS,
+                     "train.py": LAUNCHED.format(seed="torch.manual_seed(args.seed)", distributed="False")})
+    assert found(tmp_path, "RPL404") == []
+    write(tmp_path, {"train.py": LAUNCHED.format(seed="torch.manual_seed(args.seed)", distributed="True")})
+    assert found(tmp_path, "RPL404") == [("data.py", 9)]

@@ -48,7 +48,7 @@ from reprolint.analysis.condition_facts import DEFAULTS, SPREAD, VIA
 from reprolint.analysis.conditions import named_bindings
 from reprolint.analysis.entry_functions import waits_for_mention
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
-from reprolint.analysis.module_facts import InstanceCall
+from reprolint.analysis.module_facts import PARAMETER_CALL, InstanceCall
 from reprolint.analysis.usage_events import OpCall, SeedScope, TfSetting, Usage
 from reprolint.catalog.frameworks import CLOSED_BASES
 
@@ -74,7 +74,7 @@ MAX_DEPTH = 60
 # What the walker does with an event (ExecutionModel.ops): add it as a step, add it
 # unless seeds are skipped, add it at the end, run a project call / import, enter or
 # leave a no-grad region.
-_STEP, _SEED, _DEFERRED, _CALL, _IMPORT, _REGION, _BINDS, _BUILDS = range(8)
+_STEP, _SEED, _DEFERRED, _CALL, _IMPORT, _REGION, _BINDS, _BUILDS, _PARAMETER = range(9)
 
 # The base of custom autograd functions (their static forward/backward run through `apply`).
 _AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
@@ -277,6 +277,10 @@ class ExecutionModel:
             elif isinstance(event, Call):
                 if dispatch.is_dispatch(event):  # `models.__dict__[args.arch](...)`: each candidate
                     ops.extend((_CALL, call, resolved) for call, resolved in dispatch.expand(self.index, path, event))
+                    continue
+                if event.target.startswith(PARAMETER_CALL):
+                    # `fn(args)` of a parameter: what the call running the body passes
+                    ops.append((_PARAMETER, event, event.target[len(PARAMETER_CALL):]))
                     continue
                 resolved = self.index.resolve_call(path, event.target)
                 if resolved is not None:
@@ -913,6 +917,23 @@ class _Walker:
         self.depth -= 1
         self.bodies.append((key, conds, start, len(self.out.steps), deferred, len(self.deferred)))
 
+    def _passed_function(self, param: str) -> Optional[tuple[str, str]]:
+        """The project function that the call running the current body passes for its
+        parameter ``param`` (Call.functions): ``init_processes(0, size, main, args)`` runs
+        the ``fn(args)`` in ``init_processes`` as ``main(args)``. None where the body runs
+        for no call of the program's (uncalled, or called by a framework)."""
+        if not self.calls or not self.running:
+            return None
+        at, running = self.calls[-1], self.running[-1]
+        if not at.event.functions or self.index.resolve_call(at.path, at.event.target) != running:
+            return None
+        file, qualname = running
+        method = qualname.partition(".")[1]
+        for name, target in named_bindings(at.event.functions, self.index.facts[file].functions.get(qualname), method):
+            if name == param:
+                return self.index.resolve_call(at.path, target)
+        return None
+
     def run_events(
         self, path: str, ops: tuple[tuple[int, Any, Any], ...], outer: tuple[GuardedCond, ...],
         via: Optional[At], context: StepContext,
@@ -975,6 +996,10 @@ class _Walker:
                 self.instance_no_grad.setdefault(extra, []).append(context.no_grad)
                 bindings = named_bindings(event.bindings, self.index.facts[file].functions.get(qualname), ".")
                 self.out.call_bindings.setdefault(extra, []).append(_passed_on(bindings, context, running))
+            elif kind == _PARAMETER:
+                run = self._passed_function(extra)
+                if run is not None:  # `fn(args)` runs the `main` the caller passed
+                    self.run_events(path, ((_CALL, event, run),), outer, via, context)
             elif kind == _BUILDS:
                 # `UIModel()` of a class without a constructor: its methods run under the
                 # conditions of the calls that build it (_built_under)

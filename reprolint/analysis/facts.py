@@ -41,7 +41,7 @@ from reprolint.analysis.calls import devices, environments, keras, pandas, resee
 from reprolint.analysis.values import UNKNOWN, OptionRef
 from reprolint.model import Span
 from reprolint.analysis.module_facts import (
-    Call, Cond, Draw, Event, FunctionFacts, Guard, Import, InstanceCall, LocalFinding, ModuleFacts, Region, Seed,
+    PARAMETER_CALL, Call, Cond, Draw, Event, FunctionFacts, Guard, Import, InstanceCall, LocalFinding, ModuleFacts, Region, Seed,
     mentioned_names,
     method_mentions,
 )
@@ -1013,6 +1013,10 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             self.emit(InstanceCall(forward, self.span(node), self._bindings(node)))
         self._note_call_through_value(func)
         target = instance_calls.method_target(self, func) or self.call_target(func)
+        if target is None and type(func) is cst.Name and func.value in self.scope.params \
+                and self.scope.kind == "function":
+            # `fn(args)` of a parameter: whatever function the callers pass for it
+            target = PARAMETER_CALL + func.value
         if target is not None:
             entropy = None
             ref = None
@@ -1029,7 +1033,24 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
             overwritten = (self.overwrite_possible and id(node) in self._overwritten_layers()) or (
                 self.idle_model_possible and self.idle_model(node))
             self.emit(Call(target, self.span(node), text, entropy, ref, self.current_conds(), self._bindings(node),
-                           self.span(drawn) if drawn is not None else None, overwritten))
+                           self.span(drawn) if drawn is not None else None, overwritten, self._functions_passed(node)))
+
+    def _functions_passed(self, node: cst.Call) -> tuple[tuple[str, str], ...]:
+        """The functions a project call passes by name (``init_processes(0, size, main,
+        args)``), as (place or keyword, call target): the callee may call them through its
+        parameter (``fn(args)``: Call.functions)."""
+        found = []
+        for index, arg in enumerate(node.args):
+            if arg.star:
+                break  # the places after a spread are not known
+            value = arg.value
+            # (a function of this module or one it imports, not a value)
+            if type(value) is cst.Name and (value.value in self.top_defs or value.value in self.aliases) \
+                    and not self.is_local(value.value):
+                passed = self.call_target(value)
+                if passed is not None:
+                    found.append((arg.keyword.value if arg.keyword is not None else f"#{index}", passed))
+        return tuple(found)
 
     def _container(self, value: cst.BaseExpression) -> bool:
         """A dict, list, tuple or set written out (``dict(...)``, ``{...}``, ``[...]``),

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Final, Iterable, Optional, Union
 
 from reprolint.analysis.usage_events import Usage
 from reprolint.model import Span
 
 __all__ = [
+    "PARAMETER_CALL",
     "Call",
     "Cond",
     "Draw",
@@ -90,6 +91,12 @@ class Draw:
     hub_entry: str = ""
 
 
+# The target of a call through a parameter of the function making it (`fn(args)`):
+# "?" and the parameter's name, which no project name resolves to; the function the call
+# that runs the body passes for it runs there (Call.functions, _Walker).
+PARAMETER_CALL: Final = "?"
+
+
 @dataclass(frozen=True)
 class Call:
     """A call that may target a project function or class (resolved per program)."""
@@ -110,6 +117,10 @@ class Call:
     # replaces every parameter later in the same body, surely (`model = Net().cuda()`,
     # then `model.load_state_dict(torch.load(path))`): the weights it draws never count
     overwritten: bool = False
+    # the functions it passes by name, as (parameter or "#<place>", their call target):
+    # `init_processes(0, size, main, args)` -> (("#2", "main"),), so the callee's
+    # `fn(args)` runs `main` (PARAMETER_CALL)
+    functions: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -200,12 +200,17 @@ class Program(CudaSelection):
             for name, value in facts[path].arg_entropy.items():
                 self.arg_entropy.setdefault(name, value)
         # an option the entry script fixes for itself once it is parsed (`opt.serial_batches
-        # = True  # no shuffle` in an evaluation script), which no other module assigns
-        fixed = {n: v for n, v in facts[self.entry].attr_constants.items() if v is not UNKNOWN and n in self.arg_defaults} \
+        # = True  # no shuffle` in an evaluation script), which no other module assigns; also
+        # an attribute no option declares (`args.distributed = False` before the loaders are
+        # built), which conditions read as they read options (lookup), messages never name
+        fixed = {n: v for n, v in facts[self.entry].attr_constants.items() if v is not UNKNOWN} \
             if self.entry in facts else {}
+        self.fixed_attrs: dict[str, Any] = {}
         if fixed:
             elsewhere = set().union(*(facts[p].assigned_attrs for p in self.modules if p != self.entry))
-            self.arg_defaults.update((n, v) for n, v in fixed.items() if n not in elsewhere)
+            for name, value in fixed.items():
+                if name not in elsewhere:
+                    (self.arg_defaults if name in self.arg_defaults else self.fixed_attrs)[name] = value
         self.config_origin: dict[str, str] = {}  # option default taken from a config file -> the file
         for path in self.modules:  # defaults set on a configuration object (`_C.SEED = -1`)
             for name in facts[path].config_attrs:
@@ -759,7 +764,7 @@ class Program(CudaSelection):
                 return stored_value(self._facts.get(path), calls, cls, attr, self.lookup)
             finally:
                 self._looking_up.discard(name)
-        return self.arg_defaults.get(name, UNKNOWN)
+        return self.fixed_attrs[name] if name in self.fixed_attrs else self.arg_defaults.get(name, UNKNOWN)
 
     def stored_attr(self, ref: tuple[Any, ...]) -> Any:
         """``self.mode`` read in a method (``("selfattr", path, class, attr)``): what the
