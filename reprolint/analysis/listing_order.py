@@ -1033,7 +1033,8 @@ class ListingOrderFacts:
             # a method of a value computed from this entry's (`(mask * 255).astype("uint8")`)
             made = func.value
             names = variables_read(made, self.qualify)  # type: ignore[attr-defined]
-            if names and names <= local | self._u_function_constants() | self._u_module_constants():
+            given = {n for a in call.args if not self._u_fixed(a.value) for n in carried_names(a.value, self.qualify)}  # type: ignore[attr-defined]
+            if names and names | given <= local | self._u_function_constants() | self._u_module_constants():
                 return all(self._u_per_entry_call(c, local, entries) for c in descendants(made) if type(c) is cst.Call)
         if isinstance(func, cst.Name) and func.value == "open" and not self.is_local("open") and call.args:  # type: ignore[attr-defined]
             path = call.args[0].value
