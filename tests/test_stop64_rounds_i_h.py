@@ -227,3 +227,44 @@ def test_an_attribute_the_entry_script_fixes_decides_conditions(tmp_path: Path) 
     assert found(tmp_path, "RPL404") == []
     write(tmp_path, {"train.py": LAUNCHED.format(seed="torch.manual_seed(args.seed)", distributed="True")})
     assert found(tmp_path, "RPL404") == [("data.py", 9)]
+
+
+TF_MODULES = (
+    "import tensorflow as tf\n\n\n"
+    "def conv1d(inputs, filters, training=True):\n"
+    "    tensor = tf.layers.conv1d(inputs, filters, 3)\n"
+    "    return tf.layers.dropout(tensor, rate=0.1, training=training)\n"
+)
+TF_GRAPH = (
+    "import tensorflow as tf\n\n"
+    "from modules import conv1d\n\n\n"
+    "class Graph:\n"
+    "    def __init__(self, mode='train'):\n"
+    "        training = {training}\n"
+    "        self.x = tf.placeholder(tf.float32, (None, 10, 4))\n"
+    "        self.y = conv1d(self.x, 8, training={passed})\n"
+    "        if training:\n"
+    "            self.train_op = tf.train.AdamOptimizer(0.1).minimize(tf.reduce_mean(self.y))\n"
+)
+TF_SYNTHESIZE = (
+    "import tensorflow as tf\n\n"
+    "from graph import Graph\n\n"
+    "g = Graph(mode='{mode}')\n"
+    "with tf.Session() as sess:\n"
+    "    sess.run(tf.global_variables_initializer())\n"
+    "    tf.train.Saver().restore(sess, tf.train.latest_checkpoint('logdir'))\n"
+    "    print(sess.run(g.y, {{g.x: [[[0.0] * 4] * 10]}}))\n"
+)
+
+
+def test_a_test_passed_as_an_argument_is_the_callers(tmp_path: Path) -> None:
+    """i (dc_tts): `training = True if mode == "train" else False` is the test `mode ==
+    "train"`, and passed on (`conv1d(..., training=training)`) it is read with what the
+    caller's call bound `mode` to: a synthesis graph draws no dropout, and its restored
+    weights replace the drawn ones; a graph built for training does draw."""
+    for training, passed in (("True if mode == 'train' else False", "training"), ("mode == 'train'", "mode == 'train'")):
+        write(tmp_path, {"modules.py": TF_MODULES, "graph.py": TF_GRAPH.format(training=training, passed=passed),
+                         "synthesize.py": TF_SYNTHESIZE.format(mode="synthesize")})
+        assert found(tmp_path, "RPL101") == []
+        write(tmp_path, {"synthesize.py": TF_SYNTHESIZE.format(mode="train")})
+        assert found(tmp_path, "RPL101") == [("modules.py", 5)]

@@ -262,6 +262,8 @@ class ConditionFacts:
         scope = self.scopes[-1]
         if scope.kind == "class":
             return
+        # `True if mode == "train" else False` is the test (`False if ... else True`, its negation)
+        value = _truth_of_test(value)
         testing = scope.kind == "function" and (isinstance(value, (cst.Comparison, cst.BooleanOperation)) or (
             isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Not)
         ))
@@ -397,6 +399,20 @@ def _membership(facts: Any, left: cst.BaseExpression, right: cst.BaseExpression)
     if needle != UNKNOWN and isinstance(needle, str):
         return ("cmp", facts.value_tree(right), "has", needle)
     return None
+
+
+def _truth_of_test(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``True if T else False`` written out: the test ``T`` (``not T`` for ``False if T
+    else True``); any other value as it is."""
+    if type(value) is not cst.IfExp:
+        return value
+    body, orelse = value.body, value.orelse  # type: ignore[attr-defined]
+    if type(body) is cst.Name and type(orelse) is cst.Name and {body.value, orelse.value} == {"True", "False"}:
+        test = value.test  # type: ignore[attr-defined]
+        if type(test) not in (cst.Comparison, cst.BooleanOperation, cst.UnaryOperation):
+            return value
+        return test if body.value == "True" else cst.UnaryOperation(cst.Not(), test)
+    return value
 
 
 def _bindings(scope: Any) -> dict[str, int]:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from reprolint.analysis import dispatch
-from reprolint.analysis.condition_facts import DEFAULTS, SPREAD, VIA
+from reprolint.analysis.condition_facts import DEFAULTS, SPREAD, TEST_ARGUMENT, VIA
 from reprolint.analysis.conditions import named_bindings
 from reprolint.analysis.entry_functions import waits_for_mention
 from reprolint.analysis.facts import UNKNOWN, Call, Cond, Draw, Event, Guard, Import, Region, Seed
@@ -1059,6 +1059,20 @@ def _alternatives(conds: tuple[GuardedCond, ...]) -> tuple[Any, ...]:
     return (tuple((g.cond.tree, g.cond.polarity, g.bindings) for g in conds),)
 
 
+def _bind_parameters(tree: Any, caller: StepContext, known: bool) -> Any:
+    """``tree`` with each parameter of the caller it reads (``("const", default, "param",
+    name)``) replaced by what the caller's call bound it to, its default where that call
+    is known and left it out, else an unknown value."""
+    if type(tree) is not tuple:
+        return tree
+    if len(tree) == 4 and tree[0] == "const" and tree[2] == "param":
+        bound = next((value for n, value in caller.bindings if n == tree[3]), None)
+        if bound is not None:
+            return bound
+        return ("const", tree[1]) if known and tree[1] != UNKNOWN else ("unknown",)
+    return tuple(_bind_parameters(part, caller, known) for part in tree)
+
+
 def _passed_on(
     bindings: tuple[tuple[str, Any], ...], caller: StepContext, running: Optional[tuple[str, str]] = None,
 ) -> tuple[tuple[str, Any], ...]:
@@ -1073,6 +1087,11 @@ def _passed_on(
     out = []
     known = caller.phase is Phase.CALL and not caller.uncalled and all(n != SPREAD for n, _ in caller.bindings)
     for name, tree in bindings:
+        if tree[0] == TEST_ARGUMENT and len(tree) == 2:
+            # a test of the caller's parameters (`training=mode == "train"`): evaluated with
+            # what the caller's call bound them to, not in the callee's frame
+            out.append((name, (TEST_ARGUMENT, _bind_parameters(tree[1], caller, known))))
+            continue
         if len(tree) == 4 and tree[0] == "const":  # a parameter of the caller, passed on
             bound = next((value for n, value in caller.bindings if n == tree[3]), None)
             if bound is not None:
