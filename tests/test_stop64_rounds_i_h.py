@@ -268,3 +268,30 @@ def test_a_test_passed_as_an_argument_is_the_callers(tmp_path: Path) -> None:
         assert found(tmp_path, "RPL101") == []
         write(tmp_path, {"synthesize.py": TF_SYNTHESIZE.format(mode="train")})
         assert found(tmp_path, "RPL101") == [("modules.py", 5)]
+
+
+HELPER_SEEDED = (
+    "import argparse\n\n"
+    "import numpy as np\n\n\n"
+    "class Config:\n"
+    "    RNG_SEED = 3\n\n\n"
+    "cfg = Config()\n\n\n"
+    "def convert(snapshot, seed):\n"
+    "    np.random.seed({seeded})\n"
+    "    return np.random.rand(3), snapshot\n\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    "parser.add_argument('--snapshot', default=None)\n"
+    "parser.add_argument('--seed', type=int, default=None)\n"
+    "args = parser.parse_args()\n"
+    "print(convert(args.snapshot, args.seed))\n"
+)
+
+
+def test_a_helper_seeding_from_its_own_configuration_takes_no_seed_from_the_call(tmp_path: Path) -> None:
+    """g (tf-faster-rcnn): `convert(..., args.snapshot, ...)` runs `tf.set_random_seed(
+    cfg.RNG_SEED)`: the configuration decides the seed, not the checkpoint prefix the call
+    passes first; a helper that seeds from its parameter takes the call's `args.seed`."""
+    write(tmp_path, {"convert.py": HELPER_SEEDED.format(seeded="cfg.RNG_SEED")})
+    assert found(tmp_path, "RPL103") == []
+    write(tmp_path, {"convert.py": HELPER_SEEDED.format(seeded="seed")})
+    assert found(tmp_path, "RPL103") == [("convert.py", 22)]

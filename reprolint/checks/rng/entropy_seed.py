@@ -299,6 +299,11 @@ class EntropySeed(Rule):
             return None
         if any(_entropy_version(ctx, file, s) is None for s in seeds):
             return None  # a seeder that takes None as a fixed seed in the declared version
+        if any(s.seed_name is None and s.entropy_ref is not None for s in seeds):
+            # a seed read from an object's attribute (`tf.set_random_seed(cfg.RNG_SEED)`,
+            # `np.random.seed(args.seed)`): that value decides it, not what the call passes
+            # (the seeding call itself is judged where it runs: `program.seeds`)
+            return None
         names = {s.seed_name for s in seeds}
         param = next(iter(names)) if len(names) == 1 and None not in names else ""
         if param not in function.positional:
