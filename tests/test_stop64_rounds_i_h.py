@@ -295,3 +295,46 @@ def test_a_helper_seeding_from_its_own_configuration_takes_no_seed_from_the_call
     assert found(tmp_path, "RPL103") == []
     write(tmp_path, {"convert.py": HELPER_SEEDED.format(seeded="seed")})
     assert found(tmp_path, "RPL103") == [("convert.py", 22)]
+
+
+BROKEN_IMPORT = (
+    "import random\n\n"
+    "import torch\n"
+    "{imported}\n\n"
+    "model = Model().cuda()\n"
+    "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "for step in range(10):\n"
+    "    x = torch.rand(4, 3).cuda() * random.random()\n"
+    "    loss = model(x).pow(2).mean()\n"
+    "    opt.zero_grad()\n"
+    "    loss.backward()\n"
+    "    opt.step()\n"
+)
+MODEL_FILE = (
+    "import torch\n"
+    "from torch import nn\n\n\n"
+    "class {name}(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.fc = nn.Linear(3, 1)\n\n"
+    "    def forward(self, x):\n"
+    "        return self.fc(x)\n"
+    "{extra}\n"
+)
+
+
+def test_a_script_that_imports_a_name_its_module_lacks_runs_nothing_after_it(tmp_path: Path) -> None:
+    """g (DenseDepth): `from model import Model` where the model file next to the script
+    defines only `PTModel` raises ImportError: nothing after it runs. A name the module
+    binds on any branch, an import in a `try`, or a module with a star import may work."""
+    write(tmp_path, {"train.py": BROKEN_IMPORT.format(imported="from model import Model"),
+                     "model.py": MODEL_FILE.format(name="PTModel", extra="")})
+    assert found(tmp_path, "RPL101") == []
+    for imported, extra in (
+        ("from model import Model", "if torch.cuda.is_available():\n    Model = PTModel\n"),
+        ("try:\n    from model import Model\nexcept ImportError:\n    from model import PTModel as Model", ""),
+        ("from model import Model", "from torch.nn import *\n"),
+    ):
+        write(tmp_path, {"train.py": BROKEN_IMPORT.format(imported=imported),
+                         "model.py": MODEL_FILE.format(name="PTModel", extra=extra)})
+        assert "train.py" in {path for path, _ in found(tmp_path, "RPL101")}, imported

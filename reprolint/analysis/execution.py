@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from reprolint.analysis import dispatch
@@ -404,6 +405,11 @@ def walk(model: ExecutionModel, entry: str, library: bool = False) -> Execution:
     return _Walker(model, entry, library).run()
 
 
+class _ImportFails(Exception):
+    """A ``from module import name`` the program runs raises ImportError (the module
+    binds no such name): the program ends there."""
+
+
 class _Walker:
     def __init__(self, model: ExecutionModel, entry: str, library: bool = False) -> None:
         self.library = library
@@ -449,6 +455,31 @@ class _Walker:
         self.assumed_no_grad: list[tuple[str, str]] = []
 
     def run(self) -> Execution:
+        try:
+            self._run()
+        except _ImportFails:
+            # the program ends at a `from module import name` of a name the module does
+            # not bind: nothing after it runs, nor anything deferred to later
+            self._widen_bodies()
+            self.deferred.clear()
+        return self.out
+
+    def _import_fails(self, path: str, event: Import, chain: tuple[str, ...]) -> bool:
+        """``from model import Model`` (or ``from .model import Model``) of a module file
+        next to the importer (where ``sys.path[0]`` finds it: the script's folder) that
+        binds no ``Model`` on any branch, outside any ``try``: ImportError."""
+        name = event.module.lstrip(".")
+        if not name or "." in name or len(chain) != 1:
+            return False
+        target = chain[0]
+        if PurePosixPath(target).name != name + ".py":
+            return False
+        if not event.module.startswith(".") and PurePosixPath(target).parent != PurePosixPath(path).parent:
+            return False
+        bound = self.index.facts[target].bound_names
+        return bound is not None and any(n not in bound for n in event.names)
+
+    def _run(self) -> None:
         self.run_module(self.out.entry, as_main=True)
         for qualname in self.model.entry_calls.get(self.out.entry, ()):
             # a console script imports its module, then calls its function
@@ -497,7 +528,6 @@ class _Walker:
         self._check_no_grad_forwards()
         self._check_grad_calls()
         self.out.steps.extend(self.deferred)
-        return self.out
 
     def _called_from_table_in_workers(self, path: str, qualname: str) -> bool:
         """A plain function no call names, which only its own module mentions, where
@@ -1016,6 +1046,8 @@ class _Walker:
             elif kind == _IMPORT:
                 for module in extra:
                     self.run_module(module, importer=path)
+                if event.names and not self.library and self._import_fails(path, event, extra):
+                    raise _ImportFails(path)
             elif event.begin:  # _REGION
                 regions.append(context)
                 if event.device is not None:

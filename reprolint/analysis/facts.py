@@ -45,6 +45,7 @@ from reprolint.analysis.module_facts import (
     mentioned_names,
     method_mentions,
 )
+from reprolint.analysis.module_names import module_bound_names
 from reprolint.analysis.self_tests import shape_only_block, shape_only_module
 from reprolint.analysis.condition_facts import ConditionFacts, env_default, is_main_guard
 from reprolint.analysis.option_facts import ABSL_FLAG_MODULES, CONFIG_LIBRARIES, OptionFacts
@@ -209,6 +210,7 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         # calls in the value of an assignment to a local no statement reads (_note_unread_value)
         self.unread_values: set[int] = set()
         self.dropped_values: set[int] = set()  # calls whose value their statement drops
+        self.in_try = 0  # inside the body of a `try` statement
         self.in_text = 0  # inside an f-string field (a value formatted into text) or a wait's duration
         self.lambda_args: set[int] = set()  # ids of lambdas given to a call: they run around it
         self.lambdas = 0  # lambdas stored for later, numbered in source order (their functions' names)
@@ -397,6 +399,18 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         self.walk_block(node.body)
         return False
 
+    def visit_Try(self, node: cst.Try) -> bool:
+        # an import in a `try` body may fail on purpose (`except ImportError:`)
+        self.in_try += 1
+        self.walk(node.body)
+        self.in_try -= 1
+        for part in (*node.handlers, node.orelse, node.finalbody):
+            if part is not None:
+                self.walk(part)
+        return False
+
+    visit_TryStar = visit_Try
+
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
             dotted = self.text(alias.name)
@@ -417,7 +431,9 @@ class _Collector(ConditionFacts, OptionFacts, RngFacts, UsageMixin):
         if base:
             self.uses.add(base.split(".")[0])
         if level == 0 or base:
-            self.emit(Import(prefix))
+            taken = () if isinstance(node.names, cst.ImportStar) or self.in_try else tuple(
+                self.text(alias.name) for alias in node.names)
+            self.emit(Import(prefix, names=taken))
             self.imported.append(prefix)
         if isinstance(node.names, cst.ImportStar):
             if level == 0:
@@ -1192,6 +1208,7 @@ def collect_facts(
     facts.imported_modules = tuple(dict.fromkeys(collector.imported))
     facts.read_attrs |= collector.getattr_names
     facts.star_imports = tuple(dict.fromkeys(collector.star_imports))
+    facts.bound_names = module_bound_names(module)
     if source is not None:  # an empty module (`__init__.py`) mentions nothing: not "not known"
         facts.mentioned, facts.class_mentions, facts.def_mentions, facts.table_mentions = mentioned_names(source)
         facts.class_level_mentions, facts.method_mentions = method_mentions(source, facts.class_mentions)

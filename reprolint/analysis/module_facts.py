@@ -127,6 +127,9 @@ class Call:
 class Import:
     module: str  # dotted; leading dots for relative imports
     optional: bool = False  # `from pkg import name`: `pkg.name` may be a submodule or not
+    # `from module import a, b` outside any `try`: the names it takes from the module,
+    # which raise ImportError where the module binds none of that name (_Walker)
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -208,6 +211,9 @@ class ModuleFacts:
     # known), outside its top-level classes: a plain function no program module mentions
     # cannot be called or passed on; one read as an attribute is kept as `.name`
     mentioned: Optional[frozenset[str]] = None
+    # the names its top-level code may bind (analysis/module_names.py); None: not all
+    # written out (a star import, `__getattr__`, `globals()`...)
+    bound_names: Optional[frozenset[str]] = None
     # the same for each top-level class's body (it runs only where the class is built),
     # each top-level function's (only where the function runs) and each module-level
     # table's value (`OPS = {"rotate": rotate, ...}`: a function stored there is called
