@@ -338,3 +338,16 @@ def test_a_script_that_imports_a_name_its_module_lacks_runs_nothing_after_it(tmp
         write(tmp_path, {"train.py": BROKEN_IMPORT.format(imported=imported),
                          "model.py": MODEL_FILE.format(name="PTModel", extra=extra)})
         assert "train.py" in {path for path, _ in found(tmp_path, "RPL101")}, imported
+
+
+def test_an_absolute_import_inside_a_package_is_not_its_siblings(tmp_path: Path) -> None:
+    """B (timm): `from typing import Dict` in `timm/layers/_fx.py` imports the standard
+    library's `typing`, not the package's own `timm/layers/typing.py` (no implicit relative
+    imports in Python 3; only the script's folder comes first): nothing fails there."""
+    write(tmp_path, {
+        "train.py": BROKEN_IMPORT.format(imported="from pkg.model import Model"),
+        "pkg/__init__.py": "",
+        "pkg/typing.py": "Tensor = object\n",
+        "pkg/model.py": "from typing import Dict, List\n\n" + MODEL_FILE.format(name="Model", extra=""),
+    })
+    assert "train.py" in {path for path, _ in found(tmp_path, "RPL101")}

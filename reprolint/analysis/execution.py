@@ -40,6 +40,7 @@ project function seeds transitively and the worker classification of methods.
 from __future__ import annotations
 
 import enum
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
@@ -464,17 +465,20 @@ class _Walker:
             self.deferred.clear()
         return self.out
 
-    def _import_fails(self, path: str, event: Import, chain: tuple[str, ...]) -> bool:
-        """``from model import Model`` (or ``from .model import Model``) of a module file
-        next to the importer (where ``sys.path[0]`` finds it: the script's folder) that
-        binds no ``Model`` on any branch, outside any ``try``: ImportError."""
+    def _import_fails(self, event: Import, chain: tuple[str, ...]) -> bool:
+        """``from model import Model`` of a module file in the entry script's folder
+        (``sys.path[0]``, where Python 3 looks first, for a name that is no standard
+        library module's), or ``from .model import Model``, that binds no ``Model`` on any
+        branch, outside any ``try``: ImportError."""
         name = event.module.lstrip(".")
         if not name or "." in name or len(chain) != 1:
             return False
         target = chain[0]
         if PurePosixPath(target).name != name + ".py":
             return False
-        if not event.module.startswith(".") and PurePosixPath(target).parent != PurePosixPath(path).parent:
+        if not event.module.startswith(".") and (
+            name in sys.stdlib_module_names or PurePosixPath(target).parent != PurePosixPath(self.out.entry).parent
+        ):
             return False
         bound = self.index.facts[target].bound_names
         return bound is not None and any(n not in bound for n in event.names)
@@ -1046,7 +1050,7 @@ class _Walker:
             elif kind == _IMPORT:
                 for module in extra:
                     self.run_module(module, importer=path)
-                if event.names and not self.library and self._import_fails(path, event, extra):
+                if event.names and not self.library and self._import_fails(event, extra):
                     raise _ImportFails(path)
             elif event.begin:  # _REGION
                 regions.append(context)
