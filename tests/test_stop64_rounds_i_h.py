@@ -351,3 +351,35 @@ def test_an_absolute_import_inside_a_package_is_not_its_siblings(tmp_path: Path)
         "pkg/model.py": "from typing import Dict, List\n\n" + MODEL_FILE.format(name="Model", extra=""),
     })
     assert "train.py" in {path for path, _ in found(tmp_path, "RPL101")}
+
+
+POOLED = (
+    "from concurrent.futures import ProcessPoolExecutor\n"
+    "from functools import partial\n"
+    "from pathlib import Path\n\n"
+    "from PIL import Image\n\n"
+    "DEST = Path.home() / 'small'\n"
+    "SIZES = (160, 352)\n\n\n"
+    "def resize_img(p, im, fn, sz):\n"
+    "    {use}\n"
+    "    out = DEST / str(sz) / fn.name\n"
+    "    im.resize((sz, sz)).save(out)\n\n\n"
+    "def resizes(p, fn):\n"
+    "    im = Image.open(fn)\n"
+    "    for sz in SIZES:\n"
+    "        resize_img(p, im, fn, sz)\n\n\n"
+    "def resize_imgs(p):\n"
+    "    files = p.glob('*/*.JPEG')\n"
+    "    with ProcessPoolExecutor(4) as e: e.map(partial(resizes, p), files)\n\n\n"
+    "resize_imgs(Path.home() / 'imagenet')\n"
+)
+
+
+def test_a_pool_given_a_partial_of_a_per_image_function_takes_no_order(tmp_path: Path) -> None:
+    """f (fast_adversarial): `with ProcessPoolExecutor() as e: e.map(partial(resizes, p),
+    files)` on one line: each image becomes its own file; `p` reaches a parameter no
+    function uses. A worker that appends its image to a list `p` names keeps the order."""
+    write(tmp_path, {"resize.py": POOLED.format(use="pass")})
+    assert found(tmp_path, "RPL402") == []
+    write(tmp_path, {"resize.py": POOLED.format(use="p.append(fn)")})
+    assert found(tmp_path, "RPL402") == [("resize.py", 24)]

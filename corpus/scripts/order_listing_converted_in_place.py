@@ -6,7 +6,8 @@ the newest checkpoint found by `np.max` over an array of epoch numbers, annotati
 converted into files named after each one (opened for appending: each entry's own file),
 a search loop whose `break` ends only the inner loop, a handle name used before the loop
 for another file, an indexed loop under a progress bar, and per-image helpers given a
-literal, a constant or an option's value.
+literal, a constant or an option's value, and a pool mapping `partial(thumbnail, root, 64)`
+over a listing on the line of its `with` (`root` reaches no use).
 
 Positives: the same shapes where the order does reach a result: a list filled from a
 folder list sorted only after the loop, the first checkpoint of an unsorted array,
@@ -16,6 +17,8 @@ loop at whichever folder comes first.
 import argparse
 import glob
 import os
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 import cv2
 import numpy as np
@@ -105,5 +108,15 @@ def resize_all():
         cv2.imwrite(os.path.join("masks", os.path.basename(path) + "_%d.png" % center[0]), mask * 255)
 
 
+def thumbnail(root, size, path):
+    image = cv2.imread(path)
+    cv2.imwrite(path + ".thumb.png", cv2.resize(image, (size, size)))
+
+
+def thumbnails(root):
+    with ProcessPoolExecutor(4) as pool: pool.map(partial(thumbnail, root, 64), glob.glob("photos/*"))
+
+
 resize_all()
+thumbnails("photos")
 print(labels, unsorted_labels, newest_checkpoint("ckpt"), first_checkpoint("ckpt"), classes)

@@ -11,7 +11,7 @@ about loop bodies whose entries are handled one at a time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import libcst as cst
 
@@ -137,7 +137,8 @@ _ORDER_FREE_METHODS = frozenset({
     "match", "fullmatch", "search", "group", "isfile", "is_symlink",
     "add", "endswith", "startswith", "lower", "upper", "strip", "split", "exists", "is_file",
     "is_dir", "unlink", "rename", "remove", "mkdir", "stat", "format", "info", "debug",
-    "warning", "join", "with_suffix", "relative_to", "discard", "touch", "rmdir",
+    "warning", "join", "with_suffix", "relative_to", "discard", "touch", "rmdir", "joinpath", "with_name",
+    "with_stem",
 })
 
 
@@ -235,8 +236,6 @@ def sorting_call(node: cst.BaseExpression) -> bool:
 
 # Calls that take a path's folder (or split it off): what entries of one folder share.
 _FOLDER_OF = frozenset({"os.path.dirname", "os.path.split", "posixpath.dirname", "ntpath.dirname"})
-# Calls that copy a sequence into an array in its order.
-_ARRAY_COPIES = frozenset({"numpy.array", "numpy.asarray"})
 
 
 # Calls that each perform one operation on one file (the order of operations on
@@ -653,7 +652,7 @@ class ListingOrderFacts:
             shown = self._u_shown_only_of = ShownOnly(self.module, self.qualify)  # type: ignore[attr-defined]
         return shown
 
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+    def visit_SimpleStatementLine(self, node: Union[cst.SimpleStatementLine, cst.SimpleStatementSuite]) -> None:
         """A listing (or the name holding one) as a statement of its own: a notebook
         displays it (``os.listdir(ckpt_dir)`` at the end of a cell), a script discards
         it; either way its order reaches no result."""
@@ -678,6 +677,9 @@ class ListingOrderFacts:
             root = self._u_listing_root(value)
             if root is not None:
                 self._u_all_unordered(value)
+
+    # `with Pool() as pool: pool.map(resize, files)` on one line: the same statements
+    visit_SimpleStatementSuite = visit_SimpleStatementLine
 
     def u_discarded_map_loop(self, node: cst.For) -> None:
         """``for _ in pool.imap(convert, files): pass`` (also in a progress bar, whose
@@ -715,9 +717,16 @@ class ListingOrderFacts:
         """``worker`` names a function of this module (with at least ``params`` positional
         parameters) that, called with ``given`` (the values a pool or executor passes it),
         changes nothing but what ``local`` names (``touches_only``)."""
+        if type(worker) is cst.Call and self.qualify(worker.func) == "functools.partial" and worker.args \
+                and not any(a.star or a.keyword is not None for a in worker.args):  # type: ignore[attr-defined]
+            # `partial(resize, root)`: the worker is given those first, then the pool's values
+            given = [a.value for a in worker.args[1:]] + given
+            params += len(worker.args) - 1
+            worker = worker.args[0].value
         callee = module_function(self.module, worker.value) if type(worker) is cst.Name else None  # type: ignore[attr-defined,union-attr]
         return callee is not None and len(callee.params.params) >= params and touches_only(
-            callee, cst.Call(worker, [cst.Arg(v) for v in given]), local, self.qualify, self.module, shows=True)  # type: ignore[attr-defined]
+            callee, cst.Call(worker, [cst.Arg(v) for v in given]), local, self.qualify, self.module, shows=True,  # type: ignore[attr-defined]
+            fixed=self._u_fixed)
 
     def visit_Return(self, node: cst.Return) -> None:
         """``return os.listdir(path)`` (or a comprehension over it, a name holding it, or a
@@ -815,7 +824,7 @@ class ListingOrderFacts:
         node = value
         if sorting_call(node) and node.args:  # type: ignore[union-attr]
             node = node.args[0].value  # type: ignore[union-attr]
-        if isinstance(node, cst.Call) and node.args and self.qualify(node.func) in _ARRAY_COPIES:  # type: ignore[attr-defined]
+        if isinstance(node, cst.Call) and node.args and self.qualify(node.func) in _ARRAYS:  # type: ignore[attr-defined]
             node = node.args[0].value  # `np.array([int(f[:-4]) for f in files])`
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
             if node.func.value in ("list", "tuple"):

@@ -232,6 +232,8 @@ def touches_only(
     # ... or a value that is the same for every entry and that nothing changes (`value=255`)
     if fixed is not None:
         per_entry |= {name for name, value in bound.items() if name not in per_entry and fixed(value)}
+    # ... or that the callee never uses, nor any function of the module it passes it to
+    per_entry |= unused_parameters(callee, module) - per_entry
     # parameters the callee only formats into text (`str(sample_rate)` in a command line):
     # whatever value they are given, they carry nothing from one entry to the next
     per_entry |= {name for name in params if name not in per_entry and _text_only(callee.body, name)}
@@ -290,6 +292,39 @@ def touches_only(
                 if not isinstance(root, cst.Name) or not (root.value in own or root.value in per_entry):
                     return False
     return True
+
+
+def unused_parameters(function: cst.FunctionDef, module: Optional[cst.Module], depth: int = 2) -> set[str]:
+    """The positional parameters of ``function`` that it never uses: not mentioned at all,
+    or only passed, by place, to functions of ``module`` (``depth`` calls deep) whose own
+    parameter at that place is unused in turn (``def resizes(p, fn): resize(p, fn)``
+    with ``def resize(p, fn)`` never reading ``p``)."""
+    params = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+    unused: set[str] = set()
+    for name in params:
+        mentions = [c for c in descendants(function.body) if type(c) is cst.Name and c.value == name]
+        ok = True
+        for mention in mentions:
+            ok = False
+            if module is None or depth <= 0:
+                break
+            for call in descendants(function.body):
+                if type(call) is not cst.Call or type(call.func) is not cst.Name:
+                    continue
+                place = next((i for i, a in enumerate(call.args) if a.value is mention and a.keyword is None
+                              and not a.star), None)
+                if place is None:
+                    continue
+                inner = module_function(module, call.func.value)
+                if inner is not None:
+                    inner_params = [p.name.value for p in (*inner.params.posonly_params, *inner.params.params)]
+                    ok = place < len(inner_params) and inner_params[place] in unused_parameters(inner, module, depth - 1)
+                break
+            if not ok:
+                break
+        if ok:
+            unused.add(name)
+    return unused
 
 
 def condition_queries(body: cst.CSTNode) -> set[int]:
