@@ -215,7 +215,7 @@ def touches_only(
     (a loop over a listing: the order of lines shown is no result). ``fixed``: whether a
     value given at the call is the same for every entry and cannot be changed (a literal,
     a constant, an option's value): a parameter bound to one carries nothing either."""
-    params = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
+    params = positional_parameters(callee)
     bound: dict[str, cst.BaseExpression] = {}
     for index, arg in enumerate(call.args):
         if arg.star:
@@ -294,37 +294,41 @@ def touches_only(
     return True
 
 
+def positional_parameters(function: cst.FunctionDef) -> list[str]:
+    """The names a positional argument binds, in order (``self`` included)."""
+    return [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+
+
 def unused_parameters(function: cst.FunctionDef, module: Optional[cst.Module], depth: int = 2) -> set[str]:
     """The positional parameters of ``function`` that it never uses: not mentioned at all,
     or only passed, by place, to functions of ``module`` (``depth`` calls deep) whose own
     parameter at that place is unused in turn (``def resizes(p, fn): resize(p, fn)``
     with ``def resize(p, fn)`` never reading ``p``)."""
-    params = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
-    unused: set[str] = set()
-    for name in params:
-        mentions = [c for c in descendants(function.body) if type(c) is cst.Name and c.value == name]
-        ok = True
-        for mention in mentions:
-            ok = False
-            if module is None or depth <= 0:
-                break
-            for call in descendants(function.body):
-                if type(call) is not cst.Call or type(call.func) is not cst.Name:
-                    continue
-                place = next((i for i, a in enumerate(call.args) if a.value is mention and a.keyword is None
-                              and not a.star), None)
-                if place is None:
-                    continue
-                inner = module_function(module, call.func.value)
-                if inner is not None:
-                    inner_params = [p.name.value for p in (*inner.params.posonly_params, *inner.params.params)]
-                    ok = place < len(inner_params) and inner_params[place] in unused_parameters(inner, module, depth - 1)
-                break
-            if not ok:
-                break
-        if ok:
-            unused.add(name)
-    return unused
+    uses: dict[str, list[Optional[tuple[cst.FunctionDef, str]]]] = {name: [] for name in positional_parameters(function)}
+    # a name given by place to a function of the module -> (that function, its parameter);
+    # the walk is pre-order, so a call is seen before its arguments
+    passed: dict[int, tuple[cst.FunctionDef, str]] = {}
+    for node in descendants(function.body):
+        if type(node) is cst.Call and type(node.func) is cst.Name and module is not None and depth > 0:
+            inner = module_function(module, node.func.value)
+            if inner is not None:
+                inner_params = positional_parameters(inner)
+                for place, arg in enumerate(node.args[:len(inner_params)]):
+                    if type(arg.value) is cst.Name and arg.keyword is None and not arg.star:
+                        passed[id(arg.value)] = (inner, inner_params[place])
+        elif type(node) is cst.Name and node.value in uses:
+            uses[node.value].append(passed.get(id(node)))
+    inner_unused: dict[int, set[str]] = {}
+
+    def unused_there(place: Optional[tuple[cst.FunctionDef, str]]) -> bool:
+        if place is None:
+            return False
+        inner, param = place
+        if id(inner) not in inner_unused:
+            inner_unused[id(inner)] = unused_parameters(inner, module, depth - 1)
+        return param in inner_unused[id(inner)]
+
+    return {name for name, places in uses.items() if all(unused_there(place) for place in places)}
 
 
 def condition_queries(body: cst.CSTNode) -> set[int]:

@@ -36,6 +36,12 @@ UNORDERED = frozenset({
 })
 
 
+def _prints_words(call: cst.Call) -> bool:
+    """A ``print`` whose arguments put words around the values (``print("found",
+    files)``): a progress or log line."""
+    return any(arg.keyword is None and _has_text(arg.value) for arg in call.args)
+
+
 # Logger methods: a call of one only builds a message.
 def _has_text(node: cst.BaseExpression) -> bool:
     """A string literal with words in it, an f-string with a literal part, or a
@@ -182,7 +188,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
             qn is None and method in _LOG_METHODS
         ) or (
             isinstance(node.func, cst.Name) and node.func.value == "print" and not self.is_local("print")  # type: ignore[attr-defined]
-            and (any(arg.keyword is None and _has_text(arg.value) for arg in node.args) or self._u_prints_words())
+            and (_prints_words(node) or self._u_prints_words())
         )
         if sink:
             for arg in node.args:
@@ -207,7 +213,7 @@ class OrderFacts(SetOrderFacts, ListingOrderFacts):
                 if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
                     continue  # code of its own
                 found = kind is cst.Call and type(node.func) is cst.Name and node.func.value == "print" \
-                    and any(a.keyword is None and _has_text(a.value) for a in node.args)  # type: ignore[attr-defined]
+                    and _prints_words(node)  # type: ignore[arg-type,attr-defined]
                 todo.extend(children(node))
             memo[id(body)] = found
         return found
